@@ -1,0 +1,4 @@
+// Debian's Lua 5.4 headers, found through pkg-config (lua5.4).
+#include <lua.h>
+#include <lauxlib.h>
+#include <lualib.h>

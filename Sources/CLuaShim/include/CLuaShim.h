@@ -1,0 +1,113 @@
+// CLuaShim: the C side of lifesim's Lua bridge.
+//
+// Swift must never be unwound by a Lua error (lua-embedding.md §7.1). Every function
+// that Lua can call is a C trampoline here; it calls Swift through one dispatch
+// pointer, and only after Swift has returned does it raise an error, if Swift asked
+// for one. The same file holds the allocator with its memory cap (§7.5), the count
+// hook that enforces instruction budgets (§7.6), the message handler that captures
+// tracebacks (§7.8), and inline wrappers for the Lua macros Swift cannot import.
+#ifndef LIFESIM_CLUASHIM_H
+#define LIFESIM_CLUASHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <lua.h>
+#include <lauxlib.h>
+#include <lualib.h>
+
+// MARK: - Results a Swift host function returns to its trampoline
+
+/// n >= 0: the function returns the n values on top of the stack.
+/// LS_RAISE: raise the value on top of the stack as it is.
+#define LS_RAISE (-1)
+/// LS_ARGERROR: the stack top holds a message and below it an argument number;
+/// the trampoline calls luaL_argerror, which names the function and adjusts for self.
+#define LS_ARGERROR (-2)
+/// LS_RAISE_WHERE: the stack top holds a message string; the trampoline prefixes the
+/// caller's `file:line:` (luaL_where) and raises it.
+#define LS_RAISE_WHERE (-3)
+
+/// The one entry point from C into Swift: function_id selects the host function.
+typedef int (*ls_dispatch_fn)(lua_State *L, int function_id);
+void ls_set_dispatch(ls_dispatch_fn fn);
+
+// MARK: - States, limits and hooks
+
+/// Per-state bookkeeping, reached through LUA_EXTRASPACE.
+typedef struct ls_state {
+  size_t used;                 // bytes currently allocated by this state
+  size_t limit;                // memory cap in bytes; 0 means none
+  int deny;                    // 1 while Lua code runs: the allocator may refuse growth
+  long long call_remaining;    // instructions left for the innermost protected call
+  long long run_remaining;     // instructions left for the whole run
+  long long handler_budget;    // budget given to each nested protected call
+  int tripped;                 // 0, or which limit tripped (sticky until reset)
+  int depth;                   // nesting of ls_pcall
+  void *host;                  // the Swift runtime (unretained)
+} ls_state;
+
+#define LS_TRIP_NONE 0
+#define LS_TRIP_CALL 1
+#define LS_TRIP_RUN 2
+#define LS_TRIP_INTERRUPT 3
+
+/// Creates a state with lifesim's allocator, panic handler and count hook.
+/// Returns NULL when out of memory.
+lua_State *ls_newstate(size_t memory_limit, void *host);
+void ls_close(lua_State *L);
+ls_state *ls_getstate(lua_State *L);
+void *ls_host(lua_State *L);
+
+/// Sets the instruction budgets; a negative number means unlimited.
+void ls_set_budgets(lua_State *L, long long per_run, long long per_call);
+/// Resets the sticky limit flag and refills the run budget.
+void ls_reset_budget(lua_State *L, long long per_run);
+/// Asks the running Lua code to stop at the next hook (signal-safe).
+void ls_interrupt(lua_State *L);
+
+// MARK: - Protected execution
+
+/// lua_pcall with lifesim's message handler. On error the error value is left
+/// on the stack and the traceback is stored; ls_push_traceback pushes it.
+/// `nested` gives the call the per-handler budget instead of the caller's.
+int ls_pcall(lua_State *L, int nargs, int nresults, int nested);
+/// Pushes the traceback of the last error caught by ls_pcall (or nil).
+void ls_push_traceback(lua_State *L);
+/// Opens the standard libraries, protected. Returns a Lua status code.
+int ls_openlibs(lua_State *L);
+/// Loads a text chunk (never bytecode). Leaves the function or an error message.
+int ls_loadbuffer(lua_State *L, const char *buf, size_t len, const char *name);
+
+// MARK: - Functions and objects
+
+/// Pushes a C closure that dispatches to host function `function_id`.
+void ls_push_function(lua_State *L, int function_id);
+/// Pops a methods table and pushes an __index closure: methods first, then the
+/// host function `property_id` for fields.
+void ls_push_index(lua_State *L, int property_id);
+/// Pushes a closure for __gc that calls host function `function_id` and never raises.
+void ls_push_finalizer(lua_State *L, int function_id);
+/// Stores the table on top as the metatable of kind `kind` (0..31). Pops it.
+void ls_register_metatable(lua_State *L, int kind);
+/// Pushes the metatable of kind `kind`.
+void ls_push_metatable(lua_State *L, int kind);
+/// Returns the userdata at idx if its metatable is that of `kind`, else NULL.
+void *ls_touserdata_kind(lua_State *L, int idx, int kind);
+/// Returns the kind of the lifesim userdata at idx, or -1.
+int ls_userdata_kind(lua_State *L, int idx);
+
+// MARK: - Macros Swift cannot import
+
+static inline int ls_registryindex(void) { return LUA_REGISTRYINDEX; }
+static inline int ls_upvalueindex(int i) { return lua_upvalueindex(i); }
+static inline void ls_pop(lua_State *L, int n) { lua_settop(L, -(n)-1); }
+static inline void ls_newtable(lua_State *L) { lua_createtable(L, 0, 0); }
+static inline int ls_isnoneornil(lua_State *L, int i) { return lua_type(L, i) <= 0; }
+static inline void ls_insert(lua_State *L, int i) { lua_rotate(L, i, 1); }
+static inline void ls_remove(lua_State *L, int i) { lua_rotate(L, i, -1); lua_settop(L, -2); }
+static inline lua_Number ls_tonumber(lua_State *L, int i, int *isnum) { return lua_tonumberx(L, i, isnum); }
+static inline lua_Integer ls_tointeger(lua_State *L, int i, int *isnum) { return lua_tointegerx(L, i, isnum); }
+static inline void ls_pushglobaltable(lua_State *L) { lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS); }
+static inline int ls_upvalueid_dummy(void) { return 0; }
+
+#endif

@@ -1,0 +1,296 @@
+// The C side of lifesim's Lua bridge. See CLuaShim.h for the contract.
+#include "CLuaShim.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static ls_dispatch_fn dispatch;
+static char traceback_key;          // registry key of the last traceback
+static char metatable_keys[32];     // registry keys of the userdata metatables
+
+#define HOOK_STEP 1000
+
+void ls_set_dispatch(ls_dispatch_fn fn) { dispatch = fn; }
+
+ls_state *ls_getstate(lua_State *L) { return *(ls_state **)lua_getextraspace(L); }
+void *ls_host(lua_State *L) { return ls_getstate(L)->host; }
+
+/* {====================================================================
+** Allocator (lua-embedding.md §7.5): counts every byte; while Lua code runs it
+** refuses growth past the cap, and while Swift runs it only counts, so that no
+** memory error can be raised inside a Swift frame. The trampoline checks the
+** total once Swift has returned.
+** ===================================================================== */
+static void *ls_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  ls_state *S = (ls_state *)ud;
+  size_t old = ptr ? osize : 0;  // osize is a type tag when ptr == NULL
+  if (nsize == 0) {
+    free(ptr);
+    S->used -= old;
+    return NULL;
+  }
+  if (nsize > old && S->limit != 0 && S->deny) {
+    size_t delta = nsize - old;
+    if (S->used > S->limit || delta > S->limit - S->used) return NULL;
+  }
+  void *np = realloc(ptr, nsize);
+  if (np != NULL) S->used = S->used - old + nsize;
+  return np;
+}
+
+static int ls_panic(lua_State *L) {
+  const char *msg = lua_tostring(L, -1);
+  fprintf(stderr, "lifesim: internal error: unprotected Lua error: %s\n",
+          msg ? msg : "(not a string)");
+  fflush(stderr);
+  abort();  // an unprotected error is a host bug; there is no safe way on
+}
+
+static void ls_warn(void *ud, const char *msg, int tocont) {
+  (void)ud; (void)msg; (void)tocont;  // warnings (e.g. from __gc) are dropped
+}
+
+/* {====================================================================
+** Count hook (§7.6). It never calls Swift. Once tripped it re-arms itself to
+** fire on every instruction, so a script cannot pcall its way past a limit.
+** ===================================================================== */
+static void ls_hook(lua_State *L, lua_Debug *ar) {
+  (void)ar;
+  ls_state *S = ls_getstate(L);
+  if (S->tripped == LS_TRIP_NONE) {
+    if (S->call_remaining >= 0) {
+      S->call_remaining -= HOOK_STEP;
+      if (S->call_remaining < 0) S->tripped = LS_TRIP_CALL;
+    }
+    if (S->run_remaining >= 0) {
+      S->run_remaining -= HOOK_STEP;
+      if (S->run_remaining < 0 && S->tripped == LS_TRIP_NONE) S->tripped = LS_TRIP_RUN;
+    }
+    if (S->tripped == LS_TRIP_NONE) return;
+  }
+  lua_sethook(L, ls_hook, LUA_MASKCOUNT, 1);  // sticky from now on
+  switch (S->tripped) {
+    case LS_TRIP_CALL:
+      luaL_error(L, "instruction limit reached in one call (--max-handler-instructions)");
+      break;
+    case LS_TRIP_RUN:
+      luaL_error(L, "instruction limit reached for the run (--max-instructions)");
+      break;
+    default:
+      luaL_error(L, "interrupted");
+  }
+}
+
+lua_State *ls_newstate(size_t memory_limit, void *host) {
+  ls_state *S = (ls_state *)calloc(1, sizeof(ls_state));
+  if (S == NULL) return NULL;
+  S->limit = memory_limit;
+  S->call_remaining = -1;
+  S->run_remaining = -1;
+  S->handler_budget = -1;
+  S->host = host;
+  lua_State *L = lua_newstate(ls_alloc, S);
+  if (L == NULL) {
+    free(S);
+    return NULL;
+  }
+  *(ls_state **)lua_getextraspace(L) = S;
+  lua_atpanic(L, ls_panic);
+  lua_setwarnf(L, ls_warn, NULL);
+  // Installed before any script runs, so coroutines inherit it (§7.6.1).
+  lua_sethook(L, ls_hook, LUA_MASKCOUNT, HOOK_STEP);
+  return L;
+}
+
+void ls_close(lua_State *L) {
+  ls_state *S = ls_getstate(L);
+  S->deny = 0;
+  lua_close(L);
+  free(S);
+}
+
+void ls_set_budgets(lua_State *L, long long per_run, long long per_call) {
+  ls_state *S = ls_getstate(L);
+  S->run_remaining = per_run;
+  S->handler_budget = per_call;
+}
+
+void ls_reset_budget(lua_State *L, long long per_run) {
+  ls_state *S = ls_getstate(L);
+  S->run_remaining = per_run;
+  S->call_remaining = -1;
+  S->tripped = LS_TRIP_NONE;
+  lua_sethook(L, ls_hook, LUA_MASKCOUNT, HOOK_STEP);
+}
+
+void ls_interrupt(lua_State *L) {
+  ls_state *S = ls_getstate(L);
+  S->tripped = LS_TRIP_INTERRUPT;
+  lua_sethook(L, ls_hook, LUA_MASKCOUNT, 1);  // lua.c's lstop idea: signal-safe
+}
+
+/* {====================================================================
+** Protected calls and tracebacks (§7.1.6, §7.8)
+** ===================================================================== */
+static int ls_msghandler(lua_State *L) {
+  // Keep the error value itself (it may be a structured expectation failure);
+  // store the traceback beside it.
+  luaL_traceback(L, L, NULL, 1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &traceback_key);
+  return 1;
+}
+
+int ls_pcall(lua_State *L, int nargs, int nresults, int nested) {
+  ls_state *S = ls_getstate(L);
+  int base = lua_gettop(L) - nargs;  // the function's index
+  lua_pushcfunction(L, ls_msghandler);
+  lua_rotate(L, base, 1);
+  int saved_deny = S->deny;
+  long long saved_call = S->call_remaining;
+  if (nested) S->call_remaining = S->handler_budget;
+  S->deny = 1;
+  S->depth++;
+  int status = lua_pcall(L, nargs, nresults, base);
+  S->depth--;
+  S->deny = saved_deny;
+  if (nested) S->call_remaining = saved_call;
+  lua_rotate(L, base, -1);  // drop the handler
+  lua_settop(L, -2);
+  if (S->tripped == LS_TRIP_CALL && nested) {
+    // A handler's own budget tripped; its caller keeps running, under its own budget.
+    S->tripped = LS_TRIP_NONE;
+    lua_sethook(L, ls_hook, LUA_MASKCOUNT, HOOK_STEP);
+  }
+  return status;
+}
+
+void ls_push_traceback(lua_State *L) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &traceback_key);
+}
+
+static int ls_openlibs_body(lua_State *L) {
+  luaL_openlibs(L);
+  return 0;
+}
+
+int ls_openlibs(lua_State *L) {
+  lua_pushcfunction(L, ls_openlibs_body);
+  return ls_pcall(L, 0, 0, 0);
+}
+
+int ls_loadbuffer(lua_State *L, const char *buf, size_t len, const char *name) {
+  ls_state *S = ls_getstate(L);
+  int saved = S->deny;
+  S->deny = 1;
+  int status = luaL_loadbufferx(L, buf, len, name, "t");
+  S->deny = saved;
+  return status;
+}
+
+/* {====================================================================
+** Trampolines (§7.1.1): Swift runs with the allocator in counting mode and
+** reports failure by its return value; only this C frame raises.
+** ===================================================================== */
+static int ls_finish(lua_State *L, ls_state *S, int saved_deny, int r) {
+  if (r >= 0 && S->limit != 0 && S->used > S->limit) {
+    lua_settop(L, 0);
+    lua_pushliteral(L, "not enough memory: the script's memory cap was exceeded (--max-memory)");
+    S->deny = saved_deny;
+    return lua_error(L);
+  }
+  S->deny = saved_deny;
+  switch (r) {
+    case LS_RAISE:
+      return lua_error(L);
+    case LS_ARGERROR: {
+      int arg = (int)lua_tointeger(L, -2);
+      const char *msg = lua_tostring(L, -1);
+      return luaL_argerror(L, arg, msg);
+    }
+    case LS_RAISE_WHERE:
+      luaL_where(L, 1);
+      lua_rotate(L, -2, 1);
+      lua_concat(L, 2);
+      return lua_error(L);
+    default:
+      return r;
+  }
+}
+
+static int ls_trampoline(lua_State *L) {
+  ls_state *S = ls_getstate(L);
+  int id = (int)lua_tointeger(L, lua_upvalueindex(1));
+  int saved = S->deny;
+  S->deny = 0;
+  int r = dispatch(L, id);
+  return ls_finish(L, S, saved, r);
+}
+
+void ls_push_function(lua_State *L, int function_id) {
+  lua_pushinteger(L, function_id);
+  lua_pushcclosure(L, ls_trampoline, 1);
+}
+
+static int ls_index_trampoline(lua_State *L) {
+  // (object, key): methods first, then the host's property getter.
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+  lua_settop(L, 2);
+  ls_state *S = ls_getstate(L);
+  int id = (int)lua_tointeger(L, lua_upvalueindex(2));
+  int saved = S->deny;
+  S->deny = 0;
+  int r = dispatch(L, id);
+  return ls_finish(L, S, saved, r);
+}
+
+void ls_push_index(lua_State *L, int property_id) {
+  lua_pushinteger(L, property_id);
+  lua_pushcclosure(L, ls_index_trampoline, 2);
+}
+
+static int ls_gc_trampoline(lua_State *L) {
+  ls_state *S = ls_getstate(L);
+  int id = (int)lua_tointeger(L, lua_upvalueindex(1));
+  int saved = S->deny;
+  S->deny = 0;
+  int top = lua_gettop(L);
+  (void)dispatch(L, id);  // finalizers never raise
+  lua_settop(L, top);
+  S->deny = saved;
+  return 0;
+}
+
+void ls_push_finalizer(lua_State *L, int function_id) {
+  lua_pushinteger(L, function_id);
+  lua_pushcclosure(L, ls_gc_trampoline, 1);
+}
+
+void ls_register_metatable(lua_State *L, int kind) {
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &metatable_keys[kind & 31]);
+}
+
+void ls_push_metatable(lua_State *L, int kind) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &metatable_keys[kind & 31]);
+}
+
+void *ls_touserdata_kind(lua_State *L, int idx, int kind) {
+  void *p = lua_touserdata(L, idx);
+  if (p == NULL || !lua_getmetatable(L, idx)) return NULL;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &metatable_keys[kind & 31]);
+  int same = lua_rawequal(L, -1, -2);
+  lua_settop(L, -3);
+  return same ? p : NULL;
+}
+
+int ls_userdata_kind(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return -1;
+  int found = -1;
+  for (int k = 0; k < 32 && found < 0; k++) {
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &metatable_keys[k]);
+    if (lua_rawequal(L, -1, -2)) found = k;
+    lua_settop(L, -2);
+  }
+  lua_settop(L, -2);
+  return found;
+}

@@ -1,0 +1,71 @@
+/// An app's Info.plist-like configuration (SPEC §1.2).
+public struct AppConfig: Sendable {
+  /// The bundle id, unique on the device.
+  public var bundle: String
+  /// Whether the app adopts the scene lifecycle; nil means "when the OS has scenes".
+  public var scenes: Bool?
+  /// `UIApplicationExitsOnSuspend`.
+  public var exitsOnSuspend: Bool
+  /// `UIBackgroundModes`.
+  public var backgroundModes: [String]
+  /// Resident memory in MB.
+  public var footprintMB: Double
+
+  public init(bundle: String, scenes: Bool? = nil, exitsOnSuspend: Bool = false,
+              backgroundModes: [String] = [], footprintMB: Double = 100) {
+    self.bundle = bundle
+    self.scenes = scenes
+    self.exitsOnSuspend = exitsOnSuspend
+    self.backgroundModes = backgroundModes
+    self.footprintMB = footprintMB
+  }
+}
+
+/// An installed app and, when it runs, its process.
+public struct App: Sendable {
+  public let id: AppID
+  public let config: AppConfig
+  /// Which delegate callbacks it gets, fixed at install from the config and the profile.
+  public let model: LifecycleModel
+
+  public internal(set) var state: AppState = .notRunning
+  /// The process id, or 0 when not running.
+  public internal(set) var pid: Int32 = 0
+  /// How many times the process was started.
+  public internal(set) var launches = 0
+  /// When the app last left or entered the foreground (for LRU).
+  public internal(set) var lastUsed: SimTime = .zero
+  /// Scene model: a saved scene session exists, so a relaunch restores it
+  /// without asking for a configuration (reference §2.1 step 5).
+  public internal(set) var hasSession = false
+  /// Scene model: sessions were discarded while the app was not running, to be
+  /// reported by `application:didDiscardSceneSessions:` at the next launch (§2.6 c).
+  public internal(set) var pendingDiscard = false
+  /// After a user force-quit: no background launch until the user opens the app (§2.6).
+  public internal(set) var backgroundLaunchBlocked = false
+
+  /// The callbacks the script handles.
+  public var handled = CallbackSet()
+  /// The notifications the script observes.
+  public var observed = NotificationSet()
+
+  /// Timers that came due while the process was suspended (reference §0 "Timers").
+  var parkedTimers: [ScheduledEvent] = []
+
+  init(id: AppID, config: AppConfig, model: LifecycleModel) {
+    self.id = id
+    self.config = config
+    self.model = model
+  }
+
+  /// The scene state that mirrors the app state for a single-window app (reference §1.2).
+  public var sceneState: String? {
+    guard model == .scene, hasSession || state.isRunning else { return nil }
+    switch state {
+    case .notRunning: return "unattached"
+    case .inactive: return "foregroundInactive"
+    case .active: return "foregroundActive"
+    case .background, .suspended: return "background"
+    }
+  }
+}

@@ -1,0 +1,188 @@
+// User and system actions (SPEC §2). Each records an `action` record, runs its
+// whole cascade at the current time, then lets events due now fire.
+extension Device {
+  /// Taps an app's icon: a cold launch, or a return to the foreground (§0).
+  /// Another app on screen goes to the background first.
+  /// - Parameter url: a URL to open (SPEC `dev:launch(app, { url = … })`).
+  public func launch(_ id: AppID, url: String? = nil) throws {
+    try begin(url == nil ? .launch : .openURL, "launch", app: id, detail: url)
+    try requireUnlocked("launch")
+    try bringToFront(id, url: url)
+    try settle()
+  }
+
+  /// Opens a URL in an app, cold or warm (§2.7).
+  public func openURL(_ id: AppID, url: String) throws {
+    try begin(.openURL, "open_url", app: id, detail: url)
+    try requireUnlocked("open_url")
+    try bringToFront(id, url: url)
+    try settle()
+  }
+
+  /// Presses Home (or swipes up): the app on screen goes to the background (§2.2).
+  public func home() throws {
+    try begin(.home, "home")
+    try requireUnlocked("home")
+    isSwitcherOpen = false
+    interruption = nil
+    if let f = frontmost {
+      try sendToBackground(f)
+      frontmost = nil
+    }
+    try settle()
+  }
+
+  /// Locks the device: from iOS 5 like Home, on iOS 4 only a resign (§2.3).
+  public func lock() throws {
+    try begin(.lock, "lock")
+    if isLocked { throw SimulationError.invalidAction(action: "lock", reason: "the device is already locked") }
+    isLocked = true
+    isSwitcherOpen = false
+    interruption = nil
+    if let f = frontmost {
+      if profile.lockEntersBackground {
+        try sendToBackground(f)
+      } else {
+        try walk(.toInactive, f)
+      }
+    }
+    try settle()
+  }
+
+  /// Unlocks the device: the app that was on screen returns (§2.3).
+  public func unlock() throws {
+    try begin(.unlock, "unlock")
+    guard isLocked else { throw SimulationError.invalidAction(action: "unlock", reason: "the device is not locked") }
+    isLocked = false
+    if let f = frontmost { try walk(.toActive, f) }
+    try settle()
+  }
+
+  /// Shows a temporary interruption: the frontmost app resigns active (§2.4).
+  public func interrupt(_ kind: Interruption) throws {
+    try begin(.interrupt, "interrupt", detail: kind.description)
+    if let current = interruption {
+      throw SimulationError.invalidAction(action: "interrupt", reason: "an interruption (\(current)) is already showing; call dev:end_interrupt() first")
+    }
+    interruption = kind
+    if let f = frontmost, !isLocked { try walk(.toInactive, f) }
+    try settle()
+  }
+
+  /// Dismisses the interruption: the app becomes active again (§2.4). With
+  /// `accept` (answering a call) the app goes to the background instead.
+  public func endInterrupt(accept: Bool = false) throws {
+    try begin(.endInterrupt, "end_interrupt", detail: accept ? "accept" : nil)
+    guard let current = interruption else {
+      throw SimulationError.invalidAction(action: "end_interrupt", reason: "no interruption is showing")
+    }
+    interruption = nil
+    if let f = frontmost, !isLocked {
+      if accept && current == .call {
+        try sendToBackground(f)
+        frontmost = nil
+      } else if !isSwitcherOpen {
+        try walk(.toActive, f)
+      }
+    }
+    try settle()
+  }
+
+  /// Opens the app switcher: the frontmost app resigns active (§2.5).
+  public func openSwitcher() throws {
+    try begin(.switcher, "switcher")
+    try requireUnlocked("switcher")
+    try showSwitcher()
+    try settle()
+  }
+
+  /// Picks an app in the switcher (opening it first if needed). The same app
+  /// becomes active without `…WillEnterForeground:`; another one comes forward
+  /// and the old one goes to the background (§2.5).
+  public func switchTo(_ id: AppID) throws {
+    try begin(.switchTo, "switch_to", app: id)
+    try requireUnlocked("switch_to")
+    try showSwitcher()
+    try bringToFront(id, url: nil)
+    try settle()
+  }
+
+  /// Force-quits an app from the switcher (opening it first if needed), in the
+  /// three cases of §2.6: frontmost, running in the background, suspended.
+  public func forceQuit(_ id: AppID) throws {
+    try begin(.forceQuit, "kill", app: id)
+    try requireUnlocked("kill")
+    try showSwitcher()
+    let wasRunning = self[id].state.isRunning
+    let wasSuspended = self[id].state == .suspended
+    if wasSuspended && self[id].model == .scene {
+      self[id].pendingDiscard = true  // §2.6 (c): reported at the next launch
+      self[id].hasSession = false
+    }
+    if wasRunning { recordKill(id, reason: .user) }
+    try walk(.userTerminate, id)
+    if frontmost == id { frontmost = nil }
+    self[id].backgroundLaunchBlocked = true  // §2.6: in all cases
+    try settle()
+  }
+
+  /// Sends a memory warning to every app that runs code; suspended apps get
+  /// none (reference §0 "Memory warning", §2.9).
+  public func memoryWarning() throws {
+    try begin(.memoryWarning, "memory_warning")
+    for app in apps where app.state.isExecuting {
+      try deliver(.didReceiveMemoryWarning, to: app.id)
+    }
+    try settle()
+  }
+
+  // MARK: - Helpers
+
+  /// Records the action, after checking that it is not made from inside app code.
+  func begin(_ action: DeviceAction, _ name: String, app: AppID? = nil, detail: String? = nil) throws {
+    if let busy, busy != .script {
+      throw SimulationError.reentrant(action: "dev:\(name)", inside: describe(busy))
+    }
+    trace.append({ $0.action = action; $0.app = app; $0.detail = detail }, kind: .action, at: now)
+  }
+
+  func requireUnlocked(_ name: String) throws {
+    if isLocked {
+      throw SimulationError.invalidAction(action: name, reason: "the device is locked; call dev:unlock() first")
+    }
+  }
+
+  private func showSwitcher() throws {
+    interruption = nil
+    if isSwitcherOpen { return }
+    isSwitcherOpen = true
+    if let f = frontmost { try walk(.toInactive, f) }
+  }
+
+  /// Makes `id` the app on screen: the previous one leaves, the switcher and
+  /// any overlay close, and `id` becomes active (cold or warm).
+  func bringToFront(_ id: AppID, url: String?) throws {
+    isSwitcherOpen = false
+    interruption = nil
+    if let f = frontmost, f != id { try sendToBackground(f) }
+    frontmost = id
+    try walk(.toActive, id, url: url)
+  }
+
+  /// Takes an app off the screen, then snapshot and suspension.
+  func sendToBackground(_ id: AppID) throws {
+    let wasForeground = self[id].state == .active || self[id].state == .inactive
+    try walk(.toBackground, id)
+    if wasForeground { try settleInBackground(id) }
+  }
+
+  /// A readable name for what is running, for error messages.
+  public func describe(_ busy: Busy) -> String {
+    switch busy {
+    case .callback(let id, let c): return "a handler (\(self[id].config.bundle) \(c.selector))"
+    case .notification(let id, let n): return "an observer (\(self[id].config.bundle) \(n.name))"
+    case .appTimer(let id): return "an app timer (\(self[id].config.bundle))"
+    case .script: return "a dev:at/dev:after function"
+    }
+  }
+}

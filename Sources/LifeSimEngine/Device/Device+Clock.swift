@@ -1,0 +1,96 @@
+// The clock: advancing, running, timers, and work inside handlers.
+extension Device {
+  /// Runs the simulation for `duration` of virtual time (SPEC `dev:advance`).
+  public func advance(by duration: SimTime) throws {
+    try checkClock("dev:advance")
+    let target = now + duration
+    try runEvents(upTo: target)
+    kernel.advance(to: target)
+  }
+
+  /// Runs until nothing is scheduled, or until the horizon (SPEC `dev:run`).
+  /// - Throws: `SimulationError.horizonReached` if events remain past it.
+  public func run() throws {
+    try checkClock("dev:run")
+    let limit = now + horizon
+    try runEvents(upTo: limit)
+    if let next = kernel.nextTime, next > limit {
+      throw SimulationError.horizonReached(limit)
+    }
+  }
+
+  /// Schedules a script function at an absolute time (SPEC `dev:at`); a time in
+  /// the past means now.
+  public func schedule(_ token: HostToken, at time: SimTime) {
+    kernel.schedule(.script(token), at: max(time, now))
+  }
+
+  /// Schedules an app timer (SPEC `ctx:after`): it belongs to the app's current
+  /// process, does not fire while the app is suspended, and dies with the process.
+  /// - Throws: `invalidAction` when the app is not running.
+  public func scheduleAppTimer(_ token: HostToken, app id: AppID, after delay: SimTime) throws {
+    guard self[id].state.isRunning else {
+      throw SimulationError.invalidAction(action: "ctx:after", reason: "\(self[id].config.bundle) is not running")
+    }
+    kernel.schedule(.appTimer(id, pid: self[id].pid, token), at: now + max(delay, .zero))
+  }
+
+  /// Makes the running handler take `duration` of virtual time (SPEC `ctx:work`).
+  public func work(_ duration: SimTime) throws {
+    guard busy != nil, busy != .script else {
+      throw SimulationError.invalidAction(action: "ctx:work", reason: "only app code can work (call it inside a handler or app timer)")
+    }
+    kernel.advance(to: now + max(duration, .zero))
+  }
+
+  /// Lets every event due now fire, unless a clock loop is already doing so.
+  func settle() throws {
+    guard !inClockLoop, busy == nil else { return }
+    try runEvents(upTo: now)
+  }
+
+  private func checkClock(_ name: String) throws {
+    if let busy { throw SimulationError.reentrant(action: name, inside: describe(busy)) }
+    if inClockLoop { throw SimulationError.reentrant(action: name, inside: "dev:advance or dev:run") }
+  }
+
+  private func runEvents(upTo limit: SimTime) throws {
+    inClockLoop = true
+    defer { inClockLoop = false }
+    while let event = kernel.popDue(upTo: limit) {
+      try process(event)
+    }
+  }
+
+  private func process(_ event: ScheduledEvent) throws {
+    switch event.action {
+    case .script(let token):
+      defer { host?.release(token, on: self) }
+      busy = .script
+      defer { busy = nil }
+      try host?.fire(token, on: self, app: nil)
+    case .appTimer(let id, let pid, let token):
+      guard self[id].pid == pid else {
+        host?.release(token, on: self)
+        return
+      }
+      if self[id].state == .suspended {
+        self[id].parkedTimers.append(event)  // reference §0 "Timers"
+        return
+      }
+      defer { host?.release(token, on: self) }
+      busy = .appTimer(id)
+      defer { busy = nil }
+      try host?.fire(token, on: self, app: id)
+    }
+  }
+
+  /// A process runs again: the timers that came due meanwhile fire at once, in
+  /// their original order (reference §0 "Timers").
+  func requeueParkedTimers(_ id: AppID) {
+    let parked = self[id].parkedTimers
+    guard !parked.isEmpty else { return }
+    self[id].parkedTimers.removeAll()
+    for event in parked { kernel.schedule(event.action, at: now) }
+  }
+}

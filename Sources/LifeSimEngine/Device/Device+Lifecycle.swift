@@ -1,0 +1,161 @@
+// Walking routes through the transition table, and delivering callbacks.
+extension Device {
+  /// Applies one state-machine event to an app: its callbacks, in table order,
+  /// before or after the state change as the edge says.
+  func apply(_ event: AppEvent, to id: AppID, url: String? = nil) throws {
+    let from = self[id].state
+    guard let edge = AppLifecycle.transition(from: from, on: event) else {
+      throw SimulationError.illegalTransition(app: self[id].config.bundle, from: from, event: event, at: now)
+    }
+    if !edge.deliveredAfter { try deliver(edge, event, id, url) }
+    setState(id, edge.to, from: from)
+    if edge.deliveredAfter { try deliver(edge, event, id, url) }
+  }
+
+  private func deliver(_ edge: AppTransition, _ event: AppEvent, _ id: AppID, _ url: String?) throws {
+    for callback in edge.callbacks(self[id].model) where shouldDeliver(callback, on: event, to: id) {
+      // §2.7: launch options carry the URL in the app-delegate model; with scenes
+      // they are nil and the URL arrives in the connection options.
+      let withURL: Bool
+      switch callback {
+      case .willFinishLaunching, .didFinishLaunching: withURL = self[id].model == .appDelegate
+      case .sceneWillConnect: withURL = true
+      default: withURL = false
+      }
+      let result = try deliver(callback, to: id, url: withURL ? url : nil)
+      if result == .bool(false), callback == .willFinishLaunching || callback == .didFinishLaunching {
+        launchRefusedURL = true
+      }
+      bookkeeping(after: callback, on: event, of: id)
+    }
+  }
+
+  /// The guarded steps: the only places where the table is not the whole story.
+  func shouldDeliver(_ callback: Callback, on event: AppEvent, to id: AppID) -> Bool {
+    switch (callback, event) {
+    case (.willFinishLaunching, _): return profile.hasWillFinishLaunching  // §7 row 6
+    case (.didDiscardSceneSessions, .launch): return self[id].pendingDiscard  // §2.1 step 4
+    case (.configurationForConnecting, _): return !self[id].hasSession  // §2.1 step 5
+    default: return true
+    }
+  }
+
+  private func bookkeeping(after callback: Callback, on event: AppEvent, of id: AppID) {
+    switch (callback, event) {
+    case (.didDiscardSceneSessions, .launch): self[id].pendingDiscard = false
+    case (.sceneWillConnect, _): self[id].hasSession = true
+    case (.didDiscardSceneSessions, .terminate): self[id].hasSession = false
+    default: break
+    }
+  }
+
+  /// Delivers one callback: a trace record, the handler if there is one, then the
+  /// notification and its observers (reference §0 last row).
+  @discardableResult
+  func deliver(_ callback: Callback, to id: AppID, url: String? = nil) throws -> HandlerResult {
+    let handled = self[id].handled.contains(callback)
+    let scene: Int32? = callback.receiver == .sceneDelegate ? 1 : nil
+    trace.append({
+      $0.app = id; $0.callback = callback; $0.handled = handled; $0.scene = scene
+      if let url { $0.detail = url }
+    }, kind: .callback, at: now)
+    var result = HandlerResult.none
+    if handled, let host {
+      let saved = busy
+      busy = .callback(id, callback)
+      defer { busy = saved }
+      result = try host.handle(Delivery(app: id, callback: callback, scene: scene, url: url), on: self)
+    }
+    if let n = callback.notification { try post(n, to: id) }
+    return result
+  }
+
+  /// Posts a UIApplication notification to an app's observers.
+  func post(_ n: AppNotification, to id: AppID) throws {
+    let observed = self[id].observed.contains(n)
+    trace.append({ $0.app = id; $0.notification = n; $0.handled = observed }, kind: .notification, at: now)
+    guard observed, let host else { return }
+    let saved = busy
+    busy = .notification(id, n)
+    defer { busy = saved }
+    try host.observe(n, app: id, on: self)
+  }
+
+  /// Changes an app's state with a `state` record, and keeps the process
+  /// bookkeeping: a new pid on start, clean-up on death.
+  func setState(_ id: AppID, _ to: AppState, from: AppState) {
+    self[id].state = to
+    trace.append({ $0.app = id; $0.from = from; $0.to = to }, kind: .state, at: now)
+    if from == .notRunning {
+      self[id].pid = nextPid
+      nextPid += 1
+      self[id].launches += 1
+      launchRefusedURL = false
+    }
+    if to == .notRunning { processEnded(id) }
+    if from == .suspended { requeueParkedTimers(id) }
+    if to == .active || from == .active { self[id].lastUsed = now }
+  }
+
+  /// A process is gone: its timers go with it.
+  private func processEnded(_ id: AppID) {
+    let pid = self[id].pid
+    self[id].pid = 0
+    var dropped = self[id].parkedTimers
+    self[id].parkedTimers.removeAll()
+    dropped += kernel.removeAll { event in
+      if case .appTimer(let a, let p, _) = event.action { return a == id && p == pid }
+      return false
+    }
+    for event in dropped {
+      if case .appTimer(_, _, let token) = event.action { host?.release(token, on: self) }
+    }
+    if frontmost == id { frontmost = nil }
+  }
+
+  /// Walks an app along a route: the events of `Routes`, each through the table.
+  /// A URL is delivered just before the app becomes active (§2.7).
+  func walk(_ route: Route, _ id: AppID, url: String? = nil) throws {
+    let app = self[id]
+    guard let events = Routes.events(route, app.model, from: app.state) else { return }
+    let cold = app.state == .notRunning
+    for event in events {
+      if event == .activate, let url { try deliverURL(url, to: id, cold: cold) }
+      try apply(event, to: id, url: cold ? url : nil)
+    }
+    if route == .toActive, events.isEmpty, let url { try deliverURL(url, to: id, cold: false) }
+    if route == .toActive {
+      self[id].backgroundLaunchBlocked = false  // §2.6: the user opened the app
+    }
+  }
+
+  /// §2.7: the app-delegate URL callback runs only if neither launch method
+  /// returned false; with scenes a cold URL was in the connection options, and a
+  /// warm one comes through `scene:openURLContexts:`.
+  private func deliverURL(_ url: String, to id: AppID, cold: Bool) throws {
+    switch self[id].model {
+    case .appDelegate:
+      if cold && launchRefusedURL { return }
+      try deliver(profile.openURLCallback, to: id, url: url)
+    case .scene:
+      if !cold { try deliver(.sceneOpenURLContexts, to: id, url: url) }
+    }
+  }
+
+  /// After `…DidEnterBackground:`: the snapshot (§2.10), then either the exit of
+  /// an app with `UIApplicationExitsOnSuspend` (§3.7) or silent suspension (§0).
+  func settleInBackground(_ id: AppID) throws {
+    guard self[id].state == .background else { return }
+    if self[id].config.exitsOnSuspend && profile.honoursExitsOnSuspend {
+      try apply(.terminate, to: id)
+      return
+    }
+    trace.append({ $0.app = id }, kind: .snapshot, at: now)
+    try apply(.suspend, to: id)
+  }
+
+  /// A kill record: why a process died, and the code where there is one.
+  func recordKill(_ id: AppID, reason: KillReason, code: UInt32? = nil) {
+    trace.append({ $0.app = id; $0.reason = reason; $0.code = code }, kind: .kill, at: now)
+  }
+}

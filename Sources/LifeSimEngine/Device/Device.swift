@@ -1,0 +1,102 @@
+/// One simulated iOS device: a profile, a clock, the installed apps, and what the
+/// user sees (SPEC §1.1).
+///
+/// A device is built from parts: the `Kernel` (clock and queue), the `Trace`, the
+/// apps with their state machines (`AppLifecycle`, `Routes`) and the profile's
+/// facts. Actions live in `Device+Actions.swift`; the delivery of callbacks in
+/// `Device+Lifecycle.swift`; the clock in `Device+Clock.swift`.
+///
+///     let dev = try Device(profile: OSProfile(version: 12), seed: 1)
+///     let notes = try dev.install(AppConfig(bundle: "com.example.notes"))
+///     try dev.launch(notes)
+///     try dev.home()
+///     dev.trace.callbacks(app: notes)
+///     // ["application:willFinishLaunchingWithOptions:", "application:didFinishLaunchingWithOptions:",
+///     //  "applicationDidBecomeActive:", "applicationWillResignActive:", "applicationDidEnterBackground:"]
+public final class Device {
+  public let profile: OSProfile
+  /// The seed of the device's generator.
+  public let seed: UInt64
+  /// The device's only source of randomness.
+  public var random: SeededGenerator
+  public internal(set) var kernel = Kernel()
+  public internal(set) var trace = Trace()
+  public internal(set) var apps: [App] = []
+  /// Whoever runs the script functions; the bridge owns the device, so this is weak.
+  public weak var host: DeviceHost?
+
+  /// The app on screen (or the one that returns on unlock).
+  public internal(set) var frontmost: AppID?
+  public internal(set) var isLocked = false
+  public internal(set) var interruption: Interruption?
+  public internal(set) var isSwitcherOpen = false
+  /// Watchdogs are off under a debugger (reference §3.1).
+  public var debugger: Bool
+  /// How far `run()` may take the clock past its start (default 30 days).
+  public var horizon: SimTime = .seconds(30 * 86_400)
+
+  /// What is running right now, for re-entrancy checks and error context.
+  public internal(set) var busy: Busy?
+  var inClockLoop = false
+  var nextPid: Int32 = 1
+  /// Set while launching: a launch method returned false, so a launch URL is refused (§2.7).
+  var launchRefusedURL = false
+
+  /// What the device is in the middle of running.
+  public enum Busy: Equatable, Sendable {
+    case callback(AppID, Callback)
+    case notification(AppID, AppNotification)
+    case appTimer(AppID)
+    case script
+  }
+
+  public init(profile: OSProfile, seed: UInt64, debugger: Bool = false) {
+    self.profile = profile
+    self.seed = seed
+    self.random = SeededGenerator(seed: seed)
+    self.debugger = debugger
+  }
+
+  /// The current virtual time.
+  public var now: SimTime { kernel.now }
+
+  /// Installs an app.
+  /// - Throws: `SimulationError.duplicateBundle`.
+  @discardableResult
+  public func install(_ config: AppConfig) throws -> AppID {
+    if apps.contains(where: { $0.config.bundle == config.bundle }) {
+      throw SimulationError.duplicateBundle(config.bundle)
+    }
+    let id = AppID(apps.count)
+    // §1.3: scenes need iOS 13 and the app's manifest; a manifest is ignored before 13.
+    let adopts = (config.scenes ?? true) && profile.supportsScenes
+    apps.append(App(id: id, config: config, model: adopts ? .scene : .appDelegate))
+    trace.appNames.append(config.bundle)
+    return id
+  }
+
+  /// The app with a bundle id.
+  public func app(bundle: String) -> AppID? {
+    apps.first(where: { $0.config.bundle == bundle })?.id
+  }
+
+  public subscript(id: AppID) -> App {
+    get { apps[Int(id.index)] }
+    set { apps[Int(id.index)] = newValue }
+  }
+
+  /// Registers a script handler, so the engine calls the host for it.
+  public func setHandled(_ callback: Callback, for id: AppID) { self[id].handled.insert(callback) }
+  /// Registers handlers for every callback (`app:on("*", f)`).
+  public func setHandlesAll(for id: AppID) { self[id].handled = .all }
+  /// Registers an observer.
+  public func setObserved(_ n: AppNotification, for id: AppID) { self[id].observed.insert(n) }
+
+  /// The sequence number of the next trace record, for `since` filters.
+  public func mark() -> Int { trace.nextSeq }
+
+  /// Appends a `log` record.
+  public func log(_ message: String, app: AppID? = nil) {
+    trace.append({ $0.app = app; $0.detail = message }, kind: .log, at: now)
+  }
+}

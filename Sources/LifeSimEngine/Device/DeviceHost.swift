@@ -1,0 +1,46 @@
+/// The script side of a device: whoever runs handlers, observers and timers.
+///
+/// The engine knows nothing of Lua. The bridge implements this protocol, and the
+/// engine calls it only for apps that registered a handler (see `App.handled`),
+/// so a device with no scripts attached never leaves Swift.
+public protocol DeviceHost: AnyObject {
+  /// Runs the handler of a delivered callback and returns the delegate method's result.
+  /// - Throws: `SimulationError.handlerFailed` when the handler fails.
+  func handle(_ delivery: Delivery, on device: Device) throws -> HandlerResult
+  /// Runs the observers of a notification posted to `app`.
+  func observe(_ notification: AppNotification, app: AppID, on device: Device) throws
+  /// Runs the function behind a timer token that came due.
+  func fire(_ token: HostToken, on device: Device, app: AppID?) throws
+  /// The engine will never use `token` again.
+  func release(_ token: HostToken, on device: Device)
+}
+
+/// One callback being delivered to an app.
+public struct Delivery: Sendable {
+  public var app: AppID
+  public var callback: Callback
+  /// The scene number, for scene-delegate callbacks.
+  public var scene: Int32?
+  /// The URL in the launch options, connection options or open-URL call.
+  public var url: String?
+}
+
+/// What a handler returned: the delegate method's return value, where it has one.
+public enum HandlerResult: Equatable, Sendable {
+  case none
+  case bool(Bool)
+}
+
+/// A temporary interruption that makes the frontmost app inactive (reference §2.4).
+public enum Interruption: UInt8, CaseIterable, Sendable, CustomStringConvertible {
+  case call, alert, controlCenter, notificationCenter, siri
+
+  public var description: String {
+    ["call", "alert", "control_center", "notification_center", "siri"][Int(rawValue)]
+  }
+
+  public init?(name: String) {
+    guard let c = Interruption.allCases.first(where: { $0.description == name }) else { return nil }
+    self = c
+  }
+}

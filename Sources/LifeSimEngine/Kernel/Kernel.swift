@@ -1,0 +1,93 @@
+import HeapModule
+
+/// An opaque number the host (the Lua bridge) uses to find its own callback.
+///
+/// The engine never knows what a token stands for; it hands it back through
+/// `DeviceHost.fire(_:on:app:)` and `DeviceHost.release(_:on:)`.
+public struct HostToken: Hashable, Sendable {
+  public var rawValue: Int
+  public init(_ rawValue: Int) { self.rawValue = rawValue }
+}
+
+/// What a scheduled event does when it comes due. Plain values only, so that
+/// scheduling allocates nothing beyond the heap's amortised storage.
+public enum EventAction: Equatable, Sendable {
+  /// A script's `dev:at` / `dev:after` function.
+  case script(HostToken)
+  /// An app timer (`ctx:after`), owned by one process incarnation.
+  case appTimer(AppID, pid: Int32, HostToken)
+}
+
+/// One entry of the event queue, ordered by (time, sequence).
+public struct ScheduledEvent: Comparable, Sendable {
+  public var time: SimTime
+  public var sequence: UInt64
+  public var action: EventAction
+
+  
+  public static func < (a: ScheduledEvent, b: ScheduledEvent) -> Bool {
+    a.time != b.time ? a.time < b.time : a.sequence < b.sequence
+  }
+  
+  public static func == (a: ScheduledEvent, b: ScheduledEvent) -> Bool {
+    a.time == b.time && a.sequence == b.sequence
+  }
+}
+
+/// The discrete-event kernel: a clock and a queue with a total order.
+///
+/// As in SimPy, an ever-increasing sequence number breaks ties between events at
+/// the same time, so they come out in the order they were scheduled; the heap
+/// itself gives no order among equal items (swift-collections documents this).
+public struct Kernel: Sendable {
+  /// The current virtual time.
+  public internal(set) var now: SimTime = .zero
+  var queue = Heap<ScheduledEvent>()
+  var nextSequence: UInt64 = 0
+
+  public init() {}
+
+  /// The number of pending events.
+  public var pendingCount: Int { queue.count }
+
+  /// The time of the earliest pending event.
+  public var nextTime: SimTime? { queue.min?.time }
+
+  /// Schedules `action` at `time`, which may not lie in the past.
+  /// - Complexity: O(log n)
+  
+  public mutating func schedule(_ action: EventAction, at time: SimTime) {
+    precondition(time >= now, "scheduled in the past: \(time) < \(now)")
+    queue.insert(ScheduledEvent(time: time, sequence: nextSequence, action: action))
+    nextSequence &+= 1
+  }
+
+  /// Removes and returns the earliest event due at or before `limit`, and moves
+  /// the clock to its time (never backwards: an event made late by a handler's
+  /// `work` runs at the current time).
+  
+  public mutating func popDue(upTo limit: SimTime) -> ScheduledEvent? {
+    guard let first = queue.min, first.time <= limit else { return nil }
+    let event = queue.removeMin()
+    if event.time > now { now = event.time }
+    return event
+  }
+
+  /// Moves the clock forward; it never goes back.
+  
+  public mutating func advance(to time: SimTime) {
+    if time > now { now = time }
+  }
+
+  /// Removes every pending event that matches, in queue order, and returns them.
+  public mutating func removeAll(where match: (ScheduledEvent) -> Bool) -> [ScheduledEvent] {
+    var kept: [ScheduledEvent] = []
+    var removed: [ScheduledEvent] = []
+    kept.reserveCapacity(queue.count)
+    for event in queue.unordered {
+      if match(event) { removed.append(event) } else { kept.append(event) }
+    }
+    if !removed.isEmpty { queue = Heap(kept) }
+    return removed.sorted()
+  }
+}

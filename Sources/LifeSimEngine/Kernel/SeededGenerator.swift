@@ -1,0 +1,24 @@
+/// The simulation's only source of randomness: SplitMix64, seeded per device.
+///
+/// The same seed gives the same sequence on every platform and in every process,
+/// which is all the determinism contract (SPEC §2) needs. It is small enough to
+/// copy, so a run can fork independent streams deterministically.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+  public private(set) var state: UInt64
+
+  public init(seed: UInt64) { self.state = seed }
+
+  
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// A uniform Double in [0, 1), from the top 53 bits.
+  public mutating func nextUnit() -> Double {
+    Double(next() >> 11) * (1.0 / 9_007_199_254_740_992.0)
+  }
+}

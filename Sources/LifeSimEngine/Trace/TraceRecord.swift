@@ -1,0 +1,71 @@
+/// An app on a device: the index of its installation, as a small distinct type.
+public struct AppID: Hashable, Comparable, Sendable {
+  public var index: Int32
+  public init(_ index: Int) { self.index = Int32(index) }
+  public static func < (a: AppID, b: AppID) -> Bool { a.index < b.index }
+}
+
+/// The kinds of trace record (SPEC §3).
+public enum RecordKind: UInt8, CaseIterable, Sendable, CustomStringConvertible {
+  case callback, notification, state, action, expire, kill, dataLoss, memory, snapshot, warning, log
+
+  public var description: String { RecordKind.names[Int(rawValue)] }
+
+  public init?(name: String) {
+    guard let i = RecordKind.names.firstIndex(of: name) else { return nil }
+    self.init(rawValue: UInt8(i))
+  }
+
+  static let names = ["callback", "notification", "state", "action", "expire", "kill",
+                      "data_loss", "memory", "snapshot", "warning", "log"]
+}
+
+/// A user or system action, as recorded in the trace.
+public enum DeviceAction: UInt8, CaseIterable, Sendable, CustomStringConvertible {
+  case launch, openURL, home, lock, unlock, interrupt, endInterrupt, switcher, switchTo
+  case forceQuit, memoryWarning, mark
+
+  public var description: String {
+    ["launch", "open_url", "home", "lock", "unlock", "interrupt", "end_interrupt", "switcher",
+     "switch_to", "kill", "memory_warning", "mark"][Int(rawValue)]
+  }
+}
+
+/// Why a process died (SPEC §3, reference §3–§4).
+public enum KillReason: UInt8, CaseIterable, Sendable, CustomStringConvertible {
+  case user, vmPageShortage, perProcessLimit, watchdog, backgroundTask, exitsOnSuspend
+
+  public var description: String {
+    ["user", "vm-pageshortage", "per-process-limit", "watchdog", "background-task",
+     "exits-on-suspend"][Int(rawValue)]
+  }
+}
+
+/// One line of the trace.
+///
+/// Plain values only: an app is an index, a callback a byte. Strings are made
+/// when a trace is written, never when it is recorded (except the rare `detail`).
+public struct TraceRecord: Equatable, Sendable {
+  public var time: SimTime
+  public var seq: Int
+  public var kind: RecordKind
+  public var app: AppID?
+  /// The scene number within its app (1, 2, …), for scene callbacks.
+  public var scene: Int32?
+  public var callback: Callback?
+  public var notification: AppNotification?
+  /// For callbacks and notifications: whether the script had a handler.
+  public var handled: Bool?
+  public var from: AppState?
+  public var to: AppState?
+  public var action: DeviceAction?
+  public var reason: KillReason?
+  public var code: UInt32?
+  public var detail: String?
+
+  public init(time: SimTime, seq: Int, kind: RecordKind) {
+    self.time = time
+    self.seq = seq
+    self.kind = kind
+  }
+}

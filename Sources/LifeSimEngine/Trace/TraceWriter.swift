@@ -1,0 +1,106 @@
+/// The trace formats of SPEC §3.
+public enum TraceFormat: String, CaseIterable, Sendable {
+  case text, jsonl
+}
+
+/// How selectors are spelled in the text format (`--names`).
+public enum NameStyle: String, CaseIterable, Sendable {
+  case objc, swift
+}
+
+/// Formats trace records as text lines or JSON lines.
+public struct TraceWriter: Sendable {
+  public var format: TraceFormat
+  public var names: NameStyle
+
+  public init(format: TraceFormat, names: NameStyle = .objc) {
+    self.format = format
+    self.names = names
+  }
+
+  /// Writes every record of `trace` from `since` into one string, a line each.
+  public func render(_ trace: Trace, since: Int = 1) -> String {
+    var out = ""
+    for r in trace.records where r.seq >= since {
+      line(r, in: trace, into: &out)
+      out.append("\n")
+    }
+    return out
+  }
+
+  /// Appends one record, without a newline.
+  public func line(_ r: TraceRecord, in trace: Trace, into out: inout String) {
+    switch format {
+    case .text: text(r, trace, &out)
+    case .jsonl: json(r, trace, &out)
+    }
+  }
+
+  // MARK: - text
+
+  private func text(_ r: TraceRecord, _ trace: Trace, _ out: inout String) {
+    out += "[t=\(r.time)]"
+    if let app = r.app { out += " " + trace.name(of: app) }
+    switch r.kind {
+    case .callback:
+      guard let c = r.callback else { break }
+      let name = names == .objc ? c.selector : c.swiftName
+      out += names == .objc ? " -[\(c.receiver.className) \(name)]" : " \(c.receiver.className).\(name)"
+    case .notification:
+      out += " notification " + (r.notification?.name ?? "?")
+    case .state:
+      out += " state \(r.from.map(String.init(describing:)) ?? "?") -> \(r.to.map(String.init(describing:)) ?? "?")"
+    case .action:
+      out += " action " + (r.action?.description ?? "?")
+    case .kill:
+      out += " kill"
+      if let reason = r.reason { out += " reason=\(reason)" }
+      if let code = r.code { out += " code=" + hex(code) }
+    default:
+      out += " " + r.kind.description
+    }
+    if let d = r.detail { out += " " + d }
+  }
+
+  // MARK: - jsonl
+
+  private func json(_ r: TraceRecord, _ trace: Trace, _ out: inout String) {
+    out += "{\"t\":\(r.time),\"seq\":\(r.seq),\"kind\":\"\(r.kind)\""
+    if let app = r.app { out += ",\"app\":"; jsonString(trace.name(of: app), &out) }
+    if let s = r.scene { out += ",\"scene\":\(s)" }
+    if let c = r.callback { out += ",\"callback\":\"\(c.selector)\"" }
+    if let n = r.notification { out += ",\"callback\":\"\(n.name)\"" }
+    if let h = r.handled { out += ",\"handled\":\(h)" }
+    if let f = r.from { out += ",\"from\":\"\(f)\"" }
+    if let t = r.to { out += ",\"to\":\"\(t)\"" }
+    if let a = r.action { out += ",\"action\":\"\(a)\"" }
+    if let reason = r.reason { out += ",\"reason\":\"\(reason)\"" }
+    if let code = r.code { out += ",\"code\":\"\(hex(code))\"" }
+    if let d = r.detail { out += ",\"detail\":"; jsonString(d, &out) }
+    out += "}"
+  }
+
+  private func hex(_ code: UInt32) -> String {
+    let digits = String(code, radix: 16)
+    return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+  }
+}
+
+/// Appends `s` as a JSON string literal.
+public func jsonString(_ s: String, _ out: inout String) {
+  out.append("\"")
+  for u in s.unicodeScalars {
+    switch u {
+    case "\"": out += "\\\""
+    case "\\": out += "\\\\"
+    case "\n": out += "\\n"
+    case "\r": out += "\\r"
+    case "\t": out += "\\t"
+    case _ where u.value < 0x20:
+      let h = String(u.value, radix: 16)
+      out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+    default: out.unicodeScalars.append(u)
+    }
+  }
+  out.append("\"")
+}

@@ -1,0 +1,132 @@
+import CLua
+import CLuaShim
+import LifeSimEngine
+
+// lifesim.device, lifesim.expect_callbacks, lifesim.test, and the prelude's host table.
+extension LuaRuntime {
+  /// `lifesim.device{ ios = 17, seed = 1, memory_mb = 4096, debugger = false }`
+  func lifesimDevice() throws -> Int32 {
+    var ios = options.ios
+    var seed = options.seed
+    var debugger = false
+    var memoryMB: Double?
+    if !isNoneOrNil(L, 1) {
+      try checkTable(L, 1)
+      try checkKeys(L, 1, allowed: ["ios", "seed", "memory_mb", "model", "debugger", "quirks"], arg: 1)
+      if let v = try fieldNumber(L, 1, "ios", arg: 1) {
+        guard v == v.rounded(), abs(v) < 1e6 else {
+          throw ArgumentError(position: 1, message: "field 'ios' must be a major version such as 17, got \(v)")
+        }
+        ios = Int(v)
+      }
+      if let s = try fieldNumber(L, 1, "seed", arg: 1) {
+        guard s == s.rounded(), s >= 0, s < 9.2e18 else {
+          throw ArgumentError(position: 1, message: "field 'seed' must be a whole number ≥ 0, got \(s)")
+        }
+        seed = UInt64(s)
+      }
+      debugger = try fieldBool(L, 1, "debugger", arg: 1) ?? false
+      memoryMB = try fieldNumber(L, 1, "memory_mb", arg: 1)
+      for key in ["model", "quirks"] {
+        let type = rawField(L, 1, key)
+        ls_pop(L, 1)
+        if type != LUA_TNIL {
+          throw ArgumentError(position: 1, message: "option '\(key)' is not supported by this version of lifesim yet")
+        }
+      }
+    }
+    let profile = try OSProfile(version: ios)
+    let device = Device(profile: profile, seed: seed, debugger: debugger)
+    device.horizon = SimTime(seconds: options.maxTime) ?? device.horizon
+    let slot = registerDevice(device)
+    slot.memoryMB = memoryMB
+    lua_createtable(L, 0, 0)  // the value store
+    pushObject(Handle(kind: ObjectKind.device.rawValue, device: slot.id, index: 0, extra: 0), userValue: true)
+    lua_rawgeti(L, ls_registryindex(), lua_Integer(devicesTableRef))
+    lua_pushvalue(L, -2)
+    lua_rawseti(L, -2, lua_Integer(slot.id))
+    ls_pop(L, 1)
+    lua_pushvalue(L, -1)
+    pushObject(Handle(kind: ObjectKind.trace.rawValue, device: slot.id, index: 0, extra: 0), userValue: true)
+    slot.traceObject = slot.store(-1)
+    ls_pop(L, 1)
+    return 1
+  }
+
+  /// `lifesim.expect_callbacks(actual, expected)`: on mismatch, a failed
+  /// expectation whose message is a side-by-side diff.
+  func expectCallbacks() throws -> Int32 {
+    try checkTable(L, 1)
+    try checkTable(L, 2)
+    let actual = try stringArray(L, 1, arg: 1, what: "actual")
+    let expected = try stringArray(L, 2, arg: 2, what: "expected")
+    if actual == expected { return 0 }
+    pushExpectationFailure("callbacks differ from the expectation\n" + sideBySideDiff(expected: expected, actual: actual))
+    throw RaiseTop()
+  }
+
+  /// `lifesim.test(name, fn)`: runs one named case now; a failure is recorded,
+  /// and the script goes on with the next case.
+  func runTestCase() throws -> Int32 {
+    let name = try checkString(L, 1)
+    try checkFunction(L, 2)
+    lua_pushvalue(L, 2)
+    let status = ls_pcall(L, 0, 0, 0)
+    if status == LUA_OK {
+      testResults.append(TestCaseResult(name: name, failure: nil))
+    } else {
+      testResults.append(TestCaseResult(name: name, failure: popFailure(status: status)))
+    }
+    return 0
+  }
+
+  /// The prelude's `print` writes here.
+  func write() throws -> Int32 {
+    options.output(try checkString(L, 1))
+    return 0
+  }
+
+  /// Finds a module for `require`: beside the script, then in `Scripts/lib`
+  /// (lua-embedding.md §7.3). Returns source and chunk name, or nil and the
+  /// places tried.
+  func readModule() throws -> Int32 {
+    let name = try checkString(L, 1)
+    guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "-" }),
+          !name.hasPrefix("."), !name.contains("..")
+    else {
+      throw ArgumentError(position: 1, message: "invalid module name '\(name)'")
+    }
+    let relative = name.split(separator: ".").joined(separator: "/") + ".lua"
+    var tried: [String] = []
+    for dir in moduleDirectories() {
+      let path = dir.isEmpty ? relative : dir + "/" + relative
+      tried.append(path)
+      if let source = try? readTextFile(path) {
+        push(L, source)
+        push(L, "@" + path)
+        return 2
+      }
+    }
+    lua_pushnil(L)
+    push(L, "module '\(name)' not found; tried:\n\t" + tried.joined(separator: "\n\t"))
+    return 2
+  }
+
+  /// The script's folder, its `lib`, then every `Scripts/lib` above it.
+  private func moduleDirectories() -> [String] {
+    guard let script = scriptPath else { return ["", "Scripts/lib"] }
+    var dir = script.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    if script.hasPrefix("/") && dir.isEmpty { dir = "/" }
+    var dirs = [dir, dir.isEmpty ? "lib" : dir + "/lib"]
+    var parts = dir.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    while !parts.isEmpty {
+      let here = parts.joined(separator: "/")
+      if parts.last == "Scripts" { dirs.append(here + "/lib") }
+      dirs.append(here.isEmpty ? "Scripts/lib" : here + "/Scripts/lib")
+      parts.removeLast()
+    }
+    dirs.append("Scripts/lib")
+    var seen = Set<String>()
+    return dirs.filter { seen.insert($0).inserted }
+  }
+}

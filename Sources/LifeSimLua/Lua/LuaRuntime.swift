@@ -1,0 +1,269 @@
+import CLua
+import CLuaShim
+import LifeSimEngine
+
+/// How a Lua runtime is configured: the run's seed and defaults, the sandbox
+/// and the limits (lua-embedding.md §7.3–§7.6).
+public struct RuntimeOptions: Sendable {
+  /// The run's seed: `math.random` and devices without their own `seed` use it.
+  public var seed: UInt64 = 1
+  /// The iOS version of devices that do not name one.
+  public var ios: Int = 17
+  /// Give scripts the whole standard library (`lifesim run --unsafe`).
+  public var unsafe = false
+  /// The memory cap of the Lua state, in bytes (`--max-memory`).
+  public var memoryLimit: Int = 256 << 20
+  /// Instructions per run (`--max-instructions`); negative means unlimited.
+  public var maxInstructions: Int64 = 2_000_000_000
+  /// Instructions per handler, observer or timer call.
+  public var maxHandlerInstructions: Int64 = 50_000_000
+  /// How far `dev:run()` may take a device's clock, in seconds (`--max-time`).
+  public var maxTime: Double = 30 * 86_400
+  /// Keep every device made, so their traces can be written after the script.
+  public var retainDevices = true
+  /// Where `print` writes.
+  public var output: @Sendable (String) -> Void = { print($0, terminator: "") }
+
+  public init() {}
+}
+
+/// The result of one `lifesim.test` case.
+public struct TestCaseResult: Sendable {
+  public var name: String
+  public var failure: LuaFailure?
+  public var passed: Bool { failure == nil }
+}
+
+/// One Lua state with lifesim loaded: the owner of the state, the devices made
+/// in it, and the registry of script functions they call.
+///
+/// Swift calls into Lua only through `ls_pcall`, and Lua calls Swift only
+/// through the C trampolines, so no Lua error ever unwinds a Swift frame
+/// (lua-embedding.md §7.1).
+///
+///     let rt = try LuaRuntime(options: RuntimeOptions())
+///     try rt.run(source: "local dev = lifesim.device{ ios = 12 }", chunkName: "=demo")
+public final class LuaRuntime {
+  let L: LuaState
+  public let options: RuntimeOptions
+  /// The script's path, for `require` (modules beside it and in Scripts/lib).
+  public var scriptPath: String?
+
+  var devices: [Int32: DeviceSlot] = [:]
+  var nextDeviceID: Int32 = 1
+  /// Devices made by the script, in order, when `retainDevices` is set.
+  public private(set) var createdDevices: [Device] = []
+  /// The `lifesim.test` cases run so far, in order.
+  public internal(set) var testResults: [TestCaseResult] = []
+
+  var contexts: [Int32: ContextInfo] = [:]
+  var nextContextID: Int32 = 1
+
+  // Registry references made at start-up.
+  var devicesTableRef: Int32 = 0
+  var errorMetatableRef: Int32 = 0
+  var tostringRef: Int32 = 0
+
+  /// Creates a state, opens the sandboxed libraries and loads lifesim.
+  /// - Throws: `LuaFailure` if the prelude fails (a bug) or memory runs out.
+  public init(options: RuntimeOptions) throws {
+    self.options = options
+    ls_set_dispatch(lifesimDispatch)
+    guard let L = ls_newstate(0, nil) else {
+      throw LuaFailure(kind: .memory, message: "cannot create a Lua state: out of memory")
+    }
+    self.L = L
+    ls_getstate(L).pointee.host = Unmanaged.passUnretained(self).toOpaque()
+    try setUp()
+    // The cap applies to scripts, not to lifesim's own start-up.
+    ls_getstate(L).pointee.limit = options.memoryLimit
+    ls_set_budgets(L, options.maxInstructions, options.maxHandlerInstructions)
+  }
+
+  deinit {
+    ls_close(L)
+  }
+
+  /// Bytes in use by the Lua state.
+  public var memoryUsed: Int { ls_getstate(L).pointee.used }
+
+  // MARK: - Running chunks
+
+  /// Compiles and runs a chunk at the top level.
+  /// - Parameter chunkName: `@path` for files, so messages read `path:line:`.
+  /// - Throws: `LuaFailure`.
+  public func run(source: String, chunkName: String) throws {
+    let top = lua_gettop(L)
+    defer { lua_settop(L, top) }
+    try load(source: source, chunkName: chunkName)
+    try protectedCall(nargs: 0, nresults: 0)
+  }
+
+  /// Runs a file as a script.
+  public func runFile(_ path: String) throws {
+    let source: String
+    do {
+      source = try readTextFile(path)
+    } catch {
+      throw LuaFailure(kind: .runtime, message: "cannot open \(path): \(error)")
+    }
+    scriptPath = path
+    try run(source: source, chunkName: "@" + path)
+  }
+
+  /// Loads a chunk and leaves the function on the stack.
+  func load(source: String, chunkName: String) throws {
+    var src = source
+    let status = src.withUTF8 { buf in
+      buf.withMemoryRebound(to: CChar.self) { ls_loadbuffer(L, $0.baseAddress, $0.count, chunkName) }
+    }
+    if status != LUA_OK {
+      let message = stringValue(L, -1) ?? "syntax error"
+      ls_pop(L, 1)
+      throw LuaFailure(kind: status == LUA_ERRMEM ? .memory : .syntax, message: message)
+    }
+  }
+
+  /// Calls the function below `nargs` arguments, protected, at the top level.
+  /// - Throws: `LuaFailure`, with the error popped.
+  func protectedCall(nargs: Int32, nresults: Int32, nested: Bool = false) throws {
+    let status = ls_pcall(L, nargs, nresults, nested ? 1 : 0)
+    if status != LUA_OK { throw popFailure(status: status) }
+  }
+
+  /// Turns the error value on top of the stack into a `LuaFailure`, and pops it.
+  func popFailure(status: Int32) -> LuaFailure {
+    defer { ls_pop(L, 1) }
+    ls_push_traceback(L)
+    let traceback = stringValue(L, -1)
+    ls_pop(L, 1)
+    if status == LUA_ERRMEM {
+      return LuaFailure(kind: .memory,
+                        message: "not enough memory: the script exceeded its memory cap of \(options.memoryLimit >> 20) MB (--max-memory)",
+                        traceback: traceback)
+    }
+    if let f = errorObject(at: -1) { return f }
+    if let s = stringValue(L, -1) { return LuaFailure(kind: .runtime, message: s, traceback: traceback) }
+    return LuaFailure(kind: .runtime, message: describeErrorValue(at: -1), traceback: traceback)
+  }
+
+  /// A readable text for an error value that is not a string (§8 pitfall 4).
+  private func describeErrorValue(at i: Int32) -> String {
+    let abs = lua_absindex(L, i)
+    if lua_type(L, abs) == LUA_TNIL { return "(error object is a nil value)" }
+    // The prelude's tostring honours __tostring and never prints an address.
+    lua_rawgeti(L, ls_registryindex(), lua_Integer(tostringRef))
+    lua_pushvalue(L, abs)
+    if ls_pcall(L, 1, 1, 1) == LUA_OK, let s = stringValue(L, -1) {
+      ls_pop(L, 1)
+      return "(error object is a \(typeName(L, abs)) value: \(s))"
+    }
+    ls_pop(L, 1)
+    return "(error object is a \(typeName(L, abs)) value)"
+  }
+
+  // MARK: - lifesim error objects
+
+  /// Reads a lifesim error table (an expectation failure or a handler failure).
+  func errorObject(at i: Int32) -> LuaFailure? {
+    let abs = lua_absindex(L, i)
+    guard lua_type(L, abs) == LUA_TTABLE, lua_getmetatable(L, abs) != 0 else { return nil }
+    lua_rawgeti(L, ls_registryindex(), lua_Integer(errorMetatableRef))
+    let ours = lua_rawequal(L, -1, -2) != 0
+    ls_pop(L, 2)
+    guard ours else { return nil }
+    let message = (try? fieldString(L, abs, "message", arg: 0)) ?? nil
+    let traceback = (try? fieldString(L, abs, "traceback", arg: 0)) ?? nil
+    let expectation = ((try? fieldBool(L, abs, "expectation", arg: 0)) ?? nil) ?? false
+    var failure = LuaFailure(kind: expectation ? .expectation : .runtime,
+                             message: message ?? "error", traceback: traceback)
+    if let callback = (try? fieldString(L, abs, "callback", arg: 0)) ?? nil {
+      let app = (try? fieldString(L, abs, "app", arg: 0)) ?? nil
+      let t = ((try? fieldNumber(L, abs, "t_us", arg: 0)) ?? nil) ?? 0
+      failure.handler = HandlerFailure(app: app, callback: callback, time: SimTime(microseconds: Int64(t)),
+                                       message: failure.message, traceback: traceback,
+                                       isExpectationFailure: expectation)
+    }
+    return failure
+  }
+
+  /// Pushes a lifesim error table for a handler failure (stack effect: +1).
+  func pushErrorObject(_ f: HandlerFailure) {
+    lua_createtable(L, 0, 6)
+    push(L, f.message); setField(L, -2, "message")
+    if let tb = f.traceback { push(L, tb); setField(L, -2, "traceback") }
+    if let app = f.app { push(L, app); setField(L, -2, "app") }
+    push(L, f.callback); setField(L, -2, "callback")
+    push(L, f.time.seconds); setField(L, -2, "t")
+    lua_pushinteger(L, lua_Integer(f.time.microseconds)); setField(L, -2, "t_us")
+    if f.isExpectationFailure { push(L, true); setField(L, -2, "expectation") }
+    lua_rawgeti(L, ls_registryindex(), lua_Integer(errorMetatableRef))
+    lua_setmetatable(L, -2)
+  }
+
+  /// Pushes an expectation-failure table whose message starts with the caller's
+  /// `file:line:` (stack effect: +1).
+  func pushExpectationFailure(_ message: String) {
+    luaL_where(L, 1)
+    let whereText = stringValue(L, -1) ?? ""
+    ls_pop(L, 1)
+    lua_createtable(L, 0, 2)
+    push(L, whereText + message); setField(L, -2, "message")
+    push(L, true); setField(L, -2, "expectation")
+    lua_rawgeti(L, ls_registryindex(), lua_Integer(errorMetatableRef))
+    lua_setmetatable(L, -2)
+  }
+
+  // MARK: - Devices
+
+  /// Every device made so far that is still alive, by id.
+  func slot(_ id: Int32) throws -> DeviceSlot {
+    guard let s = devices[id] else { throw ScriptError(message: "this device no longer exists") }
+    return s
+  }
+
+  func registerDevice(_ device: Device) -> DeviceSlot {
+    let id = nextDeviceID
+    nextDeviceID += 1
+    let slot = DeviceSlot(id: id, device: device, runtime: self)
+    devices[id] = slot
+    device.host = slot
+    if options.retainDevices { createdDevices.append(device) }
+    return slot
+  }
+}
+
+/// The single C → Swift entry point. `_withUnsafeGuaranteedRef` avoids retaining
+/// the runtime, which matters while `deinit` closes the state and runs `__gc`.
+private let lifesimDispatch: ls_dispatch_fn = { L, id in
+  guard let L, let host = ls_host(L) else { return LS_RAISE }
+  return Unmanaged<LuaRuntime>.fromOpaque(host)._withUnsafeGuaranteedRef { $0.dispatch(L, id) }
+}
+
+/// Reads a whole text file.
+func readTextFile(_ path: String) throws -> String {
+  guard let f = fopen(path, "rb") else { throw FileError(message: String(cString: strerror(errno))) }
+  defer { fclose(f) }
+  var bytes: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 65536)
+  while true {
+    let n = fread(&buffer, 1, buffer.count, f)
+    if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
+    if n < buffer.count { break }
+  }
+  if ferror(f) != 0 { throw FileError(message: String(cString: strerror(errno))) }
+  return String(decoding: bytes, as: UTF8.self)
+}
+
+struct FileError: Error, CustomStringConvertible {
+  var message: String
+  var description: String { message }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,330 @@
+/// The Lua half of lifesim's set-up, run once per state before any script.
+///
+/// It runs with the full standard library, keeps private references to what it
+/// needs (debug.getinfo for error positions, the raw `next`), and then:
+/// - makes run-to-run variation impossible to observe (lua-embedding.md §7.4):
+///   `pairs`/`next` in a fixed key order, a stable `table.sort`, `tostring` and
+///   `print` without addresses, `string.format` without `%p`, `math.random`
+///   seeded from the run;
+/// - installs the sandbox (§7.3) unless `unsafe`: no io, os reduced to what needs
+///   no outside world, no debug, text-only `load`, `require` limited to Lua files
+///   beside the script and in Scripts/lib, no `__gc`/`__mode` metatables. Every
+///   blocked use raises an error that names it and the flag that allows it;
+/// - makes `assert` raise a lifesim expectation failure (exit 1, not 2).
+///
+/// Arguments: the `lifesim` table, the private host table, `unsafe`, the seed.
+/// Returns: the metatable of lifesim error objects, and the safe `tostring`.
+let preludeSource = #"""
+local lifesim, host, unsafe, seed = ...
+
+local rawtype, rawnext, rawget, rawset, rawequal, select, error, pcall =
+  type, next, rawget, rawset, rawequal, select, error, pcall
+local raw_tostring, raw_setmetatable = tostring, setmetatable
+local getinfo, debug_getmetatable = debug.getinfo, debug.getmetatable
+local concat, raw_sort, floor = table.concat, table.sort, math.floor
+local raw_format, raw_load = string.format, load
+local loaded = package.loaded
+
+-- Error objects -------------------------------------------------------------
+local ErrorMT = {
+  __tostring = function(e) return rawget(e, "message") or "error" end,
+  __name = "lifesim.Error",
+  __metatable = "lifesim.Error",
+}
+
+-- "file:line: " of the function `level` levels up.
+local function where(level)
+  local info = getinfo(level + 1, "Sl")
+  if info and info.currentline and info.currentline > 0 then
+    return info.short_src .. ":" .. info.currentline .. ": "
+  end
+  return ""
+end
+
+-- tostring without addresses --------------------------------------------------
+-- Tables, functions and threads get a number in order of first printing, which
+-- is the same in every run of the same script (SPEC §2).
+local ids = raw_setmetatable({}, { __mode = "k" })
+local next_id = 0
+local function safe_tostring(v)
+  local t = rawtype(v)
+  if t == "table" or t == "userdata" or t == "function" or t == "thread" then
+    local mt = debug_getmetatable(v)
+    if mt and rawget(mt, "__tostring") then
+      local s = mt.__tostring(v)
+      if rawtype(s) ~= "string" then error("'__tostring' must return a string", 2) end
+      return s
+    end
+    local id = ids[v]
+    if not id then
+      next_id = next_id + 1
+      id = next_id
+      ids[v] = id
+    end
+    return t .. ": #" .. id
+  end
+  return raw_tostring(v)
+end
+
+-- Deterministic iteration -------------------------------------------------------
+local rank = { number = 1, string = 2, boolean = 3 }
+local function key_less(a, b)
+  local ta, tb = rawtype(a), rawtype(b)
+  if ta ~= tb then return rank[ta] < rank[tb] end
+  if ta == "boolean" then return (not a) and b end
+  return a < b
+end
+
+local function sorted_keys(t, level)
+  local keys, n = {}, 0
+  for k in rawnext, t do
+    if not rank[rawtype(k)] then
+      error("pairs/next: this table has a " .. rawtype(k) .. " key; the order of such keys " ..
+            "changes from run to run, so lifesim iterates only number, string and boolean " ..
+            "keys (keep such objects in an array and use ipairs)", level + 1)
+    end
+    n = n + 1
+    keys[n] = k
+  end
+  raw_sort(keys, key_less)  -- keys are distinct, so the result does not depend on the pivot
+  return keys, n
+end
+
+local function check_table(v, fname)
+  if rawtype(v) ~= "table" then
+    error("bad argument #1 to '" .. fname .. "' (table expected, got " .. rawtype(v) .. ")", 3)
+  end
+end
+
+function pairs(t)
+  local mt = debug_getmetatable(t)
+  local mm = mt and rawget(mt, "__pairs")
+  if mm then return mm(t) end
+  check_table(t, "pairs")
+  local keys, n = sorted_keys(t, 2)
+  local i = 0
+  return function()
+    while i < n do
+      i = i + 1
+      local k = keys[i]
+      local v = rawget(t, k)
+      if v ~= nil then return k, v end
+    end
+    return nil
+  end, t, nil
+end
+
+local next_cache = raw_setmetatable({}, { __mode = "k" })
+function next(t, k)
+  check_table(t, "next")
+  local c = next_cache[t]
+  if k == nil or not c or c.pos[k] == nil then
+    local keys, n = sorted_keys(t, 2)
+    local pos = {}
+    for i = 1, n do pos[keys[i]] = i end
+    c = { keys = keys, n = n, pos = pos }
+    next_cache[t] = c
+    if k ~= nil and pos[k] == nil then error("invalid key to 'next'", 2) end
+  end
+  local i = k == nil and 0 or c.pos[k]
+  while i < c.n do
+    i = i + 1
+    local key = c.keys[i]
+    local v = rawget(t, key)
+    if v ~= nil then return key, v end
+  end
+  return nil
+end
+
+-- A stable merge sort: equal elements keep their order in every run, where
+-- Lua's quicksort picks its pivot from the clock.
+function table.sort(t, comp)
+  check_table(t, "sort")
+  if comp ~= nil and rawtype(comp) ~= "function" then
+    error("bad argument #2 to 'sort' (function expected, got " .. rawtype(comp) .. ")", 2)
+  end
+  local lt = comp or function(a, b) return a < b end
+  local n = #t
+  if n < 2 then return end
+  local a, b = {}, {}
+  for i = 1, n do a[i] = t[i] end
+  local width = 1
+  while width < n do
+    local i = 1
+    while i <= n do
+      local mid, hi = i + width, i + 2 * width
+      if mid > n + 1 then mid = n + 1 end
+      if hi > n + 1 then hi = n + 1 end
+      local l, r, k = i, mid, i
+      while l < mid and r < hi do
+        if lt(a[r], a[l]) then b[k] = a[r]; r = r + 1 else b[k] = a[l]; l = l + 1 end
+        k = k + 1
+      end
+      while l < mid do b[k] = a[l]; l = l + 1; k = k + 1 end
+      while r < hi do b[k] = a[r]; r = r + 1; k = k + 1 end
+      i = hi
+    end
+    a, b = b, a
+    width = width * 2
+  end
+  for i = 1, n do t[i] = a[i] end
+end
+
+tostring = safe_tostring
+
+function print(...)
+  local n = select("#", ...)
+  local parts = {}
+  for i = 1, n do parts[i] = safe_tostring((select(i, ...))) end
+  host.write(concat(parts, "\t") .. "\n")
+end
+
+function string.format(fmt, ...)
+  if rawtype(fmt) == "string" then
+    local i = 1
+    while true do
+      local s = fmt:find("%", i, true)
+      if not s then break end
+      if fmt:sub(s + 1, s + 1) == "%" then
+        i = s + 2
+      else
+        if fmt:match("^[-+ #0]*%d*%.?%d*(%a)", s + 1) == "p" then
+          error("bad argument #1 to 'format' (%p prints an address, which changes from run to run)", 2)
+        end
+        i = s + 1
+      end
+    end
+  end
+  local n = select("#", ...)
+  if n == 0 then return raw_format(fmt) end
+  local args = { ... }
+  for i = 1, n do
+    local t = rawtype(args[i])
+    if t == "table" or t == "function" or t == "thread" or t == "userdata" then
+      args[i] = safe_tostring(args[i])
+    end
+  end
+  return raw_format(fmt, table.unpack(args, 1, n))
+end
+
+math.randomseed(seed)
+local raw_randomseed = math.randomseed
+function math.randomseed(...)
+  if select("#", ...) == 0 then
+    error("math.randomseed() without a seed reads the clock; pass a number (the run's seed is used by default)", 2)
+  end
+  return raw_randomseed(...)
+end
+
+-- Expectations -----------------------------------------------------------------
+function assert(v, message, ...)
+  if v then return v, message, ... end
+  if rawtype(message) == "table" then error(message, 2) end
+  local text = message == nil and "assertion failed!" or safe_tostring(message)
+  error(raw_setmetatable({ message = where(2) .. text, expectation = true }, ErrorMT), 0)
+end
+
+-- The sandbox ----------------------------------------------------------------------
+local function blocked(name, why)
+  return function()
+    error(name .. " is blocked in lifesim's sandbox (" .. why .. "); lifesim run --unsafe allows it", 2)
+  end
+end
+
+local function blocked_library(name, why)
+  return raw_setmetatable({}, {
+    __index = function(_, k) blocked(name .. "." .. raw_tostring(k), why)() end,
+    __newindex = function(_, k) blocked(name .. "." .. raw_tostring(k), why)() end,
+    __metatable = false,
+  })
+end
+
+local modules = { lifesim = lifesim }
+local function sandbox_require(name)
+  if rawtype(name) ~= "string" then
+    error("bad argument #1 to 'require' (string expected, got " .. rawtype(name) .. ")", 2)
+  end
+  if modules[name] ~= nil then return modules[name] end
+  if name == "io" or name == "os" or name == "debug" or name == "package" then
+    error("require '" .. name .. "' is blocked in lifesim's sandbox (no access to the outside world); " ..
+          "lifesim run --unsafe allows it", 2)
+  end
+  local source, chunkname = host.read_module(name)
+  if not source then error(chunkname, 2) end
+  local chunk, err = raw_load(source, chunkname, "t", _ENV)
+  if not chunk then error(err, 2) end
+  local result = chunk(name)
+  if result == nil then result = true end
+  modules[name] = result
+  return result
+end
+
+if not unsafe then
+  local wall = "scripts see no wall clock; use dev.now"
+  local world = "no access to the outside world"
+  os = {
+    time = blocked("os.time", wall),
+    clock = blocked("os.clock", wall),
+    date = blocked("os.date", wall),
+    difftime = os.difftime,
+    getenv = blocked("os.getenv", world),
+    execute = blocked("os.execute", world),
+    remove = blocked("os.remove", world),
+    rename = blocked("os.rename", world),
+    exit = blocked("os.exit", world),
+    tmpname = blocked("os.tmpname", world),
+    setlocale = blocked("os.setlocale", world),
+  }
+  io = blocked_library("io", world)
+  debug = blocked_library("debug", "it can remove lifesim's limits")
+  package = blocked_library("package", "modules load only through require")
+  dofile = blocked("dofile", world .. "; use require for modules beside the script")
+  loadfile = blocked("loadfile", world .. "; use require for modules beside the script")
+  string.dump = blocked("string.dump", "bytecode can crash the interpreter")
+  require = sandbox_require
+
+  function load(chunk, chunkname, mode, env)
+    if mode ~= nil and mode ~= "t" then
+      error("load: binary chunks are blocked in lifesim's sandbox (bytecode can crash the interpreter); " ..
+            "lifesim run --unsafe allows them", 2)
+    end
+    if select("#", chunk, chunkname, mode, env) < 4 then env = _ENV end
+    return raw_load(chunk, chunkname, "t", env)
+  end
+
+  local raw_collect = collectgarbage
+  local allowed_gc = { collect = true, count = true, step = true, isrunning = true }
+  function collectgarbage(opt, ...)
+    opt = opt or "collect"
+    if not allowed_gc[opt] then
+      error("collectgarbage('" .. raw_tostring(opt) .. "') is blocked in lifesim's sandbox " ..
+            "(only collect, count, step and isrunning are allowed); lifesim run --unsafe allows it", 2)
+    end
+    return raw_collect(opt, ...)
+  end
+
+  function setmetatable(t, mt)
+    if rawtype(mt) == "table" then
+      if rawget(mt, "__gc") ~= nil then
+        error("setmetatable: __gc finalizers are blocked in lifesim's sandbox (they run outside the " ..
+              "instruction limit); lifesim run --unsafe allows them", 2)
+      end
+      if rawget(mt, "__mode") ~= nil then
+        error("setmetatable: weak tables (__mode) are blocked in lifesim's sandbox (they make results " ..
+              "depend on when the collector runs); lifesim run --unsafe allows them", 2)
+      end
+    end
+    return raw_setmetatable(t, mt)
+  end
+else
+  require = function(name)
+    if modules[name] ~= nil then return modules[name] end
+    return sandbox_require(name)
+  end
+end
+
+_G.lifesim = lifesim
+loaded.lifesim = lifesim
+
+return ErrorMT, safe_tostring
+"""#

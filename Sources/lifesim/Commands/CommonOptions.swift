@@ -1,0 +1,63 @@
+import ArgumentParser
+import LifeSimEngine
+import LifeSimLua
+
+/// The options every command that runs scripts shares.
+struct CommonOptions: ParsableArguments {
+  @Option(help: "The run's seed: math.random and devices without a seed use it.")
+  var seed: UInt64 = 1
+
+  @Option(help: ArgumentHelp("The iOS version of devices that do not name one.",
+                             valueName: "version"))
+  var ios: Int = 17
+
+  @Flag(help: "Give scripts the whole Lua standard library (io, os, debug). Only for scripts you trust.")
+  var unsafe = false
+
+  @Option(help: ArgumentHelp("The memory cap of a script's Lua state, in MB.", valueName: "MB"))
+  var maxMemory: Int = 256
+
+  @Option(help: ArgumentHelp("Lua instructions a run may execute.", valueName: "N"))
+  var maxInstructions: Int64 = 2_000_000_000
+
+  @Option(help: ArgumentHelp("Lua instructions one handler, observer or timer may execute.", valueName: "N"))
+  var maxHandlerInstructions: Int64 = 50_000_000
+
+  @Option(help: ArgumentHelp("How far dev:run() may take the clock, in virtual seconds.", valueName: "seconds"))
+  var maxTime: Double = 30 * 86_400
+
+  func validate() throws {
+    guard OSProfile.supportedVersions.contains(ios) else {
+      throw ValidationError(SimulationError.unsupportedVersion(ios).description)
+    }
+    guard maxMemory > 0, maxMemory <= 1 << 20 else {
+      throw ValidationError("--max-memory must be between 1 and 1048576 MB")
+    }
+    guard maxInstructions > 0, maxHandlerInstructions > 0 else {
+      throw ValidationError("instruction limits must be positive")
+    }
+    guard maxTime > 0, maxTime.isFinite else { throw ValidationError("--max-time must be a positive number") }
+  }
+
+  /// The runtime options these flags describe.
+  func runtimeOptions() -> RuntimeOptions {
+    var o = RuntimeOptions()
+    o.seed = seed
+    o.ios = ios
+    o.unsafe = unsafe
+    o.memoryLimit = maxMemory << 20
+    o.maxInstructions = maxInstructions
+    o.maxHandlerInstructions = maxHandlerInstructions
+    o.maxTime = maxTime
+    o.output = { writeOut($0) }
+    return o
+  }
+}
+
+extension TraceFormat: ExpressibleByArgument {}
+extension NameStyle: ExpressibleByArgument {}
+
+/// The exit code for a script failure (SPEC §4).
+func scriptExitCode(for failure: LuaFailure) -> ExitCode {
+  failure.isExpectation ? ExitCode(1) : ExitCode(2)
+}

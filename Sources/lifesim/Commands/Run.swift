@@ -1,0 +1,75 @@
+import ArgumentParser
+import LifeSimEngine
+import LifeSimLua
+
+extension Lifesim {
+  /// `lifesim run FILE.lua`: runs a scenario and writes its trace.
+  struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Run a scenario script and write its trace.",
+      discussion: """
+        The trace of every device the script makes is written after the script \
+        ends, also when it fails. Errors go to standard error.
+        """
+    )
+
+    @Argument(help: "The Lua scenario to run.")
+    var file: String
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: "The trace format: text or jsonl.")
+    var format: TraceFormat = .text
+
+    @Option(help: "How callbacks are named in text traces: objc or swift.")
+    var names: NameStyle = .objc
+
+    @Option(name: .shortAndLong, help: "Write the trace to this file instead of standard output.")
+    var output: String?
+
+    func run() throws {
+      if common.unsafe {
+        printError("lifesim: warning: --unsafe gives the script the whole standard library (io, os, debug)")
+      }
+      let runtime: LuaRuntime
+      do {
+        runtime = try LuaRuntime(options: common.runtimeOptions())
+      } catch let f as LuaFailure {
+        printError("lifesim: \(f.report)")
+        throw ExitCode(2)
+      }
+      var failure: LuaFailure?
+      do {
+        try runtime.runFile(file)
+      } catch let f as LuaFailure {
+        failure = f
+      }
+      try writeTraces(runtime.createdDevices)
+      if let failure {
+        printError("lifesim: \(failure.report)")
+        throw scriptExitCode(for: failure)
+      }
+    }
+
+    private func writeTraces(_ devices: [Device]) throws {
+      let writer = TraceWriter(format: format, names: names)
+      var text = ""
+      for (i, device) in devices.enumerated() {
+        if devices.count > 1 && format == .text {
+          text += "# device \(i + 1): iOS \(device.profile.version), seed \(device.seed)\n"
+        }
+        text += writer.render(device.trace)
+      }
+      guard let output else {
+        writeOut(text)
+        return
+      }
+      do {
+        try writeTextFile(output, text)
+      } catch {
+        printError("lifesim: cannot write \(output): \(error)")
+        throw ExitCode(2)
+      }
+    }
+  }
+}

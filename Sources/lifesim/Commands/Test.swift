@@ -1,0 +1,116 @@
+import ArgumentParser
+import LifeSimEngine
+import LifeSimLua
+
+extension Lifesim {
+  /// `lifesim test [PATH...]`: runs every scenario and test case, and counts them.
+  struct Test: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Run every *.lua file under the paths as tests.",
+      discussion: """
+        Each lifesim.test case counts once; a file with none counts as one case \
+        that passes when the file runs without error. A file whose first lines \
+        hold `-- expect-error: TEXT` passes only if it fails with a message \
+        containing TEXT. Folders named lib (modules) are skipped. The last line \
+        is "N passed, N failed".
+        """
+    )
+
+    @Argument(help: "Files or folders (default: Scripts).")
+    var paths: [String] = []
+
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+      let roots = paths.isEmpty ? ["Scripts"] : paths
+      var files: [String] = []
+      for root in roots {
+        guard let found = luaFiles(under: root) else {
+          printError("lifesim: no such file or folder: \(root)")
+          throw ExitCode(2)
+        }
+        files += found
+      }
+      var passed = 0, failed = 0
+      var worst: Int32 = 0
+      for file in files {
+        for outcome in runTestFile(file, options: common.runtimeOptions()) {
+          if let message = outcome.failure {
+            failed += 1
+            worst = max(worst, outcome.isError ? 2 : 1)
+            writeOut("FAIL  \(outcome.name)\n" + indent(message) + "\n")
+          } else {
+            passed += 1
+            writeOut("ok    \(outcome.name)\n")
+          }
+        }
+      }
+      writeOut("\(passed) passed, \(failed) failed\n")
+      if worst != 0 { throw ExitCode(worst) }
+    }
+
+    private func indent(_ s: String) -> String {
+      s.split(separator: "\n", omittingEmptySubsequences: false).map { "      " + $0 }.joined(separator: "\n")
+    }
+  }
+}
+
+/// One counted case of `lifesim test`.
+struct TestOutcome {
+  var name: String
+  /// The report, when the case failed.
+  var failure: String?
+  /// Whether the failure is an error (exit 2) rather than a failed expectation (exit 1).
+  var isError = false
+}
+
+/// Runs one test file in a fresh Lua state and returns its cases.
+func runTestFile(_ file: String, options: RuntimeOptions) -> [TestOutcome] {
+  var options = options
+  options.retainDevices = false
+  let expected = expectedError(in: file)
+  var outcomes: [TestOutcome] = []
+  var fileFailure: LuaFailure?
+  do {
+    let runtime = try LuaRuntime(options: options)
+    do {
+      try runtime.runFile(file)
+    } catch let f as LuaFailure {
+      fileFailure = f
+    }
+    for r in runtime.testResults {
+      outcomes.append(TestOutcome(name: "\(file): \(r.name)", failure: r.failure?.report,
+                                  isError: !(r.failure?.isExpectation ?? true)))
+    }
+  } catch let f as LuaFailure {
+    fileFailure = f
+  } catch {
+    fileFailure = LuaFailure(kind: .runtime, message: "\(error)")
+  }
+  if let expected {
+    // An expected failure: the file (or one of its cases) must fail with the text.
+    let messages = [fileFailure?.report] + outcomes.map(\.failure)
+    let matched = messages.contains { $0?.contains(expected) ?? false }
+    if matched { return [TestOutcome(name: "\(file) (fails as expected)")] }
+    let got = messages.compactMap { $0 }.first ?? "it did not fail"
+    return [TestOutcome(name: file, failure: "expected an error containing '\(expected)', but \(got)", isError: false)]
+  }
+  if let f = fileFailure {
+    outcomes.append(TestOutcome(name: file, failure: f.report, isError: !f.isExpectation))
+  } else if outcomes.isEmpty {
+    outcomes.append(TestOutcome(name: file))
+  }
+  return outcomes
+}
+
+/// The text of an `-- expect-error: TEXT` line among the first five lines.
+func expectedError(in file: String) -> String? {
+  guard let text = try? readFile(file) else { return nil }
+  for line in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(5) {
+    let marker = "-- expect-error:"
+    if line.hasPrefix(marker) {
+      return String(line.dropFirst(marker.count).drop(while: { $0 == " " }))
+    }
+  }
+  return nil
+}
