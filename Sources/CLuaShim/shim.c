@@ -69,16 +69,21 @@ static void ls_hook(lua_State *L, lua_Debug *ar) {
     if (S->tripped == LS_TRIP_NONE) return;
   }
   lua_sethook(L, ls_hook, LUA_MASKCOUNT, 1);  // sticky from now on
+  const char *what;
   switch (S->tripped) {
     case LS_TRIP_CALL:
-      luaL_error(L, "instruction limit reached in one call (--max-handler-instructions)");
+      what = "instruction limit reached in one handler call (--max-handler-instructions)";
       break;
     case LS_TRIP_RUN:
-      luaL_error(L, "instruction limit reached for the run (--max-instructions)");
+      what = "instruction limit reached for the run (--max-instructions)";
       break;
     default:
-      luaL_error(L, "interrupted");
+      what = "interrupted";
   }
+  luaL_where(L, 0);  /* in a hook, level 0 is the running function */
+  lua_pushstring(L, what);
+  lua_concat(L, 2);
+  lua_error(L);
 }
 
 lua_State *ls_newstate(size_t memory_limit, void *host) {

@@ -14,7 +14,7 @@ public struct RuntimeOptions: Sendable {
   /// The memory cap of the Lua state, in bytes (`--max-memory`).
   public var memoryLimit: Int = 256 << 20
   /// Instructions per run (`--max-instructions`); negative means unlimited.
-  public var maxInstructions: Int64 = 2_000_000_000
+  public var maxInstructions: Int64 = 300_000_000
   /// Instructions per handler, observer or timer call.
   public var maxHandlerInstructions: Int64 = 50_000_000
   /// How far `dev:run()` may take a device's clock, in seconds (`--max-time`).

@@ -18,7 +18,7 @@ struct CommonOptions: ParsableArguments {
   var maxMemory: Int = 256
 
   @Option(help: ArgumentHelp("Lua instructions a run may execute.", valueName: "N"))
-  var maxInstructions: Int64 = 2_000_000_000
+  var maxInstructions: Int64 = 300_000_000
 
   @Option(help: ArgumentHelp("Lua instructions one handler, observer or timer may execute.", valueName: "N"))
   var maxHandlerInstructions: Int64 = 50_000_000

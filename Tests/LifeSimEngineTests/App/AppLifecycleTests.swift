@@ -1,0 +1,106 @@
+import Testing
+@testable import LifeSimEngine
+
+/// Every (state, event) pair of the process machine, checked against a table
+/// written out by hand from reference §1.4 — the illegal pairs included.
+struct AppLifecycleTests {
+  /// The expected target of each legal pair; every pair not listed is illegal.
+  static let expected: [AppState: [AppEvent: AppState]] = [
+    .notRunning: [.launch: .inactive, .launchInBackground: .background],
+    .inactive: [.activate: .active, .enterBackground: .background, .terminate: .notRunning, .kill: .notRunning],
+    .active: [.deactivate: .inactive, .kill: .notRunning],
+    .background: [.enterForeground: .inactive, .suspend: .suspended, .terminate: .notRunning, .kill: .notRunning],
+    .suspended: [.resume: .background, .kill: .notRunning],
+  ]
+
+  @Test func everyStateEventPairMatchesTheTable() {
+    for state in AppState.allCases {
+      for event in AppEvent.allCases {
+        let edge = AppLifecycle.transition(from: state, on: event)
+        #expect(edge?.to == Self.expected[state]?[event], "\(state) --\(event)-->")
+        if let edge {
+          #expect(edge.from == state && edge.event == event)
+          #expect(edge.reference.hasPrefix("§"), "edge \(state) --\(event)--> cites no reference section")
+        }
+      }
+    }
+  }
+
+  @Test func callbacksOfEachEdgeInTheAppDelegateModel() {
+    func callbacks(_ s: AppState, _ e: AppEvent) -> [Callback]? {
+      AppLifecycle.transition(from: s, on: e)?.appDelegate
+    }
+    #expect(callbacks(.notRunning, .launch) == [.willFinishLaunching, .didFinishLaunching])
+    #expect(callbacks(.inactive, .activate) == [.didBecomeActive])
+    #expect(callbacks(.active, .deactivate) == [.willResignActive])
+    #expect(callbacks(.inactive, .enterBackground) == [.didEnterBackground])
+    #expect(callbacks(.background, .enterForeground) == [.willEnterForeground])
+    #expect(callbacks(.background, .suspend) == [])
+    #expect(callbacks(.suspended, .resume) == [])
+    #expect(callbacks(.background, .terminate) == [.willTerminate])
+    #expect(callbacks(.suspended, .kill) == [])
+  }
+
+  @Test func callbacksOfEachEdgeInTheSceneModel() {
+    func callbacks(_ s: AppState, _ e: AppEvent) -> [Callback]? {
+      AppLifecycle.transition(from: s, on: e)?.scene
+    }
+    #expect(callbacks(.notRunning, .launch) == [
+      .willFinishLaunching, .didFinishLaunching, .didDiscardSceneSessions,
+      .configurationForConnecting, .sceneWillConnect, .sceneWillEnterForeground,
+    ])
+    #expect(callbacks(.inactive, .activate) == [.sceneDidBecomeActive])
+    #expect(callbacks(.active, .deactivate) == [.sceneWillResignActive])
+    #expect(callbacks(.inactive, .enterBackground) == [.sceneDidEnterBackground])
+    #expect(callbacks(.background, .enterForeground) == [.sceneWillEnterForeground])
+    #expect(callbacks(.inactive, .terminate) == [.sceneDidDisconnect, .didDiscardSceneSessions, .willTerminate])
+  }
+
+  @Test func callbacksSeeTheStateTheReferenceGives() {
+    // §1.4: willResignActive runs while active; willEnterForeground while background.
+    #expect(AppLifecycle.transition(from: .active, on: .deactivate)?.deliveredAfter == false)
+    #expect(AppLifecycle.transition(from: .background, on: .enterForeground)?.deliveredAfter == false)
+    #expect(AppLifecycle.transition(from: .inactive, on: .activate)?.deliveredAfter == true)
+    #expect(AppLifecycle.transition(from: .inactive, on: .enterBackground)?.deliveredAfter == true)
+  }
+
+  @Test func everyRouteStepIsALegalEdge() {
+    for route in Route.allCases {
+      for model in [LifecycleModel.appDelegate, .scene] {
+        for start in AppState.allCases {
+          guard let events = Routes.events(route, model, from: start) else { continue }
+          var state = start
+          for event in events {
+            let edge = AppLifecycle.transition(from: state, on: event)
+            #expect(edge != nil, "route \(route) from \(start): \(event) is illegal in \(state)")
+            state = edge?.to ?? state
+          }
+        }
+      }
+    }
+  }
+
+  @Test func routesEndWhereTheyShould() {
+    func end(_ r: Route, _ m: LifecycleModel, _ s: AppState) -> AppState {
+      var state = s
+      for e in Routes.events(r, m, from: s) ?? [] { state = AppLifecycle.transition(from: state, on: e)!.to }
+      return state
+    }
+    for s in AppState.allCases {
+      #expect(end(.toActive, .appDelegate, s) == .active)
+      #expect(end(.userTerminate, .scene, s) == .notRunning)
+    }
+    #expect(end(.toBackground, .appDelegate, .active) == .background)
+    #expect(end(.toBackground, .appDelegate, .suspended) == .suspended)
+    #expect(end(.toInactive, .scene, .active) == .inactive)
+  }
+
+  @Test func selectorsRoundTrip() {
+    for c in Callback.allCases {
+      #expect(Callback(selector: c.selector) == c)
+      #expect(Callback(selector: c.swiftName) == c)
+    }
+    for n in AppNotification.allCases { #expect(AppNotification(name: n.name) == n) }
+    #expect(Callback(selector: "applicationDidBecomeActive") == nil)
+  }
+}
