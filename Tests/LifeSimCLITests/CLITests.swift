@@ -1,1 +1,177 @@
+import Foundation
 import Testing
+
+/// The built `lifesim` binary, beside the test bundle (also under sanitizers).
+let binary: URL = {
+  let bundleDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  return bundleDir.appendingPathComponent("lifesim")
+}()
+
+/// The repository root, from this file's path.
+let repoRoot = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+struct Result {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+}
+
+/// Runs `lifesim ARGS` in the repository root and waits for it.
+func lifesim(_ args: [String]) throws -> Result {
+  let p = Process()
+  p.executableURL = binary
+  p.arguments = args
+  p.currentDirectoryURL = repoRoot
+  let out = Pipe(), err = Pipe()
+  p.standardOutput = out
+  p.standardError = err
+  try p.run()
+  let o = out.fileHandleForReading.readDataToEndOfFile()
+  let e = err.fileHandleForReading.readDataToEndOfFile()
+  p.waitUntilExit()
+  return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                stderr: String(decoding: e, as: UTF8.self))
+}
+
+/// Writes a temporary script and returns its path.
+func script(_ name: String, _ source: String) throws -> String {
+  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-cli-tests")
+  try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  let url = dir.appendingPathComponent(name)
+  try source.write(to: url, atomically: true, encoding: .utf8)
+  return url.path
+}
+
+struct CLIRunTests {
+  @Test func theTourRunsAndPrintsATrace() throws {
+    let r = try lifesim(["run", "Scripts/tour.lua"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("-[AppDelegate applicationDidBecomeActive:]"))
+  }
+
+  /// SPEC §2 determinism: separate processes, a script that iterates with pairs
+  /// and draws random numbers, byte-identical JSONL.
+  @Test func sameSeedSameBytesAcrossProcesses() throws {
+    let path = try script("determinism.lua", """
+      local dev = lifesim.device{ ios = 17 }
+      local apps = {}
+      for _, name in ipairs({ "mail", "notes", "maps", "music", "photos", "news" }) do
+        apps[name] = dev:install{ bundle = "com.example." .. name, scenes = (#name % 2 == 0) }
+      end
+      local order = {}
+      for name, app in pairs(apps) do order[#order + 1] = app end
+      for i = 1, 60 do
+        local app = order[math.random(#order)]
+        dev:launch(app)
+        dev:log(tostring({}) .. " " .. name_of(app))
+        dev:advance(math.random() * 30)
+        if math.random() < 0.2 then dev:kill(app) end
+      end
+      """.replacingOccurrences(of: "name_of(app)", with: "app.bundle"))
+    let a = try lifesim(["run", path, "--format", "jsonl", "--seed", "5"])
+    let b = try lifesim(["run", path, "--format", "jsonl", "--seed", "5"])
+    let c = try lifesim(["run", path, "--format", "jsonl", "--seed", "6"])
+    #expect(a.status == 0, "\(a.stderr)")
+    #expect(a.stdout == b.stdout)
+    #expect(a.stdout != c.stdout)
+    #expect(a.stdout.split(separator: "\n").count > 100)
+  }
+
+  @Test func syntaxErrorsGiveFileLineAndExit2() throws {
+    let path = try script("syntax.lua", "local x = = 1\n")
+    let r = try lifesim(["run", path])
+    #expect(r.status == 2)
+    #expect(r.stderr.contains("syntax.lua:1:"))
+  }
+
+  @Test func handlerErrorsNameAppCallbackAndTime() throws {
+    let path = try script("handler.lua", """
+      local dev = lifesim.device{ ios = 12 }
+      local app = dev:install{ bundle = "com.example.notes" }
+      app:on("applicationDidEnterBackground:", function(ctx) local t = nil; return t.x end)
+      dev:launch(app)
+      dev:advance(3)
+      dev:home()
+      """)
+    let r = try lifesim(["run", path])
+    #expect(r.status == 2)
+    #expect(r.stderr.contains("handler.lua:3:"))
+    #expect(r.stderr.contains("com.example.notes"))
+    #expect(r.stderr.contains("applicationDidEnterBackground:"))
+    #expect(r.stderr.contains("t=3.000000"))
+    #expect(r.stderr.contains("stack traceback"))
+    // The trace so far is still written.
+    #expect(r.stdout.contains("applicationWillResignActive:"))
+  }
+
+  @Test func failedExpectationsExit1() throws {
+    let path = try script("expect.lua", """
+      local dev = lifesim.device{ ios = 12 }
+      local app = dev:install{ bundle = "a" }
+      dev:launch(app)
+      lifesim.expect_callbacks(dev.trace:callbacks{ app = app }, { "applicationDidBecomeActive:" })
+      """)
+    let r = try lifesim(["run", path])
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("expect.lua:4: callbacks differ"))
+    #expect(r.stderr.contains("| application:willFinishLaunchingWithOptions:"))
+  }
+
+  @Test func badInputGetsAClearMessageAndExit2() throws {
+    let missing = try lifesim(["run", "no/such/file.lua"])
+    #expect(missing.status == 2 && missing.stderr.contains("cannot open no/such/file.lua"))
+    let flag = try lifesim(["run", "Scripts/tour.lua", "--bogus"])
+    #expect(flag.status == 2 && flag.stderr.contains("Usage:"))
+    let ios = try lifesim(["run", "Scripts/tour.lua", "--ios", "19"])
+    #expect(ios.status == 2 && ios.stderr.contains("supported: 4, 5"))
+    let format = try lifesim(["run", "Scripts/tour.lua", "--format", "xml"])
+    #expect(format.status == 2)
+    let none = try lifesim([])
+    #expect(none.status == 0 && none.stdout.contains("SUBCOMMANDS"))
+  }
+
+  @Test func outputFileAndSwiftNames() throws {
+    let path = try script("names.lua", """
+      local dev = lifesim.device{ ios = 12 }
+      dev:launch(dev:install{ bundle = "a" })
+      """)
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-names.txt").path
+    let r = try lifesim(["run", path, "--names", "swift", "-o", out])
+    #expect(r.status == 0 && r.stdout.isEmpty)
+    let text = try String(contentsOfFile: out, encoding: .utf8)
+    #expect(text.contains("AppDelegate.applicationDidBecomeActive(_:)"))
+  }
+}
+
+struct CLITestCommandTests {
+  /// Every shipped script under Scripts/ is itself a test.
+  @Test func everyShippedScriptPasses() throws {
+    let r = try lifesim(["test", "Scripts"])
+    #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+    let last = r.stdout.split(separator: "\n").last.map(String.init) ?? ""
+    #expect(last.hasSuffix("passed, 0 failed"), "\(last)")
+  }
+
+  @Test func countsCasesAndReportsFailures() throws {
+    let path = try script("cases.lua", """
+      lifesim.test("passes", function() assert(true) end)
+      lifesim.test("fails", function() assert(false, "boom") end)
+      lifesim.test("errors", function() error("bad") end)
+      """)
+    let r = try lifesim(["test", path])
+    #expect(r.status == 2)
+    #expect(r.stdout.contains("ok    \(path): passes"))
+    #expect(r.stdout.contains("FAIL  \(path): fails"))
+    #expect(r.stdout.hasSuffix("1 passed, 2 failed\n"))
+  }
+
+  @Test func expectedErrorsPassOnlyWithTheirMessage() throws {
+    let good = try script("expected.lua", "-- expect-error: is blocked\nio.open('x')\n")
+    let bad = try script("unexpected.lua", "-- expect-error: is blocked\nprint('fine')\n")
+    let r = try lifesim(["test", good, bad])
+    #expect(r.stdout.contains("ok    \(good) (fails as expected)"))
+    #expect(r.stdout.contains("FAIL  \(bad)"))
+    #expect(r.stdout.hasSuffix("1 passed, 1 failed\n"))
+  }
+}

@@ -47,6 +47,7 @@ extension Device {
   func settle() throws {
     guard !inClockLoop, busy == nil else { return }
     try runEvents(upTo: now)
+    checkInvariants()
   }
 
   private func checkClock(_ name: String) throws {
@@ -59,6 +60,7 @@ extension Device {
     defer { inClockLoop = false }
     while let event = kernel.popDue(upTo: limit) {
       try process(event)
+      checkInvariants()
     }
   }
 

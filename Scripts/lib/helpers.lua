@@ -1,0 +1,59 @@
+-- Small shared helpers for the lifecycle scenarios: setting up a device and reading the trace.
+local M = {}
+
+-- A device with one app installed; `app_options` extends the defaults.
+function M.device_with_app(device_options, app_options)
+  local dev = lifesim.device(device_options)
+  local config = { bundle = "com.example.notes" }
+  for key, value in pairs(app_options or {}) do config[key] = value end
+  return dev, dev:install(config)
+end
+
+-- The same, with the app launched and active.
+function M.launched(device_options, app_options)
+  local dev, app = M.device_with_app(device_options, app_options)
+  dev:launch(app)
+  assert(app.state == "active", "set-up: the app should be active after launch, got " .. app.state)
+  return dev, app
+end
+
+-- The selectors of `callbacks` that appear in `keep`, in their original order
+-- (a trace restricted to the methods an app implements).
+function M.only(callbacks, keep)
+  local wanted = {}
+  for _, selector in ipairs(keep) do wanted[selector] = true end
+  local kept = {}
+  for _, selector in ipairs(callbacks) do
+    if wanted[selector] then kept[#kept + 1] = selector end
+  end
+  return kept
+end
+
+-- Callbacks and notifications of `app` since mark `since`, interleaved in trace order.
+function M.callbacks_and_notifications(dev, app, since)
+  local names = {}
+  for _, record in ipairs(dev.trace:records{ app = app, since = since }) do
+    if record.kind == "callback" or record.kind == "notification" then
+      names[#names + 1] = record.callback
+    end
+  end
+  return names
+end
+
+-- The records of `app` since `since`, each written as "kind" or "kind:detail",
+-- where the detail is the selector, the notification or "from->to".
+function M.record_summary(dev, app, since)
+  local lines = {}
+  for _, record in ipairs(dev.trace:records{ app = app, since = since }) do
+    local line = record.kind
+    if record.callback then
+      line = line .. ":" .. record.callback
+    elseif record.from then
+      line = line .. ":" .. record.from .. "->" .. record.to
+    end
+    lines[#lines + 1] = line
+  end
+  return lines
+end
+
+return M

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# lifesim's two entry points on a fresh Debian machine:
+#   ./dev.sh demo   install what is missing, build, and run Scripts/tour.lua
+#   ./dev.sh test   the same set-up, then the whole test suite (swift test)
+set -euo pipefail
+cd "$(dirname "$0")"
+
+# Installs Debian's Lua 5.4 headers (and pkg-config) when they are missing.
+setup() {
+  local need=()
+  command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+  pkg-config --exists lua5.4 2>/dev/null || need+=(liblua5.4-dev)
+  if ((${#need[@]})); then
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    echo "dev.sh: installing ${need[*]}" >&2
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+  fi
+  command -v swift >/dev/null 2>&1 || { echo "dev.sh: swift (6.0 or later) is not on PATH" >&2; exit 2; }
+}
+
+case "${1:-}" in
+  demo)
+    setup
+    swift build -c release --product lifesim
+    .build/release/lifesim run Scripts/tour.lua -o tour_trace.txt
+    echo "(the full trace, with states, notifications and snapshots, is in tour_trace.txt)"
+    ;;
+  test)
+    setup
+    swift build --build-tests
+    swift test
+    ;;
+  *)
+    echo "usage: ./dev.sh demo | test" >&2
+    exit 2
+    ;;
+esac
