@@ -158,9 +158,9 @@ final class DeviceSlot: DeviceHost {
   }
 
   /// Calls a stored function with a fresh `ctx` (or nothing), protected, under
-  /// the per-handler instruction budget.
+  /// the per-handler instruction budget. `what` is built only if it fails.
   /// - Throws: `SimulationError.handlerFailed`, naming the app, callback and time.
-  private func call(_ slot: Int32, context: ContextInfo?, what: String) throws -> HandlerResult {
+  private func call(_ slot: Int32, context: ContextInfo?, what: @autoclosure () -> String) throws -> HandlerResult {
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
     pushSlot(slot)
@@ -177,7 +177,7 @@ final class DeviceSlot: DeviceHost {
       if let inner = f.handler { throw SimulationError.handlerFailed(inner) }
       let app = context?.app.map { device[$0].config.bundle }
       throw SimulationError.handlerFailed(HandlerFailure(
-        app: app, callback: what, time: device.now, message: f.message,
+        app: app, callback: what(), time: device.now, message: f.message,
         traceback: f.traceback, isExpectationFailure: f.isExpectation))
     }
     if lua_type(L, -1) == LUA_TBOOLEAN { return .bool(lua_toboolean(L, -1) != 0) }

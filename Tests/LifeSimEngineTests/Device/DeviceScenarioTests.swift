@@ -156,6 +156,22 @@ struct AppDelegateScenarioTests {
     #expect(dev.trace.records(kind: .kill, since: m).isEmpty)
   }
 
+  /// §2.6 (b). Only background tasks (issue 4) keep a process running in the
+  /// background, so the test puts it there through the table directly.
+  @Test(arguments: [(12, ["applicationWillTerminate:"]),
+                    (13, ["sceneDidDisconnect:", "application:didDiscardSceneSessions:", "applicationWillTerminate:"])])
+  func forceQuitWhileRunningInTheBackground(ios: Int, expected: [String]) throws {
+    let (dev, app) = try makeDevice(ios: ios)
+    try dev.launch(app)
+    try dev.apply(.deactivate, to: app)
+    try dev.apply(.enterBackground, to: app)
+    dev.frontmost = nil
+    let m = dev.mark()
+    try dev.forceQuit(app)
+    #expect(dev.callbacks(since: m) == expected)
+    #expect(dev[app].state == .notRunning)
+  }
+
   @Test func openURLColdAndWarm() throws {
     let (dev, app) = try makeDevice(ios: 12)
     try dev.launch(app, url: "notes://a")
