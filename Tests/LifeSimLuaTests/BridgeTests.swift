@@ -299,3 +299,16 @@ struct SandboxAndDeterminismTests {
     #expect(a == b && a != c)
   }
 }
+
+struct BridgeSourceTests {
+  /// A chunk's bytes reach Lua unchanged, also when they are not UTF-8.
+  @Test func bytesThatAreNotUTF8SurviveLoading() throws {
+    let out = Output()
+    var options = RuntimeOptions()
+    options.output = { out.text += $0 }
+    let rt = try LuaRuntime(options: options)
+    let source: [UInt8] = Array("print(#\"".utf8) + [0xE9, 0xFF] + Array("\")".utf8)
+    try rt.run(bytes: source, chunkName: "=latin1")
+    #expect(out.text == "2\n")
+  }
+}

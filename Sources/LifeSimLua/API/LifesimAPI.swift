@@ -101,8 +101,10 @@ extension LuaRuntime {
     for dir in moduleDirectories() {
       let path = dir.isEmpty ? relative : dir + "/" + relative
       tried.append(path)
-      if let source = try? readTextFile(path) {
-        push(L, source)
+      if let source = try? readFileBytes(path) {
+        source.withUnsafeBufferPointer { buf in
+          buf.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
+        }
         push(L, "@" + path)
         return 2
       }

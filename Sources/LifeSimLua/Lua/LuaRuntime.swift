@@ -93,28 +93,37 @@ public final class LuaRuntime {
   /// - Parameter chunkName: `@path` for files, so messages read `path:line:`.
   /// - Throws: `LuaFailure`.
   public func run(source: String, chunkName: String) throws {
+    try run(bytes: Array(source.utf8), chunkName: chunkName)
+  }
+
+  /// Compiles and runs a chunk given as raw bytes: Lua strings in it keep
+  /// bytes that are not UTF-8.
+  public func run(bytes: [UInt8], chunkName: String) throws {
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
-    try load(source: source, chunkName: chunkName)
+    try load(bytes: bytes, chunkName: chunkName)
     try protectedCall(nargs: 0, nresults: 0)
   }
 
   /// Runs a file as a script.
   public func runFile(_ path: String) throws {
-    let source: String
+    let bytes: [UInt8]
     do {
-      source = try readTextFile(path)
+      bytes = try readFileBytes(path)
     } catch {
       throw LuaFailure(kind: .runtime, message: "cannot open \(path): \(error)")
     }
     scriptPath = path
-    try run(source: source, chunkName: "@" + path)
+    try run(bytes: bytes, chunkName: "@" + path)
   }
 
   /// Loads a chunk and leaves the function on the stack.
   func load(source: String, chunkName: String) throws {
-    var src = source
-    let status = src.withUTF8 { buf in
+    try load(bytes: Array(source.utf8), chunkName: chunkName)
+  }
+
+  func load(bytes: [UInt8], chunkName: String) throws {
+    let status = bytes.withUnsafeBufferPointer { buf in
       buf.withMemoryRebound(to: CChar.self) { ls_loadbuffer(L, $0.baseAddress, $0.count, chunkName) }
     }
     if status != LUA_OK {
@@ -240,8 +249,13 @@ private let lifesimDispatch: ls_dispatch_fn = { L, id in
   return Unmanaged<LuaRuntime>.fromOpaque(host)._withUnsafeGuaranteedRef { $0.dispatch(L, id) }
 }
 
-/// Reads a whole text file.
+/// Reads a whole text file (invalid UTF-8 becomes U+FFFD).
 func readTextFile(_ path: String) throws -> String {
+  String(decoding: try readFileBytes(path), as: UTF8.self)
+}
+
+/// Reads a whole file.
+func readFileBytes(_ path: String) throws -> [UInt8] {
   guard let f = fopen(path, "rb") else { throw FileError(message: String(cString: strerror(errno))) }
   defer { fclose(f) }
   var bytes: [UInt8] = []
@@ -252,7 +266,7 @@ func readTextFile(_ path: String) throws -> String {
     if n < buffer.count { break }
   }
   if ferror(f) != 0 { throw FileError(message: String(cString: strerror(errno))) }
-  return String(decoding: bytes, as: UTF8.self)
+  return bytes
 }
 
 struct FileError: Error, CustomStringConvertible {
