@@ -312,3 +312,19 @@ struct BridgeSourceTests {
     #expect(out.text == "2\n")
   }
 }
+
+struct BridgeDeviceModelTests {
+  @Test func modelsByNameAndUnknownOnesListed() throws {
+    let (_, out, f) = try runScript("""
+      local dev = lifesim.device{ ios = 13, model = "iPhone 11" }
+      print(dev.model, dev.memory_mb, dev.per_process_limit_mb)
+      local plain = lifesim.device{ memory_mb = 3000 }
+      print(plain.model, plain.memory_mb, plain.per_process_limit_mb)
+      """)
+    #expect(f == nil)
+    #expect(out == "iPhone 11\t3844\t2068\nnil\t3000\t1500\n")
+    let (_, _, g) = try runScript("lifesim.device{ model = 'iPhone 11 Pro' }")
+    #expect(g?.message.contains("unknown device model 'iPhone 11 Pro' (did you mean 'iPhone 11'?)") == true)
+    #expect(g?.message.contains("known models: iPad 1, iPad 2") == true)
+  }
+}

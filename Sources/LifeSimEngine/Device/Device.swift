@@ -32,6 +32,14 @@ public final class Device {
   public internal(set) var isSwitcherOpen = false
   /// Watchdogs are off under a debugger (reference §3.1).
   public var debugger: Bool
+  /// The device model, when the script named one (reference §4).
+  public let model: DeviceModel?
+  /// Physical memory in MB: the model's, the script's `memory_mb`, or nil.
+  public let memoryMB: Int?
+  /// The per-process memory limit in MB: the model's, or 50% of RAM (reference §0).
+  public var perProcessLimitMB: Int? {
+    model?.perProcessLimitMB ?? memoryMB.map(DeviceModel.defaultLimitMB(ramMB:))
+  }
   /// How far `run()` may take the clock past its start (default 30 days).
   public var horizon: SimTime = .seconds(30 * 86_400)
 
@@ -50,11 +58,14 @@ public final class Device {
     case script
   }
 
-  public init(profile: OSProfile, seed: UInt64, debugger: Bool = false) {
+  public init(profile: OSProfile, seed: UInt64, debugger: Bool = false,
+              model: DeviceModel? = nil, memoryMB: Int? = nil) {
     self.profile = profile
     self.seed = seed
     self.random = SeededGenerator(seed: seed)
     self.debugger = debugger
+    self.model = model
+    self.memoryMB = memoryMB ?? model?.ramMB
   }
 
   /// The current virtual time.

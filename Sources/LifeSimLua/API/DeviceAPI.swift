@@ -193,7 +193,11 @@ extension LuaRuntime {
       if let i = d.interruption { push(L, i.description) } else { lua_pushnil(L) }
     case "switcher_open": push(L, d.isSwitcherOpen)
     case "memory_mb":
-      if let m = slot.memoryMB { push(L, m) } else { lua_pushnil(L) }
+      if let m = d.memoryMB { push(L, m) } else { lua_pushnil(L) }
+    case "per_process_limit_mb":
+      if let m = d.perProcessLimitMB { push(L, m) } else { lua_pushnil(L) }
+    case "model":
+      if let m = d.model { push(L, m.name) } else { lua_pushnil(L) }
     case "debugger": push(L, d.debugger)
     default: throw unknownField(.device)
     }

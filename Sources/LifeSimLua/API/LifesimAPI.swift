@@ -9,7 +9,8 @@ extension LuaRuntime {
     var ios = options.ios
     var seed = options.seed
     var debugger = false
-    var memoryMB: Double?
+    var memoryMB: Int?
+    var model: DeviceModel?
     if !isNoneOrNil(L, 1) {
       try checkTable(L, 1)
       try checkKeys(L, 1, allowed: ["ios", "seed", "memory_mb", "model", "debugger", "quirks"], arg: 1)
@@ -26,8 +27,20 @@ extension LuaRuntime {
         seed = UInt64(s)
       }
       debugger = try fieldBool(L, 1, "debugger", arg: 1) ?? false
-      memoryMB = try fieldNumber(L, 1, "memory_mb", arg: 1)
-      for key in ["model", "quirks"] {
+      if let m = try fieldNumber(L, 1, "memory_mb", arg: 1) {
+        guard m == m.rounded(), m > 0, m < 1e7 else {
+          throw ArgumentError(position: 1, message: "field 'memory_mb' must be a whole number of MB > 0, got \(m)")
+        }
+        memoryMB = Int(m)
+      }
+      if let name = try fieldString(L, 1, "model", arg: 1) {
+        guard let found = DeviceModel.named(name) else {
+          let names = DeviceModel.all.map(\.name)
+          throw ArgumentError(position: 1, message: "unknown device model '\(name)'\(suggestion(for: name, in: names)); known models: \(names.joined(separator: ", "))")
+        }
+        model = found
+      }
+      for key in ["quirks"] {
         let type = rawField(L, 1, key)
         ls_pop(L, 1)
         if type != LUA_TNIL {
@@ -36,10 +49,9 @@ extension LuaRuntime {
       }
     }
     let profile = try OSProfile(version: ios)
-    let device = Device(profile: profile, seed: seed, debugger: debugger)
+    let device = Device(profile: profile, seed: seed, debugger: debugger, model: model, memoryMB: memoryMB)
     device.horizon = SimTime(seconds: options.maxTime) ?? device.horizon
     let slot = registerDevice(device)
-    slot.memoryMB = memoryMB
     lua_createtable(L, 0, 0)  // the value store
     pushObject(Handle(kind: ObjectKind.device.rawValue, device: slot.id, index: 0, extra: 0), userValue: true)
     lua_rawgeti(L, ls_registryindex(), lua_Integer(devicesTableRef))

@@ -55,8 +55,6 @@ final class DeviceSlot: DeviceHost {
   /// Per app: the slot of the app's userdata.
   var appObjects: [Int32] = []
   var traceObject: Int32 = 0
-  /// The device's RAM in MB, when the script gave one.
-  var memoryMB: Double?
   private var nextSlot: Int32 = 1
   private var freeSlots: [Int32] = []
 

@@ -41,7 +41,7 @@ let methodTables: [ObjectKind: [(String, HostFunction)]] = [
 /// The fields each kind of object answers, for errors with suggestions (and the REPL).
 let propertyNames: [ObjectKind: [String]] = [
   .device: ["now", "ios", "seed", "trace", "apps", "frontmost", "locked", "interruption",
-            "switcher_open", "memory_mb", "debugger"],
+            "switcher_open", "memory_mb", "per_process_limit_mb", "model", "debugger"],
   .app: ["bundle", "state", "pid", "launches", "running", "model", "scenes", "footprint_mb",
          "exits_on_suspend", "background_modes"],
   .trace: ["count"],

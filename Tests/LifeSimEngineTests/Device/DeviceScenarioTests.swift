@@ -417,3 +417,18 @@ struct ClockAndTimerTests {
     #expect(d.contains("| d"))
   }
 }
+
+struct DeviceModelTests {
+  @Test func modelsComeFromTheReferenceTable() throws {
+    let m = try #require(DeviceModel.named("iphone 11"))
+    #expect(m.ramMB == 3844 && m.perProcessLimitMB == 2068)
+    #expect(DeviceModel.named("iPhone X")?.perProcessLimitMB == 1392)
+    #expect(DeviceModel.named("iPhone 12") == nil)
+    #expect(DeviceModel.all.count == 35)
+    let dev = Device(profile: try OSProfile(version: 13), seed: 1, model: m)
+    #expect(dev.memoryMB == 3844 && dev.perProcessLimitMB == 2068)
+    // §0: with no model, the per-process limit is 50% of RAM.
+    let plain = Device(profile: try OSProfile(version: 17), seed: 1, memoryMB: 4096)
+    #expect(plain.perProcessLimitMB == 2048)
+  }
+}
