@@ -175,3 +175,21 @@ struct CLITestCommandTests {
     #expect(r.stdout.hasSuffix("1 passed, 1 failed\n"))
   }
 }
+
+struct CLICompareTests {
+  @Test func seed002SideBySide() throws {
+    let r = try lifesim(["compare", "Scripts/compare/seed002.lua", "--handled", "--ios", "12", "--ios", "13"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let lines = r.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.first?.hasPrefix("  iOS 12") == true)
+    // The terminate step: the same willTerminate on both sides, after differing steps.
+    #expect(lines.last?.hasPrefix("  com.example.lifecycle -[AppDelegate applicationWillTerminate:]") == true)
+    #expect(lines.contains { $0.hasPrefix("* ") && $0.contains("sceneDidDisconnect:") })
+    #expect(lines.contains { $0.hasPrefix("* com.example.lifecycle -[AppDelegate applicationDidEnterBackground:]") })
+  }
+
+  @Test func compareNeedsTwoSupportedVersions() throws {
+    #expect(try lifesim(["compare", "Scripts/compare/seed002.lua", "--ios", "12"]).status == 2)
+    #expect(try lifesim(["compare", "Scripts/compare/seed002.lua", "--ios", "12", "--ios", "19"]).status == 2)
+  }
+}

@@ -60,3 +60,12 @@ struct KernelTests {
     for _ in 0..<1000 { let u = a.nextUnit(); #expect(u >= 0 && u < 1) }
   }
 }
+
+struct AlignmentTests {
+  @Test func equalLinesShareARow() {
+    #expect(alignColumns([["a", "b"], ["a", "c", "b"]]) == [["a", "a"], [nil, "c"], ["b", "b"]])
+    // On a tie, the new column's extra lines come first.
+    #expect(alignColumns([["a"], ["b"], ["a"]]) == [[nil, "b", nil], ["a", nil, "a"]])
+    #expect(alignColumns([]) == [])
+  }
+}
