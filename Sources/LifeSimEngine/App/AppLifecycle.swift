@@ -135,7 +135,6 @@ public enum AppLifecycle {
 
   /// The edge for (state, event), or nil when the event is illegal in that state.
   /// - Complexity: O(1)
-  
   public static func transition(from state: AppState, on event: AppEvent) -> AppTransition? {
     let i = index[Int(state.rawValue) * eventCount + Int(event.rawValue)]
     return i < 0 ? nil : transitions[Int(i)]

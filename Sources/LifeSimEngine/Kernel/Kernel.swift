@@ -24,11 +24,10 @@ public struct ScheduledEvent: Comparable, Sendable {
   public var sequence: UInt64
   public var action: EventAction
 
-  
   public static func < (a: ScheduledEvent, b: ScheduledEvent) -> Bool {
     a.time != b.time ? a.time < b.time : a.sequence < b.sequence
   }
-  
+
   public static func == (a: ScheduledEvent, b: ScheduledEvent) -> Bool {
     a.time == b.time && a.sequence == b.sequence
   }
@@ -55,7 +54,6 @@ public struct Kernel: Sendable {
 
   /// Schedules `action` at `time`, which may not lie in the past.
   /// - Complexity: O(log n)
-  
   public mutating func schedule(_ action: EventAction, at time: SimTime) {
     precondition(time >= now, "scheduled in the past: \(time) < \(now)")
     queue.insert(ScheduledEvent(time: time, sequence: nextSequence, action: action))
@@ -65,7 +63,6 @@ public struct Kernel: Sendable {
   /// Removes and returns the earliest event due at or before `limit`, and moves
   /// the clock to its time (never backwards: an event made late by a handler's
   /// `work` runs at the current time).
-  
   public mutating func popDue(upTo limit: SimTime) -> ScheduledEvent? {
     guard let first = queue.min, first.time <= limit else { return nil }
     let event = queue.removeMin()
@@ -74,7 +71,6 @@ public struct Kernel: Sendable {
   }
 
   /// Moves the clock forward; it never goes back.
-  
   public mutating func advance(to time: SimTime) {
     if time > now { now = time }
   }

@@ -8,7 +8,6 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 
   public init(seed: UInt64) { self.state = seed }
 
-  
   public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state

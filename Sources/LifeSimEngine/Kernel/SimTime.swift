@@ -9,7 +9,6 @@ public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// The count of microseconds.
   public var microseconds: Int64
 
-  
   public init(microseconds: Int64) { self.microseconds = microseconds }
 
   /// Converts seconds to microseconds, rounding to the nearest microsecond.

@@ -15,7 +15,6 @@ public struct Trace: Sendable {
   /// The sequence number the next record will get: `since` for later queries.
   public var nextSeq: Int { records.count + 1 }
 
-  
   mutating func append(_ make: (inout TraceRecord) -> Void, kind: RecordKind, at time: SimTime) {
     guard isEnabled else { return }
     var r = TraceRecord(time: time, seq: records.count + 1, kind: kind)
