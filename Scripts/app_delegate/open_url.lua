@@ -45,34 +45,25 @@ lifesim.test("iOS 12: URL opens a suspended app", function()
   assert(notes.launches == 1, "a warm URL open is not a new launch")
 end)
 
-lifesim.test("iOS 12: didFinishLaunching returns false, so openURL is not called", function()
-  local dev, notes = h.device_with_app({ ios = 12 })
-  notes:on("application:didFinishLaunchingWithOptions:", function() return false end)
+-- Either launch method returning false refuses the URL, not the launch.
+for _, refusing in ipairs({
+  "application:didFinishLaunchingWithOptions:", "application:willFinishLaunchingWithOptions:",
+}) do
+  lifesim.test("iOS 12: " .. refusing .. " returns false, so openURL is not called", function()
+    local dev, notes = h.device_with_app({ ios = 12 })
+    notes:on(refusing, function() return false end)
 
-  local m = dev:mark()
-  dev:open_url(notes, url)
+    local m = dev:mark()
+    dev:open_url(notes, url)
 
-  lifesim.expect_callbacks(dev.trace:callbacks{ app = notes, since = m }, {
-    "application:willFinishLaunchingWithOptions:",
-    "application:didFinishLaunchingWithOptions:",
-    "applicationDidBecomeActive:",
-  })
-  assert(notes.state == "active", "refusing the URL does not refuse the launch")
-end)
-
-lifesim.test("iOS 12: willFinishLaunching returns false, so openURL is not called", function()
-  local dev, notes = h.device_with_app({ ios = 12 })
-  notes:on("application:willFinishLaunchingWithOptions:", function() return false end)
-
-  local m = dev:mark()
-  dev:open_url(notes, url)
-
-  lifesim.expect_callbacks(dev.trace:callbacks{ app = notes, since = m }, {
-    "application:willFinishLaunchingWithOptions:",
-    "application:didFinishLaunchingWithOptions:",
-    "applicationDidBecomeActive:",
-  })
-end)
+    lifesim.expect_callbacks(dev.trace:callbacks{ app = notes, since = m }, {
+      "application:willFinishLaunchingWithOptions:",
+      "application:didFinishLaunchingWithOptions:",
+      "applicationDidBecomeActive:",
+    })
+    assert(notes.state == "active", "refusing the URL does not refuse the launch")
+  end)
+end
 
 lifesim.test("iOS 8: the pre-iOS 9 openURL selector, cold and warm", function()
   local dev, notes = h.device_with_app({ ios = 8 })

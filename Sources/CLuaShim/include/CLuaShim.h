@@ -108,6 +108,5 @@ static inline void ls_remove(lua_State *L, int i) { lua_rotate(L, i, -1); lua_se
 static inline lua_Number ls_tonumber(lua_State *L, int i, int *isnum) { return lua_tonumberx(L, i, isnum); }
 static inline lua_Integer ls_tointeger(lua_State *L, int i, int *isnum) { return lua_tointegerx(L, i, isnum); }
 static inline void ls_pushglobaltable(lua_State *L) { lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS); }
-static inline int ls_upvalueid_dummy(void) { return 0; }
 
 #endif

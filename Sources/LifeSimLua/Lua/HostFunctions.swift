@@ -70,8 +70,7 @@ extension LuaRuntime {
     } catch let e as SimulationError {
       push(L, e.description)
       return LS_RAISE_WHERE
-    } catch let e as RaiseTop {
-      _ = e
+    } catch is RaiseTop {
       return LS_RAISE
     } catch {
       push(L, "\(error)")

@@ -249,13 +249,8 @@ private let lifesimDispatch: ls_dispatch_fn = { L, id in
   return Unmanaged<LuaRuntime>.fromOpaque(host)._withUnsafeGuaranteedRef { $0.dispatch(L, id) }
 }
 
-/// Reads a whole text file (invalid UTF-8 becomes U+FFFD).
-func readTextFile(_ path: String) throws -> String {
-  String(decoding: try readFileBytes(path), as: UTF8.self)
-}
-
 /// Reads a whole file.
-func readFileBytes(_ path: String) throws -> [UInt8] {
+public func readFileBytes(_ path: String) throws -> [UInt8] {
   guard let f = fopen(path, "rb") else { throw FileError(message: String(cString: strerror(errno))) }
   defer { fclose(f) }
   var bytes: [UInt8] = []
@@ -269,9 +264,9 @@ func readFileBytes(_ path: String) throws -> [UInt8] {
   return bytes
 }
 
-struct FileError: Error, CustomStringConvertible {
-  var message: String
-  var description: String { message }
+public struct FileError: Error, CustomStringConvertible {
+  public var message: String
+  public var description: String { message }
 }
 
 #if canImport(Glibc)

@@ -34,20 +34,6 @@ func luaFiles(under path: String) -> [String]? {
   return out
 }
 
-/// Reads a text file.
-func readFile(_ path: String) throws -> String {
-  guard let f = fopen(path, "rb") else { throw IOFailure(message: String(cString: strerror(errno))) }
-  defer { fclose(f) }
-  var bytes: [UInt8] = []
-  var buffer = [UInt8](repeating: 0, count: 65536)
-  while true {
-    let n = fread(&buffer, 1, buffer.count, f)
-    if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
-    if n < buffer.count { break }
-  }
-  return String(decoding: bytes, as: UTF8.self)
-}
-
 /// Writes a text file, replacing it.
 func writeTextFile(_ path: String, _ text: String) throws {
   guard let f = fopen(path, "wb") else { throw IOFailure(message: String(cString: strerror(errno))) }

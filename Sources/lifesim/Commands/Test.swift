@@ -105,7 +105,8 @@ func runTestFile(_ file: String, options: RuntimeOptions) -> [TestOutcome] {
 
 /// The text of an `-- expect-error: TEXT` line among the first five lines.
 func expectedError(in file: String) -> String? {
-  guard let text = try? readFile(file) else { return nil }
+  guard let bytes = try? readFileBytes(file) else { return nil }
+  let text = String(decoding: bytes, as: UTF8.self)
   for line in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(5) {
     let marker = "-- expect-error:"
     if line.hasPrefix(marker) {
