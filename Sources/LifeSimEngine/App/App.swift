@@ -35,12 +35,14 @@ public struct App: Sendable {
   public internal(set) var launches = 0
   /// When the app last left or entered the foreground (for LRU).
   public internal(set) var lastUsed: SimTime = .zero
-  /// Scene model: a saved scene session exists, so a relaunch restores it
-  /// without asking for a configuration (reference §2.1 step 5).
-  public internal(set) var hasSession = false
-  /// Scene model: sessions were discarded while the app was not running, to be
+  /// Scene model: the app's open scene sessions, connected or not, in order of
+  /// creation. A session closed by the user or discarded by a force-quit leaves.
+  public internal(set) var scenes: [Scene] = []
+  /// Scene model: sessions discarded while the app could not hear of it, to be
   /// reported by `application:didDiscardSceneSessions:` at the next launch (§2.6 c).
-  public internal(set) var pendingDiscard = false
+  public internal(set) var discardedSessions: [Int32] = []
+  /// The number the next scene session gets.
+  var nextSceneNumber: Int32 = 1
   /// After a user force-quit: no background launch until the user opens the app (§2.6).
   public internal(set) var backgroundLaunchBlocked = false
 
@@ -58,14 +60,13 @@ public struct App: Sendable {
     self.model = model
   }
 
-  /// The scene state that mirrors the app state for a single-window app (reference §1.2).
-  public var sceneState: String? {
-    guard model == .scene, hasSession || state.isRunning else { return nil }
-    switch state {
-    case .notRunning: return "unattached"
-    case .inactive: return "foregroundInactive"
-    case .active: return "foregroundActive"
-    case .background, .suspended: return "background"
-    }
+  /// The index in `scenes` of session `number`, if it is open.
+  public func sceneIndex(_ number: Int32) -> Int? {
+    scenes.firstIndex { $0.number == number }
+  }
+
+  /// The scene a tap on the icon brings forward: the one brought forward last.
+  public var focusScene: Int32? {
+    scenes.max { $0.lastForward < $1.lastForward }?.number
   }
 }

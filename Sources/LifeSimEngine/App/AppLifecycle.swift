@@ -80,11 +80,11 @@ public struct AppTransition: Sendable {
 public enum AppLifecycle {
   public static let transitions: [AppTransition] = {
     typealias T = AppTransition
-    let launchScene: [Callback] = [
-      .willFinishLaunching, .didFinishLaunching, .didDiscardSceneSessions,
-      .configurationForConnecting, .sceneWillConnect, .sceneWillEnterForeground,
-    ]
-    let terminateScene: [Callback] = [.sceneDidDisconnect, .didDiscardSceneSessions, .willTerminate]
+    // In the scene model the process edges carry only what the app delegate
+    // still gets (§1.3); the scene callbacks are on the edges of `SceneLifecycle`,
+    // and the app's state follows its scenes.
+    let launchScene: [Callback] = [.willFinishLaunching, .didFinishLaunching, .didDiscardSceneSessions]
+    let terminateScene: [Callback] = [.didDiscardSceneSessions, .willTerminate]
     var edges: [T] = [
       // §0 "Cold launch"; §2.1. No applicationWillEnterForeground: on a cold launch.
       T(from: .notRunning, event: .launch, to: .inactive,
@@ -92,24 +92,23 @@ public enum AppLifecycle {
         deliveredAfter: true, reference: "§2.1"),
       // §0 "Background launch"; §2.8 and §8.1: no didEnterBackground by default.
       T(from: .notRunning, event: .launchInBackground, to: .background,
-        appDelegate: [.willFinishLaunching, .didFinishLaunching],
-        scene: [.willFinishLaunching, .didFinishLaunching],
+        appDelegate: [.willFinishLaunching, .didFinishLaunching], scene: launchScene,
         deliveredAfter: true, reference: "§2.8"),
       // §1.4 Inactive → Active.
       T(from: .inactive, event: .activate, to: .active,
-        appDelegate: [.didBecomeActive], scene: [.sceneDidBecomeActive],
+        appDelegate: [.didBecomeActive], scene: [],
         deliveredAfter: true, reference: "§1.4"),
       // §1.4 Active → Inactive: the callback runs while still active.
       T(from: .active, event: .deactivate, to: .inactive,
-        appDelegate: [.willResignActive], scene: [.sceneWillResignActive],
+        appDelegate: [.willResignActive], scene: [],
         deliveredAfter: false, reference: "§1.4"),
       // §1.4 Inactive → Background; the snapshot follows (§2.10).
       T(from: .inactive, event: .enterBackground, to: .background,
-        appDelegate: [.didEnterBackground], scene: [.sceneDidEnterBackground],
+        appDelegate: [.didEnterBackground], scene: [],
         deliveredAfter: true, reference: "§1.4"),
       // §1.4 Background → Inactive: "reported state is still .background during the call".
       T(from: .background, event: .enterForeground, to: .inactive,
-        appDelegate: [.willEnterForeground], scene: [.sceneWillEnterForeground],
+        appDelegate: [.willEnterForeground], scene: [],
         deliveredAfter: false, reference: "§1.4"),
       // §1.1, §1.4: suspension is silent, and so is resuming to run again.
       T(from: .background, event: .suspend, to: .suspended,
@@ -117,7 +116,7 @@ public enum AppLifecycle {
       T(from: .suspended, event: .resume, to: .background,
         appDelegate: [], scene: [], deliveredAfter: true, reference: "§1.4"),
       // §2.6 (a) and (b), §3.3: willTerminate only for a running process; in the
-      // scene model the scene disconnects and its session is discarded first (§8.2).
+      // scene model the scenes have disconnected and the sessions are discarded first (§8.2).
       T(from: .inactive, event: .terminate, to: .notRunning,
         appDelegate: [.willTerminate], scene: terminateScene,
         deliveredAfter: false, reference: "§2.6"),

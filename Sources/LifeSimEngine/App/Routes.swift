@@ -11,12 +11,12 @@ public enum Route: UInt8, CaseIterable, Sendable {
   case userTerminate
 }
 
-/// The routes as data: for each route, model and starting state, the events to
-/// apply in order. An empty list means nothing happens from that state; a
+/// The routes of the app-delegate model as data: for each route and starting
+/// state, the process events to apply in order (scene apps walk `SceneRoutes`). An empty list means nothing happens from that state; a
 /// missing entry (nil) means the action makes no sense there.
 public enum Routes {
   /// The events that take an app from `state` along `route`.
-  public static func events(_ route: Route, _ model: LifecycleModel, from state: AppState) -> [AppEvent]? {
+  public static func events(_ route: Route, from state: AppState) -> [AppEvent]? {
     switch (route, state) {
     // §0 "Cold launch", "Back to foreground"; §2.5 (the same app picked in the switcher).
     case (.toActive, .notRunning): return [.launch, .activate]
@@ -32,11 +32,9 @@ public enum Routes {
     case (.toInactive, .active): return [.deactivate]
     case (.toInactive, _): return []
     // §0 force-quit rows; §2.6. The app-delegate model enters the background
-    // first (seeds 000 §3.4 and 002); the scene model disconnects instead.
-    case (.userTerminate, .inactive):
-      return model == .appDelegate ? [.enterBackground, .terminate] : [.terminate]
-    case (.userTerminate, .active):
-      return model == .appDelegate ? [.deactivate, .enterBackground, .terminate] : [.deactivate, .terminate]
+    // first (seeds 000 §3.4 and 002).
+    case (.userTerminate, .inactive): return [.enterBackground, .terminate]
+    case (.userTerminate, .active): return [.deactivate, .enterBackground, .terminate]
     case (.userTerminate, .background): return [.terminate]
     case (.userTerminate, .suspended): return [.kill]
     case (.userTerminate, .notRunning): return []

@@ -113,17 +113,21 @@ extension Device {
     try begin(.forceQuit, "kill", app: id)
     try requireUnlocked("kill")
     try showSwitcher()
-    let wasRunning = self[id].state.isRunning
-    let wasSuspended = self[id].state == .suspended
-    if wasSuspended && self[id].model == .scene {
-      self[id].pendingDiscard = true  // §2.6 (c): reported at the next launch
-      self[id].hasSession = false
+    try removeFromSwitcher(id)
+    try settle()
+  }
+
+  /// The user swipes an app away in the switcher: a kill record for a process,
+  /// then the cascade of §2.6 for the app's model.
+  func removeFromSwitcher(_ id: AppID) throws {
+    if self[id].state.isRunning { recordKill(id, reason: .user) }
+    if self[id].model == .scene {
+      try terminateScenes(id)
+    } else {
+      try walk(.userTerminate, id)
     }
-    if wasRunning { recordKill(id, reason: .user) }
-    try walk(.userTerminate, id)
     if frontmost == id { frontmost = nil }
     self[id].backgroundLaunchBlocked = true  // §2.6: in all cases
-    try settle()
   }
 
   /// Sends a memory warning to every app that runs code; suspended apps get
@@ -152,7 +156,7 @@ extension Device {
     }
   }
 
-  private func showSwitcher() throws {
+  func showSwitcher() throws {
     interruption = nil
     if isSwitcherOpen { return }
     isSwitcherOpen = true
@@ -161,17 +165,27 @@ extension Device {
 
   /// Makes `id` the app on screen: the previous one leaves, the switcher and
   /// any overlay close, and `id` becomes active (cold or warm).
-  func bringToFront(_ id: AppID, url: String?) throws {
+  func bringToFront(_ id: AppID, url: String?, scene: Int32? = nil) throws {
     isSwitcherOpen = false
     interruption = nil
     if let f = frontmost, f != id { try sendToBackground(f) }
     frontmost = id
-    try walk(.toActive, id, url: url)
+    if let scene {
+      try walkScenes(.toActive, id, url: url, scene: scene)
+    } else {
+      try walk(.toActive, id, url: url)
+    }
   }
 
   /// Takes an app off the screen, then snapshot and suspension.
   func sendToBackground(_ id: AppID) throws {
     let wasForeground = self[id].state == .active || self[id].state == .inactive
+    if wasForeground && exitsOnSuspend(id) && quirks.contains(.exitsOnSuspendTerminateOnly) {
+      // §8.7, Apple's guide: no background state, only applicationWillTerminate:.
+      try walk(.toInactive, id)
+      try apply(.terminate, to: id)
+      return
+    }
     try walk(.toBackground, id)
     if wasForeground { try settleInBackground(id) }
   }

@@ -16,48 +16,42 @@ extension Device {
     for callback in edge.callbacks(self[id].model) where shouldDeliver(callback, on: event, to: id) {
       // §2.7: launch options carry the URL in the app-delegate model; with scenes
       // they are nil and the URL arrives in the connection options.
-      let withURL: Bool
-      switch callback {
-      case .willFinishLaunching, .didFinishLaunching: withURL = self[id].model == .appDelegate
-      case .sceneWillConnect: withURL = true
-      default: withURL = false
-      }
-      let result = try deliver(callback, to: id, url: withURL ? url : nil)
+      let withURL = self[id].model == .appDelegate
+        && (callback == .willFinishLaunching || callback == .didFinishLaunching)
+      let result = try deliver(callback, to: id, url: withURL ? url : nil,
+                               detail: callback == .didDiscardSceneSessions ? discardDetail(id) : nil)
       if result == .bool(false), callback == .willFinishLaunching || callback == .didFinishLaunching {
         launchRefusedURL = true
       }
-      bookkeeping(after: callback, on: event, of: id)
+      if callback == .didDiscardSceneSessions { self[id].discardedSessions.removeAll() }
     }
   }
 
-  /// The guarded steps: the only places where the table is not the whole story.
+  /// The guarded steps of the process machine: the only places where its
+  /// table is not the whole story.
   func shouldDeliver(_ callback: Callback, on event: AppEvent, to id: AppID) -> Bool {
-    switch (callback, event) {
-    case (.willFinishLaunching, _): return profile.hasWillFinishLaunching  // §7 row 6
-    case (.didDiscardSceneSessions, .launch): return self[id].pendingDiscard  // §2.1 step 4
-    case (.configurationForConnecting, _): return !self[id].hasSession  // §2.1 step 5
+    switch callback {
+    case .willFinishLaunching: return profile.hasWillFinishLaunching  // §7 row 6
+    // §2.1 step 4, §2.6: only when there are discarded sessions to report.
+    case .didDiscardSceneSessions: return !self[id].discardedSessions.isEmpty
     default: return true
     }
   }
 
-  private func bookkeeping(after callback: Callback, on event: AppEvent, of id: AppID) {
-    switch (callback, event) {
-    case (.didDiscardSceneSessions, .launch): self[id].pendingDiscard = false
-    case (.sceneWillConnect, _): self[id].hasSession = true
-    case (.didDiscardSceneSessions, .terminate): self[id].hasSession = false
-    default: break
-    }
+  /// "sessions 1,2": which sessions `application:didDiscardSceneSessions:` reports.
+  func discardDetail(_ id: AppID) -> String {
+    "sessions " + self[id].discardedSessions.map(String.init).joined(separator: ",")
   }
 
   /// Delivers one callback: a trace record, the handler if there is one, then the
   /// notification and its observers (reference §0 last row).
   @discardableResult
-  func deliver(_ callback: Callback, to id: AppID, url: String? = nil) throws -> HandlerResult {
+  func deliver(_ callback: Callback, to id: AppID, scene: Int32? = nil, url: String? = nil,
+               detail: String? = nil) throws -> HandlerResult {
     let handled = self[id].handled.contains(callback)
-    let scene: Int32? = callback.receiver == .sceneDelegate ? 1 : nil
     trace.append({
       $0.app = id; $0.callback = callback; $0.handled = handled; $0.scene = scene
-      if let url { $0.detail = url }
+      if let d = url ?? detail { $0.detail = d }
     }, kind: .callback, at: now)
     var result = HandlerResult.none
     if handled, let host {
@@ -66,7 +60,9 @@ extension Device {
       defer { busy = saved }
       result = try host.handle(Delivery(app: id, callback: callback, scene: scene, url: url), on: self)
     }
-    if let n = callback.notification { try post(n, to: id) }
+    if let n = callback.notification, postsNotification(callback, scene: scene, of: id) {
+      try post(n, to: id)
+    }
     return result
   }
 
@@ -111,13 +107,18 @@ extension Device {
       if case .appTimer(_, _, let token) = event.action { host?.release(token, on: self) }
     }
     if frontmost == id { frontmost = nil }
+    // §1.4 "Suspended → Not running": the scenes go with the process, silently;
+    // their sessions survive unless a force-quit discarded them.
+    detachScenes(id)
   }
 
   /// Walks an app along a route: the events of `Routes`, each through the table.
-  /// A URL is delivered just before the app becomes active (§2.7).
+  /// A URL is delivered just before the app becomes active (§2.7). Scene apps
+  /// walk their scenes instead (`walkScenes`).
   func walk(_ route: Route, _ id: AppID, url: String? = nil) throws {
+    if self[id].model == .scene { return try walkScenes(route, id, url: url) }
     let app = self[id]
-    guard let events = Routes.events(route, app.model, from: app.state) else { return }
+    guard let events = Routes.events(route, from: app.state) else { return }
     let cold = app.state == .notRunning
     for event in events {
       if event == .activate, let url { try deliverURL(url, to: id, cold: cold) }
@@ -130,28 +131,31 @@ extension Device {
   }
 
   /// §2.7: the app-delegate URL callback runs only if neither launch method
-  /// returned false; with scenes a cold URL was in the connection options, and a
-  /// warm one comes through `scene:openURLContexts:`.
+  /// returned false.
   private func deliverURL(_ url: String, to id: AppID, cold: Bool) throws {
-    switch self[id].model {
-    case .appDelegate:
-      if cold && launchRefusedURL { return }
-      try deliver(profile.openURLCallback, to: id, url: url)
-    case .scene:
-      if !cold { try deliver(.sceneOpenURLContexts, to: id, url: url) }
-    }
+    if cold && launchRefusedURL { return }
+    try deliver(profile.openURLCallback, to: id, url: url)
   }
 
   /// After `…DidEnterBackground:`: the snapshot (§2.10), then either the exit of
   /// an app with `UIApplicationExitsOnSuspend` (§3.7) or silent suspension (§0).
   func settleInBackground(_ id: AppID) throws {
     guard self[id].state == .background else { return }
-    if self[id].config.exitsOnSuspend && profile.honoursExitsOnSuspend {
+    if exitsOnSuspend(id) {
       try apply(.terminate, to: id)
       return
     }
     trace.append({ $0.app = id }, kind: .snapshot, at: now)
+    if quirks.contains(.disconnectOnBackground) {
+      // §8.3's variant: the template comment's disconnect "shortly after" backgrounding.
+      for s in self[id].scenes where s.state == .background { try apply(.disconnect, scene: s.number, of: id) }
+    }
     try apply(.suspend, to: id)
+  }
+
+  /// `UIApplicationExitsOnSuspend` is in force for this app (§3.7).
+  func exitsOnSuspend(_ id: AppID) -> Bool {
+    self[id].config.exitsOnSuspend && profile.honoursExitsOnSuspend
   }
 
   /// A kill record: why a process died, and the code where there is one.

@@ -32,6 +32,8 @@ public final class Device {
   public internal(set) var isSwitcherOpen = false
   /// Watchdogs are off under a debugger (reference §3.1).
   public var debugger: Bool
+  /// The documented variants in force (reference §8).
+  public let quirks: QuirkSet
   /// The device model, when the script named one (reference §4).
   public let model: DeviceModel?
   /// Physical memory in MB: the model's, the script's `memory_mb`, or nil.
@@ -47,6 +49,8 @@ public final class Device {
   public internal(set) var busy: Busy?
   var inClockLoop = false
   var nextPid: Int32 = 1
+  /// Counts scenes brought forward, to find the one a tap on the icon shows.
+  var forwardCount = 0
   /// Set while launching: a launch method returned false, so a launch URL is refused (§2.7).
   var launchRefusedURL = false
 
@@ -59,11 +63,12 @@ public final class Device {
   }
 
   public init(profile: OSProfile, seed: UInt64, debugger: Bool = false,
-              model: DeviceModel? = nil, memoryMB: Int? = nil) {
+              model: DeviceModel? = nil, memoryMB: Int? = nil, quirks: QuirkSet = QuirkSet()) {
     self.profile = profile
     self.seed = seed
     self.random = SeededGenerator(seed: seed)
     self.debugger = debugger
+    self.quirks = quirks
     self.model = model
     self.memoryMB = memoryMB ?? model?.ramMB
   }

@@ -10,6 +10,10 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
   /// A state-machine edge that does not exist. The engine never attempts one
   /// unless a table is wrong, so this is a bug report, not a user error.
   case illegalTransition(app: String, from: AppState, event: AppEvent, at: SimTime)
+  /// The same for a scene's machine.
+  case illegalSceneTransition(app: String, scene: Int32, from: SceneState, event: SceneEvent, at: SimTime)
+  /// Two parts of the engine disagree: a bug report, with what was seen.
+  case inconsistent(String)
   /// A device action or clock call made from inside an app callback or timer.
   case reentrant(action: String, inside: String)
   /// Two apps with the same bundle id.
@@ -28,6 +32,10 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
       return "\(action): \(reason)"
     case .illegalTransition(let app, let from, let event, let t):
       return "internal error: \(app) has no transition from \(from) on \(event) (t=\(t))"
+    case .illegalSceneTransition(let app, let scene, let from, let event, let t):
+      return "internal error: scene \(scene) of \(app) has no transition from \(from) on \(event) (t=\(t))"
+    case .inconsistent(let what):
+      return "internal error: \(what)"
     case .reentrant(let action, let inside):
       return "\(action) cannot be called inside \(inside); schedule it with dev:at or dev:after instead"
     case .duplicateBundle(let b):

@@ -50,4 +50,68 @@ public struct OSProfile: Sendable, Equatable {
 
   /// The code of a kill for a background task still open at the limit (§3.4).
   public var backgroundTaskKillCode: UInt32 { version >= 13 ? 0x2182_bad2 : 0x8bad_f00d }
+
+  // MARK: - View controllers
+
+  /// The modal style `present` uses when none is given: `.pageSheet` from iOS 13,
+  /// where the presenter gets no appearance callbacks (§0 "View controllers", §7 row 13).
+  public var defaultModalStyle: ModalStyle { version >= 13 ? .pageSheet : .fullScreen }
+
+  /// `viewIsAppearing:`: absent before 13, back-deployed on 13–16 (delivered only
+  /// to a view controller that implements it), public and always delivered from 17
+  /// (§0 "View controllers", §5.3, §7 rows 13 and 17).
+  public var viewIsAppearing: ViewIsAppearing {
+    version >= 17 ? .always : version >= 13 ? .whenImplemented : .never
+  }
+
+  // MARK: - The table
+
+  /// Every fact above, by the name scripts see in `dev.profile`, with its value
+  /// and its reference section: one row a fact, for scripts, docs and `compare`.
+  public var facts: [Fact] {
+    [
+      Fact("will_finish_launching", hasWillFinishLaunching, "§7 row 6"),
+      Fact("scenes", supportsScenes, "§1.3, §7 row 13"),
+      Fact("lock_enters_background", lockEntersBackground, "§2.3, §7 rows 4–5"),
+      Fact("exits_on_suspend_honoured", honoursExitsOnSuspend, "§3.7"),
+      Fact("open_url_callback", openURLCallback.selector, "§2.7, §7 row 9"),
+      Fact("background_task_budget", backgroundTaskBudget.seconds, "§0, §3.4"),
+      Fact("background_task_kill_code", "0x" + String(backgroundTaskKillCode, radix: 16), "§3.4"),
+      Fact("default_modal_style", defaultModalStyle.rawValue, "§0, §7 row 13"),
+      Fact("view_is_appearing", viewIsAppearing.rawValue, "§0, §5.3, §7 row 17"),
+    ]
+  }
+
+  /// One fact of a profile.
+  public struct Fact: Sendable, Equatable {
+    public enum Value: Sendable, Equatable {
+      case bool(Bool), number(Double), text(String)
+    }
+    public let name: String
+    public let value: Value
+    public let reference: String
+
+    init(_ name: String, _ value: Bool, _ reference: String) {
+      self.name = name; self.value = .bool(value); self.reference = reference
+    }
+    init(_ name: String, _ value: Double, _ reference: String) {
+      self.name = name; self.value = .number(value); self.reference = reference
+    }
+    init(_ name: String, _ value: String, _ reference: String) {
+      self.name = name; self.value = .text(value); self.reference = reference
+    }
+  }
+}
+
+/// A modal presentation style (SPEC §2 `present`).
+public enum ModalStyle: String, CaseIterable, Sendable {
+  case fullScreen, pageSheet, formSheet, overFullScreen
+}
+
+/// When `viewIsAppearing:` is delivered.
+public enum ViewIsAppearing: String, Sendable {
+  case never
+  /// iOS 13–16: only to a view controller with a handler for it (back-deployment).
+  case whenImplemented = "when_implemented"
+  case always
 }

@@ -23,11 +23,12 @@ public enum RecordKind: UInt8, CaseIterable, Sendable, CustomStringConvertible {
 /// A user or system action, as recorded in the trace.
 public enum DeviceAction: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   case launch, openURL, home, lock, unlock, interrupt, endInterrupt, switcher, switchTo
-  case forceQuit, memoryWarning, mark
+  case forceQuit, memoryWarning, mark, openScene, closeScene, disconnectScene
 
   public var description: String {
     ["launch", "open_url", "home", "lock", "unlock", "interrupt", "end_interrupt", "switcher",
-     "switch_to", "kill", "memory_warning", "mark"][Int(rawValue)]
+     "switch_to", "kill", "memory_warning", "mark", "open_scene", "close_scene",
+     "disconnect_scene"][Int(rawValue)]
   }
 }
 
@@ -56,12 +57,21 @@ public struct TraceRecord: Equatable, Sendable {
   public var notification: AppNotification?
   /// For callbacks and notifications: whether the script had a handler.
   public var handled: Bool?
+  /// For app `state` records: the process states.
   public var from: AppState?
   public var to: AppState?
+  /// For scene `state` records (those with a `scene`): the scene states.
+  public var sceneFrom: SceneState?
+  public var sceneTo: SceneState?
   public var action: DeviceAction?
   public var reason: KillReason?
   public var code: UInt32?
   public var detail: String?
+
+  /// The name of the state before, the app's or the scene's.
+  public var fromName: String? { from?.description ?? sceneFrom?.description }
+  /// The name of the state after, the app's or the scene's.
+  public var toName: String? { to?.description ?? sceneTo?.description }
 
   public init(time: SimTime, seq: Int, kind: RecordKind) {
     self.time = time

@@ -46,10 +46,13 @@ public struct TraceWriter: Sendable {
       guard let c = r.callback else { break }
       let name = names == .objc ? c.selector : c.swiftName
       out += names == .objc ? " -[\(c.receiver.className) \(name)]" : " \(c.receiver.className).\(name)"
+      // A second window (or a new session after a force-quit) is named.
+      if let scene = r.scene, scene > 1 { out += " scene \(scene)" }
     case .notification:
       out += " notification " + (r.notification?.name ?? "?")
     case .state:
-      out += " state \(r.from.map(String.init(describing:)) ?? "?") -> \(r.to.map(String.init(describing:)) ?? "?")"
+      if let scene = r.scene { out += " scene \(scene)" }
+      out += " state \(r.fromName ?? "?") -> \(r.toName ?? "?")"
     case .action:
       out += " action " + (r.action?.description ?? "?")
     case .kill:
@@ -71,8 +74,8 @@ public struct TraceWriter: Sendable {
     if let c = r.callback { out += ",\"callback\":\"\(c.selector)\"" }
     if let n = r.notification { out += ",\"callback\":\"\(n.name)\"" }
     if let h = r.handled { out += ",\"handled\":\(h)" }
-    if let f = r.from { out += ",\"from\":\"\(f)\"" }
-    if let t = r.to { out += ",\"to\":\"\(t)\"" }
+    if let f = r.fromName { out += ",\"from\":\"\(f)\"" }
+    if let t = r.toName { out += ",\"to\":\"\(t)\"" }
     if let a = r.action { out += ",\"action\":\"\(a)\"" }
     if let reason = r.reason { out += ",\"reason\":\"\(reason)\"" }
     if let code = r.code { out += ",\"code\":\"\(hex(code))\"" }

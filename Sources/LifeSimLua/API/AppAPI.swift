@@ -65,12 +65,11 @@ extension LuaRuntime {
     case "running": push(L, app.state.isRunning)
     case "model": push(L, app.model == .scene ? "scene" : "app_delegate")
     case "scenes":
-      lua_createtable(L, 1, 0)
-      if let state = app.sceneState {
-        lua_createtable(L, 0, 2)
-        push(L, state); setField(L, -2, "state")
-        push(L, 1); setField(L, -2, "id")
-        lua_rawseti(L, -2, 1)
+      // The open sessions, connected or not, in order of creation.
+      lua_createtable(L, Int32(app.scenes.count), 0)
+      for (i, scene) in app.scenes.enumerated() {
+        pushScene(scene.number, of: id, on: slot)
+        lua_rawseti(L, -2, lua_Integer(i + 1))
       }
     case "footprint_mb": push(L, app.config.footprintMB)
     case "exits_on_suspend": push(L, app.config.exitsOnSuspend)

@@ -61,13 +61,7 @@ extension LuaRuntime {
       lua_createtable(L, 0, 1)
       if let url = info.url { push(L, url); setField(L, -2, "url") }
     case "scene":
-      if let s = info.scene {
-        lua_createtable(L, 0, 2)
-        push(L, Int(s)); setField(L, -2, "id")
-        if let a = info.app, let state = slot.device[a].sceneState { push(L, state); setField(L, -2, "state") }
-      } else {
-        lua_pushnil(L)
-      }
+      if let n = info.scene, let a = info.app { pushScene(n, of: a, on: slot) } else { lua_pushnil(L) }
     default: throw unknownField(.context)
     }
     return 1

@@ -64,6 +64,7 @@ extension LuaRuntime {
     lua_pushvalue(L, 1)  // the app keeps its device alive
     pushObject(Handle(kind: ObjectKind.app.rawValue, device: slot.id, index: id.index, extra: 0), userValue: true)
     slot.appObjects.append(slot.store(-1))
+    slot.sceneObjects.append([:])
     slot.handlers.append([:])
     slot.wildcard.append(nil)
     slot.observers.append([:])
@@ -199,6 +200,21 @@ extension LuaRuntime {
     case "model":
       if let m = d.model { push(L, m.name) } else { lua_pushnil(L) }
     case "debugger": push(L, d.debugger)
+    case "quirks": push(L, d.quirks.members.map(\.description))
+    case "profile":
+      // The profile's facts, by name (reference §7): dev.profile.default_modal_style
+      let facts = d.profile.facts
+      lua_createtable(L, 0, Int32(facts.count + 1))
+      push(L, d.profile.version); setField(L, -2, "version")
+      for fact in facts {
+        switch fact.value {
+        case .bool(let b): push(L, b)
+        case .number(let x) where x == x.rounded() && abs(x) < 1e15: push(L, Int(x))
+        case .number(let x): push(L, x)
+        case .text(let t): push(L, t)
+        }
+        setField(L, -2, fact.name)
+      }
     default: throw unknownField(.device)
     }
     return 1

@@ -11,6 +11,7 @@ extension LuaRuntime {
     var debugger = false
     var memoryMB: Int?
     var model: DeviceModel?
+    var quirks = QuirkSet()
     if !isNoneOrNil(L, 1) {
       try checkTable(L, 1)
       try checkKeys(L, 1, allowed: ["ios", "seed", "memory_mb", "model", "debugger", "quirks"], arg: 1)
@@ -40,16 +41,11 @@ extension LuaRuntime {
         }
         model = found
       }
-      for key in ["quirks"] {
-        let type = rawField(L, 1, key)
-        ls_pop(L, 1)
-        if type != LUA_TNIL {
-          throw ArgumentError(position: 1, message: "option '\(key)' is not supported by this version of lifesim yet")
-        }
-      }
+      quirks = try fieldQuirks()
     }
     let profile = try OSProfile(version: ios)
-    let device = Device(profile: profile, seed: seed, debugger: debugger, model: model, memoryMB: memoryMB)
+    let device = Device(profile: profile, seed: seed, debugger: debugger, model: model,
+                        memoryMB: memoryMB, quirks: quirks)
     device.horizon = SimTime(seconds: options.maxTime) ?? device.horizon
     let slot = registerDevice(device)
     lua_createtable(L, 0, 0)  // the value store
@@ -63,6 +59,47 @@ extension LuaRuntime {
     slot.traceObject = slot.store(-1)
     ls_pop(L, 1)
     return 1
+  }
+
+  /// The `quirks` field of `lifesim.device{}`: `{ name = true, … }` or `{ "name", … }`.
+  private func fieldQuirks() throws -> QuirkSet {
+    var set = QuirkSet()
+    guard rawField(L, 1, "quirks") != LUA_TNIL else {
+      ls_pop(L, 1)
+      return set
+    }
+    defer { ls_pop(L, 1) }
+    guard lua_type(L, -1) == LUA_TTABLE else {
+      throw ArgumentError(position: 1, message: "field 'quirks' must be a table such as { disconnect_on_background = true }, got \(typeName(L, -1))")
+    }
+    let names = Quirk.allCases.map(\.description)
+    lua_pushnil(L)
+    while lua_next(L, -2) != 0 {
+      defer { ls_pop(L, 1) }
+      let name: String?
+      let on: Bool
+      if lua_type(L, -2) == LUA_TSTRING {
+        guard lua_type(L, -1) == LUA_TBOOLEAN else {
+          throw ArgumentError(position: 1, message: "quirk '\(stringValue(L, -2) ?? "?")' must be true or false, got \(typeName(L, -1))")
+        }
+        name = stringValue(L, -2)
+        on = lua_toboolean(L, -1) != 0
+      } else {
+        name = lua_type(L, -1) == LUA_TSTRING ? stringValue(L, -1) : nil
+        on = true
+      }
+      guard let name else {
+        throw ArgumentError(position: 1, message: "field 'quirks' must map quirk names to true/false, or list names")
+      }
+      guard let quirk = Quirk(name: name) else {
+        if name == "background_launch_enters_background" {
+          throw ArgumentError(position: 1, message: "quirk 'background_launch_enters_background' (reference §8.1) belongs to background launches, which this version of lifesim does not simulate yet")
+        }
+        throw ArgumentError(position: 1, message: "unknown quirk '\(name)'\(suggestion(for: name, in: names)); known quirks: \(names.joined(separator: ", "))")
+      }
+      if on { set.insert(quirk) }
+    }
+    return set
   }
 
   /// `lifesim.expect_callbacks(actual, expected)`: on mismatch, a failed

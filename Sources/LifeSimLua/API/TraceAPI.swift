@@ -74,8 +74,8 @@ extension LuaRuntime {
       if let c = r.callback { push(L, c.selector); setField(L, -2, "callback") }
       if let n = r.notification { push(L, n.name); setField(L, -2, "callback") }
       if let h = r.handled { push(L, h); setField(L, -2, "handled") }
-      if let f = r.from { push(L, f.description); setField(L, -2, "from") }
-      if let t = r.to { push(L, t.description); setField(L, -2, "to") }
+      if let f = r.fromName { push(L, f); setField(L, -2, "from") }
+      if let t = r.toName { push(L, t); setField(L, -2, "to") }
       if let a = r.action { push(L, a.description); setField(L, -2, "action") }
       if let reason = r.reason { push(L, reason.description); setField(L, -2, "reason") }
       if let code = r.code { push(L, "0x" + String(code, radix: 16)); setField(L, -2, "code") }

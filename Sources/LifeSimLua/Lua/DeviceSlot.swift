@@ -5,7 +5,7 @@ import LifeSimEngine
 /// The kinds of lifesim object a script holds, each a small userdata with one
 /// locked metatable (lua-embedding.md §7.2.3).
 enum ObjectKind: Int32, CaseIterable {
-  case device = 0, app, trace, context
+  case device = 0, app, trace, context, scene
 
   var luaName: String {
     switch self {
@@ -13,6 +13,7 @@ enum ObjectKind: Int32, CaseIterable {
     case .app: return "app"
     case .trace: return "trace"
     case .context: return "ctx"
+    case .scene: return "scene"
     }
   }
 }
@@ -54,6 +55,8 @@ final class DeviceSlot: DeviceHost {
   var observers: [[UInt8: [Int32]]] = []
   /// Per app: the slot of the app's userdata.
   var appObjects: [Int32] = []
+  /// Per app: the slot of each scene object, by session number.
+  var sceneObjects: [[Int32: Int32]] = []
   var traceObject: Int32 = 0
   private var nextSlot: Int32 = 1
   private var freeSlots: [Int32] = []

@@ -14,7 +14,9 @@ enum HostFunction: Int32, CaseIterable {
   case devAdvance, devAt, devAfter, devRun, devMark, devApp, devLog
   case devIndex, devToString, devGC
   // app
-  case appOn, appObserve, appIndex, appToString
+  case appOn, appObserve, appOpenScene, appIndex, appToString
+  // scene
+  case sceneClose, sceneDisconnect, sceneIndex, sceneToString
   // trace
   case traceCallbacks, traceRecords, traceText, traceIndex, traceToString
   // ctx
@@ -33,7 +35,8 @@ let methodTables: [ObjectKind: [(String, HostFunction)]] = [
     ("at", .devAt), ("after", .devAfter), ("run", .devRun), ("mark", .devMark), ("app", .devApp),
     ("log", .devLog),
   ],
-  .app: [("on", .appOn), ("observe", .appObserve)],
+  .app: [("on", .appOn), ("observe", .appObserve), ("open_scene", .appOpenScene)],
+  .scene: [("close", .sceneClose), ("disconnect", .sceneDisconnect)],
   .trace: [("callbacks", .traceCallbacks), ("records", .traceRecords), ("text", .traceText)],
   .context: [("work", .ctxWork), ("after", .ctxAfter)],
 ]
@@ -41,9 +44,11 @@ let methodTables: [ObjectKind: [(String, HostFunction)]] = [
 /// The fields each kind of object answers, for errors with suggestions (and the REPL).
 let propertyNames: [ObjectKind: [String]] = [
   .device: ["now", "ios", "seed", "trace", "apps", "frontmost", "locked", "interruption",
-            "switcher_open", "memory_mb", "per_process_limit_mb", "model", "debugger"],
+            "switcher_open", "memory_mb", "per_process_limit_mb", "model", "debugger", "quirks",
+            "profile"],
   .app: ["bundle", "state", "pid", "launches", "running", "model", "scenes", "footprint_mb",
          "exits_on_suspend", "background_modes"],
+  .scene: ["id", "app", "state", "connected", "closed"],
   .trace: ["count"],
   .context: ["app", "callback", "now", "options", "scene"],
 ]
@@ -110,7 +115,12 @@ extension LuaRuntime {
     case .appOn: return try appOn()
     case .appObserve: return try appObserve()
     case .appIndex: return try appIndex()
+    case .appOpenScene: return try appOpenScene()
     case .appToString: return try appToString()
+    case .sceneClose: return try sceneClose()
+    case .sceneDisconnect: return try sceneDisconnect()
+    case .sceneIndex: return try sceneIndex()
+    case .sceneToString: return try sceneToString()
     case .traceCallbacks: return try traceCallbacks()
     case .traceRecords: return try traceRecords()
     case .traceText: return try traceText()
@@ -155,6 +165,13 @@ extension LuaRuntime {
     setField(L, -2, "ios_versions")
     push(L, Callback.allCases.map(\.selector))
     setField(L, -2, "callbacks")
+    // lifesim.quirks: name -> what it changes, and where the reference discusses it.
+    lua_createtable(L, 0, Int32(Quirk.allCases.count))
+    for q in Quirk.allCases {
+      push(L, "\(q.summary) (reference \(q.reference))")
+      setField(L, -2, q.description)
+    }
+    setField(L, -2, "quirks")
     push(L, lifesimVersion)
     setField(L, -2, "version")
     // The host table the prelude uses privately.
@@ -181,6 +198,7 @@ extension LuaRuntime {
       case .app: return (.appIndex, .appToString)
       case .trace: return (.traceIndex, .traceToString)
       case .context: return (.ctxIndex, .ctxToString)
+      case .scene: return (.sceneIndex, .sceneToString)
       }
     }()
     lua_createtable(L, 0, Int32(methodTables[kind]?.count ?? 0))

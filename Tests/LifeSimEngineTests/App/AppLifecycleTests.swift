@@ -41,19 +41,22 @@ struct AppLifecycleTests {
     #expect(callbacks(.suspended, .kill) == [])
   }
 
-  @Test func callbacksOfEachEdgeInTheSceneModel() {
+  @Test func inTheSceneModelProcessEdgesCarryOnlyWhatTheAppDelegateStillGets() {
     func callbacks(_ s: AppState, _ e: AppEvent) -> [Callback]? {
       AppLifecycle.transition(from: s, on: e)?.scene
     }
-    #expect(callbacks(.notRunning, .launch) == [
-      .willFinishLaunching, .didFinishLaunching, .didDiscardSceneSessions,
-      .configurationForConnecting, .sceneWillConnect, .sceneWillEnterForeground,
-    ])
-    #expect(callbacks(.inactive, .activate) == [.sceneDidBecomeActive])
-    #expect(callbacks(.active, .deactivate) == [.sceneWillResignActive])
-    #expect(callbacks(.inactive, .enterBackground) == [.sceneDidEnterBackground])
-    #expect(callbacks(.background, .enterForeground) == [.sceneWillEnterForeground])
-    #expect(callbacks(.inactive, .terminate) == [.sceneDidDisconnect, .didDiscardSceneSessions, .willTerminate])
+    // §1.3: launching, discarding and terminating stay on the app delegate.
+    #expect(callbacks(.notRunning, .launch) == [.willFinishLaunching, .didFinishLaunching, .didDiscardSceneSessions])
+    #expect(callbacks(.inactive, .terminate) == [.didDiscardSceneSessions, .willTerminate])
+    #expect(callbacks(.background, .terminate) == [.didDiscardSceneSessions, .willTerminate])
+    // The four foreground/background methods are not called (§1.3).
+    for (s, e) in [(AppState.inactive, AppEvent.activate), (.active, .deactivate),
+                   (.inactive, .enterBackground), (.background, .enterForeground)] {
+      #expect(callbacks(s, e) == [], "\(s) --\(e)-->")
+    }
+    for edge in AppLifecycle.transitions {
+      #expect(!edge.scene.contains { $0.receiver == .sceneDelegate }, "scene callbacks belong to SceneLifecycle")
+    }
   }
 
   @Test func callbacksSeeTheStateTheReferenceGives() {
@@ -66,33 +69,31 @@ struct AppLifecycleTests {
 
   @Test func everyRouteStepIsALegalEdge() {
     for route in Route.allCases {
-      for model in [LifecycleModel.appDelegate, .scene] {
-        for start in AppState.allCases {
-          guard let events = Routes.events(route, model, from: start) else { continue }
-          var state = start
-          for event in events {
-            let edge = AppLifecycle.transition(from: state, on: event)
-            #expect(edge != nil, "route \(route) from \(start): \(event) is illegal in \(state)")
-            state = edge?.to ?? state
-          }
+      for start in AppState.allCases {
+        guard let events = Routes.events(route, from: start) else { continue }
+        var state = start
+        for event in events {
+          let edge = AppLifecycle.transition(from: state, on: event)
+          #expect(edge != nil, "route \(route) from \(start): \(event) is illegal in \(state)")
+          state = edge?.to ?? state
         }
       }
     }
   }
 
   @Test func routesEndWhereTheyShould() {
-    func end(_ r: Route, _ m: LifecycleModel, _ s: AppState) -> AppState {
+    func end(_ r: Route, _ s: AppState) -> AppState {
       var state = s
-      for e in Routes.events(r, m, from: s) ?? [] { state = AppLifecycle.transition(from: state, on: e)!.to }
+      for e in Routes.events(r, from: s) ?? [] { state = AppLifecycle.transition(from: state, on: e)!.to }
       return state
     }
     for s in AppState.allCases {
-      #expect(end(.toActive, .appDelegate, s) == .active)
-      #expect(end(.userTerminate, .scene, s) == .notRunning)
+      #expect(end(.toActive, s) == .active)
+      #expect(end(.userTerminate, s) == .notRunning)
     }
-    #expect(end(.toBackground, .appDelegate, .active) == .background)
-    #expect(end(.toBackground, .appDelegate, .suspended) == .suspended)
-    #expect(end(.toInactive, .scene, .active) == .inactive)
+    #expect(end(.toBackground, .active) == .background)
+    #expect(end(.toBackground, .suspended) == .suspended)
+    #expect(end(.toInactive, .active) == .inactive)
   }
 
   @Test func selectorsRoundTrip() {

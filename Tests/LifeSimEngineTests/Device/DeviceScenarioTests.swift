@@ -163,9 +163,9 @@ struct AppDelegateScenarioTests {
   func forceQuitWhileRunningInTheBackground(ios: Int, expected: [String]) throws {
     let (dev, app) = try makeDevice(ios: ios)
     try dev.launch(app)
-    try dev.apply(.deactivate, to: app)
-    try dev.apply(.enterBackground, to: app)
+    try dev.walk(.toBackground, app)  // no snapshot, no suspension
     dev.frontmost = nil
+    #expect(dev[app].state == .background)
     let m = dev.mark()
     try dev.forceQuit(app)
     #expect(dev.callbacks(since: m) == expected)
@@ -253,7 +253,7 @@ struct SceneScenarioTests {
       "application:configurationForConnectingSceneSession:options:", "scene:willConnectToSession:options:",
       "sceneWillEnterForeground:", "sceneDidBecomeActive:",
     ])
-    #expect(dev[app].sceneState == "foregroundActive")
+    #expect(dev[app].scenes.map(\.state) == [.foregroundActive])
   }
 
   @Test func homeAndReturnUseTheSceneDelegateAndStillPostNotifications() throws {

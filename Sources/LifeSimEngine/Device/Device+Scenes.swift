@@ -1,0 +1,263 @@
+// The scene model (reference §1.2, §1.3): each scene walks its own machine
+// (`SceneLifecycle`), and the app's state follows its scenes.
+extension Device {
+  // MARK: - Multi-window actions (SPEC §2)
+
+  /// Opens another window of a scene app: a new scene connects and becomes
+  /// active; the app's other windows on screen go to the background, and so
+  /// does another app on screen. A process that is not running launches.
+  /// - Returns: the new scene's session number.
+  /// - Throws: `invalidAction` for an app without scenes.
+  @discardableResult
+  public func openScene(_ id: AppID) throws -> Int32 {
+    try begin(.openScene, "open_scene", app: id)
+    try requireUnlocked("open_scene")
+    try requireScenes(id, "open_scene")
+    let number = newScene(id)
+    try bringToFront(id, url: nil, scene: number)
+    try settle()
+    return number
+  }
+
+  /// The user closes one window in the app switcher (§2.6): `sceneDidDisconnect:`,
+  /// then `application:didDiscardSceneSessions:`, and the process keeps running.
+  /// Closing the app's last window terminates it, as a force-quit does.
+  public func closeScene(_ id: AppID, scene number: Int32) throws {
+    try begin(.closeScene, "close_scene", app: id, detail: "scene \(number)")
+    try requireUnlocked("close")
+    try requireOpen(id, number, "close")
+    try showSwitcher()
+    if self[id].scenes.count == 1 {
+      // §2.6 (Douglas Hill, FB6185896): closing the last one terminates the process.
+      try removeFromSwitcher(id)
+    } else {
+      let wasOnScreen = self[id].state == .active || self[id].state == .inactive
+      if self[id].state.isRunning {
+        try whileExecuting(id) {
+          if let i = self[id].sceneIndex(number) {
+            for event in SceneRoutes.events(.userTerminate, from: self[id].scenes[i].state) {
+              try apply(event, scene: number, of: id)
+            }
+          }
+          discardSessions([number], of: id)
+          // §2.6: "when the user removes a scene from the app switcher".
+          try deliver(.didDiscardSceneSessions, to: id, detail: discardDetail(id))
+          self[id].discardedSessions.removeAll()
+        }
+      } else {
+        discardSessions([number], of: id)  // §2.6 (c): reported at the next launch
+      }
+      if wasOnScreen && !self[id].scenes.contains(where: { $0.state.isForeground }) {
+        if frontmost == id { frontmost = nil }
+        try settleInBackground(id)
+      }
+    }
+    try settle()
+  }
+
+  /// The system disconnects a background scene to reclaim its memory (§1.2):
+  /// `sceneDidDisconnect:`; the session survives, and the scene reconnects
+  /// (with no configuration request) when the user brings it back.
+  public func disconnectScene(_ id: AppID, scene number: Int32) throws {
+    try begin(.disconnectScene, "disconnect_scene", app: id, detail: "scene \(number)")
+    try requireOpen(id, number, "disconnect")
+    try reclaimScene(number, of: id)
+    try settle()
+  }
+
+  /// Disconnects a background scene, resuming a suspended process to deliver
+  /// `sceneDidDisconnect:` (for memory policies; records no action).
+  /// - Throws: `invalidAction` unless the scene is in the background.
+  public func reclaimScene(_ number: Int32, of id: AppID) throws {
+    guard let i = self[id].sceneIndex(number), self[id].scenes[i].state == .background else {
+      let state = self[id].sceneIndex(number).map { self[id].scenes[$0].state.description } ?? "closed"
+      throw SimulationError.invalidAction(
+        action: "disconnect",
+        reason: "only a background scene can be disconnected by the system (reference §1.2); scene \(number) of \(self[id].config.bundle) is \(state)")
+    }
+    try whileExecuting(id) { try apply(.disconnect, scene: number, of: id) }
+  }
+
+  // MARK: - Walking scenes
+
+  /// Walks a scene app along a route: the scene column of reference §0.
+  /// `.toActive` brings one scene forward (`scene`, or the one shown last, or a
+  /// new one); the other routes move every connected scene.
+  func walkScenes(_ route: Route, _ id: AppID, url: String? = nil, scene: Int32? = nil) throws {
+    switch route {
+    case .toActive:
+      try bringSceneForward(scene, of: id, url: url)
+      self[id].backgroundLaunchBlocked = false  // §2.6: the user opened the app
+    case .toBackground, .toInactive, .userTerminate:
+      for s in self[id].scenes where s.state.isConnected {
+        for event in SceneRoutes.events(route, from: s.state) { try apply(event, scene: s.number, of: id) }
+      }
+    }
+  }
+
+  private func bringSceneForward(_ target: Int32?, of id: AppID, url: String?) throws {
+    switch self[id].state {
+    case .notRunning: try apply(.launch, to: id)
+    case .suspended: try apply(.resume, to: id)
+    default: break
+    }
+    let number = target ?? self[id].focusScene ?? newScene(id)
+    guard let i = self[id].sceneIndex(number) else { return }
+    forwardCount += 1
+    self[id].scenes[i].lastForward = forwardCount
+    let start = self[id].scenes[i].state
+    let connecting = !start.isConnected
+    let events = SceneRoutes.events(.toActive, from: start)
+    for event in events {
+      if event == .activate {
+        // Another window of the app on screen gives way to this one.
+        for other in self[id].scenes where other.number != number && other.state.isForeground {
+          for e in SceneRoutes.events(.toBackground, from: other.state) { try apply(e, scene: other.number, of: id) }
+        }
+        // §2.7: a scene that connects finds the URL in its connection options;
+        // one that was connected gets scene:openURLContexts: before activation.
+        if let url, !connecting { try deliver(.sceneOpenURLContexts, to: id, scene: number, url: url) }
+      }
+      try apply(event, scene: number, of: id, url: connecting ? url : nil)
+    }
+    if events.isEmpty, let url { try deliver(.sceneOpenURLContexts, to: id, scene: number, url: url) }
+  }
+
+  /// §2.6 scene column: the scenes disconnect, the sessions are discarded, and
+  /// the process terminates; a suspended or dead process hears of the discard
+  /// at its next launch. §8.2's quirk gives Neuburg's early-iOS-13 order.
+  func terminateScenes(_ id: AppID) throws {
+    let sessions = self[id].scenes.map(\.number)
+    switch self[id].state {
+    case .notRunning:
+      discardSessions(sessions, of: id)
+    case .suspended:
+      try apply(.kill, to: id)
+      discardSessions(sessions, of: id)
+    default:
+      if quirks.contains(.sceneForceQuitEntersBackground) {
+        try walkScenes(.toBackground, id)
+        try apply(.terminate, to: id)
+        discardSessions(sessions, of: id)
+      } else {
+        try walkScenes(.userTerminate, id)
+        discardSessions(sessions, of: id)
+        try apply(.terminate, to: id)  // didDiscardSceneSessions:, then applicationWillTerminate:
+      }
+    }
+  }
+
+  // MARK: - One scene event
+
+  /// Applies one scene event: its callbacks before or after the state change,
+  /// as the edge says. The app's state follows at the change.
+  func apply(_ event: SceneEvent, scene number: Int32, of id: AppID, url: String? = nil) throws {
+    guard let i = self[id].sceneIndex(number) else { return }
+    let from = self[id].scenes[i].state
+    guard let edge = SceneLifecycle.transition(from: from, on: event) else {
+      throw SimulationError.illegalSceneTransition(app: self[id].config.bundle, scene: number,
+                                                   from: from, event: event, at: now)
+    }
+    if !edge.deliveredAfter { try deliver(edge, number, id, url) }
+    setSceneState(id, number, edge.to)
+    try followScenes(id)
+    if edge.deliveredAfter { try deliver(edge, number, id, url) }
+  }
+
+  private func deliver(_ edge: SceneTransition, _ number: Int32, _ id: AppID, _ url: String?) throws {
+    for callback in edge.callbacks {
+      guard let i = self[id].sceneIndex(number) else { return }
+      // §2.1 step 5: the configuration is asked for new sessions only.
+      if callback == .configurationForConnecting && self[id].scenes[i].hasSession { continue }
+      if callback == .sceneWillConnect { self[id].scenes[i].hasSession = true }
+      try deliver(callback, to: id, scene: number, url: callback == .sceneWillConnect ? url : nil)
+    }
+  }
+
+  /// In the scene model a UIApplication notification follows a scene callback
+  /// only when the app as a whole changes: the first scene to come forward or
+  /// become active, the last to resign or leave (§1.3: the notifications are
+  /// still posted). In the app-delegate model every one is posted.
+  func postsNotification(_ callback: Callback, scene: Int32?, of id: AppID) -> Bool {
+    guard callback.receiver == .sceneDelegate, let scene else { return true }
+    let others = self[id].scenes.lazy.filter { $0.number != scene }.map(\.state)
+    switch callback {
+    case .sceneWillEnterForeground, .sceneDidEnterBackground: return !others.contains(where: \.isForeground)
+    case .sceneDidBecomeActive, .sceneWillResignActive: return !others.contains(.foregroundActive)
+    default: return true
+    }
+  }
+
+  /// Sets a scene's state with a `state` record that names the scene.
+  private func setSceneState(_ id: AppID, _ number: Int32, _ to: SceneState) {
+    guard let i = self[id].sceneIndex(number) else { return }
+    let from = self[id].scenes[i].state
+    self[id].scenes[i].state = to
+    trace.append({ $0.app = id; $0.scene = number; $0.sceneFrom = from; $0.sceneTo = to }, kind: .state, at: now)
+  }
+
+  /// The app's state follows its connected scenes while the process executes
+  /// (reference §1.3); with none left connected it has no UI, so it is in the
+  /// background. Each change is one edge of the process machine.
+  private func followScenes(_ id: AppID) throws {
+    let from = self[id].state
+    let to = SceneLifecycle.appState(of: self[id].scenes.lazy.map(\.state)) ?? .background
+    guard from.isExecuting, to != from else { return }
+    let steps: [AppEvent] = [.activate, .deactivate, .enterBackground, .enterForeground]
+    guard steps.contains(where: { AppLifecycle.transition(from: from, on: $0)?.to == to }) else {
+      throw SimulationError.inconsistent("\(self[id].config.bundle): its scenes imply \(to), which is not one step from \(from) (t=\(now))")
+    }
+    setState(id, to, from: from)
+  }
+
+  /// A dead process's scenes return to unattached with no callback (the
+  /// `detach` edges); their sessions survive.
+  func detachScenes(_ id: AppID) {
+    for s in self[id].scenes where s.state.isConnected {
+      precondition(SceneLifecycle.transition(from: s.state, on: .detach) != nil)
+      setSceneState(id, s.number, .unattached)
+    }
+  }
+
+  // MARK: - Helpers
+
+  func newScene(_ id: AppID) -> Int32 {
+    let number = self[id].nextSceneNumber
+    self[id].nextSceneNumber += 1
+    self[id].scenes.append(Scene(number: number))
+    return number
+  }
+
+  /// Sessions the user removed: gone from the app, and pending a report by
+  /// `application:didDiscardSceneSessions:`.
+  func discardSessions(_ numbers: [Int32], of id: AppID) {
+    guard !numbers.isEmpty else { return }
+    self[id].scenes.removeAll { numbers.contains($0.number) }
+    self[id].discardedSessions += numbers
+  }
+
+  /// Runs `body` with the process executing. The system resumes a suspended
+  /// process to deliver a scene event, and it is suspended again after.
+  private func whileExecuting(_ id: AppID, _ body: () throws -> Void) throws {
+    let wasSuspended = self[id].state == .suspended
+    if wasSuspended { try apply(.resume, to: id) }
+    try body()
+    if wasSuspended, self[id].state == .background { try apply(.suspend, to: id) }
+  }
+
+  private func requireScenes(_ id: AppID, _ action: String) throws {
+    guard self[id].model == .scene else {
+      let why = profile.supportsScenes ? "it was installed with scenes = false" : "iOS \(profile.version) has no scenes"
+      throw SimulationError.invalidAction(
+        action: action,
+        reason: "\(self[id].config.bundle) uses the app-delegate model (\(why)); multi-window needs iOS 13 or later and an app with scenes")
+    }
+  }
+
+  private func requireOpen(_ id: AppID, _ number: Int32, _ action: String) throws {
+    guard self[id].sceneIndex(number) != nil else {
+      throw SimulationError.invalidAction(
+        action: action, reason: "scene \(number) of \(self[id].config.bundle) is closed (its session was discarded)")
+    }
+  }
+}

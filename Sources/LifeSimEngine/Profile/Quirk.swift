@@ -1,0 +1,55 @@
+/// A documented variant of the default behaviour, for a point where the
+/// sources disagree (reference §8). Every quirk is off by default; a device
+/// turns it on with `lifesim.device{ quirks = { name = true } }`.
+public enum Quirk: UInt8, CaseIterable, Sendable, CustomStringConvertible {
+  /// §8.2: Neuburg's early-iOS-13 account of a force-quit on iPhone. The
+  /// frontmost scene gets `sceneDidEnterBackground:`, then the app gets
+  /// `applicationWillTerminate:`; there is no `sceneDidDisconnect:`, and the
+  /// discarded sessions are reported at the next launch instead.
+  case sceneForceQuitEntersBackground
+  /// §8.3: the Xcode template's comment: a scene disconnects "shortly after the
+  /// scene enters the background". Here it disconnects right after the snapshot,
+  /// before suspension, and a return reconnects it (with no configuration request).
+  case disconnectOnBackground
+  /// §8.7: Apple's guide for `UIApplicationExitsOnSuspend`: there is no
+  /// background state, so Home gives `applicationWillResignActive:` then
+  /// `applicationWillTerminate:`, with no `applicationDidEnterBackground:`.
+  case exitsOnSuspendTerminateOnly
+
+  /// The name scripts use.
+  public var description: String { Quirk.names[Int(rawValue)] }
+
+  /// The reference section that documents the contradiction.
+  public var reference: String { ["§8.2", "§8.3", "§8.7"][Int(rawValue)] }
+
+  /// One line for help texts and errors.
+  public var summary: String {
+    [
+      "force-quit of a frontmost scene app gives sceneDidEnterBackground: then applicationWillTerminate: (early iOS 13, iPhone)",
+      "a scene disconnects right after it enters the background and is snapshotted",
+      "UIApplicationExitsOnSuspend apps get applicationWillTerminate: with no applicationDidEnterBackground:",
+    ][Int(rawValue)]
+  }
+
+  public init?(name: String) {
+    guard let i = Quirk.names.firstIndex(of: name) else { return nil }
+    self.init(rawValue: UInt8(i))
+  }
+
+  static let names = [
+    "scene_force_quit_enters_background",
+    "disconnect_on_background",
+    "exits_on_suspend_terminate_only",
+  ]
+}
+
+/// A set of quirks, as a bit mask.
+public struct QuirkSet: Equatable, Sendable {
+  public var bits: UInt32 = 0
+  public init() {}
+  public init(_ quirks: [Quirk]) { for q in quirks { insert(q) } }
+  public func contains(_ q: Quirk) -> Bool { bits & (1 << UInt32(q.rawValue)) != 0 }
+  public mutating func insert(_ q: Quirk) { bits |= 1 << UInt32(q.rawValue) }
+  /// The quirks in the set, in declaration order.
+  public var members: [Quirk] { Quirk.allCases.filter(contains) }
+}
