@@ -166,12 +166,14 @@ lifesim.test("iOS 17: a force-quit discards every window; the next launch asks f
   local m = dev:mark()
   dev:kill(notes)
   lifesim.expect_callbacks(dev.trace:callbacks{ app = notes, since = m }, {
-    "sceneDidDisconnect:",  -- the window on screen (inactive behind the switcher)
-    "sceneDidDisconnect:",  -- the background window
+    "sceneDidDisconnect:",  -- scene 1, in the background
+    "sceneDidDisconnect:",  -- scene 2, on screen (inactive behind the switcher)
     "application:didDiscardSceneSessions:",
     "applicationWillTerminate:",
   })
-  local discard = dev.trace:records{ app = notes, kind = "callback", since = m }[3]
+  local calls = dev.trace:records{ app = notes, kind = "callback", since = m }
+  assert(calls[1].scene == 1 and calls[2].scene == 2, "scenes disconnect in session order")
+  local discard = calls[3]
   assert(discard.detail == "sessions 1,2", "both sessions are reported, got " .. tostring(discard.detail))
 
   m = dev:mark()

@@ -46,6 +46,23 @@ public struct App: Sendable {
   /// After a user force-quit: no background launch until the user opens the app (§2.6).
   public internal(set) var backgroundLaunchBlocked = false
 
+  // The running process (reset at each launch).
+
+  /// Background tasks open in this process (reference §3.4).
+  public internal(set) var tasks: [BackgroundTask] = []
+  /// The background-task limit of the current stretch in the background.
+  public internal(set) var backgroundDeadline: SimTime?
+  /// The end of the current background launch window (§2.8), if any.
+  public internal(set) var windowEnd: SimTime?
+  /// Playing audio (with the `audio` mode): the process stays running (§3.6).
+  public internal(set) var playingAudio = false
+  /// Resident memory of the process in MB; the config's value at launch.
+  public internal(set) var footprintMB: Double = 0
+  /// Unsaved changes (`ctx:dirty`), lost if the process dies holding them (SPEC §1.8).
+  public internal(set) var unsaved = 0
+  /// Voids scheduled OS deadlines when the process changes between foreground and background.
+  var epoch: UInt32 = 0
+
   /// The callbacks the script handles.
   public var handled = CallbackSet()
   /// The notifications the script observes.
@@ -60,6 +77,20 @@ public struct App: Sendable {
     self.model = model
   }
 
+  /// The jetsam band of the process (reference §4): audio 12, foreground 10,
+  /// running in the background 3, suspended 0.
+  public var band: JetsamBand {
+    if playingAudio && state.isExecuting { return .audio }
+    switch state {
+    case .active, .inactive: return .foreground
+    case .background: return .background
+    case .suspended, .notRunning: return .idle
+    }
+  }
+
+  /// Whether the app declares a `UIBackgroundModes` key.
+  public func hasMode(_ mode: String) -> Bool { config.backgroundModes.contains(mode) }
+
   /// The index in `scenes` of session `number`, if it is open.
   public func sceneIndex(_ number: Int32) -> Int? {
     scenes.firstIndex { $0.number == number }
@@ -69,4 +100,15 @@ public struct App: Sendable {
   public var focusScene: Int32? {
     scenes.max { $0.lastForward < $1.lastForward }?.number
   }
+}
+
+/// A background task (`beginBackgroundTask(withName:expirationHandler:)`, reference §3.4).
+public struct BackgroundTask: Sendable, Equatable {
+  /// Unique on the device.
+  public let id: Int32
+  public let name: String
+  /// The host's expiration handler, if one was given.
+  public let expiration: HostToken?
+  /// The expiration handler has been called.
+  public internal(set) var expired = false
 }

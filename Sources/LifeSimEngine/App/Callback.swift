@@ -37,6 +37,11 @@ public enum Callback: UInt8, CaseIterable, Sendable {
   case sceneWillResignActive
   case sceneDidEnterBackground
   case sceneOpenURLContexts
+  // UIApplicationDelegate, background and protected data (reference §2.8, §0)
+  case performFetch
+  case didReceiveRemoteNotification
+  case protectedDataWillBecomeUnavailable
+  case protectedDataDidBecomeAvailable
 
   /// The Objective-C selector: the canonical name scripts use.
   public var selector: String { Callback.selectors[Int(rawValue)] }
@@ -45,7 +50,10 @@ public enum Callback: UInt8, CaseIterable, Sendable {
   public var swiftName: String { Callback.swiftNames[Int(rawValue)] }
 
   /// The delegate that receives it.
-  public var receiver: Receiver { rawValue >= Callback.sceneWillConnect.rawValue ? .sceneDelegate : .appDelegate }
+  public var receiver: Receiver {
+    (Callback.sceneWillConnect.rawValue...Callback.sceneOpenURLContexts.rawValue).contains(rawValue)
+      ? .sceneDelegate : .appDelegate
+  }
 
   /// The UIApplication notification posted right after it, as on iOS (reference
   /// §0 last row). In the scene model the four scene callbacks stand in for the
@@ -59,6 +67,8 @@ public enum Callback: UInt8, CaseIterable, Sendable {
     case .willEnterForeground, .sceneWillEnterForeground: return .willEnterForeground
     case .willTerminate: return .willTerminate
     case .didReceiveMemoryWarning: return .didReceiveMemoryWarning
+    case .protectedDataWillBecomeUnavailable: return .protectedDataWillBecomeUnavailable
+    case .protectedDataDidBecomeAvailable: return .protectedDataDidBecomeAvailable
     default: return nil
     }
   }
@@ -90,6 +100,10 @@ public enum Callback: UInt8, CaseIterable, Sendable {
     "sceneWillResignActive:",
     "sceneDidEnterBackground:",
     "scene:openURLContexts:",
+    "application:performFetchWithCompletionHandler:",
+    "application:didReceiveRemoteNotification:fetchCompletionHandler:",
+    "applicationProtectedDataWillBecomeUnavailable:",
+    "applicationProtectedDataDidBecomeAvailable:",
   ]
 
   static let swiftNames: [String] = [
@@ -112,6 +126,10 @@ public enum Callback: UInt8, CaseIterable, Sendable {
     "sceneWillResignActive(_:)",
     "sceneDidEnterBackground(_:)",
     "scene(_:openURLContexts:)",
+    "application(_:performFetchWithCompletionHandler:)",
+    "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)",
+    "applicationProtectedDataWillBecomeUnavailable(_:)",
+    "applicationProtectedDataDidBecomeAvailable(_:)",
   ]
 }
 
@@ -119,6 +137,7 @@ public enum Callback: UInt8, CaseIterable, Sendable {
 public enum AppNotification: UInt8, CaseIterable, Sendable {
   case didFinishLaunching, didBecomeActive, willResignActive, didEnterBackground
   case willEnterForeground, willTerminate, didReceiveMemoryWarning
+  case protectedDataWillBecomeUnavailable, protectedDataDidBecomeAvailable
 
   /// The Objective-C name, as scripts pass it to `observe`.
   public var name: String { AppNotification.names[Int(rawValue)] }
@@ -136,6 +155,8 @@ public enum AppNotification: UInt8, CaseIterable, Sendable {
     "UIApplicationWillEnterForegroundNotification",
     "UIApplicationWillTerminateNotification",
     "UIApplicationDidReceiveMemoryWarningNotification",
+    "UIApplicationProtectedDataWillBecomeUnavailable",
+    "UIApplicationProtectedDataDidBecomeAvailable",
   ]
 }
 

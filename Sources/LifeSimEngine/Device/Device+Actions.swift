@@ -37,6 +37,11 @@ extension Device {
     try begin(.lock, "lock")
     if isLocked { throw SimulationError.invalidAction(action: "lock", reason: "the device is already locked") }
     isLocked = true
+    lockEpoch &+= 1
+    if passcode {
+      // §0 "Protected data": unavailable 10 s after a lock with a passcode.
+      kernel.schedule(.device(.protectedDataLock, epoch: lockEpoch), at: now + policy.protectedDataDelay)
+    }
     isSwitcherOpen = false
     interruption = nil
     if let f = frontmost {
@@ -54,6 +59,7 @@ extension Device {
     try begin(.unlock, "unlock")
     guard isLocked else { throw SimulationError.invalidAction(action: "unlock", reason: "the device is not locked") }
     isLocked = false
+    try protectedDataUnlocks()
     if let f = frontmost { try walk(.toActive, f) }
     try settle()
   }
@@ -121,10 +127,12 @@ extension Device {
   /// then the cascade of §2.6 for the app's model.
   func removeFromSwitcher(_ id: AppID) throws {
     if self[id].state.isRunning { recordKill(id, reason: .user) }
-    if self[id].model == .scene {
-      try terminateScenes(id)
-    } else {
-      try walk(.userTerminate, id)
+    try cascade(for: id) {
+      if self[id].model == .scene {
+        try terminateScenes(id)
+      } else {
+        try walk(.userTerminate, id)
+      }
     }
     if frontmost == id { frontmost = nil }
     self[id].backgroundLaunchBlocked = true  // §2.6: in all cases
@@ -134,10 +142,15 @@ extension Device {
   /// none (reference §0 "Memory warning", §2.9).
   public func memoryWarning() throws {
     try begin(.memoryWarning, "memory_warning")
-    for app in apps where app.state.isExecuting {
-      try deliver(.didReceiveMemoryWarning, to: app.id)
-    }
+    try sendMemoryWarnings()
     try settle()
+  }
+
+  /// §2.9: the app delegate, then the notification, for every app that runs code.
+  func sendMemoryWarnings() throws {
+    for app in apps where app.state.isExecuting {
+      try cascade(for: app.id) { try deliver(.didReceiveMemoryWarning, to: app.id) }
+    }
   }
 
   // MARK: - Helpers
@@ -183,7 +196,10 @@ extension Device {
     if wasForeground && exitsOnSuspend(id) && quirks.contains(.exitsOnSuspendTerminateOnly) {
       // §8.7, Apple's guide: no background state, only applicationWillTerminate:.
       try walk(.toInactive, id)
-      try apply(.terminate, to: id)
+      try cascade(for: id) {
+        deathReason = .exitsOnSuspend
+        try apply(.terminate, to: id)
+      }
       return
     }
     try walk(.toBackground, id)
@@ -196,7 +212,16 @@ extension Device {
     case .callback(let id, let c): return "a handler (\(self[id].config.bundle) \(c.selector))"
     case .notification(let id, let n): return "an observer (\(self[id].config.bundle) \(n.name))"
     case .appTimer(let id): return "an app timer (\(self[id].config.bundle))"
+    case .expiration(let id): return "an expiration handler (\(self[id].config.bundle))"
     case .script: return "a dev:at/dev:after function"
+    }
+  }
+
+  /// The app whose code runs now, if any.
+  public var runningApp: AppID? {
+    switch busy {
+    case .callback(let id, _), .notification(let id, _), .appTimer(let id), .expiration(let id): return id
+    case .script, nil: return nil
     }
   }
 }

@@ -37,10 +37,12 @@ extension Device {
 
   /// Makes the running handler take `duration` of virtual time (SPEC `ctx:work`).
   public func work(_ duration: SimTime) throws {
-    guard busy != nil, busy != .script else {
+    guard let app = runningApp else {
       throw SimulationError.invalidAction(action: "ctx:work", reason: "only app code can work (call it inside a handler or app timer)")
     }
-    kernel.advance(to: now + max(duration, .zero))
+    let target = now + max(duration, .zero)
+    try checkWatchdog(working: app, until: target)
+    kernel.advance(to: target)
   }
 
   /// Lets every event due now fire, unless a clock loop is already doing so.
@@ -81,9 +83,17 @@ extension Device {
         return
       }
       defer { host?.release(token, on: self) }
-      busy = .appTimer(id)
-      defer { busy = nil }
-      try host?.fire(token, on: self, app: id)
+      try cascade(for: id) {
+        busy = .appTimer(id)
+        defer { busy = nil }
+        try host?.fire(token, on: self, app: id)
+      }
+    case .process(let id, let pid, let epoch, let what):
+      try processDeadline(id, pid: pid, epoch: epoch, what)
+    case .device(.memoryCheck, _):
+      try checkMemory()
+    case .device(.protectedDataLock, let epoch):
+      if epoch == lockEpoch { try protectedDataLocks() }
     }
   }
 

@@ -19,11 +19,41 @@ extension Device {
       precondition(app.state.isRunning == (app.pid != 0), "\(where_): pid \(app.pid) in state \(app.state)")
       precondition(app.parkedTimers.isEmpty || app.state == .suspended,
                    "\(where_): parked timers while \(app.state)")
+      checkScenes(app, where_)
+      precondition(app.tasks.isEmpty || app.state.isExecuting, "\(where_): open tasks while \(app.state)")
+      precondition(app.state != .suspended || !isHeld(app.id),
+                   "\(where_): suspended while a task, audio or a window holds it")
     }
     precondition(active <= 1, "t=\(now): \(active) apps are active at once")
     if let f = frontmost {
       precondition(self[f].state.isRunning, "\(self[f].config.bundle) at t=\(now): frontmost but not running")
     }
     #endif
+  }
+
+  /// The scene model's invariants (reference §1.2, §1.3).
+  private func checkScenes(_ app: App, _ where_: String) {
+    let states = app.scenes.map(\.state)
+    if app.model == .appDelegate {
+      precondition(app.scenes.isEmpty && app.discardedSessions.isEmpty, "\(where_): scenes in the app-delegate model")
+      return
+    }
+    if app.state.isExecuting, let implied = SceneLifecycle.appState(of: states) {
+      precondition(implied == app.state, "\(where_): scenes imply \(implied) but the app is \(app.state)")
+    }
+    if !app.state.isRunning {
+      precondition(states.allSatisfy { $0 == .unattached }, "\(where_): a scene is connected to a dead process")
+    }
+    if app.state == .suspended {
+      precondition(!states.contains(where: \.isForeground), "\(where_): a foreground scene in a suspended process")
+    }
+    precondition(states.filter(\.isForeground).count <= 1, "\(where_): more than one scene on screen")
+    if states.contains(where: \.isForeground) {
+      precondition(frontmost == app.id, "\(where_): a scene on screen but the app is not frontmost")
+    }
+    precondition(app.discardedSessions.allSatisfy { n in !app.scenes.contains { $0.number == n } },
+                 "\(where_): a discarded session is still open")
+    precondition(app.discardedSessions.isEmpty || !app.state.isExecuting,
+                 "\(where_): discarded sessions not reported to a running process")
   }
 }

@@ -7,6 +7,7 @@ extension Device {
     guard let edge = AppLifecycle.transition(from: from, on: event) else {
       throw SimulationError.illegalTransition(app: self[id].config.bundle, from: from, event: event, at: now)
     }
+    if event == .launch { armLaunchWatchdog(id) }  // §0: 20 s to the first …DidBecomeActive:
     if !edge.deliveredAfter { try deliver(edge, event, id, url) }
     setState(id, edge.to, from: from)
     if edge.deliveredAfter { try deliver(edge, event, id, url) }
@@ -54,6 +55,8 @@ extension Device {
       if let d = url ?? detail { $0.detail = d }
     }, kind: .callback, at: now)
     var result = HandlerResult.none
+    let replaced = armWatchdog(for: callback, app: id)
+    defer { if let replaced { watchdog = replaced } }
     if handled, let host {
       let saved = busy
       busy = .callback(id, callback)
@@ -62,6 +65,10 @@ extension Device {
     }
     if let n = callback.notification, postsNotification(callback, scene: scene, of: id) {
       try post(n, to: id)
+    }
+    if (callback == .didBecomeActive || callback == .sceneDidBecomeActive), watchdog?.kind == .launch,
+       watchdog?.app == id {
+      watchdog = nil  // the launch is over
     }
     return result
   }
@@ -87,14 +94,33 @@ extension Device {
       nextPid += 1
       self[id].launches += 1
       launchRefusedURL = false
+      self[id].footprintMB = self[id].config.footprintMB
+      scheduleMemoryCheck()
     }
     if to == .notRunning { processEnded(id) }
     if from == .suspended { requeueParkedTimers(id) }
     if to == .active || from == .active { self[id].lastUsed = now }
+    if (to == .inactive || to == .active) && (from == .background || from == .suspended) { leftBackground(id) }
   }
 
-  /// A process is gone: its timers go with it.
+  /// A process is gone: its timers, tasks and memory go with it, and unsaved
+  /// changes become a `data_loss` record (SPEC §1.8).
   private func processEnded(_ id: AppID) {
+    if self[id].unsaved > 0 {
+      let count = self[id].unsaved
+      trace.append({ $0.app = id; $0.reason = deathReason; $0.detail = "\(count) unsaved" }, kind: .dataLoss, at: now)
+    }
+    deathReason = nil
+    for task in self[id].tasks {
+      if let token = task.expiration { host?.release(token, on: self) }
+    }
+    self[id].tasks.removeAll()
+    self[id].unsaved = 0
+    self[id].footprintMB = 0
+    self[id].playingAudio = false
+    leftBackground(id)
+    if watchdog?.app == id { watchdog = nil }
+    if memoryMB != nil { scheduleMemoryCheck() }
     let pid = self[id].pid
     self[id].pid = 0
     var dropped = self[id].parkedTimers
@@ -116,7 +142,13 @@ extension Device {
   /// A URL is delivered just before the app becomes active (§2.7). Scene apps
   /// walk their scenes instead (`walkScenes`).
   func walk(_ route: Route, _ id: AppID, url: String? = nil) throws {
-    if self[id].model == .scene { return try walkScenes(route, id, url: url) }
+    try cascade(for: id) {
+      if self[id].model == .scene { return try walkScenes(route, id, url: url) }
+      try walkAppDelegate(route, id, url: url)
+    }
+  }
+
+  private func walkAppDelegate(_ route: Route, _ id: AppID, url: String?) throws {
     let app = self[id]
     guard let events = Routes.events(route, from: app.state) else { return }
     let cold = app.state == .notRunning
@@ -140,17 +172,18 @@ extension Device {
   /// After `…DidEnterBackground:`: the snapshot (§2.10), then either the exit of
   /// an app with `UIApplicationExitsOnSuspend` (§3.7) or silent suspension (§0).
   func settleInBackground(_ id: AppID) throws {
-    guard self[id].state == .background else { return }
-    if exitsOnSuspend(id) {
-      try apply(.terminate, to: id)
-      return
+    try cascade(for: id) {
+      guard self[id].state == .background else { return }
+      if exitsOnSuspend(id) {
+        deathReason = .exitsOnSuspend
+        try apply(.terminate, to: id)
+        return
+      }
+      trace.append({ $0.app = id }, kind: .snapshot, at: now)
+      // §0 "Suspension": right after the snapshot, unless a task or a mode holds it.
+      try startBackgroundBudget(id)
+      if !isHeld(id) { try apply(.suspend, to: id) }
     }
-    trace.append({ $0.app = id }, kind: .snapshot, at: now)
-    if quirks.contains(.disconnectOnBackground) {
-      // §8.3's variant: the template comment's disconnect "shortly after" backgrounding.
-      for s in self[id].scenes where s.state == .background { try apply(.disconnect, scene: s.number, of: id) }
-    }
-    try apply(.suspend, to: id)
   }
 
   /// `UIApplicationExitsOnSuspend` is in force for this app (§3.7).
@@ -161,5 +194,6 @@ extension Device {
   /// A kill record: why a process died, and the code where there is one.
   func recordKill(_ id: AppID, reason: KillReason, code: UInt32? = nil) {
     trace.append({ $0.app = id; $0.reason = reason; $0.code = code }, kind: .kill, at: now)
+    deathReason = reason
   }
 }

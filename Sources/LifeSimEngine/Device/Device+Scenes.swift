@@ -33,7 +33,7 @@ extension Device {
     } else {
       let wasOnScreen = self[id].state == .active || self[id].state == .inactive
       if self[id].state.isRunning {
-        try whileExecuting(id) {
+        try cascade(for: id) { try whileExecuting(id) {
           if let i = self[id].sceneIndex(number) {
             for event in SceneRoutes.events(.userTerminate, from: self[id].scenes[i].state) {
               try apply(event, scene: number, of: id)
@@ -43,11 +43,17 @@ extension Device {
           // §2.6: "when the user removes a scene from the app switcher".
           try deliver(.didDiscardSceneSessions, to: id, detail: discardDetail(id))
           self[id].discardedSessions.removeAll()
-        }
+        } }
       } else {
         discardSessions([number], of: id)  // §2.6 (c): reported at the next launch
       }
       if wasOnScreen && !self[id].scenes.contains(where: { $0.state.isForeground }) {
+        // The app as a whole left the screen with no sceneDidEnterBackground:,
+        // so the notification stands alone (§1.3).
+        try cascade(for: id) {
+          if self[id].state == .inactive { try apply(.enterBackground, to: id) }
+          try post(.didEnterBackground, to: id)
+        }
         if frontmost == id { frontmost = nil }
         try settleInBackground(id)
       }
@@ -162,6 +168,10 @@ extension Device {
     setSceneState(id, number, edge.to)
     try followScenes(id)
     if edge.deliveredAfter { try deliver(edge, number, id, url) }
+    if event == .enterBackground && quirks.contains(.disconnectOnBackground) {
+      // §8.3's variant: the template comment's disconnect "shortly after" backgrounding.
+      try apply(.disconnect, scene: number, of: id)
+    }
   }
 
   private func deliver(_ edge: SceneTransition, _ number: Int32, _ id: AppID, _ url: String?) throws {
@@ -197,12 +207,12 @@ extension Device {
   }
 
   /// The app's state follows its connected scenes while the process executes
-  /// (reference §1.3); with none left connected it has no UI, so it is in the
-  /// background. Each change is one edge of the process machine.
+  /// (reference §1.3); with none connected the process state stands alone.
+  /// Each change is one edge of the process machine.
   private func followScenes(_ id: AppID) throws {
     let from = self[id].state
-    let to = SceneLifecycle.appState(of: self[id].scenes.lazy.map(\.state)) ?? .background
-    guard from.isExecuting, to != from else { return }
+    guard from.isExecuting, let to = SceneLifecycle.appState(of: self[id].scenes.lazy.map(\.state)),
+          to != from else { return }
     let steps: [AppEvent] = [.activate, .deactivate, .enterBackground, .enterForeground]
     guard steps.contains(where: { AppLifecycle.transition(from: from, on: $0)?.to == to }) else {
       throw SimulationError.inconsistent("\(self[id].config.bundle): its scenes imply \(to), which is not one step from \(from) (t=\(now))")
@@ -242,7 +252,7 @@ extension Device {
     let wasSuspended = self[id].state == .suspended
     if wasSuspended { try apply(.resume, to: id) }
     try body()
-    if wasSuspended, self[id].state == .background { try apply(.suspend, to: id) }
+    if wasSuspended, self[id].state == .background, !isHeld(id) { try apply(.suspend, to: id) }
   }
 
   private func requireScenes(_ id: AppID, _ action: String) throws {

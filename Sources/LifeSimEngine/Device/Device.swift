@@ -42,6 +42,12 @@ public final class Device {
   public var perProcessLimitMB: Int? {
     model?.perProcessLimitMB ?? memoryMB.map(DeviceModel.defaultLimitMB(ramMB:))
   }
+  /// The policies in force: the profile's defaults, overridable (`dev:policy`).
+  public var policy: Policy
+  /// The device has a passcode, so protected data locks with it (reference §0).
+  public var passcode = false
+  /// The memory pressure level last recorded.
+  public internal(set) var memoryLevel = MemoryLevel.normal
   /// How far `run()` may take the clock past its start (default 30 days).
   public var horizon: SimTime = .seconds(30 * 86_400)
 
@@ -49,6 +55,16 @@ public final class Device {
   public internal(set) var busy: Busy?
   var inClockLoop = false
   var nextPid: Int32 = 1
+  var nextTaskID: Int32 = 1
+  /// The watchdog watching the callback that runs now, if any (reference §3.1).
+  var watchdog: Watchdog?
+  /// A process killed while its own code ran: the cascade that ran it unwinds.
+  public internal(set) var killedWhileRunning: AppID?
+  /// Why a process is dying, for its `data_loss` record.
+  var deathReason: KillReason?
+  var lockEpoch: UInt32 = 0
+  var protectedDataAvailable = true
+  var memoryCheckScheduled = false
   /// Counts scenes brought forward, to find the one a tap on the icon shows.
   var forwardCount = 0
   /// Set while launching: a launch method returned false, so a launch URL is refused (§2.7).
@@ -59,6 +75,7 @@ public final class Device {
     case callback(AppID, Callback)
     case notification(AppID, AppNotification)
     case appTimer(AppID)
+    case expiration(AppID)
     case script
   }
 
@@ -69,6 +86,7 @@ public final class Device {
     self.random = SeededGenerator(seed: seed)
     self.debugger = debugger
     self.quirks = quirks
+    self.policy = Policy(profile: profile)
     self.model = model
     self.memoryMB = memoryMB ?? model?.ramMB
   }
@@ -114,5 +132,10 @@ public final class Device {
   /// Appends a `log` record.
   public func log(_ message: String, app: AppID? = nil) {
     trace.append({ $0.app = app; $0.detail = message }, kind: .log, at: now)
+  }
+
+  /// Appends a `warning` record: something UIKit would complain about.
+  public func warn(_ message: String, app: AppID? = nil) {
+    trace.append({ $0.app = app; $0.detail = message }, kind: .warning, at: now)
   }
 }

@@ -13,6 +13,12 @@ public protocol DeviceHost: AnyObject {
   func fire(_ token: HostToken, on device: Device, app: AppID?) throws
   /// The engine will never use `token` again.
   func release(_ token: HostToken, on device: Device)
+  /// Runs a background task's expiration handler.
+  func expire(_ token: HostToken, task: Int32, app: AppID, on device: Device) throws
+  /// The `background_time` policy for one app (asked only when the script set a function).
+  func backgroundTime(for app: AppID, on device: Device) throws -> SimTime
+  /// The `choose_victim` policy (asked only when the script set one): one of `candidates`.
+  func chooseVictim(_ candidates: [VictimCandidate], on device: Device) throws -> AppID
 }
 
 /// One callback being delivered to an app.

@@ -14,6 +14,11 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
   case illegalSceneTransition(app: String, scene: Int32, from: SceneState, event: SceneEvent, at: SimTime)
   /// Two parts of the engine disagree: a bug report, with what was seen.
   case inconsistent(String)
+  /// A process was killed while its own code ran: the cascade that ran it
+  /// unwinds. The engine catches it; a script never sees it.
+  case processKilled(AppID)
+  /// A script policy failed or returned nonsense.
+  case policyFailed(policy: String, message: String)
   /// A device action or clock call made from inside an app callback or timer.
   case reentrant(action: String, inside: String)
   /// Two apps with the same bundle id.
@@ -36,6 +41,10 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
       return "internal error: scene \(scene) of \(app) has no transition from \(from) on \(event) (t=\(t))"
     case .inconsistent(let what):
       return "internal error: \(what)"
+    case .processKilled(let app):
+      return "the process of app #\(app.index) was killed while its code ran"
+    case .policyFailed(let policy, let message):
+      return "policy '\(policy)': \(message)"
     case .reentrant(let action, let inside):
       return "\(action) cannot be called inside \(inside); schedule it with dev:at or dev:after instead"
     case .duplicateBundle(let b):

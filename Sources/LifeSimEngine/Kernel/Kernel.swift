@@ -16,6 +16,31 @@ public enum EventAction: Equatable, Sendable {
   case script(HostToken)
   /// An app timer (`ctx:after`), owned by one process incarnation.
   case appTimer(AppID, pid: Int32, HostToken)
+  /// An OS deadline for one process incarnation; `epoch` names the stretch in
+  /// the background it belongs to, so a return to the foreground voids it.
+  case process(AppID, pid: Int32, epoch: UInt32, ProcessEvent)
+  /// A device-wide OS event; `epoch` voids it when the situation changed.
+  case device(DeviceEvent, epoch: UInt32)
+}
+
+/// OS deadlines of one process (reference §3.4, §2.8).
+public enum ProcessEvent: UInt8, Sendable {
+  /// The expiration handlers of open background tasks run, 5 s before the limit.
+  case taskExpiration
+  /// The background-task limit: a task still open kills the process.
+  case taskDeadline
+  /// The end of a background launch's window (fetch, silent push).
+  case windowEnd
+  /// Something stopped holding the process: suspend it if nothing else does.
+  case idleCheck
+}
+
+/// Device-wide OS events.
+public enum DeviceEvent: UInt8, Sendable {
+  /// Protected data becomes unavailable some time after a lock (reference §0).
+  case protectedDataLock
+  /// Memory changed: warnings and jetsam are decided (reference §4).
+  case memoryCheck
 }
 
 /// One entry of the event queue, ordered by (time, sequence).

@@ -51,6 +51,35 @@ public struct OSProfile: Sendable, Equatable {
   /// The code of a kill for a background task still open at the limit (§3.4).
   public var backgroundTaskKillCode: UInt32 { version >= 13 ? 0x2182_bad2 : 0x8bad_f00d }
 
+  /// The expiration handlers run this long before the limit (§0, §3.4: about 5 s).
+  public var expirationLead: SimTime { .seconds(5) }
+
+  /// A background launch or wake gets a window of about 30 s (§0, §2.8, §3.6).
+  public var backgroundLaunchWindow: SimTime { .seconds(30) }
+
+  // MARK: - Watchdogs (code 0x8badf00d)
+
+  /// Launch, up to the first `…DidBecomeActive:`: 20 s (§0, §3.1, §8.5).
+  public var launchWatchdog: SimTime { .seconds(20) }
+  /// Entering the background: 5 s documented, the kill at 10 s (§0, §3.2, §8.4).
+  public var backgroundWatchdog: SimTime { .seconds(10) }
+  /// `applicationWillTerminate:`: 5 s (§0, §3.3).
+  public var terminateWatchdog: SimTime { .seconds(5) }
+  /// The code of a watchdog kill (§3.1).
+  public var watchdogKillCode: UInt32 { 0x8bad_f00d }
+
+  // MARK: - Memory
+
+  /// Memory warnings at 85% of RAM in use, jetsam at 95% (SPEC §2 `dev:policy`;
+  /// reference §0 "Memory warning": a warning comes before any kill).
+  public var memoryWarningFraction: Double { 0.85 }
+  public var jetsamFraction: Double { 0.95 }
+
+  // MARK: - Protected data
+
+  /// `applicationProtectedDataWillBecomeUnavailable:` 10 s after a lock with a passcode (§0).
+  public var protectedDataDelay: SimTime { .seconds(10) }
+
   // MARK: - View controllers
 
   /// The modal style `present` uses when none is given: `.pageSheet` from iOS 13,
@@ -77,6 +106,14 @@ public struct OSProfile: Sendable, Equatable {
       Fact("open_url_callback", openURLCallback.selector, "§2.7, §7 row 9"),
       Fact("background_task_budget", backgroundTaskBudget.seconds, "§0, §3.4"),
       Fact("background_task_kill_code", "0x" + String(backgroundTaskKillCode, radix: 16), "§3.4"),
+      Fact("expiration_lead", expirationLead.seconds, "§0, §3.4"),
+      Fact("background_launch_window", backgroundLaunchWindow.seconds, "§2.8, §3.6"),
+      Fact("launch_watchdog", launchWatchdog.seconds, "§0, §3.1"),
+      Fact("background_watchdog", backgroundWatchdog.seconds, "§0, §3.2, §8.4"),
+      Fact("terminate_watchdog", terminateWatchdog.seconds, "§0, §3.3"),
+      Fact("memory_warning_at", memoryWarningFraction, "§0 Memory warning"),
+      Fact("jetsam_at", jetsamFraction, "§0 Jetsam"),
+      Fact("protected_data_delay", protectedDataDelay.seconds, "§0 Protected data"),
       Fact("default_modal_style", defaultModalStyle.rawValue, "§0, §7 row 13"),
       Fact("view_is_appearing", viewIsAppearing.rawValue, "§0, §5.3, §7 row 17"),
     ]

@@ -8,26 +8,31 @@ public enum Quirk: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   /// discarded sessions are reported at the next launch instead.
   case sceneForceQuitEntersBackground
   /// §8.3: the Xcode template's comment: a scene disconnects "shortly after the
-  /// scene enters the background". Here it disconnects right after the snapshot,
-  /// before suspension, and a return reconnects it (with no configuration request).
+  /// scene enters the background". Here it disconnects right after
+  /// `sceneDidEnterBackground:`, and a return reconnects it (with no configuration request).
   case disconnectOnBackground
   /// §8.7: Apple's guide for `UIApplicationExitsOnSuspend`: there is no
   /// background state, so Home gives `applicationWillResignActive:` then
   /// `applicationWillTerminate:`, with no `applicationDidEnterBackground:`.
   case exitsOnSuspendTerminateOnly
+  /// §8.1: Apple's article on the background execution sequence: a background
+  /// launch or wake gets `applicationDidEnterBackground:` (step 2) before the
+  /// event. The default follows the iOS 7 radar: no such call.
+  case backgroundLaunchEntersBackground
 
   /// The name scripts use.
   public var description: String { Quirk.names[Int(rawValue)] }
 
   /// The reference section that documents the contradiction.
-  public var reference: String { ["§8.2", "§8.3", "§8.7"][Int(rawValue)] }
+  public var reference: String { ["§8.2", "§8.3", "§8.7", "§8.1"][Int(rawValue)] }
 
   /// One line for help texts and errors.
   public var summary: String {
     [
       "force-quit of a frontmost scene app gives sceneDidEnterBackground: then applicationWillTerminate: (early iOS 13, iPhone)",
-      "a scene disconnects right after it enters the background and is snapshotted",
+      "a scene disconnects right after sceneDidEnterBackground:",
       "UIApplicationExitsOnSuspend apps get applicationWillTerminate: with no applicationDidEnterBackground:",
+      "a background launch or wake gets applicationDidEnterBackground: before the event (Apple's article)",
     ][Int(rawValue)]
   }
 
@@ -40,6 +45,7 @@ public enum Quirk: UInt8, CaseIterable, Sendable, CustomStringConvertible {
     "scene_force_quit_enters_background",
     "disconnect_on_background",
     "exits_on_suspend_terminate_only",
+    "background_launch_enters_background",
   ]
 }
 

@@ -24,11 +24,12 @@ public enum RecordKind: UInt8, CaseIterable, Sendable, CustomStringConvertible {
 public enum DeviceAction: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   case launch, openURL, home, lock, unlock, interrupt, endInterrupt, switcher, switchTo
   case forceQuit, memoryWarning, mark, openScene, closeScene, disconnectScene
+  case backgroundFetch, silentPush
 
   public var description: String {
     ["launch", "open_url", "home", "lock", "unlock", "interrupt", "end_interrupt", "switcher",
      "switch_to", "kill", "memory_warning", "mark", "open_scene", "close_scene",
-     "disconnect_scene"][Int(rawValue)]
+     "disconnect_scene", "background_fetch", "silent_push"][Int(rawValue)]
   }
 }
 

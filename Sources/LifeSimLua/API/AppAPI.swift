@@ -71,7 +71,17 @@ extension LuaRuntime {
         pushScene(scene.number, of: id, on: slot)
         lua_rawseti(L, -2, lua_Integer(i + 1))
       }
-    case "footprint_mb": push(L, app.config.footprintMB)
+    case "footprint_mb": push(L, app.state.isRunning ? app.footprintMB : app.config.footprintMB)
+    case "background_time_remaining": push(L, slot.device.backgroundTimeRemaining(id))
+    case "unsaved": push(L, app.unsaved)
+    case "playing_audio": push(L, app.playingAudio)
+    case "band": push(L, app.band.rawValue)
+    case "tasks":
+      lua_createtable(L, Int32(app.tasks.count), 0)
+      for (i, t) in app.tasks.enumerated() {
+        pushTask(t.id, of: id, on: slot)
+        lua_rawseti(L, -2, lua_Integer(i + 1))
+      }
     case "exits_on_suspend": push(L, app.config.exitsOnSuspend)
     case "background_modes": push(L, app.config.backgroundModes)
     default: throw unknownField(.app)
@@ -82,7 +92,8 @@ extension LuaRuntime {
   func appToString() throws -> Int32 {
     let (slot, id) = try selfApp()
     let app = slot.device[id]
-    var s = "<app \(app.config.bundle): \(app.state), \(formatNumber(app.config.footprintMB)) MB"
+    let mb = app.state.isRunning ? app.footprintMB : app.config.footprintMB
+    var s = "<app \(app.config.bundle): \(app.state), \(formatNumber(mb)) MB"
     if app.pid != 0 { s += ", pid \(app.pid)" }
     push(L, s + ">")
     return 1

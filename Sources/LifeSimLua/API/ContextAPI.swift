@@ -26,6 +26,69 @@ extension LuaRuntime {
     return (try slot(h.device), info)
   }
 
+  /// The app of the running ctx, for methods that act on the process.
+  func contextApp(_ method: String) throws -> (DeviceSlot, AppID) {
+    let (slot, info) = try selfContext()
+    guard let app = info.app else { throw ScriptError(message: "ctx:\(method) needs an app") }
+    return (slot, app)
+  }
+
+  /// `ctx:play_audio(true|false)`
+  func ctxPlayAudio() throws -> Int32 {
+    let (slot, app) = try contextApp("play_audio")
+    guard lua_type(L, 2) == LUA_TBOOLEAN else {
+      throw ArgumentError(position: 2, message: "boolean expected, got \(typeName(L, 2))")
+    }
+    try slot.device.setPlayingAudio(app, lua_toboolean(L, 2) != 0)
+    return 0
+  }
+
+  /// `ctx:allocate(mb)` and `ctx:release(mb)`
+  func ctxMemory(allocate: Bool) throws -> Int32 {
+    let (slot, app) = try contextApp(allocate ? "allocate" : "release")
+    let mb = try checkNumber(L, 2)
+    guard mb >= 0, mb.isFinite else { throw ArgumentError(position: 2, message: "MB must be a number ≥ 0, got \(formatNumber(mb))") }
+    if allocate { try slot.device.allocate(mb, app: app) } else { try slot.device.release(mb, app: app) }
+    return 0
+  }
+
+  /// `ctx:dirty([n])`: n more unsaved changes (default 1).
+  func ctxDirty() throws -> Int32 {
+    let (slot, app) = try contextApp("dirty")
+    var n = 1.0
+    if !isNoneOrNil(L, 2) { n = try checkNumber(L, 2) }
+    guard n >= 0, n == n.rounded(), n < 1e9 else {
+      throw ArgumentError(position: 2, message: "the count must be a whole number ≥ 0, got \(formatNumber(n))")
+    }
+    try slot.device.markDirty(app: app, count: Int(n))
+    return 0
+  }
+
+  /// `ctx:save([{ seconds = s }])`: persists the unsaved changes, taking `s`.
+  func ctxSave() throws -> Int32 {
+    let (slot, app) = try contextApp("save")
+    var seconds = SimTime.zero
+    if !isNoneOrNil(L, 2) {
+      try checkTable(L, 2)
+      try checkKeys(L, 2, allowed: ["seconds"], arg: 2)
+      if let s = try fieldNumber(L, 2, "seconds", arg: 2) {
+        guard s >= 0, let t = SimTime(seconds: s) else {
+          throw ArgumentError(position: 2, message: "field 'seconds' must be ≥ 0, got \(formatNumber(s))")
+        }
+        seconds = t
+      }
+    }
+    try slot.device.save(app: app, taking: seconds)
+    return 0
+  }
+
+  /// `ctx:complete()`: the background launch's work is done (its completion handler).
+  func ctxComplete() throws -> Int32 {
+    let (slot, app) = try contextApp("complete")
+    try slot.device.finishWindow(app)
+    return 0
+  }
+
   /// `ctx:work(seconds)`: the handler takes that much virtual time.
   func ctxWork() throws -> Int32 {
     let (slot, _) = try selfContext()

@@ -201,6 +201,9 @@ extension LuaRuntime {
       if let m = d.model { push(L, m.name) } else { lua_pushnil(L) }
     case "debugger": push(L, d.debugger)
     case "quirks": push(L, d.quirks.members.map(\.description))
+    case "passcode": push(L, d.passcode)
+    case "memory_used_mb": push(L, d.memoryUsedMB)
+    case "memory_level": push(L, d.memoryLevel.description)
     case "profile":
       // The profile's facts, by name (reference §7): dev.profile.default_modal_style
       let facts = d.profile.facts

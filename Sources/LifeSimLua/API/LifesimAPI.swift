@@ -12,9 +12,10 @@ extension LuaRuntime {
     var memoryMB: Int?
     var model: DeviceModel?
     var quirks = QuirkSet()
+    var passcode = false
     if !isNoneOrNil(L, 1) {
       try checkTable(L, 1)
-      try checkKeys(L, 1, allowed: ["ios", "seed", "memory_mb", "model", "debugger", "quirks"], arg: 1)
+      try checkKeys(L, 1, allowed: ["ios", "seed", "memory_mb", "model", "debugger", "quirks", "passcode"], arg: 1)
       if let v = try fieldNumber(L, 1, "ios", arg: 1) {
         guard v == v.rounded(), abs(v) < 1e6 else {
           throw ArgumentError(position: 1, message: "field 'ios' must be a major version such as 17, got \(v)")
@@ -28,6 +29,7 @@ extension LuaRuntime {
         seed = UInt64(s)
       }
       debugger = try fieldBool(L, 1, "debugger", arg: 1) ?? false
+      passcode = try fieldBool(L, 1, "passcode", arg: 1) ?? false
       if let m = try fieldNumber(L, 1, "memory_mb", arg: 1) {
         guard m == m.rounded(), m > 0, m < 1e7 else {
           throw ArgumentError(position: 1, message: "field 'memory_mb' must be a whole number of MB > 0, got \(m)")
@@ -47,6 +49,7 @@ extension LuaRuntime {
     let device = Device(profile: profile, seed: seed, debugger: debugger, model: model,
                         memoryMB: memoryMB, quirks: quirks)
     device.horizon = SimTime(seconds: options.maxTime) ?? device.horizon
+    device.passcode = passcode
     let slot = registerDevice(device)
     lua_createtable(L, 0, 0)  // the value store
     pushObject(Handle(kind: ObjectKind.device.rawValue, device: slot.id, index: 0, extra: 0), userValue: true)
@@ -92,9 +95,6 @@ extension LuaRuntime {
         throw ArgumentError(position: 1, message: "field 'quirks' must map quirk names to true/false, or list names")
       }
       guard let quirk = Quirk(name: name) else {
-        if name == "background_launch_enters_background" {
-          throw ArgumentError(position: 1, message: "quirk 'background_launch_enters_background' (reference §8.1) belongs to background launches, which this version of lifesim does not simulate yet")
-        }
         throw ArgumentError(position: 1, message: "unknown quirk '\(name)'\(suggestion(for: name, in: names)); known quirks: \(names.joined(separator: ", "))")
       }
       if on { set.insert(quirk) }

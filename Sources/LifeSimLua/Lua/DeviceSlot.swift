@@ -5,7 +5,7 @@ import LifeSimEngine
 /// The kinds of lifesim object a script holds, each a small userdata with one
 /// locked metatable (lua-embedding.md §7.2.3).
 enum ObjectKind: Int32, CaseIterable {
-  case device = 0, app, trace, context, scene
+  case device = 0, app, trace, context, scene, task
 
   var luaName: String {
     switch self {
@@ -14,6 +14,7 @@ enum ObjectKind: Int32, CaseIterable {
     case .trace: return "trace"
     case .context: return "ctx"
     case .scene: return "scene"
+    case .task: return "task"
     }
   }
 }
@@ -58,6 +59,11 @@ final class DeviceSlot: DeviceHost {
   /// Per app: the slot of each scene object, by session number.
   var sceneObjects: [[Int32: Int32]] = []
   var traceObject: Int32 = 0
+  /// `dev:policy` functions by policy name.
+  var policyFunctions: [String: Int32] = [:]
+  /// Open tasks' objects, and every task's name, by task id.
+  var taskObjects: [Int32: Int32] = [:]
+  var taskNames: [Int32: String] = [:]
   private var nextSlot: Int32 = 1
   private var freeSlots: [Int32] = []
 
@@ -71,12 +77,17 @@ final class DeviceSlot: DeviceHost {
 
   // MARK: - The value store (user value 1 of the device userdata)
 
-  /// Pushes the store table, or returns false when the device is gone.
-  @discardableResult
-  func pushStore() -> Bool {
+  /// Pushes the device's userdata (held weakly by the registry; stack effect: +1).
+  func pushDevice() {
     lua_rawgeti(L, ls_registryindex(), lua_Integer(runtime.devicesTableRef))
     lua_rawgeti(L, -1, lua_Integer(id))
     ls_remove(L, -2)
+  }
+
+  /// Pushes the store table, or returns false when the device is gone.
+  @discardableResult
+  func pushStore() -> Bool {
+    pushDevice()
     guard lua_type(L, -1) == LUA_TUSERDATA else { return false }
     lua_getiuservalue(L, -1, 1)
     ls_remove(L, -2)
@@ -158,30 +169,118 @@ final class DeviceSlot: DeviceHost {
     "-[\(d.callback.receiver.className) \(d.callback.selector)]"
   }
 
-  /// Calls a stored function with a fresh `ctx` (or nothing), protected, under
-  /// the per-handler instruction budget. `what` is built only if it fails.
-  /// - Throws: `SimulationError.handlerFailed`, naming the app, callback and time.
+  func expire(_ token: HostToken, task: Int32, app: AppID, on device: Device) throws {
+    _ = try invoke(Int32(token.rawValue), app: app, what: "expiration handler (task \(task))") {
+      runtime.pushTask(task, of: app, on: self)
+      return 1
+    }
+  }
+
+  /// The `background_time` policy function, called with the app.
+  func backgroundTime(for app: AppID, on device: Device) throws -> SimTime {
+    guard let fn = policyFunctions["background_time"] else { return device.policy.backgroundTime }
+    return try invoke(fn, app: nil, what: "policy 'background_time'", push: {
+      runtime.pushApp(app, on: self)
+      return 1
+    }, read: {
+      guard lua_type(L, -1) == LUA_TNUMBER, let t = SimTime(seconds: lua_tonumberx(L, -1, nil)), t >= .zero else {
+        throw SimulationError.policyFailed(
+          policy: "background_time",
+          message: "must return a number of seconds ≥ 0 for \(device[app].config.bundle), got \(describeValue(L, -1))")
+      }
+      return t
+    })
+  }
+
+  /// The `choose_victim` policy function, called with the device and the
+  /// candidates in default order; it returns one candidate (or its app).
+  func chooseVictim(_ candidates: [VictimCandidate], on device: Device) throws -> AppID {
+    guard let fn = policyFunctions["choose_victim"] else { return candidates[0].app }
+    return try invoke(fn, app: nil, what: "policy 'choose_victim'", push: {
+      pushDevice()
+      lua_createtable(L, Int32(candidates.count), 0)
+      for (i, c) in candidates.enumerated() {
+        lua_createtable(L, 0, 7)
+        runtime.pushApp(c.app, on: self); setField(L, -2, "app")
+        push(L, device[c.app].config.bundle); setField(L, -2, "bundle")
+        push(L, c.band.rawValue); setField(L, -2, "band")
+        push(L, c.footprintMB); setField(L, -2, "footprint_mb")
+        push(L, c.lastUsed.seconds); setField(L, -2, "last_used")
+        push(L, c.state.description); setField(L, -2, "state")
+        push(L, c.unsaved); setField(L, -2, "unsaved")
+        lua_rawseti(L, -2, lua_Integer(i + 1))
+      }
+      return 2
+    }, read: {
+      // A candidate table, or an app object.
+      var chosen: AppID?
+      if lua_type(L, -1) == LUA_TTABLE {
+        lua_getfield(L, -1, "app")
+        if let h = runtime.handle(-1, .app), h.device == id { chosen = AppID(Int(h.index)) }
+        ls_pop(L, 1)
+      } else if let h = runtime.handle(-1, .app), h.device == id {
+        chosen = AppID(Int(h.index))
+      }
+      guard let chosen, candidates.contains(where: { $0.app == chosen }) else {
+        throw SimulationError.policyFailed(
+          policy: "choose_victim",
+          message: "must return one of the candidates it was given (or its app), got \(describeValue(L, -1))")
+      }
+      return chosen
+    })
+  }
+
+  /// Calls a stored function with a fresh `ctx` (or nothing).
   private func call(_ slot: Int32, context: ContextInfo?, what: @autoclosure () -> String) throws -> HandlerResult {
+    var ctxID: Int32 = 0
+    defer { if ctxID != 0 { runtime.contexts[ctxID] = nil } }
+    return try invoke(slot, app: context?.app, what: what(), push: {
+      guard let context else { return 0 }
+      ctxID = runtime.pushContext(context)
+      return 1
+    }, read: {
+      lua_type(L, -1) == LUA_TBOOLEAN ? .bool(lua_toboolean(L, -1) != 0) : .none
+    })
+  }
+
+  private func invoke(_ slot: Int32, app: AppID?, what: @autoclosure () -> String,
+                      push pushArgs: () -> Int32) throws {
+    _ = try invoke(slot, app: app, what: what(), push: pushArgs, read: { () })
+  }
+
+  /// Calls a stored function protected, under the per-handler instruction
+  /// budget, and reads its one result with `read` before the stack is reset.
+  /// `what` is built only if it fails.
+  /// - Throws: `SimulationError.handlerFailed`, naming the app, the function and
+  ///   the time; `processKilled` when the app died while its code ran.
+  private func invoke<T>(_ slot: Int32, app: AppID?, what: @autoclosure () -> String,
+                         push pushArgs: () -> Int32, read: () throws -> T) throws -> T {
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
     pushSlot(slot)
-    var nargs: Int32 = 0
-    var ctxID: Int32 = 0
-    if let context {
-      ctxID = runtime.pushContext(context)
-      nargs = 1
-    }
-    defer { if ctxID != 0 { runtime.contexts[ctxID] = nil } }
+    let nargs = pushArgs()
     let status = ls_pcall(L, nargs, 1, 1)
+    // A SIGKILL runs nothing more, even if the script caught the error.
+    if let app, device.killedWhileRunning == app {
+      if status != LUA_OK { ls_pop(L, 1) }
+      throw SimulationError.processKilled(app)
+    }
     if status != LUA_OK {
       let f = runtime.popFailure(status: status)
       if let inner = f.handler { throw SimulationError.handlerFailed(inner) }
-      let app = context?.app.map { device[$0].config.bundle }
       throw SimulationError.handlerFailed(HandlerFailure(
-        app: app, callback: what(), time: device.now, message: f.message,
+        app: app.map { device[$0].config.bundle }, callback: what(), time: device.now, message: f.message,
         traceback: f.traceback, isExpectationFailure: f.isExpectation))
     }
-    if lua_type(L, -1) == LUA_TBOOLEAN { return .bool(lua_toboolean(L, -1) != 0) }
-    return .none
+    return try read()
+  }
+}
+
+/// A short description of a Lua value for policy errors: "nil", "a string", "42".
+func describeValue(_ L: LuaState, _ i: Int32) -> String {
+  switch lua_type(L, i) {
+  case LUA_TNUMBER: return formatNumber(lua_tonumberx(L, i, nil))
+  case LUA_TNIL, LUA_TNONE: return "nil"
+  default: return "a " + typeName(L, i)
   }
 }

@@ -12,6 +12,7 @@ enum HostFunction: Int32, CaseIterable {
   case devInstall, devLaunch, devOpenURL, devHome, devLock, devUnlock, devInterrupt
   case devEndInterrupt, devSwitcher, devSwitchTo, devKill, devMemoryWarning
   case devAdvance, devAt, devAfter, devRun, devMark, devApp, devLog
+  case devBackgroundFetch, devSilentPush, devPolicy
   case devIndex, devToString, devGC
   // app
   case appOn, appObserve, appOpenScene, appIndex, appToString
@@ -21,6 +22,9 @@ enum HostFunction: Int32, CaseIterable {
   case traceCallbacks, traceRecords, traceText, traceIndex, traceToString
   // ctx
   case ctxWork, ctxAfter, ctxIndex, ctxToString
+  case ctxBeginBackgroundTask, ctxPlayAudio, ctxAllocate, ctxRelease, ctxDirty, ctxSave, ctxComplete
+  // task
+  case taskFinish, taskIndex, taskToString
   // shared
   case readOnly
 }
@@ -33,21 +37,27 @@ let methodTables: [ObjectKind: [(String, HostFunction)]] = [
     ("end_interrupt", .devEndInterrupt), ("switcher", .devSwitcher), ("switch_to", .devSwitchTo),
     ("kill", .devKill), ("memory_warning", .devMemoryWarning), ("advance", .devAdvance),
     ("at", .devAt), ("after", .devAfter), ("run", .devRun), ("mark", .devMark), ("app", .devApp),
-    ("log", .devLog),
+    ("log", .devLog), ("background_fetch", .devBackgroundFetch), ("silent_push", .devSilentPush),
+    ("policy", .devPolicy),
   ],
   .app: [("on", .appOn), ("observe", .appObserve), ("open_scene", .appOpenScene)],
   .scene: [("close", .sceneClose), ("disconnect", .sceneDisconnect)],
   .trace: [("callbacks", .traceCallbacks), ("records", .traceRecords), ("text", .traceText)],
-  .context: [("work", .ctxWork), ("after", .ctxAfter)],
+  .context: [("work", .ctxWork), ("after", .ctxAfter), ("begin_background_task", .ctxBeginBackgroundTask),
+             ("play_audio", .ctxPlayAudio), ("allocate", .ctxAllocate), ("release", .ctxRelease),
+             ("dirty", .ctxDirty), ("save", .ctxSave), ("complete", .ctxComplete)],
+  .task: [("finish", .taskFinish)],
 ]
 
 /// The fields each kind of object answers, for errors with suggestions (and the REPL).
 let propertyNames: [ObjectKind: [String]] = [
   .device: ["now", "ios", "seed", "trace", "apps", "frontmost", "locked", "interruption",
             "switcher_open", "memory_mb", "per_process_limit_mb", "model", "debugger", "quirks",
-            "profile"],
+            "profile", "passcode", "memory_used_mb", "memory_level"],
   .app: ["bundle", "state", "pid", "launches", "running", "model", "scenes", "footprint_mb",
-         "exits_on_suspend", "background_modes"],
+         "exits_on_suspend", "background_modes", "background_time_remaining", "unsaved",
+         "playing_audio", "band", "tasks"],
+  .task: ["id", "name", "app", "open", "expired"],
   .scene: ["id", "app", "state", "connected", "closed"],
   .trace: ["count"],
   .context: ["app", "callback", "now", "options", "scene"],
@@ -109,6 +119,9 @@ extension LuaRuntime {
     case .devMark: return try devMark()
     case .devApp: return try devApp()
     case .devLog: return try devLog()
+    case .devBackgroundFetch: return try devWithApp { try $0.backgroundFetch($1) }
+    case .devSilentPush: return try devWithApp { try $0.silentPush($1) }
+    case .devPolicy: return try devPolicy()
     case .devIndex: return try devIndex()
     case .devToString: return try devToString()
     case .devGC: return devGC()
@@ -130,6 +143,16 @@ extension LuaRuntime {
     case .ctxAfter: return try ctxAfter()
     case .ctxIndex: return try ctxIndex()
     case .ctxToString: return try ctxToString()
+    case .ctxBeginBackgroundTask: return try ctxBeginBackgroundTask()
+    case .ctxPlayAudio: return try ctxPlayAudio()
+    case .ctxAllocate: return try ctxMemory(allocate: true)
+    case .ctxRelease: return try ctxMemory(allocate: false)
+    case .ctxDirty: return try ctxDirty()
+    case .ctxSave: return try ctxSave()
+    case .ctxComplete: return try ctxComplete()
+    case .taskFinish: return try taskFinish()
+    case .taskIndex: return try taskIndex()
+    case .taskToString: return try taskToString()
     case .readOnly: return try readOnly()
     }
   }
@@ -199,6 +222,7 @@ extension LuaRuntime {
       case .trace: return (.traceIndex, .traceToString)
       case .context: return (.ctxIndex, .ctxToString)
       case .scene: return (.sceneIndex, .sceneToString)
+      case .task: return (.taskIndex, .taskToString)
       }
     }()
     lua_createtable(L, 0, Int32(methodTables[kind]?.count ?? 0))

@@ -17,6 +17,18 @@ final class RecordingHost: DeviceHost {
   func observe(_ n: AppNotification, app: AppID, on device: Device) throws { handled.append(n.name) }
   func fire(_ token: HostToken, on device: Device, app: AppID?) throws { fired.append(token.rawValue) }
   func release(_ token: HostToken, on device: Device) { released.append(token.rawValue) }
+  var expired: [Int32] = []
+  var onExpire: ((Int32, Device) throws -> Void)?
+  func expire(_ token: HostToken, task: Int32, app: AppID, on device: Device) throws {
+    expired.append(task)
+    try onExpire?(task, device)
+  }
+  var backgroundTime: (AppID) -> SimTime = { _ in .seconds(30) }
+  func backgroundTime(for app: AppID, on device: Device) throws -> SimTime { backgroundTime(app) }
+  var victim: (([VictimCandidate]) -> AppID)?
+  func chooseVictim(_ candidates: [VictimCandidate], on device: Device) throws -> AppID {
+    victim?(candidates) ?? candidates[0].app
+  }
 }
 
 func makeDevice(ios: Int, scenes: Bool? = nil, exitsOnSuspend: Bool = false) throws -> (Device, AppID) {

@@ -1,0 +1,308 @@
+// Life after the screen (reference §0, §2.8, §3): background tasks and their
+// budget, audio, background launches, watchdogs, protected data, and the
+// silent kills that end it all.
+
+/// Which transition a watchdog watches (reference §3.1–§3.3).
+public enum WatchdogKind: UInt8, Sendable, CustomStringConvertible {
+  case launch, background, terminate
+  public var description: String { ["launch", "background", "terminate"][Int(rawValue)] }
+}
+
+/// An armed watchdog: the app whose callbacks it watches and when it bites.
+struct Watchdog: Equatable {
+  var app: AppID
+  var deadline: SimTime
+  var kind: WatchdogKind
+}
+
+extension Device {
+  // MARK: - Background tasks (§3.4)
+
+  /// `beginBackgroundTask(withName:expirationHandler:)`: keeps the process
+  /// running in the background until the task ends or the budget runs out.
+  /// - Returns: the task's id, unique on the device.
+  public func beginBackgroundTask(app id: AppID, name: String, expiration: HostToken?) throws -> Int32 {
+    guard self[id].state.isExecuting else {
+      throw SimulationError.invalidAction(action: "ctx:begin_background_task",
+                                          reason: "\(self[id].config.bundle) is \(self[id].state)")
+    }
+    let task = nextTaskID
+    nextTaskID += 1
+    self[id].tasks.append(BackgroundTask(id: task, name: name, expiration: expiration))
+    return task
+  }
+
+  /// `endBackgroundTask(_:)`. With no task left and nothing else holding it, a
+  /// process in the background is suspended once the running code returns.
+  /// - Returns: false when the task had already ended (or died with its process).
+  @discardableResult
+  public func endBackgroundTask(app id: AppID, task: Int32) -> Bool {
+    guard let i = self[id].tasks.firstIndex(where: { $0.id == task }) else { return false }
+    let ended = self[id].tasks.remove(at: i)
+    if let token = ended.expiration { host?.release(token, on: self) }
+    scheduleIdleCheck(id)
+    return true
+  }
+
+  /// Whether a task is still open.
+  public func isTaskOpen(app id: AppID, task: Int32) -> Bool {
+    self[id].tasks.contains { $0.id == task }
+  }
+
+  /// `UIApplication.backgroundTimeRemaining` (§3.4): `DBL_MAX` in the
+  /// foreground, infinite while audio holds the process, else the time left
+  /// to the background-task limit; 0 for a process that does not run.
+  public func backgroundTimeRemaining(_ id: AppID) -> Double {
+    let app = self[id]
+    switch app.state {
+    case .active, .inactive: return .greatestFiniteMagnitude
+    case .notRunning, .suspended: return 0
+    case .background:
+      if holdsAudio(id) { return .infinity }
+      guard let deadline = app.backgroundDeadline else { return 0 }
+      return max(0, (deadline - now).seconds)
+    }
+  }
+
+  // MARK: - Audio (§3.6)
+
+  /// Starts or stops playback. With the `audio` mode, playing keeps the process
+  /// running in the background and its tasks do not expire; when it stops, a
+  /// fresh budget starts.
+  public func setPlayingAudio(_ id: AppID, _ playing: Bool) throws {
+    guard self[id].state.isExecuting else {
+      throw SimulationError.invalidAction(action: "ctx:play_audio", reason: "\(self[id].config.bundle) is \(self[id].state)")
+    }
+    guard self[id].playingAudio != playing else { return }
+    self[id].playingAudio = playing
+    guard self[id].state == .background else { return }
+    if holdsAudio(id) {
+      self[id].epoch &+= 1  // §3.4: tasks do not expire under an audio assertion
+      self[id].backgroundDeadline = nil
+    } else {
+      try startBackgroundBudget(id)
+      scheduleIdleCheck(id)
+    }
+  }
+
+  func holdsAudio(_ id: AppID) -> Bool { self[id].playingAudio && self[id].hasMode("audio") }
+
+  /// Something keeps the process running in the background: an open task, audio,
+  /// or a background launch window (§0 "Suspension").
+  func isHeld(_ id: AppID) -> Bool {
+    !self[id].tasks.isEmpty || holdsAudio(id) || self[id].windowEnd != nil
+  }
+
+  /// A new stretch in the background: the task budget starts, with the
+  /// expiration handlers `expirationLead` before its end (§0, §3.4).
+  func startBackgroundBudget(_ id: AppID) throws {
+    self[id].epoch &+= 1
+    guard !holdsAudio(id) else {
+      self[id].backgroundDeadline = nil
+      return
+    }
+    let budget = policy.backgroundTimeFromHost ? try hostBackgroundTime(id) : policy.backgroundTime
+    let deadline = now + budget
+    self[id].backgroundDeadline = deadline
+    let (pid, epoch) = (self[id].pid, self[id].epoch)
+    kernel.schedule(.process(id, pid: pid, epoch: epoch, .taskExpiration),
+                    at: max(now, deadline - policy.expirationLead))
+    kernel.schedule(.process(id, pid: pid, epoch: epoch, .taskDeadline), at: deadline)
+  }
+
+  private func hostBackgroundTime(_ id: AppID) throws -> SimTime {
+    guard let host else { return policy.backgroundTime }
+    let t = try host.backgroundTime(for: id, on: self)
+    guard t >= .zero else {
+      throw SimulationError.policyFailed(policy: "background_time", message: "returned a negative time (\(t) s) for \(self[id].config.bundle)")
+    }
+    return t
+  }
+
+  /// The process leaves the background: its background deadlines are void.
+  func leftBackground(_ id: AppID) {
+    self[id].epoch &+= 1
+    self[id].backgroundDeadline = nil
+    self[id].windowEnd = nil
+  }
+
+  /// Suspends a background process once the running code has returned, if
+  /// nothing holds it any more.
+  func scheduleIdleCheck(_ id: AppID) {
+    guard self[id].state == .background else { return }
+    kernel.schedule(.process(id, pid: self[id].pid, epoch: self[id].epoch, .idleCheck), at: now)
+  }
+
+  /// An OS deadline of one process came due.
+  func processDeadline(_ id: AppID, pid: Int32, epoch: UInt32, _ event: ProcessEvent) throws {
+    guard self[id].pid == pid, self[id].epoch == epoch, self[id].state == .background else { return }
+    switch event {
+    case .taskExpiration:
+      // §3.4: "called shortly before the app's remaining background time reaches 0".
+      for task in self[id].tasks where !task.expired {
+        guard let i = self[id].tasks.firstIndex(where: { $0.id == task.id }) else { continue }
+        self[id].tasks[i].expired = true
+        trace.append({ $0.app = id; $0.detail = task.name }, kind: .expire, at: now)
+        if let token = task.expiration, let host {
+          try cascade(for: id) {
+            let saved = busy
+            busy = .expiration(id)
+            defer { busy = saved }
+            try host.expire(token, task: task.id, app: id, on: self)
+          }
+        }
+        guard self[id].pid == pid else { return }
+      }
+      scheduleIdleCheck(id)
+    case .taskDeadline:
+      // §0: a task still open at the limit kills the process silently.
+      if !self[id].tasks.isEmpty {
+        try killProcess(id, reason: .backgroundTask, code: profile.backgroundTaskKillCode)
+      }
+    case .windowEnd:
+      try finishWindow(id)
+    case .idleCheck:
+      if !isHeld(id) { try apply(.suspend, to: id) }
+    }
+  }
+
+  // MARK: - Background launches (§2.8)
+
+  /// `dev:background_fetch(app)`: the system launches or wakes the app in the
+  /// background and calls `application:performFetchWithCompletionHandler:`.
+  public func backgroundFetch(_ id: AppID) throws {
+    try backgroundEvent(id, .performFetch, mode: "fetch", action: .backgroundFetch, name: "background_fetch")
+  }
+
+  /// `dev:silent_push(app)`: a silent push launches or wakes the app and calls
+  /// `application:didReceiveRemoteNotification:fetchCompletionHandler:`.
+  public func silentPush(_ id: AppID) throws {
+    try backgroundEvent(id, .didReceiveRemoteNotification, mode: "remote-notification",
+                        action: .silentPush, name: "silent_push")
+  }
+
+  private func backgroundEvent(_ id: AppID, _ callback: Callback, mode: String,
+                               action: DeviceAction, name: String) throws {
+    try begin(action, name, app: id)
+    guard self[id].hasMode(mode) else {
+      throw SimulationError.invalidAction(
+        action: name, reason: "\(self[id].config.bundle) has no '\(mode)' background mode (install it with background_modes = { \"\(mode)\" })")
+    }
+    if self[id].backgroundLaunchBlocked {
+      // §2.6: after a force-quit, no background launch until the user opens the app.
+      log("\(name) not delivered: the user force-quit \(self[id].config.bundle), and it gets no background launch until the user opens it", app: id)
+      try settle()
+      return
+    }
+    try cascade(for: id) {
+      let woke = self[id].state == .notRunning || self[id].state == .suspended
+      if self[id].state == .notRunning { try apply(.launchInBackground, to: id) }
+      if self[id].state == .suspended { try apply(.resume, to: id) }
+      if woke && quirks.contains(.backgroundLaunchEntersBackground) {
+        // §8.1's documented variant (Apple's article, step 2).
+        if self[id].model == .appDelegate {
+          try deliver(.didEnterBackground, to: id)
+        } else {
+          try post(.didEnterBackground, to: id)
+        }
+      }
+      try deliver(callback, to: id)
+      if self[id].state == .background { try openWindow(id) }
+    }
+    try settle()
+  }
+
+  /// A background launch's window: the process runs until it completes or
+  /// the window ends, then the snapshot, then suspension (§2.8 steps 4–5).
+  private func openWindow(_ id: AppID) throws {
+    if self[id].backgroundDeadline == nil { try startBackgroundBudget(id) }
+    let end = now + policy.backgroundWindow
+    self[id].windowEnd = end
+    kernel.schedule(.process(id, pid: self[id].pid, epoch: self[id].epoch, .windowEnd), at: end)
+  }
+
+  /// Ends a background launch's window (`ctx:complete()`, or its time is up).
+  public func finishWindow(_ id: AppID) throws {
+    guard self[id].windowEnd != nil, self[id].state == .background else { return }
+    self[id].windowEnd = nil
+    trace.append({ $0.app = id }, kind: .snapshot, at: now)
+    scheduleIdleCheck(id)
+  }
+
+  // MARK: - Watchdogs (§3.1)
+
+  /// Arms the watchdog for a callback that has one, unless under a debugger.
+  /// - Returns: the watchdog it replaced, to restore after the callback.
+  func armWatchdog(for callback: Callback, app id: AppID) -> Watchdog?? {
+    guard !debugger else { return nil }
+    let kind: WatchdogKind
+    let limit: SimTime
+    switch callback {
+    case .didEnterBackground, .sceneDidEnterBackground: (kind, limit) = (.background, policy.watchdogBackground)
+    case .willTerminate: (kind, limit) = (.terminate, policy.watchdogTerminate)
+    default: return nil
+    }
+    let saved = watchdog
+    watchdog = Watchdog(app: id, deadline: now + limit, kind: kind)
+    return .some(saved)
+  }
+
+  /// A launch starts its watchdog, which runs to the first `…DidBecomeActive:` (§0).
+  func armLaunchWatchdog(_ id: AppID) {
+    guard !debugger else { return }
+    watchdog = Watchdog(app: id, deadline: now + policy.watchdogLaunch, kind: .launch)
+  }
+
+  /// `ctx:work` of the running app: a watchdog armed for it bites at its deadline.
+  func checkWatchdog(working app: AppID, until target: SimTime) throws {
+    guard let w = watchdog, w.app == app, target > w.deadline else { return }
+    kernel.advance(to: w.deadline)
+    watchdog = nil
+    try killProcess(app, reason: .watchdog, code: profile.watchdogKillCode, detail: w.kind.description)
+  }
+
+  // MARK: - Killing
+
+  /// Ends a process with no callback (jetsam, a watchdog, the task limit): a
+  /// kill record, then the silent kill edge. When the process's own code is
+  /// running, the cascade that runs it unwinds with `processKilled`.
+  func killProcess(_ id: AppID, reason: KillReason, code: UInt32? = nil, detail: String? = nil) throws {
+    guard self[id].state.isRunning else { return }
+    trace.append({ $0.app = id; $0.reason = reason; $0.code = code; $0.detail = detail }, kind: .kill, at: now)
+    deathReason = reason
+    try apply(.kill, to: id)
+    if runningApp == id {
+      killedWhileRunning = id
+      throw SimulationError.processKilled(id)
+    }
+  }
+
+  /// Runs one app's cascade; if the app is killed while its own code runs,
+  /// the rest of the cascade is dropped (a SIGKILL runs nothing more).
+  func cascade(for id: AppID, _ body: () throws -> Void) throws {
+    do {
+      try body()
+    } catch SimulationError.processKilled(let killed) where killed == id {
+      killedWhileRunning = nil
+    }
+  }
+
+  // MARK: - Protected data (§0)
+
+  func protectedDataLocks() throws {
+    guard isLocked, protectedDataAvailable else { return }
+    protectedDataAvailable = false
+    for app in apps where app.state.isExecuting {
+      try cascade(for: app.id) { try deliver(.protectedDataWillBecomeUnavailable, to: app.id) }
+    }
+  }
+
+  func protectedDataUnlocks() throws {
+    lockEpoch &+= 1
+    guard !protectedDataAvailable else { return }
+    protectedDataAvailable = true
+    for app in apps where app.state.isExecuting {
+      try cascade(for: app.id) { try deliver(.protectedDataDidBecomeAvailable, to: app.id) }
+    }
+  }
+}

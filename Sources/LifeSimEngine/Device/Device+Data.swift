@@ -1,0 +1,21 @@
+// Unsaved changes and saving (SPEC §1.8): a process that dies holding unsaved
+// changes leaves a `data_loss` record (see `processEnded`).
+extension Device {
+  /// `ctx:dirty(n)`: the app now holds `n` more unsaved changes.
+  public func markDirty(app id: AppID, count: Int) throws {
+    guard self[id].state.isExecuting else {
+      throw SimulationError.invalidAction(action: "ctx:dirty", reason: "\(self[id].config.bundle) is \(self[id].state)")
+    }
+    self[id].unsaved += max(0, count)
+  }
+
+  /// `ctx:save{ seconds = s }`: the save takes `s` of the handler's time (so a
+  /// watchdog may end it first), then the changes are safe.
+  public func save(app id: AppID, taking duration: SimTime) throws {
+    guard self[id].state.isExecuting else {
+      throw SimulationError.invalidAction(action: "ctx:save", reason: "\(self[id].config.bundle) is \(self[id].state)")
+    }
+    if duration > .zero { try work(duration) }
+    self[id].unsaved = 0
+  }
+}

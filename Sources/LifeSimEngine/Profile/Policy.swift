@@ -1,0 +1,66 @@
+/// The OS policies in force on a device (SPEC §1.7): every default comes from
+/// the profile's facts, and a script may override each one (`dev:policy`).
+public struct Policy: Sendable, Equatable {
+  /// Background-task time per backgrounding (§0, §3.4).
+  public var backgroundTime: SimTime
+  /// When true, the host answers `backgroundTime` per app (a Lua function).
+  public var backgroundTimeFromHost = false
+  /// How long before the limit the expiration handlers run (§3.4: about 5 s).
+  public var expirationLead: SimTime
+  /// Watchdog limits (§0, §3.1–§3.3).
+  public var watchdogLaunch: SimTime
+  public var watchdogBackground: SimTime
+  public var watchdogTerminate: SimTime
+  /// Fractions of RAM in use at which a memory warning is sent, and at which
+  /// jetsam starts killing (SPEC §2 `dev:policy`).
+  public var memoryWarningAt: Double
+  public var jetsamAt: Double
+  /// When true, the host picks jetsam victims (`choose_victim`).
+  public var victimFromHost = false
+  /// When set, jetsam first disconnects background scenes, least recently used
+  /// first, each giving back this many MB of its app's footprint (§1.2).
+  public var reclaimSceneMB: Double?
+  /// The window a background launch or wake gets (§2.8: about 30 s).
+  public var backgroundWindow: SimTime
+  /// How long after a lock protected data becomes unavailable (§0).
+  public var protectedDataDelay: SimTime
+
+  /// The defaults of a profile.
+  public init(profile: OSProfile) {
+    backgroundTime = profile.backgroundTaskBudget
+    expirationLead = profile.expirationLead
+    watchdogLaunch = profile.launchWatchdog
+    watchdogBackground = profile.backgroundWatchdog
+    watchdogTerminate = profile.terminateWatchdog
+    memoryWarningAt = profile.memoryWarningFraction
+    jetsamAt = profile.jetsamFraction
+    backgroundWindow = profile.backgroundLaunchWindow
+    protectedDataDelay = profile.protectedDataDelay
+  }
+}
+
+/// The jetsam priority band of a process (reference §4, XNU `kern_memorystatus.h`):
+/// victims come from the lowest band first.
+public enum JetsamBand: Int, Sendable, Comparable, CustomStringConvertible {
+  case idle = 0, background = 3, foreground = 10, audio = 12
+
+  public static func < (a: JetsamBand, b: JetsamBand) -> Bool { a.rawValue < b.rawValue }
+  public var description: String { String(rawValue) }
+}
+
+/// One process jetsam may kill, as `choose_victim` sees it.
+public struct VictimCandidate: Sendable, Equatable {
+  public var app: AppID
+  public var band: JetsamBand
+  public var footprintMB: Double
+  public var lastUsed: SimTime
+  public var state: AppState
+  public var unsaved: Int
+}
+
+/// The memory pressure level (reference §4), recorded in `memory` records.
+public enum MemoryLevel: UInt8, Sendable, Comparable, CustomStringConvertible {
+  case normal, warning, critical
+  public static func < (a: MemoryLevel, b: MemoryLevel) -> Bool { a.rawValue < b.rawValue }
+  public var description: String { ["normal", "warning", "critical"][Int(rawValue)] }
+}

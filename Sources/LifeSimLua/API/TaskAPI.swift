@@ -1,0 +1,78 @@
+import CLua
+import CLuaShim
+import LifeSimEngine
+
+// Background tasks: ctx:begin_background_task returns one; task:finish() ends it.
+extension LuaRuntime {
+  private func selfTask() throws -> (DeviceSlot, AppID, Int32) {
+    let h = try checkHandle(1, .task)
+    return (try slot(h.device), AppID(Int(h.index)), h.extra)
+  }
+
+  /// Pushes the object of a task: one per task while it is open (stack effect: +1).
+  func pushTask(_ task: Int32, of id: AppID, on slot: DeviceSlot) {
+    if let stored = slot.taskObjects[task] {
+      slot.pushSlot(stored)
+      return
+    }
+    pushApp(id, on: slot)  // the task keeps its app (and device) alive
+    pushObject(Handle(kind: ObjectKind.task.rawValue, device: slot.id, index: id.index, extra: task), userValue: true)
+    slot.taskObjects[task] = slot.store(-1)
+  }
+
+  /// `ctx:begin_background_task(name [, on_expire])`: `on_expire(task)` runs
+  /// shortly before the background time runs out.
+  func ctxBeginBackgroundTask() throws -> Int32 {
+    let (slot, app) = try contextApp("begin_background_task")
+    let name = try checkString(L, 2)
+    var token: HostToken?
+    if !isNoneOrNil(L, 3) {
+      try checkFunction(L, 3)
+      token = HostToken(Int(slot.store(3)))
+    }
+    let task: Int32
+    do {
+      task = try slot.device.beginBackgroundTask(app: app, name: name, expiration: token)
+    } catch {
+      if let token { slot.free(Int32(token.rawValue)) }
+      throw error
+    }
+    slot.taskNames[task] = name
+    pushTask(task, of: app, on: slot)
+    return 1
+  }
+
+  /// `task:finish()`: ends the task; finishing it twice records a warning, as
+  /// UIKit logs one.
+  func taskFinish() throws -> Int32 {
+    let (slot, app, task) = try selfTask()
+    if slot.device.endBackgroundTask(app: app, task: task) {
+      if let stored = slot.taskObjects.removeValue(forKey: task) { slot.free(stored) }
+    } else {
+      slot.device.warn("task \(task) ended twice (or after its process died): endBackgroundTask with an invalid identifier", app: app)
+    }
+    return 0
+  }
+
+  func taskIndex() throws -> Int32 {
+    let (slot, app, task) = try selfTask()
+    let open = slot.device.isTaskOpen(app: app, task: task)
+    switch stringValue(L, 2) {
+    case "id": push(L, Int(task))
+    case "app": pushApp(app, on: slot)
+    case "open": push(L, open)
+    case "name": push(L, slot.taskNames[task] ?? "")
+    case "expired":
+      push(L, slot.device[app].tasks.first(where: { $0.id == task })?.expired ?? false)
+    default: throw unknownField(.task)
+    }
+    return 1
+  }
+
+  func taskToString() throws -> Int32 {
+    let (slot, app, task) = try selfTask()
+    let open = slot.device.isTaskOpen(app: app, task: task)
+    push(L, "<task \(task) \(slot.taskNames[task] ?? ""): \(open ? "open" : "ended")>")
+    return 1
+  }
+}
