@@ -59,7 +59,8 @@ extension Device {
     case .notRunning, .suspended: return 0
     case .background:
       if holdsAudio(id) { return .infinity }
-      guard let deadline = app.backgroundDeadline else { return 0 }
+      // Inside …DidEnterBackground: the budget has not started to run yet.
+      guard let deadline = app.backgroundDeadline else { return policy.backgroundTime.seconds }
       return max(0, (deadline - now).seconds)
     }
   }

@@ -55,8 +55,8 @@ public struct TraceWriter: Sendable {
       out += " state \(r.fromName ?? "?") -> \(r.toName ?? "?")"
     case .action:
       out += " action " + (r.action?.description ?? "?")
-    case .kill:
-      out += " kill"
+    case .kill, .dataLoss:
+      out += " " + r.kind.description
       if let reason = r.reason { out += " reason=\(reason)" }
       if let code = r.code { out += " code=" + hex(code) }
     default:
