@@ -80,7 +80,7 @@ public struct App: Sendable {
   /// The jetsam band of the process (reference §4): audio 12, foreground 10,
   /// running in the background 3, suspended 0.
   public var band: JetsamBand {
-    if playingAudio && state.isExecuting { return .audio }
+    if playingAudio && hasMode("audio") && state.isExecuting { return .audio }
     switch state {
     case .active, .inactive: return .foreground
     case .background: return .background

@@ -207,8 +207,9 @@ extension Device {
           try post(.didEnterBackground, to: id)
         }
       }
-      try deliver(callback, to: id)
+      // The window opens as the event is delivered, so ctx:complete() inside it ends it.
       if self[id].state == .background { try openWindow(id) }
+      try deliver(callback, to: id)
     }
     try settle()
   }

@@ -180,6 +180,8 @@ extension Device {
         return
       }
       trace.append({ $0.app = id }, kind: .snapshot, at: now)
+      // §3.6: without the audio key, audio stops on backgrounding.
+      if !self[id].hasMode("audio") { self[id].playingAudio = false }
       // §0 "Suspension": right after the snapshot, unless a task or a mode holds it.
       try startBackgroundBudget(id)
       if !isHeld(id) { try apply(.suspend, to: id) }
