@@ -46,8 +46,8 @@ extension Device {
   }
 
   /// §0 and §4: processes over their own limit die first (`per-process-limit`);
-  /// then, if memory is low, a warning goes to every app that runs code before
-  /// any kill at that pressure; then, while it stays critical, jetsam kills
+  /// then, each time the level rises, a warning goes to every app that runs
+  /// code, before any kill at that pressure; then, while it stays critical, jetsam kills
   /// the first candidate (`vm-pageshortage`), or first reclaims background
   /// scenes when the policy says so.
   func checkMemory() throws {
@@ -58,11 +58,11 @@ extension Device {
         try killProcess(app.id, reason: .perProcessLimit)
       }
     }
-    let rising = memoryLevel(used: memoryUsedMB)
-    if rising != memoryLevel {
-      let wasNormal = memoryLevel == .normal
-      recordMemoryLevel(rising)
-      if wasNormal { try sendMemoryWarnings() }
+    let level = memoryLevel(used: memoryUsedMB)
+    if level != memoryLevel {
+      let rising = level > memoryLevel
+      recordMemoryLevel(level)
+      if rising { try sendMemoryWarnings() }  // every rise warns, before any kill
     }
     while memoryLevel(used: memoryUsedMB) == .critical {
       if let mb = policy.reclaimSceneMB, let (app, scene) = reclaimableScene() {
@@ -82,8 +82,8 @@ extension Device {
       }
       try killProcess(victim, reason: .vmPageShortage)
     }
-    let level = memoryLevel(used: memoryUsedMB)
-    if level != memoryLevel { recordMemoryLevel(level) }
+    let after = memoryLevel(used: memoryUsedMB)
+    if after != memoryLevel { recordMemoryLevel(after) }
   }
 
   /// The processes jetsam may kill, in its default order (§0, §4): lowest band

@@ -281,6 +281,8 @@ func describeValue(_ L: LuaState, _ i: Int32) -> String {
   switch lua_type(L, i) {
   case LUA_TNUMBER: return formatNumber(lua_tonumberx(L, i, nil))
   case LUA_TNIL, LUA_TNONE: return "nil"
-  default: return "a " + typeName(L, i)
+  default:
+    let name = typeName(L, i)
+    return ("aeiou".contains(name.first ?? "x") ? "an " : "a ") + name
   }
 }
