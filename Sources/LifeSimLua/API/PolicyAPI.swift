@@ -20,12 +20,12 @@ extension LuaRuntime {
     try checkTable(L, 2)
     try checkKeys(L, 2, allowed: Self.policyKeys, arg: 2)
     var p = slot.device.policy
-    var functions: [String: Int32] = [:]  // stored only once everything is valid
+    var functions: [String] = []  // stored only once everything is valid
 
     switch rawField(L, 2, "background_time") {
     case LUA_TNIL: ls_pop(L, 1)
     case LUA_TFUNCTION:
-      functions["background_time"] = slot.store(-1)
+      functions.append("background_time")
       ls_pop(L, 1)
       p.backgroundTimeFromHost = true
     default:
@@ -61,7 +61,7 @@ extension LuaRuntime {
     switch rawField(L, 2, "choose_victim") {
     case LUA_TNIL: break
     case LUA_TFUNCTION:
-      functions["choose_victim"] = slot.store(-1)
+      functions.append("choose_victim")
       p.victimFromHost = true
     default:
       defer { ls_pop(L, 1) }
@@ -76,9 +76,11 @@ extension LuaRuntime {
       p.reclaimSceneMB = mb
     }
 
-    for (name, fn) in functions {
+    for name in functions {
       if let old = slot.policyFunctions[name] { slot.free(old) }
-      slot.policyFunctions[name] = fn
+      _ = rawField(L, 2, name)
+      slot.policyFunctions[name] = slot.store(-1)
+      ls_pop(L, 1)
     }
     slot.device.policy = p
     return 0
