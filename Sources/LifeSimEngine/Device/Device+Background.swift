@@ -270,8 +270,7 @@ extension Device {
   /// running, the cascade that runs it unwinds with `processKilled`.
   func killProcess(_ id: AppID, reason: KillReason, code: UInt32? = nil, detail: String? = nil) throws {
     guard self[id].state.isRunning else { return }
-    trace.append({ $0.app = id; $0.reason = reason; $0.code = code; $0.detail = detail }, kind: .kill, at: now)
-    deathReason = reason
+    recordKill(id, reason: reason, code: code, detail: detail)
     try apply(.kill, to: id)
     if runningApp == id {
       killedWhileRunning = id

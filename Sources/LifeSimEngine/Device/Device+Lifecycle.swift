@@ -194,8 +194,8 @@ extension Device {
   }
 
   /// A kill record: why a process died, and the code where there is one.
-  func recordKill(_ id: AppID, reason: KillReason, code: UInt32? = nil) {
-    trace.append({ $0.app = id; $0.reason = reason; $0.code = code }, kind: .kill, at: now)
+  func recordKill(_ id: AppID, reason: KillReason, code: UInt32? = nil, detail: String? = nil) {
+    trace.append({ $0.app = id; $0.reason = reason; $0.code = code; $0.detail = detail }, kind: .kill, at: now)
     deathReason = reason
   }
 }

@@ -115,11 +115,12 @@ extension Device {
     memoryLevel = level
     let used = memoryUsedMB
     let ram = memoryMB ?? 0
-    trace.append({ $0.detail = "\(level) \(formatMB(used))/\(ram) MB" }, kind: .memory, at: now)
+    trace.append({ $0.detail = "\(level) \(formatNumber(used))/\(ram) MB" }, kind: .memory, at: now)
   }
 }
 
-/// MB for a message: whole numbers without a fraction.
-func formatMB(_ x: Double) -> String {
+/// A number for a message, as Lua's `%.14g` would print it: whole numbers
+/// without a fraction.
+public func formatNumber(_ x: Double) -> String {
   x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x)
 }

@@ -100,8 +100,3 @@ extension LuaRuntime {
   }
 }
 
-/// A number as Lua's `%.14g` would print it, for messages.
-func formatNumber(_ x: Double) -> String {
-  if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
-  return String(x)
-}
