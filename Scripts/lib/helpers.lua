@@ -56,4 +56,28 @@ function M.record_summary(dev, app, since)
   return lines
 end
 
+-- A device on iOS `ios` with one app whose root view controller is of class
+-- `root` (made in code), launched.
+function M.with_root(ios, root)
+  local dev = lifesim.device{ ios = ios }
+  local app = dev:install{ bundle = "com.example.notes", root = { class = root or "Root" } }
+  dev:launch(app)
+  return dev, app
+end
+
+-- The callbacks since `since`, each "Class selector" for view controllers and
+-- views and the bare selector for delegates (those only with `delegates`).
+function M.object_calls(dev, since, delegates)
+  local out = {}
+  for _, r in ipairs(dev.trace:records{ kind = "callback", since = since }) do
+    local class = r.view or r.vc
+    if class then
+      out[#out + 1] = class .. " " .. r.callback
+    elseif delegates then
+      out[#out + 1] = r.callback
+    end
+  end
+  return out
+end
+
 return M

@@ -10,9 +10,13 @@ public struct AppConfig: Sendable {
   public var backgroundModes: [String]
   /// Resident memory in MB.
   public var footprintMB: Double
+  /// The root view controller and how it is made; nil gives an app with no
+  /// view controllers (SPEC §1.2).
+  public var root: ObjectSpec?
 
   public init(bundle: String, scenes: Bool? = nil, exitsOnSuspend: Bool = false,
-              backgroundModes: [String] = [], footprintMB: Double = 100) {
+              backgroundModes: [String] = [], footprintMB: Double = 100, root: ObjectSpec? = nil) {
+    self.root = root
     self.bundle = bundle
     self.scenes = scenes
     self.exitsOnSuspend = exitsOnSuspend
@@ -60,11 +64,17 @@ public struct App: Sendable {
   public internal(set) var footprintMB: Double = 0
   /// Unsaved changes (`ctx:dirty`), lost if the process dies holding them (SPEC §1.8).
   public internal(set) var unsaved = 0
+  /// The process's windows: one in the app-delegate model, one per connected
+  /// scene in the scene model (SPEC §1.4).
+  public internal(set) var windows: [Window] = []
   /// Voids scheduled OS deadlines when the process changes between foreground and background.
   var epoch: UInt32 = 0
 
   /// The callbacks the script handles.
   public var handled = CallbackSet()
+  /// The callbacks with a handler of their own (not only `on("*")`): what the
+  /// app "implements", for `viewIsAppearing:` on iOS 13–16 (§0).
+  public var implemented = CallbackSet()
   /// The notifications the script observes.
   public var observed = NotificationSet()
 

@@ -1,12 +1,17 @@
 /// Who receives a callback, which names the class in a text trace line.
+///
+/// View-controller and view callbacks go to an object of the app's own class,
+/// which the trace record names (`TraceRecord.object`).
 public enum Receiver: UInt8, Sendable {
-  case appDelegate, sceneDelegate
+  case appDelegate, sceneDelegate, viewController, view
 
-  /// The class name printed in `-[Class selector]`.
+  /// The class name printed in `-[Class selector]` for delegate callbacks.
   public var className: String {
     switch self {
     case .appDelegate: return "AppDelegate"
     case .sceneDelegate: return "SceneDelegate"
+    case .viewController: return "UIViewController"
+    case .view: return "UIView"
     }
   }
 }
@@ -42,6 +47,33 @@ public enum Callback: UInt8, CaseIterable, Sendable {
   case didReceiveRemoteNotification
   case protectedDataWillBecomeUnavailable
   case protectedDataDidBecomeAvailable
+  // UIViewController (reference §5). `initWithCoder:`, `awakeFromNib` and
+  // `dealloc` are shared with views: the record's object says which.
+  case initWithCoder
+  case awakeFromNib
+  case initWithNibName
+  case loadView
+  case viewDidLoad
+  case viewWillAppear
+  case viewIsAppearing
+  case viewWillLayoutSubviews
+  case viewDidLayoutSubviews
+  case viewDidAppear
+  case viewWillDisappear
+  case viewDidDisappear
+  case viewControllerDidReceiveMemoryWarning
+  case viewWillUnload
+  case viewDidUnload
+  case viewWillTransitionToSize
+  case dealloc
+  // UIView (reference §6)
+  case initWithFrame
+  case willMoveToSuperview
+  case didMoveToSuperview
+  case willMoveToWindow
+  case didMoveToWindow
+  case layoutSubviews
+  case drawRect
 
   /// The Objective-C selector: the canonical name scripts use.
   public var selector: String { Callback.selectors[Int(rawValue)] }
@@ -51,8 +83,21 @@ public enum Callback: UInt8, CaseIterable, Sendable {
 
   /// The delegate that receives it.
   public var receiver: Receiver {
-    (Callback.sceneWillConnect.rawValue...Callback.sceneOpenURLContexts.rawValue).contains(rawValue)
+    if rawValue >= Callback.initWithFrame.rawValue { return .view }
+    if rawValue >= Callback.initWithCoder.rawValue { return .viewController }
+    return (Callback.sceneWillConnect.rawValue...Callback.sceneOpenURLContexts.rawValue).contains(rawValue)
       ? .sceneDelegate : .appDelegate
+  }
+
+  /// A callback a view controller receives (`initWithCoder:`, `awakeFromNib` and
+  /// `dealloc` included).
+  public var isViewControllerCallback: Bool {
+    (Callback.initWithCoder.rawValue...Callback.dealloc.rawValue).contains(rawValue)
+  }
+
+  /// A callback a view receives.
+  public var isViewCallback: Bool {
+    self == .initWithCoder || self == .awakeFromNib || self == .dealloc || receiver == .view
   }
 
   /// The UIApplication notification posted right after it, as on iOS (reference
@@ -104,6 +149,30 @@ public enum Callback: UInt8, CaseIterable, Sendable {
     "application:didReceiveRemoteNotification:fetchCompletionHandler:",
     "applicationProtectedDataWillBecomeUnavailable:",
     "applicationProtectedDataDidBecomeAvailable:",
+    "initWithCoder:",
+    "awakeFromNib",
+    "initWithNibName:bundle:",
+    "loadView",
+    "viewDidLoad",
+    "viewWillAppear:",
+    "viewIsAppearing:",
+    "viewWillLayoutSubviews",
+    "viewDidLayoutSubviews",
+    "viewDidAppear:",
+    "viewWillDisappear:",
+    "viewDidDisappear:",
+    "didReceiveMemoryWarning",
+    "viewWillUnload",
+    "viewDidUnload",
+    "viewWillTransitionToSize:withTransitionCoordinator:",
+    "dealloc",
+    "initWithFrame:",
+    "willMoveToSuperview:",
+    "didMoveToSuperview",
+    "willMoveToWindow:",
+    "didMoveToWindow",
+    "layoutSubviews",
+    "drawRect:",
   ]
 
   static let swiftNames: [String] = [
@@ -130,6 +199,30 @@ public enum Callback: UInt8, CaseIterable, Sendable {
     "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)",
     "applicationProtectedDataWillBecomeUnavailable(_:)",
     "applicationProtectedDataDidBecomeAvailable(_:)",
+    "init(coder:)",
+    "awakeFromNib()",
+    "init(nibName:bundle:)",
+    "loadView()",
+    "viewDidLoad()",
+    "viewWillAppear(_:)",
+    "viewIsAppearing(_:)",
+    "viewWillLayoutSubviews()",
+    "viewDidLayoutSubviews()",
+    "viewDidAppear(_:)",
+    "viewWillDisappear(_:)",
+    "viewDidDisappear(_:)",
+    "didReceiveMemoryWarning()",
+    "viewWillUnload()",
+    "viewDidUnload()",
+    "viewWillTransition(to:with:)",
+    "deinit",
+    "init(frame:)",
+    "willMove(toSuperview:)",
+    "didMoveToSuperview()",
+    "willMove(toWindow:)",
+    "didMoveToWindow()",
+    "layoutSubviews()",
+    "draw(_:)",
   ]
 }
 

@@ -149,7 +149,10 @@ extension Device {
   /// §2.9: the app delegate, then the notification, for every app that runs code.
   func sendMemoryWarnings() throws {
     for app in apps where app.state.isExecuting {
-      try cascade(for: app.id) { try deliver(.didReceiveMemoryWarning, to: app.id) }
+      try cascade(for: app.id) {
+        try deliver(.didReceiveMemoryWarning, to: app.id)
+        try warnViewControllers(app.id)
+      }
     }
   }
 
@@ -197,6 +200,7 @@ extension Device {
       // §8.7, Apple's guide: no background state, only applicationWillTerminate:.
       try walk(.toInactive, id)
       try cascade(for: id) {
+        try disappearForExit(id)
         deathReason = .exitsOnSuspend
         try apply(.terminate, to: id)
       }

@@ -48,6 +48,7 @@ extension Device {
   /// Lets every event due now fire, unless a clock loop is already doing so.
   func settle() throws {
     guard !inClockLoop, busy == nil else { return }
+    try flushLayout()
     try runEvents(upTo: now)
     checkInvariants()
   }
@@ -62,6 +63,7 @@ extension Device {
     defer { inClockLoop = false }
     while let event = kernel.popDue(upTo: limit) {
       try process(event)
+      try flushLayout()
       checkInvariants()
     }
   }

@@ -20,6 +20,7 @@ extension Device {
       precondition(app.parkedTimers.isEmpty || app.state == .suspended,
                    "\(where_): parked timers while \(app.state)")
       checkScenes(app, where_)
+      checkWindows(app, where_)
       precondition(app.tasks.isEmpty || app.state.isExecuting, "\(where_): open tasks while \(app.state)")
       precondition(app.state != .suspended || !isHeld(app.id),
                    "\(where_): suspended while a task, audio or a window holds it")
@@ -29,6 +30,35 @@ extension Device {
       precondition(self[f].state.isRunning, "\(self[f].config.bundle) at t=\(now): frontmost but not running")
     }
     #endif
+  }
+
+  /// View controllers (reference §5.4): between transitions, the ones on screen
+  /// have appeared (the root may wait for the activation) and the others have
+  /// disappeared; nothing in a hierarchy is deallocated.
+  private func checkWindows(_ app: App, _ where_: String) {
+    if !app.state.isRunning { precondition(app.windows.isEmpty, "\(where_): windows without a process") }
+    for window in app.windows {
+      precondition(!window.stack.isEmpty && !window.transitioning, "\(where_): a window without a root, or mid-transition")
+      guard window.shown else { continue }
+      let onScreen = visible(in: window)
+      for vc in window.hierarchy {
+        let c = viewController(vc)
+        if onScreen.contains(vc) {
+          let expected: Appearance = window.awaitingDidAppear ? .appearing : .appeared
+          precondition(c.appearance == expected,
+                       "\(where_): \(c.spec.className) #\(c.instance) is on screen but \(c.appearance)")
+        } else {
+          // Off screen: disappeared, or still "appeared" under a sheet that a
+          // full-screen presentation then covered (UIKit tells only the presenter).
+          precondition(c.appearance == .disappeared || c.appearance == .appeared,
+                       "\(where_): \(c.spec.className) #\(c.instance) is off screen but \(c.appearance)")
+        }
+        for v in c.subviews.flatMap(subtree) {
+          precondition(!view(v).deallocated && view(v).inWindow == c.inWindow,
+                       "\(where_): view \(view(v).spec.className) #\(view(v).instance) out of step with its view controller")
+        }
+      }
+    }
   }
 
   /// The scene model's invariants (reference §1.2, §1.3).

@@ -14,6 +14,9 @@ extension Device {
   }
 
   private func deliver(_ edge: AppTransition, _ event: AppEvent, _ id: AppID, _ url: String?) throws {
+    let launching = (event == .launch || event == .launchInBackground) && self[id].model == .appDelegate
+    // §2.1 row 0, §5.1: UIApplicationMain loads the main storyboard's root first.
+    if launching { try createRoot(id, scene: 0, storyboardPhase: true) }
     for callback in edge.callbacks(self[id].model) where shouldDeliver(callback, on: event, to: id) {
       // §2.7: launch options carry the URL in the app-delegate model; with scenes
       // they are nil and the URL arrives in the connection options.
@@ -25,6 +28,8 @@ extension Device {
         launchRefusedURL = true
       }
       if callback == .didDiscardSceneSessions { self[id].discardedSessions.removeAll() }
+      // §5.1: a xib or code root is made by the app in didFinishLaunching.
+      if launching && callback == .didFinishLaunching { try createRoot(id, scene: 0, storyboardPhase: false) }
     }
   }
 
@@ -133,6 +138,7 @@ extension Device {
       if case .appTimer(_, _, let token) = event.action { host?.release(token, on: self) }
     }
     if frontmost == id { frontmost = nil }
+    dropWindows(id)
     // §1.4 "Suspended → Not running": the scenes go with the process, silently;
     // their sessions survive unless a force-quit discarded them.
     detachScenes(id)
@@ -153,7 +159,12 @@ extension Device {
     guard let events = Routes.events(route, from: app.state) else { return }
     let cold = app.state == .notRunning
     for event in events {
-      if event == .activate, let url { try deliverURL(url, to: id, cold: cold) }
+      if event == .activate {
+        try showWindow(id, scene: 0)  // §2.1 step 4: the root appears before the activation
+        if let url { try deliverURL(url, to: id, cold: cold) }
+        try activating(id, scene: 0) { try apply(event, to: id, url: cold ? url : nil) }
+        continue
+      }
       try apply(event, to: id, url: cold ? url : nil)
     }
     if route == .toActive, events.isEmpty, let url { try deliverURL(url, to: id, cold: false) }
@@ -175,6 +186,7 @@ extension Device {
     try cascade(for: id) {
       guard self[id].state == .background else { return }
       if exitsOnSuspend(id) {
+        try disappearForExit(id)  // §0, §3.7: the visible view controller disappears
         deathReason = .exitsOnSuspend
         try apply(.terminate, to: id)
         return

@@ -164,14 +164,25 @@ extension Device {
       throw SimulationError.illegalSceneTransition(app: self[id].config.bundle, scene: number,
                                                    from: from, event: event, at: now)
     }
-    if !edge.deliveredAfter { try deliver(edge, number, id, url) }
-    setSceneState(id, number, edge.to)
-    try followScenes(id)
-    if edge.deliveredAfter { try deliver(edge, number, id, url) }
+    if event == .activate {
+      try activating(id, scene: number) { try walk(edge, event, number, id, url) }
+    } else {
+      try walk(edge, event, number, id, url)
+    }
+    if event == .disconnect || event == .detach {
+      dropWindows(id, scene: number)  // the scene's window goes with it
+    }
     if event == .enterBackground && quirks.contains(.disconnectOnBackground) {
       // §8.3's variant: the template comment's disconnect "shortly after" backgrounding.
       try apply(.disconnect, scene: number, of: id)
     }
+  }
+
+  private func walk(_ edge: SceneTransition, _ event: SceneEvent, _ number: Int32, _ id: AppID, _ url: String?) throws {
+    if !edge.deliveredAfter { try deliver(edge, number, id, url) }
+    setSceneState(id, number, edge.to)
+    try followScenes(id)
+    if edge.deliveredAfter { try deliver(edge, number, id, url) }
   }
 
   private func deliver(_ edge: SceneTransition, _ number: Int32, _ id: AppID, _ url: String?) throws {
@@ -181,6 +192,12 @@ extension Device {
       if callback == .configurationForConnecting && self[id].scenes[i].hasSession { continue }
       if callback == .sceneWillConnect { self[id].scenes[i].hasSession = true }
       try deliver(callback, to: id, scene: number, url: callback == .sceneWillConnect ? url : nil)
+      if callback == .sceneWillConnect {
+        // §2.1 step 6: the window and the root are made in willConnect, and the
+        // root appears before the scene comes forward.
+        try createRoot(id, scene: number)
+        try showWindow(id, scene: number)
+      }
     }
   }
 

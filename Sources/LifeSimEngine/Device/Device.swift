@@ -51,6 +51,14 @@ public final class Device {
   /// How far `run()` may take the clock past its start (default 30 days).
   public var horizon: SimTime = .seconds(30 * 86_400)
 
+  /// Every view controller and view ever made, by `ObjectID` (SPEC §1.4).
+  public internal(set) var viewControllers: [ViewController] = []
+  public internal(set) var views: [View] = []
+  /// Instances made so far per (app, class), for instance numbers.
+  var instanceCounts: [Int64: Int32] = [:]
+  /// A view entered a window and waits for the next layout and display pass.
+  var layoutPending = false
+
   /// What is running right now, for re-entrancy checks and error context.
   public internal(set) var busy: Busy?
   var inClockLoop = false
@@ -120,7 +128,10 @@ public final class Device {
   }
 
   /// Registers a script handler, so the engine calls the host for it.
-  public func setHandled(_ callback: Callback, for id: AppID) { self[id].handled.insert(callback) }
+  public func setHandled(_ callback: Callback, for id: AppID) {
+    self[id].handled.insert(callback)
+    self[id].implemented.insert(callback)
+  }
   /// Registers handlers for every callback (`app:on("*", f)`).
   public func setHandlesAll(for id: AppID) { self[id].handled = .all }
   /// Registers an observer.

@@ -29,6 +29,20 @@ public struct Delivery: Sendable {
   public var scene: Int32?
   /// The URL in the launch options, connection options or open-URL call.
   public var url: String?
+  /// For view-controller callbacks the view controller; for view callbacks the
+  /// view and the view controller that holds it.
+  public var vc: ObjectID?
+  public var view: ObjectID?
+
+  public init(app: AppID, callback: Callback, scene: Int32? = nil, url: String? = nil,
+              vc: ObjectID? = nil, view: ObjectID? = nil) {
+    self.app = app
+    self.callback = callback
+    self.scene = scene
+    self.url = url
+    self.vc = vc
+    self.view = view
+  }
 }
 
 /// What a handler returned: the delegate method's return value, where it has one.

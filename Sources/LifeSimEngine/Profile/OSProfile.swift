@@ -93,6 +93,17 @@ public struct OSProfile: Sendable, Equatable {
     version >= 17 ? .always : version >= 13 ? .whenImplemented : .never
   }
 
+  /// On iOS ≤ 5 a memory warning unloads the views of view controllers that are
+  /// off screen (`viewDidUnload`); from 6 views are never unloaded (§5.5, §7 row 6).
+  public var unloadsViewsOnMemoryWarning: Bool { version <= 5 }
+
+  /// `viewWillUnload` exists on iOS 5 only (5.0–6.0, §5.5), before `viewDidUnload`.
+  public var hasViewWillUnload: Bool { version == 5 }
+
+  /// `viewWillTransitionToSize:withTransitionCoordinator:` exists from iOS 8; a
+  /// rotation before that gives only the layout pass (§5.3).
+  public var hasViewWillTransitionToSize: Bool { version >= 8 }
+
   // MARK: - The table
 
   /// Every fact above, by the name scripts see in `dev.profile`, with its value
@@ -116,6 +127,9 @@ public struct OSProfile: Sendable, Equatable {
       Fact("protected_data_delay", protectedDataDelay.seconds, "§0 Protected data"),
       Fact("default_modal_style", defaultModalStyle.rawValue, "§0, §7 row 13"),
       Fact("view_is_appearing", viewIsAppearing.rawValue, "§0, §5.3, §7 row 17"),
+      Fact("unloads_views_on_memory_warning", unloadsViewsOnMemoryWarning, "§5.5, §7 row 6"),
+      Fact("view_will_unload", hasViewWillUnload, "§5.5"),
+      Fact("view_will_transition_to_size", hasViewWillTransitionToSize, "§5.3; UIKit API from iOS 8"),
     ]
   }
 

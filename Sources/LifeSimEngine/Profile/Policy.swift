@@ -24,6 +24,10 @@ public struct Policy: Sendable, Equatable {
   public var backgroundWindow: SimTime
   /// How long after a lock protected data becomes unavailable (§0).
   public var protectedDataDelay: SimTime
+  /// Layout passes (`viewWillLayoutSubviews` / `viewDidLayoutSubviews`) on a view
+  /// controller's first appearance and on later ones: 2 and 1, as in seed 003 (§0, §5.3).
+  public var layoutPassesFirst = 2
+  public var layoutPassesLater = 1
 
   /// The defaults of a profile.
   public init(profile: OSProfile) {

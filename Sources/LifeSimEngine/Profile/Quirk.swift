@@ -19,12 +19,15 @@ public enum Quirk: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   /// launch or wake gets `applicationDidEnterBackground:` (step 2) before the
   /// event. The default follows the iOS 7 radar: no such call.
   case backgroundLaunchEntersBackground
+  /// §8.8: the launch interleaving "flipped" in iOS 8 and 11 (Neuburg): the root
+  /// view controller's `viewDidAppear:` comes before `…DidBecomeActive:`.
+  case rootAppearsBeforeActive
 
   /// The name scripts use.
   public var description: String { Quirk.names[Int(rawValue)] }
 
   /// The reference section that documents the contradiction.
-  public var reference: String { ["§8.2", "§8.3", "§8.7", "§8.1"][Int(rawValue)] }
+  public var reference: String { ["§8.2", "§8.3", "§8.7", "§8.1", "§8.8"][Int(rawValue)] }
 
   /// One line for help texts and errors.
   public var summary: String {
@@ -33,6 +36,7 @@ public enum Quirk: UInt8, CaseIterable, Sendable, CustomStringConvertible {
       "a scene disconnects right after sceneDidEnterBackground:",
       "UIApplicationExitsOnSuspend apps get applicationWillTerminate: with no applicationDidEnterBackground:",
       "a background launch or wake gets applicationDidEnterBackground: before the event (Apple's article)",
+      "the root view controller's viewDidAppear: comes before …DidBecomeActive: at launch (iOS 8, 11 per Neuburg)",
     ][Int(rawValue)]
   }
 
@@ -46,6 +50,7 @@ public enum Quirk: UInt8, CaseIterable, Sendable, CustomStringConvertible {
     "disconnect_on_background",
     "exits_on_suspend_terminate_only",
     "background_launch_enters_background",
+    "root_appears_before_active",
   ]
 }
 

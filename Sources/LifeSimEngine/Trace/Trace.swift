@@ -7,6 +7,9 @@ public struct Trace: Sendable {
   public private(set) var records: ContiguousArray<TraceRecord> = []
   /// Bundle ids, indexed by `AppID`.
   public internal(set) var appNames: [String] = []
+  /// View-controller and view class names, indexed by `ObjectRef.classIndex`.
+  public internal(set) var classNames: [String] = []
+  private var classIndexes: [String: Int32] = [:]
   /// When false, nothing is recorded (for batch runs that only need metrics).
   public var isEnabled = true
 
@@ -25,6 +28,18 @@ public struct Trace: Sendable {
   /// The bundle id of an app.
   public func name(of app: AppID) -> String { appNames[Int(app.index)] }
 
+  /// The class name of an object.
+  public func className(of object: ObjectRef) -> String { classNames[Int(object.classIndex)] }
+
+  /// The index of a class name, added on first use.
+  mutating func classIndex(of name: String) -> Int32 {
+    if let i = classIndexes[name] { return i }
+    let i = Int32(classNames.count)
+    classNames.append(name)
+    classIndexes[name] = i
+    return i
+  }
+
   /// Filters records: every criterion is optional.
   public func records(app: AppID? = nil, kind: RecordKind? = nil, since: Int = 1) -> [TraceRecord] {
     let start = max(0, since - 1)
@@ -35,7 +50,12 @@ public struct Trace: Sendable {
   }
 
   /// The selectors of the callbacks delivered, in order (SPEC §2 `trace:callbacks`).
-  public func callbacks(app: AppID? = nil, since: Int = 1) -> [String] {
-    records(app: app, kind: .callback, since: since).compactMap { $0.callback?.selector }
+  /// `objectClass` keeps those of view controllers or views of that class.
+  public func callbacks(app: AppID? = nil, since: Int = 1, objectClass: String? = nil) -> [String] {
+    let wanted = objectClass.map { classIndexes[$0] ?? -1 }
+    return records(app: app, kind: .callback, since: since).compactMap { r in
+      if let wanted, r.object?.classIndex != wanted { return nil }
+      return r.callback?.selector
+    }
   }
 }

@@ -25,11 +25,14 @@ public enum DeviceAction: UInt8, CaseIterable, Sendable, CustomStringConvertible
   case launch, openURL, home, lock, unlock, interrupt, endInterrupt, switcher, switchTo
   case forceQuit, memoryWarning, mark, openScene, closeScene, disconnectScene
   case backgroundFetch, silentPush
+  case push, pop, popGesture, present, dismiss, dismissGesture, rotate, addView, removeView
 
   public var description: String {
     ["launch", "open_url", "home", "lock", "unlock", "interrupt", "end_interrupt", "switcher",
      "switch_to", "kill", "memory_warning", "mark", "open_scene", "close_scene",
-     "disconnect_scene", "background_fetch", "silent_push"][Int(rawValue)]
+     "disconnect_scene", "background_fetch", "silent_push",
+     "push", "pop", "pop_gesture", "present", "dismiss", "dismiss_gesture", "rotate",
+     "add_view", "remove_view"][Int(rawValue)]
   }
 }
 
@@ -54,6 +57,8 @@ public struct TraceRecord: Equatable, Sendable {
   public var app: AppID?
   /// The scene number within its app (1, 2, …), for scene callbacks.
   public var scene: Int32?
+  /// For view-controller and view records: the object's class and instance.
+  public var object: ObjectRef?
   public var callback: Callback?
   public var notification: AppNotification?
   /// For callbacks and notifications: whether the script had a handler.

@@ -45,8 +45,10 @@ public struct TraceWriter: Sendable {
     case .callback:
       guard let c = r.callback else { break }
       let name = names == .objc ? c.selector : c.swiftName
-      out += names == .objc ? " -[\(c.receiver.className) \(name)]" : " \(c.receiver.className).\(name)"
-      // A second window (or a new session after a force-quit) is named.
+      let receiver = r.object.map(trace.className(of:)) ?? c.receiver.className
+      out += names == .objc ? " -[\(receiver) \(name)]" : " \(receiver).\(name)"
+      // A second object of a class, and a second window, are named.
+      if let o = r.object, o.instance > 1 { out += " #\(o.instance)" }
       if let scene = r.scene, scene > 1 { out += " scene \(scene)" }
     case .notification:
       out += " notification " + (r.notification?.name ?? "?")
@@ -71,6 +73,11 @@ public struct TraceWriter: Sendable {
     out += "{\"t\":\(r.time),\"seq\":\(r.seq),\"kind\":\"\(r.kind)\""
     if let app = r.app { out += ",\"app\":"; jsonString(trace.name(of: app), &out) }
     if let s = r.scene { out += ",\"scene\":\(s)" }
+    if let o = r.object {
+      out += o.isView ? ",\"view\":" : ",\"vc\":"
+      jsonString(trace.className(of: o), &out)
+      out += ",\"instance\":\(o.instance)"
+    }
     if let c = r.callback { out += ",\"callback\":\"\(c.selector)\"" }
     if let n = r.notification { out += ",\"callback\":\"\(n.name)\"" }
     if let h = r.handled { out += ",\"handled\":\(h)" }

@@ -82,6 +82,10 @@ extension LuaRuntime {
         pushTask(t.id, of: id, on: slot)
         lua_rawseti(L, -2, lua_Integer(i + 1))
       }
+    case "top":
+      if let vc = slot.device.top(of: id) { pushViewController(vc, on: slot) } else { lua_pushnil(L) }
+    case "stack": pushViewControllers(slot.device.focusWindow(of: id)?.stack ?? [], on: slot)
+    case "presented": pushViewControllers(slot.device.focusWindow(of: id)?.presented ?? [], on: slot)
     case "exits_on_suspend": push(L, app.config.exitsOnSuspend)
     case "background_modes": push(L, app.config.backgroundModes)
     default: throw unknownField(.app)

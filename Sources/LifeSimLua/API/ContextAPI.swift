@@ -125,6 +125,10 @@ extension LuaRuntime {
       if let url = info.url { push(L, url); setField(L, -2, "url") }
     case "scene":
       if let n = info.scene, let a = info.app { pushScene(n, of: a, on: slot) } else { lua_pushnil(L) }
+    case "vc":
+      if let vc = info.vc { pushViewController(vc, on: slot) } else { lua_pushnil(L) }
+    case "view":
+      if let v = info.view { pushView(v, on: slot) } else { lua_pushnil(L) }
     default: throw unknownField(.context)
     }
     return 1

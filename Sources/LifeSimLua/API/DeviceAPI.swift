@@ -38,11 +38,13 @@ extension LuaRuntime {
     guard let bundle = try fieldString(L, 2, "bundle", arg: 2), !bundle.isEmpty else {
       throw ArgumentError(position: 2, message: "field 'bundle' (a bundle id such as \"com.example.notes\") is required")
     }
+    var root: ObjectSpec?
     if rawField(L, 2, "root") != LUA_TNIL {
+      defer { ls_pop(L, 1) }
+      root = try readSpec(-1, arg: 2, on: slot, isView: false)
+    } else {
       ls_pop(L, 1)
-      throw ArgumentError(position: 2, message: "option 'root' (view controllers) is not supported by this version of lifesim yet")
     }
-    ls_pop(L, 1)
     let modes = try fieldStrings(L, 2, "background_modes", arg: 2) ?? []
     let known = ["audio", "location", "voip", "fetch", "remote-notification", "processing",
                  "bluetooth-central", "bluetooth-peripheral", "external-accessory",
@@ -59,7 +61,8 @@ extension LuaRuntime {
       scenes: try fieldBool(L, 2, "scenes", arg: 2),
       exitsOnSuspend: try fieldBool(L, 2, "exits_on_suspend", arg: 2) ?? false,
       backgroundModes: modes,
-      footprintMB: footprint)
+      footprintMB: footprint,
+      root: root)
     let id = try slot.device.install(config)
     lua_pushvalue(L, 1)  // the app keeps its device alive
     pushObject(Handle(kind: ObjectKind.app.rawValue, device: slot.id, index: id.index, extra: 0), userValue: true)

@@ -7,6 +7,7 @@ extension LuaRuntime {
   static let policyKeys = [
     "background_time", "expiration_lead", "watchdog", "memory_warning_at", "jetsam_at",
     "choose_victim", "reclaim_scene_mb", "background_window", "protected_data_delay",
+    "layout_passes",
   ]
 
   /// `dev:policy{ … }` changes the named policies and keeps the others;
@@ -76,6 +77,23 @@ extension LuaRuntime {
       p.reclaimSceneMB = mb
     }
 
+    if rawField(L, 2, "layout_passes") != LUA_TNIL {
+      guard lua_type(L, -1) == LUA_TTABLE else {
+        defer { ls_pop(L, 1) }
+        throw ArgumentError(position: 2, message: "policy 'layout_passes' must be a table such as { first = 2, later = 1 }, got \(typeName(L, -1))")
+      }
+      let t = lua_gettop(L)
+      try checkKeys(L, t, allowed: ["first", "later"], arg: 2)
+      for (key, path) in [("first", \Policy.layoutPassesFirst), ("later", \Policy.layoutPassesLater)] {
+        guard let n = try fieldNumber(L, t, key, arg: 2) else { continue }
+        guard n == n.rounded(), n >= 1, n <= 10 else {
+          throw ArgumentError(position: 2, message: "policy 'layout_passes.\(key)' must be a whole number from 1 to 10, got \(formatNumber(n))")
+        }
+        p[keyPath: path] = Int(n)
+      }
+    }
+    ls_pop(L, 1)
+
     for name in functions {
       if let old = slot.policyFunctions[name] { slot.free(old) }
       _ = rawField(L, 2, name)
@@ -125,5 +143,9 @@ extension LuaRuntime {
     if let mb = p.reclaimSceneMB { push(L, mb); setField(L, -2, "reclaim_scene_mb") }
     push(L, p.backgroundWindow.seconds); setField(L, -2, "background_window")
     push(L, p.protectedDataDelay.seconds); setField(L, -2, "protected_data_delay")
+    lua_createtable(L, 0, 2)
+    push(L, p.layoutPassesFirst); setField(L, -2, "first")
+    push(L, p.layoutPassesLater); setField(L, -2, "later")
+    setField(L, -2, "layout_passes")
   }
 }

@@ -5,10 +5,12 @@ import LifeSimEngine
 // The trace object: trace:callbacks, trace:records, trace:text.
 extension LuaRuntime {
   /// The filter table at argument 2: { app = …, since = …, kind = … }.
-  private func traceFilter(_ slot: DeviceSlot, allowKind: Bool) throws -> (AppID?, RecordKind?, Int) {
-    guard !isNoneOrNil(L, 2) else { return (nil, nil, 1) }
+  private func traceFilter(_ slot: DeviceSlot, allowKind: Bool) throws -> (AppID?, RecordKind?, Int, String?) {
+    guard !isNoneOrNil(L, 2) else { return (nil, nil, 1, nil) }
     try checkTable(L, 2)
-    try checkKeys(L, 2, allowed: allowKind ? ["app", "kind", "since"] : ["app", "since"], arg: 2)
+    try checkKeys(L, 2, allowed: allowKind ? ["app", "kind", "since", "vc", "view"] : ["app", "since", "vc", "view"], arg: 2)
+    // A view-controller or view class: only the callbacks of objects of that class.
+    let objectClass = try fieldString(L, 2, "vc", arg: 2) ?? fieldString(L, 2, "view", arg: 2)
     var app: AppID?
     if rawField(L, 2, "app") != LUA_TNIL {
       if let bundle = stringValue(L, -1) {
@@ -42,7 +44,7 @@ extension LuaRuntime {
       }
       since = Int(s)
     }
-    return (app, kind, since)
+    return (app, kind, since, objectClass)
   }
 
   private func selfTrace() throws -> DeviceSlot {
@@ -52,17 +54,19 @@ extension LuaRuntime {
   /// `trace:callbacks{ app =, since = }` → the selectors, in order.
   func traceCallbacks() throws -> Int32 {
     let slot = try selfTrace()
-    let (app, _, since) = try traceFilter(slot, allowKind: false)
-    push(L, slot.device.trace.callbacks(app: app, since: since))
+    let (app, _, since, objectClass) = try traceFilter(slot, allowKind: false)
+    push(L, slot.device.trace.callbacks(app: app, since: since, objectClass: objectClass))
     return 1
   }
 
   /// `trace:records{ app =, kind =, since = }` → tables with the JSONL field names.
   func traceRecords() throws -> Int32 {
     let slot = try selfTrace()
-    let (app, kind, since) = try traceFilter(slot, allowKind: true)
+    let (app, kind, since, objectClass) = try traceFilter(slot, allowKind: true)
     let trace = slot.device.trace
-    let records = trace.records(app: app, kind: kind, since: since)
+    let records = trace.records(app: app, kind: kind, since: since).filter { r in
+      objectClass == nil || r.object.map(trace.className(of:)) == objectClass
+    }
     lua_createtable(L, Int32(records.count), 0)
     for (i, r) in records.enumerated() {
       lua_createtable(L, 0, 8)
@@ -71,6 +75,10 @@ extension LuaRuntime {
       push(L, r.kind.description); setField(L, -2, "kind")
       if let a = r.app { push(L, trace.name(of: a)); setField(L, -2, "app") }
       if let s = r.scene { push(L, Int(s)); setField(L, -2, "scene") }
+      if let o = r.object {
+        push(L, trace.className(of: o)); setField(L, -2, o.isView ? "view" : "vc")
+        push(L, Int(o.instance)); setField(L, -2, "instance")
+      }
       if let c = r.callback { push(L, c.selector); setField(L, -2, "callback") }
       if let n = r.notification { push(L, n.name); setField(L, -2, "callback") }
       if let h = r.handled { push(L, h); setField(L, -2, "handled") }

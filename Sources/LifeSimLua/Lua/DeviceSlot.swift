@@ -5,7 +5,7 @@ import LifeSimEngine
 /// The kinds of lifesim object a script holds, each a small userdata with one
 /// locked metatable (lua-embedding.md §7.2.3).
 enum ObjectKind: Int32, CaseIterable {
-  case device = 0, app, trace, context, scene, task
+  case device = 0, app, trace, context, scene, task, vc, view
 
   var luaName: String {
     switch self {
@@ -15,6 +15,8 @@ enum ObjectKind: Int32, CaseIterable {
     case .context: return "ctx"
     case .scene: return "scene"
     case .task: return "task"
+    case .vc: return "vc"
+    case .view: return "view"
     }
   }
 }
@@ -36,6 +38,9 @@ struct ContextInfo {
   var name: String
   var scene: Int32?
   var url: String?
+  /// For view-controller and view callbacks.
+  var vc: ObjectID?
+  var view: ObjectID?
 }
 
 /// One device as the bridge sees it: the engine's `Device`, and the script
@@ -64,6 +69,12 @@ final class DeviceSlot: DeviceHost {
   /// Open tasks' objects, and every task's name, by task id.
   var taskObjects: [Int32: Int32] = [:]
   var taskNames: [Int32: String] = [:]
+  /// View-controller and view objects by `ObjectID` index.
+  var vcObjects: [Int32: Int32] = [:]
+  var viewObjects: [Int32: Int32] = [:]
+  /// The handler sets of specs (`on = {…}`): token -> callback -> slot.
+  var specHandlers: [Int32: [UInt8: Int32]] = [:]
+  var nextHandlerSet: Int32 = 1
   private var nextSlot: Int32 = 1
   private var freeSlots: [Int32] = []
 
@@ -129,17 +140,18 @@ final class DeviceSlot: DeviceHost {
 
   func handle(_ delivery: Delivery, on device: Device) throws -> HandlerResult {
     let app = Int(delivery.app.index)
-    let name = delivery.callback.selector
+    let context = ContextInfo(device: id, app: delivery.app, name: delivery.callback.selector,
+                              scene: delivery.scene, url: delivery.url, vc: delivery.vc, view: delivery.view)
     var result = HandlerResult.none
+    // The object's own handler (its spec's `on`), then the app's, then "*".
+    if let token = specToken(delivery), let slot = specHandlers[token]?[delivery.callback.rawValue] {
+      _ = try call(slot, context: context, what: describe(delivery))
+    }
     if let slot = handlers[app][delivery.callback.rawValue] {
-      result = try call(slot, context: ContextInfo(device: id, app: delivery.app, name: name,
-                                                   scene: delivery.scene, url: delivery.url),
-                        what: describe(delivery))
+      result = try call(slot, context: context, what: describe(delivery))
     }
     if let slot = wildcard[app] {
-      let r = try call(slot, context: ContextInfo(device: id, app: delivery.app, name: name,
-                                                  scene: delivery.scene, url: delivery.url),
-                       what: describe(delivery))
+      let r = try call(slot, context: context, what: describe(delivery))
       if handlers[app][delivery.callback.rawValue] == nil { result = r }
     }
     return result
@@ -165,8 +177,22 @@ final class DeviceSlot: DeviceHost {
     free(Int32(token.rawValue))
   }
 
+  /// The handler set of the object a callback goes to, if its spec has one.
+  private func specToken(_ d: Delivery) -> Int32? {
+    let spec = d.view.map { device.view($0).spec } ?? d.vc.map { device.viewController($0).spec }
+    return spec?.handlers.map { Int32($0.rawValue) }
+  }
+
   private func describe(_ d: Delivery) -> String {
-    "-[\(d.callback.receiver.className) \(d.callback.selector)]"
+    if let v = d.view {
+      let o = device.view(v)
+      return "-[\(o.spec.className) \(d.callback.selector)]" + (o.instance > 1 ? " #\(o.instance)" : "")
+    }
+    if let vc = d.vc {
+      let o = device.viewController(vc)
+      return "-[\(o.spec.className) \(d.callback.selector)]" + (o.instance > 1 ? " #\(o.instance)" : "")
+    }
+    return "-[\(d.callback.receiver.className) \(d.callback.selector)]"
   }
 
   func expire(_ token: HostToken, task: Int32, app: AppID, on device: Device) throws {

@@ -12,10 +12,14 @@ enum HostFunction: Int32, CaseIterable {
   case devInstall, devLaunch, devOpenURL, devHome, devLock, devUnlock, devInterrupt
   case devEndInterrupt, devSwitcher, devSwitchTo, devKill, devMemoryWarning
   case devAdvance, devAt, devAfter, devRun, devMark, devApp, devLog
-  case devBackgroundFetch, devSilentPush, devPolicy
+  case devBackgroundFetch, devSilentPush, devPolicy, devRotate
   case devIndex, devToString, devGC
   // app
   case appOn, appObserve, appOpenScene, appIndex, appToString
+  case appPush, appPop, appPopGesture, appPresent, appDismiss, appDismissGesture
+  // vc and view
+  case vcAddView, vcLoadView, vcIndex, vcToString
+  case viewAddView, viewRemove, viewIndex, viewToString
   // scene
   case sceneClose, sceneDisconnect, sceneIndex, sceneToString
   // trace
@@ -38,9 +42,13 @@ let methodTables: [ObjectKind: [(String, HostFunction)]] = [
     ("kill", .devKill), ("memory_warning", .devMemoryWarning), ("advance", .devAdvance),
     ("at", .devAt), ("after", .devAfter), ("run", .devRun), ("mark", .devMark), ("app", .devApp),
     ("log", .devLog), ("background_fetch", .devBackgroundFetch), ("silent_push", .devSilentPush),
-    ("policy", .devPolicy),
+    ("policy", .devPolicy), ("rotate", .devRotate),
   ],
-  .app: [("on", .appOn), ("observe", .appObserve), ("open_scene", .appOpenScene)],
+  .app: [("on", .appOn), ("observe", .appObserve), ("open_scene", .appOpenScene), ("push", .appPush),
+         ("pop", .appPop), ("pop_gesture", .appPopGesture), ("present", .appPresent),
+         ("dismiss", .appDismiss), ("dismiss_gesture", .appDismissGesture)],
+  .vc: [("add_view", .vcAddView), ("load_view", .vcLoadView)],
+  .view: [("add_view", .viewAddView), ("remove", .viewRemove)],
   .scene: [("close", .sceneClose), ("disconnect", .sceneDisconnect)],
   .trace: [("callbacks", .traceCallbacks), ("records", .traceRecords), ("text", .traceText)],
   .context: [("work", .ctxWork), ("after", .ctxAfter), ("begin_background_task", .ctxBeginBackgroundTask),
@@ -56,11 +64,14 @@ let propertyNames: [ObjectKind: [String]] = [
             "profile", "passcode", "memory_used_mb", "memory_level"],
   .app: ["bundle", "state", "pid", "launches", "running", "model", "scenes", "footprint_mb",
          "exits_on_suspend", "background_modes", "background_time_remaining", "unsaved",
-         "playing_audio", "band", "tasks"],
+         "playing_audio", "band", "tasks", "top", "stack", "presented"],
+  .vc: ["class", "instance", "from", "app", "state", "view_loaded", "in_window", "empty_view",
+        "presentation", "views"],
+  .view: ["class", "instance", "from", "app", "vc", "superview", "views", "in_window", "removed"],
   .task: ["id", "name", "app", "open", "expired"],
   .scene: ["id", "app", "state", "connected", "closed"],
   .trace: ["count"],
-  .context: ["app", "callback", "now", "options", "scene"],
+  .context: ["app", "callback", "now", "options", "scene", "vc", "view"],
 ]
 
 extension LuaRuntime {
@@ -122,6 +133,7 @@ extension LuaRuntime {
     case .devBackgroundFetch: return try devWithApp { try $0.backgroundFetch($1) }
     case .devSilentPush: return try devWithApp { try $0.silentPush($1) }
     case .devPolicy: return try devPolicy()
+    case .devRotate: return try devSimple { try $0.rotate() }
     case .devIndex: return try devIndex()
     case .devToString: return try devToString()
     case .devGC: return devGC()
@@ -130,6 +142,20 @@ extension LuaRuntime {
     case .appIndex: return try appIndex()
     case .appOpenScene: return try appOpenScene()
     case .appToString: return try appToString()
+    case .appPush: return try appPush()
+    case .appPop: return try appSimple { try $0.pop(app: $1) }
+    case .appPopGesture: return try appGesture { try $0.popGesture(app: $1, cancel: $2) }
+    case .appPresent: return try appPresent()
+    case .appDismiss: return try appSimple { try $0.dismiss(app: $1) }
+    case .appDismissGesture: return try appGesture { try $0.dismissGesture(app: $1, cancel: $2) }
+    case .vcAddView: return try vcAddView()
+    case .vcLoadView: return try vcLoadView()
+    case .vcIndex: return try vcIndex()
+    case .vcToString: return try vcToString()
+    case .viewAddView: return try viewAddView()
+    case .viewRemove: return try viewRemove()
+    case .viewIndex: return try viewIndex()
+    case .viewToString: return try viewToString()
     case .sceneClose: return try sceneClose()
     case .sceneDisconnect: return try sceneDisconnect()
     case .sceneIndex: return try sceneIndex()
@@ -223,6 +249,8 @@ extension LuaRuntime {
       case .context: return (.ctxIndex, .ctxToString)
       case .scene: return (.sceneIndex, .sceneToString)
       case .task: return (.taskIndex, .taskToString)
+      case .vc: return (.vcIndex, .vcToString)
+      case .view: return (.viewIndex, .viewToString)
       }
     }()
     lua_createtable(L, 0, Int32(methodTables[kind]?.count ?? 0))

@@ -1,0 +1,97 @@
+-- Appearance and layout (reference §0 "View controllers", §5.3): viewIsAppearing:
+-- per profile and handler, the layout passes, and rotation.
+
+local function pushed_calls(ios, spec, policy)
+  local dev = lifesim.device{ ios = ios }
+  if policy then dev:policy(policy) end
+  local app = dev:install{ bundle = "com.example.notes", root = { class = "Root" } }
+  dev:launch(app)
+  local m = dev:mark()
+  app:push(spec)
+  return dev.trace:callbacks{ vc = spec.class, since = m }, dev, app
+end
+
+local function has(list, selector)
+  for _, s in ipairs(list) do if s == selector then return true end end
+  return false
+end
+
+lifesim.test("viewIsAppearing: never before 13; on 13-16 only when implemented; always from 17", function()
+  local implemented = { class = "B", on = { ["viewIsAppearing:"] = function() end } }
+  local plain = { class = "B" }
+  local cases = {
+    { 12, implemented, false }, { 13, plain, false }, { 13, implemented, true },
+    { 16, plain, false }, { 16, implemented, true }, { 17, plain, true }, { 26, plain, true },
+  }
+  for _, c in ipairs(cases) do
+    local calls = pushed_calls(c[1], c[2])
+    local label = "iOS " .. c[1] .. (c[2].on and " with a handler" or "")
+    assert(has(calls, "viewIsAppearing:") == c[3], label .. ": " .. table.concat(calls, " "))
+  end
+  -- app:on counts as an implementation too; on("*") only observes.
+  local dev = lifesim.device{ ios = 15 }
+  local app = dev:install{ bundle = "com.example.notes", root = { class = "Root" } }
+  app:on("*", function() end)
+  dev:launch(app)
+  assert(not has(dev.trace:callbacks{ vc = "Root" }, "viewIsAppearing:"), "a wildcard is not an implementation")
+  app:on("viewIsAppearing:", function() end)
+  app:push{ class = "B" }
+  assert(has(dev.trace:callbacks{ vc = "B" }, "viewIsAppearing:"))
+end)
+
+lifesim.test("viewIsAppearing: sits between viewWillAppear: and the layout pass (§5.3)", function()
+  local calls = pushed_calls(17, { class = "B" })
+  lifesim.expect_callbacks(calls, {
+    "initWithNibName:bundle:", "loadView", "viewDidLoad",
+    "viewWillAppear:", "viewIsAppearing:",
+    "viewWillLayoutSubviews", "viewDidLayoutSubviews",
+    "viewWillLayoutSubviews", "viewDidLayoutSubviews",
+    "viewDidAppear:",
+  })
+end)
+
+local function count(list, selector)
+  local n = 0
+  for _, s in ipairs(list) do if s == selector then n = n + 1 end end
+  return n
+end
+
+lifesim.test("the layout pass: twice on the first appearance, once later, configurable", function()
+  local calls, dev, app = pushed_calls(17, { class = "B" })
+  assert(count(calls, "viewDidLayoutSubviews") == 2)
+  app:push{ class = "C" }
+  local m = dev:mark()
+  app:pop()
+  assert(count(dev.trace:callbacks{ vc = "B", since = m }, "viewDidLayoutSubviews") == 1, "a later appearance")
+  calls = pushed_calls(17, { class = "B" }, { layout_passes = { first = 3, later = 1 } })
+  assert(count(calls, "viewDidLayoutSubviews") == 3)
+  local policy = dev:policy()
+  assert(policy.layout_passes.first == 2 and policy.layout_passes.later == 1)
+  local ok, err = pcall(dev.policy, dev, { layout_passes = { first = 0 } })
+  assert(not ok and err:find("layout_passes.first", 1, true), err)
+end)
+
+lifesim.test("rotation: a layout pass with no appearance callbacks", function()
+  local dev = lifesim.device{ ios = 17 }
+  local app = dev:install{ bundle = "com.example.notes", root = { class = "Root" } }
+  dev:launch(app)
+  local sheet = app:present{ class = "Sheet" }
+  local m = dev:mark()
+  dev:rotate()
+  local got = {}
+  for _, r in ipairs(dev.trace:records{ kind = "callback", since = m }) do got[#got + 1] = r.vc .. " " .. r.callback end
+  lifesim.expect_callbacks(got, {
+    "Root viewWillTransitionToSize:withTransitionCoordinator:",
+    "Sheet viewWillTransitionToSize:withTransitionCoordinator:",
+    "Root viewWillLayoutSubviews", "Root viewDidLayoutSubviews",
+    "Sheet viewWillLayoutSubviews", "Sheet viewDidLayoutSubviews",
+  })
+  assert(sheet.state == "appeared")
+  -- Before iOS 8 there is no viewWillTransitionToSize:, only the layout.
+  dev = lifesim.device{ ios = 7 }
+  app = dev:install{ bundle = "com.example.notes", root = { class = "Root" } }
+  dev:launch(app)
+  m = dev:mark()
+  dev:rotate()
+  lifesim.expect_callbacks(dev.trace:callbacks{ since = m }, { "viewWillLayoutSubviews", "viewDidLayoutSubviews" })
+end)

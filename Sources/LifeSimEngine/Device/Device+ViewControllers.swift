@@ -1,0 +1,596 @@
+// View controllers and views (SPEC §1.4, reference §5–§6): the root, the
+// navigation stack, modal presentation, views, and the layout pass. Every
+// appearance sequence comes from one table per kind (`TransitionKind.steps`).
+extension Device {
+  // MARK: - Lookup
+
+  public func viewController(_ id: ObjectID) -> ViewController { viewControllers[Int(id.index)] }
+  public func view(_ id: ObjectID) -> View { views[Int(id.index)] }
+
+  /// The window the user sees of an app: its only one, or its focus scene's.
+  public func focusWindow(of id: AppID) -> Window? {
+    guard let i = focusWindowIndex(id) else { return nil }
+    return self[id].windows[i]
+  }
+
+  /// The view controller on top of an app's focus window: the last one
+  /// presented, or the top of the navigation stack.
+  public func top(of id: AppID) -> ObjectID? {
+    focusWindow(of: id)?.hierarchy.last
+  }
+
+  /// The view controllers on screen in a window, parent first: the top one and,
+  /// under a sheet or `.overFullScreen`, the ones it leaves visible (§5.4).
+  public func visible(in window: Window) -> [ObjectID] {
+    var result: [ObjectID] = []
+    for vc in window.hierarchy.reversed() {
+      result.append(vc)
+      if case .presented(let style) = viewController(vc).placement, style != .fullScreen { continue }
+      break
+    }
+    return result.reversed()
+  }
+
+  // MARK: - Navigation and presentation (SPEC §2)
+
+  /// Pushes a new view controller onto the focus window's navigation stack (§5.4).
+  @discardableResult
+  public func push(_ spec: ObjectSpec, app id: AppID) throws -> ObjectID {
+    let w = try beginTransition(.push, "push", app: id, detail: spec.className)
+    guard self[id].windows[w].presented.isEmpty else {
+      throw SimulationError.invalidAction(
+        action: "push", reason: "\(self[id].config.bundle) has a view controller presented over its navigation stack; dismiss it first")
+    }
+    let a = self[id].windows[w].stack.last
+    let b = newViewController(spec, app: id, window: w, placement: .stack)
+    self[id].windows[w].stack.append(b)
+    try transition(.push, a: a, b: b, app: id, window: w)
+    try endViewAction()
+    return b
+  }
+
+  /// Pops the top view controller (§5.4), which is then deallocated.
+  public func pop(app id: AppID) throws {
+    let w = try beginTransition(.pop, "pop", app: id)
+    let (a, b) = try poppable(id, w, "pop")
+    self[id].windows[w].stack.removeLast()
+    try transition(.pop, a: a, b: b, app: id, window: w)
+    try endViewAction()
+  }
+
+  /// The interactive pop (the edge swipe): completed, it is a pop; cancelled,
+  /// the top view controller stays (§5.4 "Interactive pop cancelled").
+  public func popGesture(app id: AppID, cancel: Bool) throws {
+    let w = try beginTransition(.popGesture, "pop_gesture", app: id, detail: cancel ? "cancel" : nil)
+    let (a, b) = try poppable(id, w, "pop_gesture")
+    if !cancel { self[id].windows[w].stack.removeLast() }
+    try transition(cancel ? .popCancelled : .pop, a: a, b: b, app: id, window: w)
+    try endViewAction()
+  }
+
+  /// Presents a new view controller over the top one; `style` nil means the
+  /// profile's default (§0: `.pageSheet` from iOS 13).
+  @discardableResult
+  public func present(_ spec: ObjectSpec, style: ModalStyle?, app id: AppID) throws -> ObjectID {
+    let style = style ?? profile.defaultModalStyle
+    let w = try beginTransition(.present, "present", app: id, detail: "\(spec.className) \(style.rawValue)")
+    let a = self[id].windows[w].hierarchy.last
+    let b = newViewController(spec, app: id, window: w, placement: .presented(style))
+    self[id].windows[w].presented.append(b)
+    try transition(.present(style), a: a, b: b, app: id, window: w)
+    try endViewAction()
+    return b
+  }
+
+  /// Dismisses the view controller presented last, which is then deallocated.
+  public func dismiss(app id: AppID) throws {
+    let w = try beginTransition(.dismiss, "dismiss", app: id)
+    let (a, b, style) = try dismissable(id, w, "dismiss")
+    self[id].windows[w].presented.removeLast()
+    try transition(.dismiss(style), a: a, b: b, app: id, window: w)
+    try endViewAction()
+  }
+
+  /// The interactive dismissal of a sheet (swipe down): completed, it is a
+  /// dismissal; cancelled, the sheet stays (§5.4).
+  public func dismissGesture(app id: AppID, cancel: Bool) throws {
+    let w = try beginTransition(.dismissGesture, "dismiss_gesture", app: id, detail: cancel ? "cancel" : nil)
+    let (a, b, style) = try dismissable(id, w, "dismiss_gesture")
+    guard style == .pageSheet || style == .formSheet else {
+      throw SimulationError.invalidAction(
+        action: "dismiss_gesture", reason: "only a .pageSheet or .formSheet can be swiped down; the top view controller is presented \(style.rawValue)")
+    }
+    if !cancel { self[id].windows[w].presented.removeLast() }
+    try transition(cancel ? .dismissCancelled : .dismiss(style), a: a, b: b, app: id, window: w)
+    try endViewAction()
+  }
+
+  /// Rotates the device: the view controllers on screen get
+  /// `viewWillTransitionToSize:withTransitionCoordinator:` (iOS 8+), then one
+  /// layout pass, with no appearance callbacks (§5.3: layout follows bounds).
+  public func rotate() throws {
+    try begin(.rotate, "rotate")
+    if let f = frontmost, self[f].state.isExecuting, let w = focusWindowIndex(f), self[f].windows[w].shown {
+      try cascade(for: f) {
+        let shown = visible(in: self[f].windows[w])
+        if profile.hasViewWillTransitionToSize {
+          for vc in shown { try deliverUI(.viewWillTransitionToSize, vc: vc) }
+        }
+        for vc in shown {
+          markSubviews(of: vc) { $0.needsLayout = true }  // their bounds change too
+          try layoutPass(vc, passes: 1)
+        }
+      }
+    }
+    try settle()
+  }
+
+  // MARK: - Views (SPEC §2 `add_view`, reference §6)
+
+  /// Where a view is added: a view controller's view, or another view.
+  public enum ViewParent: Sendable {
+    case viewController(ObjectID)
+    case view(ObjectID)
+  }
+
+  /// Adds a new view: its creation callbacks, the superview moves, the window
+  /// moves when the superview is in a window; `layoutSubviews` and `drawRect:`
+  /// come at the next layout and display pass. Adding to a view controller
+  /// whose view is not loaded loads it first (§5.2: the view is lazy).
+  @discardableResult
+  public func addView(_ spec: ObjectSpec, to parent: ViewParent) throws -> ObjectID {
+    let (owner, superview) = try resolve(parent)
+    let id = viewController(owner).app
+    try beginViewAction(.addView, "add_view", app: id, detail: spec.className)
+    let v = newView(spec, owner: owner, superview: superview)
+    try cascade(for: id) {
+      if superview == nil { try loadViewIfNeeded(owner) }
+      if spec.creation == .code {
+        try deliverUI(.initWithFrame, view: v)
+      } else {
+        try deliverUI(.initWithCoder, view: v)
+        try deliverUI(.awakeFromNib, view: v)
+      }
+      try deliverUI(.willMoveToSuperview, view: v)
+      if let superview { views[Int(superview.index)].subviews.append(v) } else {
+        viewControllers[Int(owner.index)].subviews.append(v)
+      }
+      try deliverUI(.didMoveToSuperview, view: v)
+      let parentInWindow = superview.map { view($0).inWindow } ?? viewController(owner).inWindow
+      if parentInWindow {
+        try moveToWindow([v], entering: true)
+        layoutPending = true
+      }
+    }
+    if !self[id].state.isRunning { views[Int(v.index)].deallocated = true }  // killed meanwhile
+    try endViewAction()
+    return v
+  }
+
+  /// Removes a view from its superview (§6): `willMoveToSuperview:`, the
+  /// window moves if it was in a window, `didMoveToSuperview`, then `dealloc`
+  /// for it and its subviews.
+  public func removeView(_ v: ObjectID) throws {
+    let view = self.view(v)
+    guard !view.deallocated else {
+      throw SimulationError.invalidAction(action: "remove", reason: "this \(view.spec.className) was already removed")
+    }
+    let id = view.app
+    try beginViewAction(.removeView, "remove_view", app: id, detail: view.spec.className)
+    try cascade(for: id) {
+      try deliverUI(.willMoveToSuperview, view: v)
+      if view.inWindow { try moveToWindow(subtree(v), entering: false) }
+      if let s = view.superview {
+        views[Int(s.index)].subviews.removeAll { $0 == v }
+      } else {
+        viewControllers[Int(view.owner.index)].subviews.removeAll { $0 == v }
+      }
+      try deliverUI(.didMoveToSuperview, view: v)
+      for d in subtree(v) { try deallocView(d) }
+    }
+    try endViewAction()
+  }
+
+  /// Loads a view controller's view if it is not loaded (`loadViewIfNeeded`):
+  /// `loadView`, then `viewDidLoad` (§5.2).
+  public func loadViewIfNeeded(_ vc: ObjectID) throws {
+    guard !viewController(vc).viewLoaded, viewController(vc).appearance != .deallocated else { return }
+    let spec = viewController(vc).spec
+    viewControllers[Int(vc.index)].viewLoaded = true
+    try deliverUI(.loadView, vc: vc)
+    if spec.overridesLoadView && spec.creation != .code {
+      // §5.2 and seed 003: a custom loadView replaces nib loading entirely.
+      trace.append({
+        $0.app = viewController(vc).app; $0.object = viewController(vc).ref
+        $0.detail = "\(spec.className) comes from a \(spec.creation.rawValue) but overrides loadView: the \(spec.creation.rawValue)'s view is never loaded, so its view is empty (reference §5.2)"
+      }, kind: .warning, at: now)
+    }
+    try deliverUI(.viewDidLoad, vc: vc)
+  }
+
+  // MARK: - Lifecycle hooks
+
+  /// The root view controller is created: in the app-delegate model from a
+  /// storyboard before `willFinishLaunching` and otherwise in `didFinishLaunching`
+  /// (§2.1 row 0, §5.1); in the scene model in `scene:willConnectToSession:options:`
+  /// (§2.1 step 6). Apps without a `root` have no view controllers.
+  func createRoot(_ id: AppID, scene: Int32, storyboardPhase: Bool? = nil) throws {
+    guard let spec = self[id].config.root else { return }
+    if let storyboardPhase, storyboardPhase != (spec.creation == .storyboard) { return }
+    if self[id].windows.contains(where: { $0.scene == scene }) { return }
+    self[id].windows.append(Window(scene: scene))
+    let w = self[id].windows.count - 1
+    let root = newViewController(spec, app: id, window: w, placement: .stack)
+    self[id].windows[w].stack = [root]
+    try createCallbacks(root)
+  }
+
+  /// The window is shown for the first time in this process: the root appears
+  /// up to its layout pass, and waits for the activation for `viewDidAppear:`
+  /// (§2.1 steps 4–6; §8.8's quirk moves it before the activation).
+  func showWindow(_ id: AppID, scene: Int32) throws {
+    guard let w = self[id].windows.firstIndex(where: { $0.scene == scene }), !self[id].windows[w].shown,
+          let root = self[id].windows[w].stack.first else { return }
+    self[id].windows[w].shown = true
+    self[id].windows[w].awaitingDidAppear = true
+    try transition(.installRoot, a: nil, b: root, app: id, window: w)
+  }
+
+  /// The root's `viewDidAppear:`, at the activation (§2.1 step 6).
+  func finishShowingWindow(_ id: AppID, scene: Int32) throws {
+    guard let w = self[id].windows.firstIndex(where: { $0.scene == scene }), self[id].windows[w].awaitingDidAppear,
+          let root = self[id].windows[w].stack.first else { return }
+    self[id].windows[w].awaitingDidAppear = false
+    try transition(.finishRoot, a: nil, b: root, app: id, window: w)
+  }
+
+  /// The activation of a window, with its root's pending `viewDidAppear:` on
+  /// the side §2.1 (or §8.8's quirk) puts it.
+  func activating(_ id: AppID, scene: Int32, _ activate: () throws -> Void) throws {
+    let early = quirks.contains(.rootAppearsBeforeActive)
+    if early { try finishShowingWindow(id, scene: scene) }
+    try activate()
+    if !early { try finishShowingWindow(id, scene: scene) }
+  }
+
+  /// Home with `UIApplicationExitsOnSuspend`: the visible view controller
+  /// disappears before the app terminates (§0, §3.7).
+  func disappearForExit(_ id: AppID) throws {
+    for w in self[id].windows.indices where self[id].windows[w].shown {
+      guard let top = self[id].windows[w].hierarchy.last, viewController(top).appearance == .appeared else { continue }
+      try transition(.exitOnSuspend, a: top, b: nil, app: id, window: w)
+    }
+  }
+
+  /// §0, §2.9: after the app delegate and the notification, every view
+  /// controller in the visible hierarchy, parent first, gets
+  /// `didReceiveMemoryWarning`. On iOS ≤ 5 those off screen with a loaded view
+  /// get it too, and unload their views (§5.5, the iOS 5-era log of §2.9).
+  func warnViewControllers(_ id: AppID) throws {
+    for w in self[id].windows.indices where self[id].windows[w].shown {
+      let window = self[id].windows[w]
+      let onScreen = visible(in: window)
+      for vc in window.hierarchy {
+        if onScreen.contains(vc) {
+          try deliverUI(.viewControllerDidReceiveMemoryWarning, vc: vc)
+        } else if profile.unloadsViewsOnMemoryWarning && viewController(vc).viewLoaded {
+          try deliverUI(.viewControllerDidReceiveMemoryWarning, vc: vc)
+          if profile.hasViewWillUnload { try deliverUI(.viewWillUnload, vc: vc) }
+          for v in viewController(vc).subviews.flatMap(subtree) { views[Int(v.index)].deallocated = true }
+          set(vc) { $0.subviews.removeAll(); $0.viewLoaded = false }
+          try deliverUI(.viewDidUnload, vc: vc)
+        }
+      }
+    }
+  }
+
+  /// A window goes with its scene or its process: its view controllers and
+  /// views are released with no callback (§5.5: `dealloc` may never run at exit).
+  func dropWindows(_ id: AppID, scene: Int32? = nil) {
+    for window in self[id].windows where scene == nil || window.scene == scene {
+      for vc in window.hierarchy {
+        for v in viewController(vc).subviews.flatMap(subtree) { views[Int(v.index)].deallocated = true }
+        viewControllers[Int(vc.index)].appearance = .deallocated
+      }
+    }
+    self[id].windows.removeAll { scene == nil || $0.scene == scene }
+  }
+
+  /// Views added to a window since the last pass lay out and draw (§6: "on
+  /// the next layout pass", "on the next display"). Runs when the running code
+  /// returns, as a run-loop turn would.
+  func flushLayout() throws {
+    guard layoutPending else { return }
+    layoutPending = false
+    for app in apps where app.state.isExecuting {
+      try cascade(for: app.id) {
+        for window in self[app.id].windows where window.shown {
+          for vc in window.hierarchy where viewController(vc).inWindow && needsPass(vc) {
+            try layoutPass(vc, passes: 1)
+          }
+        }
+      }
+    }
+  }
+
+  // MARK: - Walking a transition
+
+  /// Walks one kind's table with A and B (reference §5.4).
+  private func transition(_ kind: TransitionKind, a: ObjectID?, b: ObjectID?, app id: AppID, window w: Int) throws {
+    self[id].windows[w].transitioning = true
+    defer { if w < self[id].windows.count { self[id].windows[w].transitioning = false } }
+    // Once only viewDidAppear: and dealloc remain, the transition has completed
+    // as far as UIKit's bookkeeping goes: a handler there may start the next.
+    let steps = kind.steps
+    let settled = (steps.lastIndex { step in
+      switch step { case .didAppear, .dealloc: return false; default: return true }
+    } ?? -1) + 1
+    try cascade(for: id) {
+      for (i, step) in steps.enumerated() {
+        if i == settled, w < self[id].windows.count { self[id].windows[w].transitioning = false }
+        try perform(step, a: a, b: b)
+      }
+    }
+  }
+
+  private func perform(_ step: TransitionStep, a: ObjectID?, b: ObjectID?) throws {
+    func pick(_ p: Party) -> ObjectID? { p == .a ? a : b }
+    switch step {
+    case .prepare(let p):
+      guard let vc = pick(p) else { return }
+      if !viewController(vc).created { try createCallbacks(vc) }
+      try loadViewIfNeeded(vc)
+    case .willAppear(let p):
+      guard let vc = pick(p) else { return }
+      try loadViewIfNeeded(vc)  // §5.5: a view unloaded on iOS ≤ 5 loads again on the next access
+      set(vc) { $0.appearance = .appearing }
+      try deliverUI(.viewWillAppear, vc: vc)
+    case .enterWindow(let p):
+      guard let vc = pick(p), !viewController(vc).inWindow else { return }
+      set(vc) { $0.inWindow = true }
+      try moveToWindow(viewController(vc).subviews.flatMap(subtree), entering: true)
+    case .isAppearing(let p):
+      guard let vc = pick(p), deliversViewIsAppearing(vc) else { return }
+      try deliverUI(.viewIsAppearing, vc: vc)
+    case .layout(let p):
+      guard let vc = pick(p) else { return }
+      try layoutPass(vc, passes: viewController(vc).hasAppeared ? policy.layoutPassesLater : policy.layoutPassesFirst)
+    case .didAppear(let p):
+      guard let vc = pick(p) else { return }
+      set(vc) { $0.appearance = .appeared; $0.hasAppeared = true }
+      try deliverUI(.viewDidAppear, vc: vc)
+    case .willDisappear(let p):
+      guard let vc = pick(p) else { return }
+      set(vc) { $0.appearance = .disappearing }
+      try deliverUI(.viewWillDisappear, vc: vc)
+    case .leaveWindow(let p):
+      guard let vc = pick(p), viewController(vc).inWindow else { return }
+      set(vc) { $0.inWindow = false }
+      try moveToWindow(viewController(vc).subviews.flatMap(subtree), entering: false)
+    case .didDisappear(let p):
+      guard let vc = pick(p) else { return }
+      set(vc) { $0.appearance = .disappeared }
+      try deliverUI(.viewDidDisappear, vc: vc)
+    case .dealloc(let p):
+      guard let vc = pick(p) else { return }
+      try deliverUI(.dealloc, vc: vc)
+      set(vc) { $0.appearance = .deallocated }
+      for v in viewController(vc).subviews.flatMap(subtree) { try deallocView(v) }
+    }
+  }
+
+  /// `viewIsAppearing:` per profile: always from 17; on 13–16 only to a view
+  /// controller that implements it; never before 13 (§0, §5.3).
+  private func deliversViewIsAppearing(_ vc: ObjectID) -> Bool {
+    switch profile.viewIsAppearing {
+    case .always: return true
+    case .never: return false
+    case .whenImplemented:
+      let c = viewController(vc)
+      return self[c.app].implemented.contains(.viewIsAppearing) || c.spec.handled.contains(.viewIsAppearing)
+    }
+  }
+
+  /// `passes` layout pairs; in the first, the subviews that need it lay out
+  /// (after the view controller's, as Core Animation recurses); then the
+  /// subviews that need it draw (§5.3, §6).
+  private func layoutPass(_ vc: ObjectID, passes: Int) throws {
+    for pass in 0..<max(passes, 0) {
+      try deliverUI(.viewWillLayoutSubviews, vc: vc)
+      try deliverUI(.viewDidLayoutSubviews, vc: vc)
+      if pass == 0 {
+        for v in viewController(vc).subviews.flatMap(subtree) where view(v).inWindow && view(v).needsLayout {
+          views[Int(v.index)].needsLayout = false
+          try deliverUI(.layoutSubviews, view: v)
+        }
+      }
+    }
+    for v in viewController(vc).subviews.flatMap(subtree) where view(v).inWindow && view(v).needsDisplay {
+      views[Int(v.index)].needsDisplay = false
+      try deliverUI(.drawRect, view: v)
+    }
+  }
+
+  private func needsPass(_ vc: ObjectID) -> Bool {
+    viewController(vc).subviews.flatMap(subtree).contains { view($0).inWindow && (view($0).needsLayout || view($0).needsDisplay) }
+  }
+
+  /// `willMoveToWindow:` for every view, then `didMoveToWindow` for every view,
+  /// parents first (§6).
+  private func moveToWindow(_ moving: [ObjectID], entering: Bool) throws {
+    for v in moving { try deliverUI(.willMoveToWindow, view: v) }
+    for v in moving {
+      views[Int(v.index)].inWindow = entering
+      if entering { views[Int(v.index)].needsLayout = true }
+      try deliverUI(.didMoveToWindow, view: v)
+    }
+  }
+
+  private func deallocView(_ v: ObjectID) throws {
+    try deliverUI(.dealloc, view: v)
+    views[Int(v.index)].deallocated = true
+  }
+
+  /// A view and every view under it, parents first.
+  func subtree(_ v: ObjectID) -> [ObjectID] {
+    [v] + view(v).subviews.flatMap(subtree)
+  }
+
+  private func markSubviews(of vc: ObjectID, _ change: (inout View) -> Void) {
+    for v in viewController(vc).subviews.flatMap(subtree) where view(v).inWindow { change(&views[Int(v.index)]) }
+  }
+
+  // MARK: - Objects
+
+  private func newViewController(_ spec: ObjectSpec, app id: AppID, window w: Int, placement: Placement) -> ObjectID {
+    let oid = ObjectID(viewControllers.count)
+    let cls = trace.classIndex(of: spec.className)
+    viewControllers.append(ViewController(
+      id: oid, app: id, spec: spec, classIndex: cls, instance: nextInstance(id, cls),
+      window: self[id].windows[w].scene, placement: placement))
+    return oid
+  }
+
+  private func newView(_ spec: ObjectSpec, owner: ObjectID, superview: ObjectID?) -> ObjectID {
+    let oid = ObjectID(views.count)
+    let app = viewController(owner).app
+    let cls = trace.classIndex(of: spec.className)
+    views.append(View(id: oid, app: app, spec: spec, classIndex: cls, instance: nextInstance(app, cls),
+                      owner: owner, superview: superview, window: viewController(owner).window))
+    return oid
+  }
+
+  private func nextInstance(_ id: AppID, _ cls: Int32) -> Int32 {
+    let key = Int64(id.index) << 32 | Int64(cls)
+    let n = (instanceCounts[key] ?? 0) + 1
+    instanceCounts[key] = n
+    return n
+  }
+
+  /// The creation path of a view controller (§5.1).
+  private func createCallbacks(_ vc: ObjectID) throws {
+    set(vc) { $0.created = true }
+    switch viewController(vc).spec.creation {
+    case .storyboard:
+      try deliverUI(.initWithCoder, vc: vc)
+      try deliverUI(.awakeFromNib, vc: vc)
+    case .xib:
+      try deliverUI(.initWithNibName, vc: vc, detail: "nibName=\(viewController(vc).spec.className)")
+    case .code:
+      try deliverUI(.initWithNibName, vc: vc, detail: "nibName=nil")
+    }
+  }
+
+  private func set(_ vc: ObjectID, _ change: (inout ViewController) -> Void) {
+    change(&viewControllers[Int(vc.index)])
+  }
+
+  // MARK: - Delivery
+
+  /// Delivers a callback to a view controller: a trace record, then its own
+  /// handlers and the app's, if there are any.
+  func deliverUI(_ callback: Callback, vc: ObjectID, detail: String? = nil) throws {
+    let c = viewController(vc)
+    try deliverUI(callback, app: c.app, ref: c.ref, window: c.window, handled: c.spec.handled,
+                  delivery: Delivery(app: c.app, callback: callback, vc: vc), detail: detail)
+  }
+
+  func deliverUI(_ callback: Callback, view v: ObjectID) throws {
+    let o = view(v)
+    try deliverUI(callback, app: o.app, ref: o.ref, window: o.window, handled: o.spec.handled,
+                  delivery: Delivery(app: o.app, callback: callback, vc: o.owner, view: v), detail: nil)
+  }
+
+  private func deliverUI(_ callback: Callback, app id: AppID, ref: ObjectRef, window: Int32, handled own: CallbackSet,
+                         delivery: Delivery, detail: String?) throws {
+    let handled = self[id].handled.contains(callback) || own.contains(callback)
+    trace.append({
+      $0.app = id; $0.object = ref; $0.callback = callback; $0.handled = handled
+      if window > 1 { $0.scene = window }
+      if let detail { $0.detail = detail }
+    }, kind: .callback, at: now)
+    guard handled, let host else { return }
+    let saved = busy
+    busy = .callback(id, callback)
+    defer { busy = saved }
+    _ = try host.handle(delivery, on: self)
+  }
+
+  // MARK: - Checks
+
+  /// Checks a hierarchy change and records it; returns the focus window.
+  private func beginTransition(_ action: DeviceAction, _ name: String, app id: AppID, detail: String? = nil) throws -> Int {
+    try beginViewAction(action, name, app: id, detail: detail)
+    guard let w = focusWindowIndex(id), self[id].windows[w].shown else {
+      let why = self[id].config.root == nil
+        ? "it has no root view controller (give dev:install a root = { class = …, from = … })"
+        : "its window is not on screen yet"
+      throw SimulationError.invalidAction(action: name, reason: "\(self[id].config.bundle) cannot \(name): \(why)")
+    }
+    if self[id].windows[w].transitioning || self[id].windows[w].awaitingDidAppear {
+      throw SimulationError.invalidAction(
+        action: name, reason: "a transition of \(self[id].config.bundle) is still running; UIKit would log \"Unbalanced calls to begin/end appearance transitions\". Start it from a later callback or a timer")
+    }
+    return w
+  }
+
+  /// Records a view action made by the script (not by app code), after
+  /// checking that the app's code can run.
+  private func beginViewAction(_ action: DeviceAction, _ name: String, app id: AppID, detail: String?) throws {
+    if let running = runningApp, running != id {
+      throw SimulationError.reentrant(action: "\(name) on \(self[id].config.bundle)", inside: describe(busy!))
+    }
+    guard self[id].state.isExecuting else {
+      throw SimulationError.invalidAction(
+        action: name, reason: "\(self[id].config.bundle) is \(self[id].state), so none of its code runs")
+    }
+    if runningApp == nil {
+      trace.append({ $0.action = action; $0.app = id; $0.detail = detail }, kind: .action, at: now)
+    }
+  }
+
+  /// After a view action made by the script: the layout pass and the events due now.
+  private func endViewAction() throws {
+    if runningApp == nil { try settle() }
+  }
+
+  private func poppable(_ id: AppID, _ w: Int, _ name: String) throws -> (ObjectID, ObjectID) {
+    let window = self[id].windows[w]
+    guard window.presented.isEmpty else {
+      throw SimulationError.invalidAction(
+        action: name, reason: "\(self[id].config.bundle) has a view controller presented over its navigation stack; dismiss it first")
+    }
+    guard window.stack.count >= 2 else {
+      throw SimulationError.invalidAction(action: name, reason: "\(self[id].config.bundle)'s navigation stack holds only its root")
+    }
+    return (window.stack[window.stack.count - 2], window.stack[window.stack.count - 1])
+  }
+
+  private func dismissable(_ id: AppID, _ w: Int, _ name: String) throws -> (ObjectID?, ObjectID, ModalStyle) {
+    let window = self[id].windows[w]
+    guard let b = window.presented.last, case .presented(let style) = viewController(b).placement else {
+      throw SimulationError.invalidAction(action: name, reason: "\(self[id].config.bundle) has no view controller presented")
+    }
+    return (window.hierarchy.dropLast().last, b, style)
+  }
+
+  private func resolve(_ parent: ViewParent) throws -> (ObjectID, ObjectID?) {
+    switch parent {
+    case .viewController(let vc):
+      guard viewController(vc).appearance != .deallocated else {
+        throw SimulationError.invalidAction(action: "add_view", reason: "this \(viewController(vc).spec.className) was deallocated")
+      }
+      return (vc, nil)
+    case .view(let v):
+      guard !view(v).deallocated else {
+        throw SimulationError.invalidAction(action: "add_view", reason: "this \(view(v).spec.className) was removed")
+      }
+      return (view(v).owner, v)
+    }
+  }
+
+  private func focusWindowIndex(_ id: AppID) -> Int? {
+    let scene: Int32 = self[id].model == .scene ? (self[id].focusScene ?? -1) : 0
+    return self[id].windows.firstIndex { $0.scene == scene }
+  }
+}
