@@ -61,7 +61,7 @@ let package = Package(
     ),
     .testTarget(
       name: "LifeSimCLITests",
-      dependencies: ["lifesim"],
+      dependencies: ["lifesim", "LifeSimEngine"],
       swiftSettings: swift5
     ),
   ]

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSimEngine
 import Testing
 
 /// The built `lifesim` binary, beside the test bundle (also under sanitizers).
@@ -191,5 +192,26 @@ struct CLICompareTests {
   @Test func compareNeedsTwoSupportedVersions() throws {
     #expect(try lifesim(["compare", "Scripts/compare/seed002.lua", "--ios", "12"]).status == 2)
     #expect(try lifesim(["compare", "Scripts/compare/seed002.lua", "--ios", "12", "--ios", "19"]).status == 2)
+  }
+}
+
+struct CLIFuzzTests {
+  /// Garbage and cut-short scripts through the real binary: the exit status is
+  /// always 0, 1 or 2 (never a signal), and errors go to stderr.
+  @Test func garbageScriptsExitCleanly() throws {
+    let tour = try String(contentsOf: repoRoot.appendingPathComponent("Scripts/tour.lua"), encoding: .utf8)
+    let bytes = Array(tour.utf8)
+    var rng = SeededGenerator(seed: 7)
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-cli-fuzz")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    for i in 0..<24 {
+      var mutant = Array(bytes.prefix(Int(rng.next() % UInt64(bytes.count))))
+      for _ in 0..<(rng.next() % 8) { mutant.append(UInt8(truncatingIfNeeded: rng.next())) }
+      let url = dir.appendingPathComponent("mutant\(i).lua")
+      try Data(mutant).write(to: url)
+      let r = try lifesim(["run", url.path, "--max-instructions", "2000000"])
+      #expect([0, 1, 2].contains(r.status), "mutant \(i): exit \(r.status)\n\(r.stderr)")
+      if r.status == 2 { #expect(r.stderr.contains("lifesim:"), "mutant \(i): \(r.stderr)") }
+    }
   }
 }

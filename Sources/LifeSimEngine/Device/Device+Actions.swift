@@ -60,7 +60,8 @@ extension Device {
     guard isLocked else { throw SimulationError.invalidAction(action: "unlock", reason: "the device is not locked") }
     isLocked = false
     try protectedDataUnlocks()
-    if let f = frontmost { try walk(.toActive, f) }
+    // An overlay that arrived while locked (a call) still covers the app (§2.4).
+    if let f = frontmost { try walk(interruption == nil ? .toActive : .toInactive, f) }
     try settle()
   }
 
@@ -187,7 +188,7 @@ extension Device {
     if let f = frontmost, f != id { try sendToBackground(f) }
     frontmost = id
     if let scene {
-      try walkScenes(.toActive, id, url: url, scene: scene)
+      try cascade(for: id) { try walkScenes(.toActive, id, url: url, scene: scene) }
     } else {
       try walk(.toActive, id, url: url)
     }
@@ -199,6 +200,7 @@ extension Device {
     if wasForeground && exitsOnSuspend(id) && quirks.contains(.exitsOnSuspendTerminateOnly) {
       // §8.7, Apple's guide: no background state, only applicationWillTerminate:.
       try walk(.toInactive, id)
+      guard self[id].state == .inactive else { return }  // killed in willResignActive
       try cascade(for: id) {
         try disappearForExit(id)
         deathReason = .exitsOnSuspend

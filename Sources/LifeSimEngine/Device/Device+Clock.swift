@@ -61,7 +61,15 @@ extension Device {
   private func runEvents(upTo limit: SimTime) throws {
     inClockLoop = true
     defer { inClockLoop = false }
+    var instant = now, atInstant = 0
     while let event = kernel.popDue(upTo: limit) {
+      if now == instant {
+        atInstant += 1
+        if atInstant > maxEventsPerInstant { throw SimulationError.stalled(at: now, events: maxEventsPerInstant) }
+      } else {
+        instant = now
+        atInstant = 1
+      }
       try process(event)
       try flushLayout()
       checkInvariants()

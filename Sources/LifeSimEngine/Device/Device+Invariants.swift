@@ -1,89 +1,103 @@
 // The device's invariants, checked after every action and clock step in debug
 // builds and tests (STYLE §7). Release builds skip them.
 extension Device {
-  /// Traps with a message naming the app and the time when an invariant fails.
+  /// Traps with a message naming the app and the time when an invariant fails,
+  /// unless `trapsOnViolation` is off (the fuzzer collects them instead).
   func checkInvariants() {
     #if DEBUG
+    guard trapsOnViolation else { return }
+    let found = invariantViolations()
+    precondition(found.isEmpty, found.joined(separator: "\n"))
+    #endif
+  }
+
+  /// Every invariant that does not hold now, each naming the app and the time.
+  public func invariantViolations() -> [String] {
+    var found: [String] = []
     var active = 0
     for app in apps {
       let where_ = "\(app.config.bundle) at t=\(now)"
       if app.state == .active {
         active += 1
-        precondition(frontmost == app.id, "\(where_): active but not frontmost")
-        precondition(!isLocked && interruption == nil && !isSwitcherOpen,
-                     "\(where_): active behind a lock, an interruption or the switcher")
+        expect(frontmost == app.id, "\(where_): active but not frontmost", &found)
+        expect(!isLocked && interruption == nil && !isSwitcherOpen,
+                     "\(where_): active behind a lock, an interruption or the switcher", &found)
       }
       if app.state == .inactive {
-        precondition(frontmost == app.id, "\(where_): inactive but not on screen")
+        expect(frontmost == app.id, "\(where_): inactive but not on screen", &found)
       }
-      precondition(app.state.isRunning == (app.pid != 0), "\(where_): pid \(app.pid) in state \(app.state)")
-      precondition(app.parkedTimers.isEmpty || app.state == .suspended,
-                   "\(where_): parked timers while \(app.state)")
-      checkScenes(app, where_)
-      checkWindows(app, where_)
-      precondition(app.tasks.isEmpty || app.state.isExecuting, "\(where_): open tasks while \(app.state)")
-      precondition(app.state != .suspended || !isHeld(app.id),
-                   "\(where_): suspended while a task, audio or a window holds it")
+      expect(app.state.isRunning == (app.pid != 0), "\(where_): pid \(app.pid) in state \(app.state)", &found)
+      expect(app.parkedTimers.isEmpty || app.state == .suspended,
+                   "\(where_): parked timers while \(app.state)", &found)
+      checkScenes(app, where_, &found)
+      checkWindows(app, where_, &found)
+      expect(app.tasks.isEmpty || app.state.isExecuting, "\(where_): open tasks while \(app.state)", &found)
+      expect(app.state != .suspended || !isHeld(app.id),
+                   "\(where_): suspended while a task, audio or a window holds it", &found)
     }
-    precondition(active <= 1, "t=\(now): \(active) apps are active at once")
+    expect(active <= 1, "t=\(now): \(active) apps are active at once", &found)
     if let f = frontmost {
-      precondition(self[f].state.isRunning, "\(self[f].config.bundle) at t=\(now): frontmost but not running")
+      expect(self[f].state.isRunning, "\(self[f].config.bundle) at t=\(now): frontmost but not running", &found)
     }
-    #endif
+    return found
+  }
+
+  private func expect(_ ok: Bool, _ message: @autoclosure () -> String, _ found: inout [String]) {
+    if !ok { found.append(message()) }
   }
 
   /// View controllers (reference §5.4): between transitions, the ones on screen
   /// have appeared (the root may wait for the activation) and the others have
   /// disappeared; nothing in a hierarchy is deallocated.
-  private func checkWindows(_ app: App, _ where_: String) {
-    if !app.state.isRunning { precondition(app.windows.isEmpty, "\(where_): windows without a process") }
+  private func checkWindows(_ app: App, _ where_: String, _ found: inout [String]) {
+    if !app.state.isRunning { expect(app.windows.isEmpty, "\(where_): windows without a process", &found) }
     for window in app.windows {
-      precondition(!window.stack.isEmpty && !window.transitioning, "\(where_): a window without a root, or mid-transition")
+      expect(!window.stack.isEmpty && !window.transitioning, "\(where_): a window without a root, or mid-transition", &found)
       guard window.shown else { continue }
       let onScreen = visible(in: window)
       for vc in window.hierarchy {
         let c = viewController(vc)
         if onScreen.contains(vc) {
           let expected: Appearance = window.awaitingDidAppear ? .appearing : .appeared
-          precondition(c.appearance == expected,
-                       "\(where_): \(c.spec.className) #\(c.instance) is on screen but \(c.appearance)")
+          expect(c.appearance == expected,
+                       "\(where_): \(c.spec.className) #\(c.instance) is on screen but \(c.appearance)", &found)
         } else {
           // Off screen: disappeared, or still "appeared" under a sheet that a
           // full-screen presentation then covered (UIKit tells only the presenter).
-          precondition(c.appearance == .disappeared || c.appearance == .appeared,
-                       "\(where_): \(c.spec.className) #\(c.instance) is off screen but \(c.appearance)")
+          expect(c.appearance == .disappeared || c.appearance == .appeared,
+                       "\(where_): \(c.spec.className) #\(c.instance) is off screen but \(c.appearance)", &found)
         }
         for v in c.subviews.flatMap(subtree) {
-          precondition(!view(v).deallocated && view(v).inWindow == c.inWindow,
-                       "\(where_): view \(view(v).spec.className) #\(view(v).instance) out of step with its view controller")
+          expect(!view(v).deallocated && view(v).inWindow == c.inWindow,
+                       "\(where_): view \(view(v).spec.className) #\(view(v).instance) out of step with its view controller", &found)
         }
       }
     }
   }
 
   /// The scene model's invariants (reference §1.2, §1.3).
-  private func checkScenes(_ app: App, _ where_: String) {
+  private func checkScenes(_ app: App, _ where_: String, _ found: inout [String]) {
     let states = app.scenes.map(\.state)
     if app.model == .appDelegate {
-      precondition(app.scenes.isEmpty && app.discardedSessions.isEmpty, "\(where_): scenes in the app-delegate model")
+      expect(app.scenes.isEmpty && app.discardedSessions.isEmpty, "\(where_): scenes in the app-delegate model", &found)
       return
     }
     if app.state.isExecuting, let implied = SceneLifecycle.appState(of: states) {
-      precondition(implied == app.state, "\(where_): scenes imply \(implied) but the app is \(app.state)")
+      expect(implied == app.state, "\(where_): scenes imply \(implied) but the app is \(app.state)", &found)
     }
     if !app.state.isRunning {
-      precondition(states.allSatisfy { $0 == .unattached }, "\(where_): a scene is connected to a dead process")
+      expect(states.allSatisfy { $0 == .unattached }, "\(where_): a scene is connected to a dead process", &found)
     }
     if app.state == .suspended {
-      precondition(!states.contains(where: \.isForeground), "\(where_): a foreground scene in a suspended process")
+      expect(!states.contains(where: \.isForeground), "\(where_): a foreground scene in a suspended process", &found)
     }
-    precondition(states.filter(\.isForeground).count <= 1, "\(where_): more than one scene on screen")
+    expect(states.filter(\.isForeground).count <= 1, "\(where_): more than one scene on screen", &found)
     if states.contains(where: \.isForeground) {
-      precondition(frontmost == app.id, "\(where_): a scene on screen but the app is not frontmost")
+      expect(frontmost == app.id, "\(where_): a scene on screen but the app is not frontmost", &found)
     }
-    precondition(app.discardedSessions.allSatisfy { n in !app.scenes.contains { $0.number == n } },
-                 "\(where_): a discarded session is still open")
-    precondition(app.discardedSessions.isEmpty || !app.state.isExecuting,
-                 "\(where_): discarded sessions not reported to a running process")
+    expect(app.discardedSessions.allSatisfy { n in !app.scenes.contains { $0.number == n } },
+                 "\(where_): a discarded session is still open", &found)
+    expect(app.discardedSessions.isEmpty || !app.state.isExecuting,
+                 "\(where_): discarded sessions not reported to a running process", &found)
   }
 }

@@ -81,7 +81,7 @@ extension Device {
         action: "disconnect",
         reason: "only a background scene can be disconnected by the system (reference §1.2); scene \(number) of \(self[id].config.bundle) is \(state)")
     }
-    try whileExecuting(id) { try apply(.disconnect, scene: number, of: id) }
+    try cascade(for: id) { try whileExecuting(id) { try apply(.disconnect, scene: number, of: id) } }
   }
 
   // MARK: - Walking scenes

@@ -44,7 +44,7 @@ extension Device {
     let a = self[id].windows[w].stack.last
     let b = newViewController(spec, app: id, window: w, placement: .stack)
     self[id].windows[w].stack.append(b)
-    try transition(.push, a: a, b: b, app: id, window: w)
+    try asAppCode(id) { try transition(.push, a: a, b: b, app: id, window: w) }
     try endViewAction()
     return b
   }
@@ -54,7 +54,7 @@ extension Device {
     let w = try beginTransition(.pop, "pop", app: id)
     let (a, b) = try poppable(id, w, "pop")
     self[id].windows[w].stack.removeLast()
-    try transition(.pop, a: a, b: b, app: id, window: w)
+    try asAppCode(id) { try transition(.pop, a: a, b: b, app: id, window: w) }
     try endViewAction()
   }
 
@@ -64,7 +64,7 @@ extension Device {
     let w = try beginTransition(.popGesture, "pop_gesture", app: id, detail: cancel ? "cancel" : nil)
     let (a, b) = try poppable(id, w, "pop_gesture")
     if !cancel { self[id].windows[w].stack.removeLast() }
-    try transition(cancel ? .popCancelled : .pop, a: a, b: b, app: id, window: w)
+    try asAppCode(id) { try transition(cancel ? .popCancelled : .pop, a: a, b: b, app: id, window: w) }
     try endViewAction()
   }
 
@@ -77,7 +77,7 @@ extension Device {
     let a = self[id].windows[w].hierarchy.last
     let b = newViewController(spec, app: id, window: w, placement: .presented(style))
     self[id].windows[w].presented.append(b)
-    try transition(.present(style), a: a, b: b, app: id, window: w)
+    try asAppCode(id) { try transition(.present(style), a: a, b: b, app: id, window: w) }
     try endViewAction()
     return b
   }
@@ -87,7 +87,7 @@ extension Device {
     let w = try beginTransition(.dismiss, "dismiss", app: id)
     let (a, b, style) = try dismissable(id, w, "dismiss")
     self[id].windows[w].presented.removeLast()
-    try transition(.dismiss(style), a: a, b: b, app: id, window: w)
+    try asAppCode(id) { try transition(.dismiss(style), a: a, b: b, app: id, window: w) }
     try endViewAction()
   }
 
@@ -101,7 +101,7 @@ extension Device {
         action: "dismiss_gesture", reason: "only a .pageSheet or .formSheet can be swiped down; the top view controller is presented \(style.rawValue)")
     }
     if !cancel { self[id].windows[w].presented.removeLast() }
-    try transition(cancel ? .dismissCancelled : .dismiss(style), a: a, b: b, app: id, window: w)
+    try asAppCode(id) { try transition(cancel ? .dismissCancelled : .dismiss(style), a: a, b: b, app: id, window: w) }
     try endViewAction()
   }
 
@@ -118,7 +118,7 @@ extension Device {
         }
         for vc in shown {
           markSubviews(of: vc) { $0.needsLayout = true }  // their bounds change too
-          try layoutPass(vc, passes: 1)
+          try changingHierarchy(of: vc) { try layoutPass(vc, passes: 1) }
         }
       }
     }
@@ -143,7 +143,7 @@ extension Device {
     let id = viewController(owner).app
     try beginViewAction(.addView, "add_view", app: id, detail: spec.className)
     let v = newView(spec, owner: owner, superview: superview)
-    try cascade(for: id) {
+    try asAppCode(id) { try changingHierarchy(of: owner) {
       if superview == nil { try loadViewIfNeeded(owner) }
       if spec.creation == .code {
         try deliverUI(.initWithFrame, view: v)
@@ -161,7 +161,7 @@ extension Device {
         try moveToWindow([v], entering: true)
         layoutPending = true
       }
-    }
+    } }
     if !self[id].state.isRunning { views[Int(v.index)].deallocated = true }  // killed meanwhile
     try endViewAction()
     return v
@@ -177,7 +177,7 @@ extension Device {
     }
     let id = view.app
     try beginViewAction(.removeView, "remove_view", app: id, detail: view.spec.className)
-    try cascade(for: id) {
+    try asAppCode(id) { try changingHierarchy(of: view.owner) {
       try deliverUI(.willMoveToSuperview, view: v)
       if view.inWindow { try moveToWindow(subtree(v), entering: false) }
       if let s = view.superview {
@@ -187,7 +187,7 @@ extension Device {
       }
       try deliverUI(.didMoveToSuperview, view: v)
       for d in subtree(v) { try deallocView(d) }
-    }
+    } }
     try endViewAction()
   }
 
@@ -306,7 +306,7 @@ extension Device {
       try cascade(for: app.id) {
         for window in self[app.id].windows where window.shown {
           for vc in window.hierarchy where viewController(vc).inWindow && needsPass(vc) {
-            try layoutPass(vc, passes: 1)
+            try changingHierarchy(of: vc) { try layoutPass(vc, passes: 1) }
           }
         }
       }
@@ -314,6 +314,29 @@ extension Device {
   }
 
   // MARK: - Walking a transition
+
+  /// Runs a view action's body. Made by the script, a kill of the app inside
+  /// it ends the action; made by app code, the kill unwinds that code too.
+  private func asAppCode(_ id: AppID, _ body: () throws -> Void) throws {
+    if runningApp == nil { try cascade(for: id, body) } else { try body() }
+  }
+
+  /// Runs `body` with the view controller's window marked as changing, so that
+  /// app code cannot start a transition from a view callback meanwhile.
+  private func changingHierarchy(of vc: ObjectID, _ body: () throws -> Void) throws {
+    let id = viewController(vc).app
+    guard let w = self[id].windows.firstIndex(where: { $0.scene == viewController(vc).window }) else {
+      return try body()
+    }
+    let was = self[id].windows[w].transitioning
+    self[id].windows[w].transitioning = true
+    defer {
+      if let w = self[id].windows.firstIndex(where: { $0.scene == viewController(vc).window }) {
+        self[id].windows[w].transitioning = was
+      }
+    }
+    try body()
+  }
 
   /// Walks one kind's table with A and B (reference §5.4).
   private func transition(_ kind: TransitionKind, a: ObjectID?, b: ObjectID?, app id: AppID, window w: Int) throws {
@@ -325,11 +348,9 @@ extension Device {
     let settled = (steps.lastIndex { step in
       switch step { case .didAppear, .dealloc: return false; default: return true }
     } ?? -1) + 1
-    try cascade(for: id) {
-      for (i, step) in steps.enumerated() {
-        if i == settled, w < self[id].windows.count { self[id].windows[w].transitioning = false }
-        try perform(step, a: a, b: b)
-      }
+    for (i, step) in steps.enumerated() {
+      if i == settled, w < self[id].windows.count { self[id].windows[w].transitioning = false }
+      try perform(step, a: a, b: b)
     }
   }
 

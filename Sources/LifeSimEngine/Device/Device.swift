@@ -48,8 +48,14 @@ public final class Device {
   public var passcode = false
   /// The memory pressure level last recorded.
   public internal(set) var memoryLevel = MemoryLevel.normal
+  /// Debug builds trap when an invariant fails; the fuzzer turns this off and
+  /// reads `invariantViolations()` itself.
+  public var trapsOnViolation = true
   /// How far `run()` may take the clock past its start (default 30 days).
   public var horizon: SimTime = .seconds(30 * 86_400)
+  /// How many events may run at one virtual instant before the run is stopped
+  /// as stalled (a zero-delay timer loop never lets the clock move).
+  public var maxEventsPerInstant = 1_000_000
 
   /// Every view controller and view ever made, by `ObjectID` (SPEC §1.4).
   public internal(set) var viewControllers: [ViewController] = []

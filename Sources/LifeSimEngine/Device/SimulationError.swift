@@ -25,6 +25,9 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
   case duplicateBundle(String)
   /// A run that reached its virtual-time horizon with events still pending.
   case horizonReached(SimTime)
+  /// More events ran at one instant than the limit allows: something
+  /// reschedules itself with no delay, so the clock can never move.
+  case stalled(at: SimTime, events: Int)
   /// A handler, observer or timer failed; `underlying` is the host's error.
   case handlerFailed(HandlerFailure)
 
@@ -49,6 +52,8 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
       return "\(action) cannot be called inside \(inside); schedule it with dev:at or dev:after instead"
     case .duplicateBundle(let b):
       return "an app with bundle id '\(b)' is already installed"
+    case .stalled(let t, let n):
+      return "\(n) events ran at t=\(t) without the clock moving: a timer or dev:after reschedules itself with no delay (--max-events-per-instant)"
     case .horizonReached(let t):
       return "the run reached its virtual-time limit at t=\(t) with events still scheduled (--max-time)"
     case .handlerFailed(let f):

@@ -49,6 +49,7 @@ extension LuaRuntime {
     let device = Device(profile: profile, seed: seed, debugger: debugger, model: model,
                         memoryMB: memoryMB, quirks: quirks)
     device.horizon = SimTime(seconds: options.maxTime) ?? device.horizon
+    device.maxEventsPerInstant = options.maxEventsPerInstant
     device.passcode = passcode
     let slot = registerDevice(device)
     lua_createtable(L, 0, 0)  // the value store

@@ -77,6 +77,10 @@ let propertyNames: [ObjectKind: [String]] = [
 extension LuaRuntime {
   /// Runs host function `id`, turning thrown errors into trampoline requests.
   func dispatch(_ L: LuaState, _ id: Int32) -> Int32 {
+    // A coroutine may call in: work on its stack, not the main thread's.
+    let caller = self.L
+    self.L = L
+    defer { self.L = caller }
     guard let f = HostFunction(rawValue: id) else {
       push(L, "internal error: unknown host function \(id)")
       return LS_RAISE
@@ -306,7 +310,9 @@ extension LuaRuntime {
   /// Raises "cannot set field" for every lifesim object.
   private func readOnly() throws -> Int32 {
     let key = stringValue(L, 2) ?? typeName(L, 2)
-    throw ScriptError(message: "cannot set field '\(key)' of a \(typeName(L, 1)): lifesim objects are read-only")
+    let type = typeName(L, 1)
+    let article = "aeiou".contains(type.first ?? "x") ? "an" : "a"
+    throw ScriptError(message: "cannot set field '\(key)' of \(article) \(type): lifesim objects are read-only")
   }
 
   /// An error for an unknown field, with a suggestion.

@@ -19,6 +19,8 @@ public struct RuntimeOptions: Sendable {
   public var maxHandlerInstructions: Int64 = 50_000_000
   /// How far `dev:run()` may take a device's clock, in seconds (`--max-time`).
   public var maxTime: Double = 30 * 86_400
+  /// Events that may run at one virtual instant (`--max-events-per-instant`).
+  public var maxEventsPerInstant = 100_000
   /// Keep every device made, so their traces can be written after the script.
   public var retainDevices = true
   /// Where `print` writes.
@@ -44,7 +46,11 @@ public struct TestCaseResult: Sendable {
 ///     let rt = try LuaRuntime(options: RuntimeOptions())
 ///     try rt.run(source: "local dev = lifesim.device{ ios = 12 }", chunkName: "=demo")
 public final class LuaRuntime {
-  let L: LuaState
+  /// The thread whose stack host functions work on: the main state, or the
+  /// coroutine that called into lifesim (set by `dispatch` for each call).
+  var L: LuaState
+  /// The main state, which the runtime owns.
+  let mainState: LuaState
   public let options: RuntimeOptions
   /// The script's path, for `require` (modules beside it and in Scripts/lib).
   public var scriptPath: String?
@@ -73,6 +79,7 @@ public final class LuaRuntime {
       throw LuaFailure(kind: .memory, message: "cannot create a Lua state: out of memory")
     }
     self.L = L
+    self.mainState = L
     ls_getstate(L).pointee.host = Unmanaged.passUnretained(self).toOpaque()
     try setUp()
     // The cap applies to scripts, not to lifesim's own start-up.
@@ -81,7 +88,7 @@ public final class LuaRuntime {
   }
 
   deinit {
-    ls_close(L)
+    ls_close(mainState)
   }
 
   /// Bytes in use by the Lua state.

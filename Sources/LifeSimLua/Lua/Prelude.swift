@@ -225,16 +225,19 @@ function assert(v, message, ...)
 end
 
 -- The sandbox ----------------------------------------------------------------------
-local function blocked(name, why)
-  return function()
-    error(name .. " is blocked in lifesim's sandbox (" .. why .. "); lifesim run --unsafe allows it", 2)
-  end
+local function blocked_message(name, why)
+  return name .. " is blocked in lifesim's sandbox (" .. why .. "); lifesim run --unsafe allows it"
 end
 
+local function blocked(name, why)
+  return function() error(blocked_message(name, why), 2) end
+end
+
+-- Level 2 of a metamethod is the script's line that indexed the library.
 local function blocked_library(name, why)
   return raw_setmetatable({}, {
-    __index = function(_, k) blocked(name .. "." .. raw_tostring(k), why)() end,
-    __newindex = function(_, k) blocked(name .. "." .. raw_tostring(k), why)() end,
+    __index = function(_, k) error(blocked_message(name .. "." .. raw_tostring(k), why), 2) end,
+    __newindex = function(_, k) error(blocked_message(name .. "." .. raw_tostring(k), why), 2) end,
     __metatable = false,
   })
 end

@@ -26,6 +26,10 @@ struct CommonOptions: ParsableArguments {
   @Option(help: ArgumentHelp("How far dev:run() may take the clock, in virtual seconds.", valueName: "seconds"))
   var maxTime: Double = 30 * 86_400
 
+  @Option(help: ArgumentHelp("Events that may run at one virtual instant before the run counts as stalled.",
+                             valueName: "N"))
+  var maxEventsPerInstant: Int = 100_000
+
   func validate() throws {
     guard OSProfile.supportedVersions.contains(ios) else {
       throw ValidationError(SimulationError.unsupportedVersion(ios).description)
@@ -37,6 +41,7 @@ struct CommonOptions: ParsableArguments {
       throw ValidationError("instruction limits must be positive")
     }
     guard maxTime > 0, maxTime.isFinite else { throw ValidationError("--max-time must be a positive number") }
+    guard maxEventsPerInstant > 0 else { throw ValidationError("--max-events-per-instant must be positive") }
   }
 
   /// The runtime options these flags describe.
@@ -49,6 +54,7 @@ struct CommonOptions: ParsableArguments {
     o.maxInstructions = maxInstructions
     o.maxHandlerInstructions = maxHandlerInstructions
     o.maxTime = maxTime
+    o.maxEventsPerInstant = maxEventsPerInstant
     o.output = { writeOut($0) }
     return o
   }

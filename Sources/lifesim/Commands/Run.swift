@@ -45,10 +45,19 @@ extension Lifesim {
         failure = f
       }
       try writeTraces(runtime.createdDevices)
+      // A failed lifesim.test case fails the run too (exit 1, or 2 for an error).
+      var worst: ExitCode?
+      for result in runtime.testResults {
+        guard let f = result.failure else { continue }
+        printError("lifesim: test '\(result.name)' failed: \(f.report)")
+        let code = scriptExitCode(for: f)
+        if worst == nil || code.rawValue > worst!.rawValue { worst = code }
+      }
       if let failure {
         printError("lifesim: \(failure.report)")
         throw scriptExitCode(for: failure)
       }
+      if let worst { throw worst }
     }
 
     private func writeTraces(_ devices: [Device]) throws {

@@ -1,0 +1,4 @@
+-- Attacks the virtual clock's microsecond counter with a duration that overflows it.
+-- expect-error: bad argument #1 to 'advance' (a finite number of seconds expected, got 1e+300)
+local dev = lifesim.device{ ios = 17 }
+dev:advance(1e300)

@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+@testable import LifeSimEngine
+
+/// Property tests: seeded random action sequences over random devices and apps.
+/// After every step the device's invariants must hold, a suspended or dead app
+/// must have received no callback, and nothing may fail but a refused action.
+///
+/// `LIFESIM_FUZZ_RUNS=N` runs N sequences instead of the default (the long mode).
+struct ActionFuzzTests {
+  static let defaultRuns = 2_000
+  static var runs: Int {
+    ProcessInfo.processInfo.environment["LIFESIM_FUZZ_RUNS"].flatMap(Int.init) ?? defaultRuns
+  }
+
+  @Test func randomActionSequencesKeepEveryInvariant() throws {
+    var failures: [String] = []
+    for seed in 1...UInt64(Self.runs) {
+      if let failure = try Fuzzer(seed: seed).run(steps: 60) {
+        failures.append("seed \(seed): \(failure)")
+        if failures.count >= 5 { break }
+      }
+    }
+    #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+  }
+
+  @Test func theSameSeedGivesTheSameTrace() throws {
+    for seed: UInt64 in [3, 77, 1234] {
+      let a = Fuzzer(seed: seed), b = Fuzzer(seed: seed)
+      _ = try a.run(steps: 60)
+      _ = try b.run(steps: 60)
+      #expect(a.device.trace.records == b.device.trace.records, "seed \(seed)")
+    }
+  }
+}
+
+/// One random device, its apps, and a host that acts like app code.
+final class Fuzzer: DeviceHost {
+  var rng: SeededGenerator
+  let device: Device
+  var apps: [AppID] = []
+  /// Per app, the state the trace last recorded (for "a suspended app gets no callback").
+  private var lastState: [AppID: AppState] = [:]
+  private var checkedUpTo = 1
+  private var nextToken = 1
+
+  init(seed: UInt64) {
+    rng = SeededGenerator(seed: seed)
+    let versions = OSProfile.supportedVersions
+    let version = versions[Int(rng.next() % UInt64(versions.count))]
+    var quirks = QuirkSet()
+    for q in Quirk.allCases where rng.next() % 4 == 0 { quirks.insert(q) }
+    let memory: Int? = [nil, 1000, 2000, 4000][Int(rng.next() % 4)]
+    device = try! Device(profile: OSProfile(version: version), seed: seed, debugger: rng.next() % 5 == 0,
+                         memoryMB: memory, quirks: quirks)
+    device.trapsOnViolation = false
+    device.passcode = rng.next() % 2 == 0
+    device.host = self
+    let creations = Creation.allCases
+    for i in 0..<(1 + Int(rng.next() % 4)) {
+      let modes = [["audio"], ["fetch", "remote-notification"], []][Int(rng.next() % 3)]
+      let root = rng.next() % 4 == 0 ? nil
+        : ObjectSpec(className: "Root\(i)", creation: creations[Int(rng.next() % 3)],
+                     overridesLoadView: rng.next() % 5 == 0)
+      let id = try! device.install(AppConfig(
+        bundle: "com.fuzz.app\(i)", scenes: rng.next() % 3 != 0, exitsOnSuspend: rng.next() % 5 == 0,
+        backgroundModes: modes, footprintMB: Double(50 + rng.next() % 400), root: root))
+      apps.append(id)
+      // Handlers for a random subset of callbacks, so the host acts as app code.
+      for c in Callback.allCases where rng.next() % 3 == 0 { device.setHandled(c, for: id) }
+    }
+  }
+
+  private func pick<T>(_ items: [T]) -> T { items[Int(rng.next() % UInt64(items.count))] }
+
+  /// Runs `steps` random actions; returns the first failure, if any.
+  func run(steps: Int) throws -> String? {
+    for step in 0..<steps {
+      let name: String
+      do { name = try act() } catch { return "step \(step): \(error)\n" + recentTrace() }
+      let problems = device.invariantViolations() + callbacksToSleepingApps()
+      if !problems.isEmpty { return "step \(step) (\(name)): \(problems.joined(separator: "; "))\n" + recentTrace() }
+    }
+    return nil
+  }
+
+  /// The last records, to show how a failure came about.
+  private func recentTrace() -> String {
+    var t = Trace()
+    t = device.trace
+    let writer = TraceWriter(format: .text)
+    let all = writer.render(t).split(separator: "\n")
+    return all.suffix(40).joined(separator: "\n")
+  }
+
+  /// One random action. A refused action is fine; any other error is a failure.
+  private func act() throws -> String {
+    let app = pick(apps)
+    let spec = ObjectSpec(className: pick(["A", "B", "C"]), creation: pick(Creation.allCases))
+    let actions: [(String, () throws -> Void)] = [
+      ("launch", { try self.device.launch(app) }),
+      ("open_url", { try self.device.openURL(app, url: "fuzz://x") }),
+      ("home", { try self.device.home() }),
+      ("lock", { try self.device.lock() }),
+      ("unlock", { try self.device.unlock() }),
+      ("interrupt", { try self.device.interrupt(self.pick(Interruption.allCases)) }),
+      ("end_interrupt", { try self.device.endInterrupt(accept: self.rng.next() % 2 == 0) }),
+      ("switcher", { try self.device.openSwitcher() }),
+      ("switch_to", { try self.device.switchTo(app) }),
+      ("kill", { try self.device.forceQuit(app) }),
+      ("memory_warning", { try self.device.memoryWarning() }),
+      ("advance", { try self.device.advance(by: .seconds(Int64(self.rng.next() % 700))) }),
+      ("background_fetch", { try self.device.backgroundFetch(app) }),
+      ("silent_push", { try self.device.silentPush(app) }),
+      ("open_scene", { _ = try self.device.openScene(app) }),
+      ("close_scene", { if let s = self.device[app].scenes.first { try self.device.closeScene(app, scene: s.number) } }),
+      ("disconnect_scene", { if let s = self.device[app].scenes.last { try self.device.disconnectScene(app, scene: s.number) } }),
+      ("push", { _ = try self.device.push(spec, app: app) }),
+      ("pop", { try self.device.pop(app: app) }),
+      ("pop_gesture", { try self.device.popGesture(app: app, cancel: self.rng.next() % 2 == 0) }),
+      ("present", { _ = try self.device.present(spec, style: self.pick(ModalStyle.allCases + [nil]), app: app) }),
+      ("dismiss", { try self.device.dismiss(app: app) }),
+      ("dismiss_gesture", { try self.device.dismissGesture(app: app, cancel: self.rng.next() % 2 == 0) }),
+      ("rotate", { try self.device.rotate() }),
+      ("add_view", { if let top = self.device.top(of: app) { _ = try self.device.addView(spec, to: .viewController(top)) } }),
+      ("remove_view", {
+        if let top = self.device.top(of: app), let v = self.device.viewController(top).subviews.first {
+          try self.device.removeView(v)
+        }
+      }),
+    ]
+    let (name, action) = pick(actions)
+    do {
+      try action()
+    } catch SimulationError.invalidAction {
+      // refused: a legal outcome
+    } catch SimulationError.horizonReached {
+      // a long advance with timers left: legal
+    }
+    return name
+  }
+
+  /// Callback records for an app whose last recorded state is suspended or not running.
+  private func callbacksToSleepingApps() -> [String] {
+    var found: [String] = []
+    for r in device.trace.records.dropFirst(checkedUpTo - 1) {
+      guard let app = r.app else { continue }
+      if r.kind == .state, let to = r.to { lastState[app] = to }
+      if r.kind == .callback, let state = lastState[app], state == .suspended || state == .notRunning {
+        found.append("\(r.callback!.selector) delivered to \(device[app].config.bundle) while \(state) (seq \(r.seq))")
+      }
+    }
+    checkedUpTo = device.trace.nextSeq
+    return found
+  }
+
+  // MARK: - DeviceHost: app code that does random, legal things
+
+  func handle(_ delivery: Delivery, on device: Device) throws -> HandlerResult {
+    let id = delivery.app
+    switch rng.next() % 12 {
+    case 0: try device.work(SimTime(microseconds: Int64(rng.next() % 3000) * 1000))
+    case 1: try device.allocate(Double(rng.next() % 300), app: id)
+    case 2: try device.release(Double(rng.next() % 300), app: id)
+    case 3: _ = try device.beginBackgroundTask(app: id, name: "t", expiration: token())
+    case 4: if let t = device[id].tasks.first { _ = device.endBackgroundTask(app: id, task: t.id) }
+    case 5: try device.markDirty(app: id, count: 1)
+    case 6: try device.save(app: id, taking: SimTime(microseconds: 100_000))
+    case 7: try device.scheduleAppTimer(token(), app: id, after: .seconds(Int64(rng.next() % 60)))
+    case 8:
+      // App code may push; a transition in progress refuses it.
+      do { _ = try device.push(ObjectSpec(className: "Pushed", creation: .code), app: id) } catch SimulationError.invalidAction {}
+    default: break
+    }
+    return rng.next() % 10 == 0 ? .bool(false) : .none
+  }
+
+  func observe(_ notification: AppNotification, app: AppID, on device: Device) throws {}
+  func fire(_ token: HostToken, on device: Device, app: AppID?) throws {
+    if let app, rng.next() % 2 == 0 { try device.markDirty(app: app, count: 1) }
+  }
+  func release(_ token: HostToken, on device: Device) {}
+  func expire(_ token: HostToken, task: Int32, app: AppID, on device: Device) throws {
+    if rng.next() % 2 == 0 { _ = device.endBackgroundTask(app: app, task: task) }
+  }
+  func backgroundTime(for app: AppID, on device: Device) throws -> SimTime { device.policy.backgroundTime }
+  func chooseVictim(_ candidates: [VictimCandidate], on device: Device) throws -> AppID { candidates[0].app }
+
+  private func token() -> HostToken {
+    nextToken += 1
+    return HostToken(nextToken)
+  }
+}
