@@ -144,7 +144,10 @@ extension LuaRuntime {
     guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "-" }),
           !name.hasPrefix("."), !name.contains("..")
     else {
-      throw ArgumentError(position: 1, message: "invalid module name '\(name)'")
+      // The prelude raises it at the script's require line.
+      lua_pushnil(L)
+      push(L, "require: invalid module name '\(name)' (modules are found beside the script and in Scripts/lib, by names such as \"helpers\" or \"lib.util\")")
+      return 2
     }
     let relative = name.split(separator: ".").joined(separator: "/") + ".lua"
     var tried: [String] = []

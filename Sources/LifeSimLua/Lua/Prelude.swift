@@ -307,6 +307,11 @@ if not unsafe then
   end
 
   function setmetatable(t, mt)
+    if rawtype(t) ~= "table" then
+      local meta = debug_getmetatable(t)
+      local name = meta and rawget(meta, "__name") or rawtype(t)
+      error("bad argument #1 to 'setmetatable' (table expected, got " .. raw_tostring(name) .. ")", 2)
+    end
     if rawtype(mt) == "table" then
       if rawget(mt, "__gc") ~= nil then
         error("setmetatable: __gc finalizers are blocked in lifesim's sandbox (they run outside the " ..
