@@ -184,16 +184,13 @@ final class DeviceSlot: DeviceHost {
   }
 
   private func describe(_ d: Delivery) -> String {
-    if let v = d.view {
-      let o = device.view(v)
-      return "-[\(o.spec.className) \(d.callback.selector)]" + (o.instance > 1 ? " #\(o.instance)" : "")
-    }
-    if let vc = d.vc {
-      let o = device.viewController(vc)
-      return "-[\(o.spec.className) \(d.callback.selector)]" + (o.instance > 1 ? " #\(o.instance)" : "")
-    }
-    return "-[\(d.callback.receiver.className) \(d.callback.selector)]"
+    // A view's or view controller's callback names its class (and instance, from 2).
+    let object = d.view.map { (device.view($0).spec.className, device.view($0).instance) }
+      ?? d.vc.map { (device.viewController($0).spec.className, device.viewController($0).instance) }
+    guard let (cls, instance) = object else { return "-[\(d.callback.receiver.className) \(d.callback.selector)]" }
+    return "-[\(cls) \(d.callback.selector)]" + (instance > 1 ? " #\(instance)" : "")
   }
+
 
   func expire(_ token: HostToken, task: Int32, app: AppID, on device: Device) throws {
     _ = try invoke(Int32(token.rawValue), app: app, what: "expiration handler (task \(task))") {

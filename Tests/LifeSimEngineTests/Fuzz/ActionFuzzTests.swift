@@ -86,11 +86,8 @@ final class Fuzzer: DeviceHost {
 
   /// The last records, to show how a failure came about.
   private func recentTrace() -> String {
-    var t = Trace()
-    t = device.trace
-    let writer = TraceWriter(format: .text)
-    let all = writer.render(t).split(separator: "\n")
-    return all.suffix(40).joined(separator: "\n")
+    let from = max(1, device.trace.nextSeq - 40)
+    return TraceWriter(format: .text).render(device.trace, since: from)
   }
 
   /// One random action. A refused action is fine; any other error is a failure.
