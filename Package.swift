@@ -8,6 +8,7 @@
 //                  Lua errors after Swift has returned, the allocator and the hooks.
 //   LifeSimEngine  pure Swift: clock, kernel, devices, apps, lifecycle tables, trace.
 //   LifeSimLua     the bridge: adapts the engine to Lua 5.4.
+//   LifeSimBatch   experiments: worker threads, result files, summaries, plots.
 //   lifesim        the command-line tool, built on swift-argument-parser.
 import PackageDescription
 
@@ -23,6 +24,9 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+    .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+    .package(url: "https://github.com/ordo-one/TextTable", from: "0.0.2"),
   ],
   targets: [
     .systemLibrary(
@@ -33,18 +37,30 @@ let package = Package(
     .target(name: "CLuaShim", dependencies: ["CLua"]),
     .target(
       name: "LifeSimEngine",
-      dependencies: [.product(name: "HeapModule", package: "swift-collections")],
+      dependencies: [
+        .product(name: "HeapModule", package: "swift-collections"),
+        .product(name: "RealModule", package: "swift-numerics"),
+      ],
       swiftSettings: swift5
     ),
     .target(
       name: "LifeSimLua",
-      dependencies: ["LifeSimEngine", "CLuaShim", "CLua"],
+      dependencies: ["LifeSimEngine", "CLuaShim", "CLua", .product(name: "CSV", package: "CSV.swift")],
+      swiftSettings: swift5
+    ),
+    .target(
+      name: "LifeSimBatch",
+      dependencies: [
+        "LifeSimEngine", "LifeSimLua",
+        .product(name: "CSV", package: "CSV.swift"),
+        .product(name: "TextTable", package: "TextTable"),
+      ],
       swiftSettings: swift5
     ),
     .executableTarget(
       name: "lifesim",
       dependencies: [
-        "LifeSimEngine", "LifeSimLua",
+        "LifeSimEngine", "LifeSimLua", "LifeSimBatch",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swift5

@@ -107,6 +107,9 @@ static inline void ls_insert(lua_State *L, int i) { lua_rotate(L, i, 1); }
 static inline void ls_remove(lua_State *L, int i) { lua_rotate(L, i, -1); lua_settop(L, -2); }
 static inline lua_Number ls_tonumber(lua_State *L, int i, int *isnum) { return lua_tonumberx(L, i, isnum); }
 static inline lua_Integer ls_tointeger(lua_State *L, int i, int *isnum) { return lua_tointegerx(L, i, isnum); }
+static inline void ls_replace(lua_State *L, int i) { lua_copy(L, -1, i); lua_settop(L, -2); }
+/// lua_gc is variadic, which Swift cannot call: the options that take one integer.
+static inline int ls_gc(lua_State *L, int what, int arg) { return lua_gc(L, what, arg); }
 static inline void ls_pushglobaltable(lua_State *L) { lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS); }
 
 #endif

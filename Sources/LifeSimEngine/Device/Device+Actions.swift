@@ -150,6 +150,7 @@ extension Device {
   /// §2.9: the app delegate, then the notification, for every app that runs code.
   func sendMemoryWarnings() throws {
     for app in apps where app.state.isExecuting {
+      stats.memoryWarnings += 1
       try cascade(for: app.id) {
         try deliver(.didReceiveMemoryWarning, to: app.id)
         try warnViewControllers(app.id)
@@ -186,6 +187,10 @@ extension Device {
     isSwitcherOpen = false
     interruption = nil
     if let f = frontmost, f != id { try sendToBackground(f) }
+    if frontmost != id {
+      stats.opens += 1
+      if self[id].state == .notRunning { stats.coldOpens += 1 }
+    }
     frontmost = id
     if let scene {
       try cascade(for: id) { try walkScenes(.toActive, id, url: url, scene: scene) }

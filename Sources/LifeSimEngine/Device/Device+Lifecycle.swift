@@ -113,6 +113,8 @@ extension Device {
   private func processEnded(_ id: AppID) {
     if self[id].unsaved > 0 {
       let count = self[id].unsaved
+      stats.dataLossEvents += 1
+      stats.unsavedLost += count
       trace.append({ $0.app = id; $0.reason = deathReason; $0.detail = "\(count) unsaved" }, kind: .dataLoss, at: now)
     }
     deathReason = nil
@@ -208,6 +210,7 @@ extension Device {
   /// A kill record: why a process died, and the code where there is one.
   func recordKill(_ id: AppID, reason: KillReason, code: UInt32? = nil, detail: String? = nil) {
     trace.append({ $0.app = id; $0.reason = reason; $0.code = code; $0.detail = detail }, kind: .kill, at: now)
+    stats.killsByReason[Int(reason.rawValue)] += 1
     deathReason = reason
   }
 }

@@ -21,6 +21,14 @@ public final class Device {
   public var random: SeededGenerator
   public internal(set) var kernel = Kernel()
   public internal(set) var trace = Trace()
+  /// Whether the trace records anything. Off, a device still keeps `stats`:
+  /// experiments that only need metrics run without building a trace.
+  public var recordsTrace: Bool {
+    get { trace.isEnabled }
+    set { trace.isEnabled = newValue }
+  }
+  /// Counts of opens, kills and data loss, kept even with the trace off.
+  public internal(set) var stats = DeviceStats()
   public internal(set) var apps: [App] = []
   /// Whoever runs the script functions; the bridge owns the device, so this is weak.
   public weak var host: DeviceHost?

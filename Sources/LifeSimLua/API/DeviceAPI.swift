@@ -207,6 +207,22 @@ extension LuaRuntime {
     case "passcode": push(L, d.passcode)
     case "memory_used_mb": push(L, d.memoryUsedMB)
     case "memory_level": push(L, d.memoryLevel.description)
+    case "records_trace": push(L, d.recordsTrace)
+    case "stats":
+      // Counters kept with the trace on or off (SPEC §2 dev.stats).
+      let st = d.stats
+      lua_createtable(L, 0, 8)
+      push(L, st.opens); setField(L, -2, "opens")
+      push(L, st.coldOpens); setField(L, -2, "cold_opens")
+      push(L, st.jetsamKills); setField(L, -2, "jetsam_kills")
+      push(L, st.dataLossEvents); setField(L, -2, "data_loss")
+      push(L, st.unsavedLost); setField(L, -2, "unsaved_lost")
+      push(L, st.memoryWarnings); setField(L, -2, "memory_warnings")
+      lua_createtable(L, 0, Int32(KillReason.allCases.count))
+      for reason in KillReason.allCases {
+        push(L, st.kills(reason)); setField(L, -2, reason.description)
+      }
+      setField(L, -2, "kills")
     case "profile":
       // The profile's facts, by name (reference §7): dev.profile.default_modal_style
       let facts = d.profile.facts

@@ -7,15 +7,16 @@ extension LuaRuntime {
   /// `lifesim.device{ ios = 17, seed = 1, memory_mb = 4096, debugger = false }`
   func lifesimDevice() throws -> Int32 {
     var ios = options.ios
-    var seed = options.seed
+    var seed = defaultSeed
     var debugger = false
+    var recordsTrace = true
     var memoryMB: Int?
     var model: DeviceModel?
     var quirks = QuirkSet()
     var passcode = false
     if !isNoneOrNil(L, 1) {
       try checkTable(L, 1)
-      try checkKeys(L, 1, allowed: ["ios", "seed", "memory_mb", "model", "debugger", "quirks", "passcode"], arg: 1)
+      try checkKeys(L, 1, allowed: ["ios", "seed", "memory_mb", "model", "debugger", "quirks", "passcode", "trace"], arg: 1)
       if let v = try fieldNumber(L, 1, "ios", arg: 1) {
         guard v == v.rounded(), abs(v) < 1e6 else {
           throw ArgumentError(position: 1, message: "field 'ios' must be a major version such as 17, got \(v)")
@@ -30,6 +31,7 @@ extension LuaRuntime {
       }
       debugger = try fieldBool(L, 1, "debugger", arg: 1) ?? false
       passcode = try fieldBool(L, 1, "passcode", arg: 1) ?? false
+      recordsTrace = try fieldBool(L, 1, "trace", arg: 1) ?? true
       if let m = try fieldNumber(L, 1, "memory_mb", arg: 1) {
         guard m == m.rounded(), m > 0, m < 1e7 else {
           throw ArgumentError(position: 1, message: "field 'memory_mb' must be a whole number of MB > 0, got \(m)")
@@ -51,6 +53,7 @@ extension LuaRuntime {
     device.horizon = SimTime(seconds: options.maxTime) ?? device.horizon
     device.maxEventsPerInstant = options.maxEventsPerInstant
     device.passcode = passcode
+    device.recordsTrace = recordsTrace
     let slot = registerDevice(device)
     lua_createtable(L, 0, 0)  // the value store
     pushObject(Handle(kind: ObjectKind.device.rawValue, device: slot.id, index: 0, extra: 0), userValue: true)

@@ -5,7 +5,9 @@ import LifeSimEngine
 /// Every Swift function Lua can call, numbered for the C trampolines.
 enum HostFunction: Int32, CaseIterable {
   // lifesim.*
-  case device = 1, expectCallbacks, test
+  case device = 1, expectCallbacks, test, experiment
+  // lifesim.workload.*
+  case workloadUser, workloadReplay, workloadReadCSV, workloadDrive
   // the prelude's private host table
   case write, readModule
   // device methods and metamethods
@@ -61,7 +63,7 @@ let methodTables: [ObjectKind: [(String, HostFunction)]] = [
 let propertyNames: [ObjectKind: [String]] = [
   .device: ["now", "ios", "seed", "trace", "apps", "frontmost", "locked", "interruption",
             "switcher_open", "memory_mb", "per_process_limit_mb", "model", "debugger", "quirks",
-            "profile", "passcode", "memory_used_mb", "memory_level"],
+            "profile", "passcode", "memory_used_mb", "memory_level", "stats", "records_trace"],
   .app: ["bundle", "state", "pid", "launches", "running", "model", "scenes", "footprint_mb",
          "exits_on_suspend", "background_modes", "background_time_remaining", "unsaved",
          "playing_audio", "band", "tasks", "top", "stack", "presented"],
@@ -113,6 +115,11 @@ extension LuaRuntime {
     case .device: return try lifesimDevice()
     case .expectCallbacks: return try expectCallbacks()
     case .test: return try runTestCase()
+    case .experiment: return try lifesimExperiment()
+    case .workloadUser: return try workloadUser()
+    case .workloadReplay: return try workloadReplay()
+    case .workloadReadCSV: return try workloadReadCSV()
+    case .workloadDrive: return try workloadDrive()
     case .write: return try write()
     case .readModule: return try readModule()
     case .devInstall: return try devInstall()
@@ -206,10 +213,19 @@ extension LuaRuntime {
 
     // lifesim = { device = ..., expect_callbacks = ..., test = ... }
     lua_createtable(L, 0, 8)
-    for (name, f) in [("device", HostFunction.device), ("expect_callbacks", .expectCallbacks), ("test", .test)] {
+    for (name, f) in [("device", HostFunction.device), ("expect_callbacks", .expectCallbacks), ("test", .test),
+                      ("experiment", .experiment)] {
       ls_push_function(L, f.rawValue)
       setField(L, -2, name)
     }
+    lua_createtable(L, 0, 3)
+    for (name, f) in [("user", HostFunction.workloadUser), ("replay", .workloadReplay), ("read_csv", .workloadReadCSV)] {
+      ls_push_function(L, f.rawValue)
+      setField(L, -2, name)
+    }
+    setField(L, -2, "workload")
+    workloadMetatableRef = makeTableMetatable(name: "lifesim.workload", methods: [("drive", .workloadDrive)])
+    experimentMetatableRef = makeTableMetatable(name: "lifesim.experiment", methods: [])
     lua_createtable(L, Int32(OSProfile.supportedVersions.count), 0)
     for (i, v) in OSProfile.supportedVersions.enumerated() {
       push(L, v)
@@ -237,10 +253,26 @@ extension LuaRuntime {
     lua_rotate(L, -3, 1)  // prelude, lifesim, host
     push(L, options.unsafe)
     lua_pushinteger(L, lua_Integer(Int64(bitPattern: options.seed)))
-    try protectedCall(nargs: 4, nresults: 2)
-    // The prelude returns the error metatable and its tostring.
+    try protectedCall(nargs: 4, nresults: 3)
+    // The prelude returns the error metatable, its tostring and reset_run.
+    resetRunRef = luaL_ref(L, ls_registryindex())
     tostringRef = luaL_ref(L, ls_registryindex())
     errorMetatableRef = luaL_ref(L, ls_registryindex())
+  }
+
+  /// A metatable for tables lifesim hands out (workloads, experiments): methods
+  /// through `__index`, a fixed `__name`. Returns its registry reference.
+  private func makeTableMetatable(name: String, methods: [(String, HostFunction)]) -> Int32 {
+    lua_createtable(L, 0, 3)
+    lua_createtable(L, 0, Int32(methods.count))
+    for (method, f) in methods {
+      ls_push_function(L, f.rawValue)
+      setField(L, -2, method)
+    }
+    setField(L, -2, "__index")
+    push(L, name)
+    setField(L, -2, "__name")
+    return luaL_ref(L, ls_registryindex())
   }
 
   private func registerMetatable(_ kind: ObjectKind) {

@@ -69,12 +69,23 @@ public final class LuaRuntime {
   var devicesTableRef: Int32 = 0
   var errorMetatableRef: Int32 = 0
   var tostringRef: Int32 = 0
+  var resetRunRef: Int32 = 0
+  var workloadMetatableRef: Int32 = 0
+  var experimentMetatableRef: Int32 = 0
+
+  /// The seed of devices that name none: the run's (`--seed`, or a batch run's seed).
+  var defaultSeed: UInt64
+  /// The experiment the runtime loaded (`loadExperiment`), in the registry.
+  var experimentRef: Int32 = LUA_NOREF
+  /// The global names the experiment file left, to catch runs that add globals.
+  var experimentGlobals: Set<String> = []
 
   /// Creates a state, opens the sandboxed libraries and loads lifesim.
   /// - Throws: `LuaFailure` if the prelude fails (a bug) or memory runs out.
   public init(options: RuntimeOptions) throws {
     self.options = options
-    ls_set_dispatch(lifesimDispatch)
+    self.defaultSeed = options.seed
+    _ = dispatchInstalled
     guard let L = ls_newstate(0, nil) else {
       throw LuaFailure(kind: .memory, message: "cannot create a Lua state: out of memory")
     }
@@ -109,7 +120,8 @@ public final class LuaRuntime {
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
     try load(bytes: bytes, chunkName: chunkName)
-    try protectedCall(nargs: 0, nresults: 0)
+    try protectedCall(nargs: 0, nresults: 1)
+    keepExperiment(returnedAt: -1)
   }
 
   /// Runs a file as a script.
@@ -255,6 +267,11 @@ private let lifesimDispatch: ls_dispatch_fn = { L, id in
   guard let L, let host = ls_host(L) else { return LS_RAISE }
   return Unmanaged<LuaRuntime>.fromOpaque(host)._withUnsafeGuaranteedRef { $0.dispatch(L, id) }
 }
+
+/// Installs the dispatch pointer once, whatever thread makes the first runtime
+/// (Swift runs a global's initializer exactly once): batch workers make
+/// runtimes in parallel.
+private let dispatchInstalled: Void = ls_set_dispatch(lifesimDispatch)
 
 /// Reads a whole file.
 public func readFileBytes(_ path: String) throws -> [UInt8] {

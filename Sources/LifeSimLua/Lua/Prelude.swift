@@ -13,7 +13,8 @@
 /// - makes `assert` raise a lifesim expectation failure (exit 1, not 2).
 ///
 /// Arguments: the `lifesim` table, the private host table, `unsafe`, the seed.
-/// Returns: the metatable of lifesim error objects, and the safe `tostring`.
+/// Returns: the metatable of lifesim error objects, the safe `tostring`, and the
+/// function that resets a state between the runs of a batch.
 let preludeSource = #"""
 local lifesim, host, unsafe, seed = ...
 
@@ -334,5 +335,13 @@ end
 _G.lifesim = lifesim
 loaded.lifesim = lifesim
 
-return ErrorMT, safe_tostring
+-- Before each run of a batch: the run starts as if the state were new, so its
+-- result does not depend on which runs the worker did before (SPEC §2).
+local function reset_run(run_seed)
+  raw_randomseed(run_seed)
+  ids = raw_setmetatable({}, { __mode = "k" })
+  next_id = 0
+end
+
+return ErrorMT, safe_tostring, reset_run
 """#

@@ -82,6 +82,9 @@ func runTestFile(_ file: String, options: RuntimeOptions) -> [TestOutcome] {
       outcomes.append(TestOutcome(name: "\(file): \(r.name)", failure: r.failure?.report,
                                   isError: !(r.failure?.isExpectation ?? true)))
     }
+    if fileFailure == nil && runtime.hasExperiment {
+      outcomes.append(smokeTest(runtime, file: file))
+    }
   } catch let f as LuaFailure {
     fileFailure = f
   } catch {
@@ -101,6 +104,29 @@ func runTestFile(_ file: String, options: RuntimeOptions) -> [TestOutcome] {
     outcomes.append(TestOutcome(name: file))
   }
   return outcomes
+}
+
+/// An experiment file's test: its first point with seed 1 runs and returns metrics.
+private func smokeTest(_ runtime: LuaRuntime, file: String) -> TestOutcome {
+  do {
+    let spec = try runtime.experimentSpec()
+    guard let point = spec.points.first else {
+      return TestOutcome(name: file, failure: "the constraint excludes every point", isError: true)
+    }
+    let names = spec.params.map(\.name)
+    let where_ = zip(names, point).map { "\($0)=\($1)" }.joined(separator: " ")
+    let name = "\(file): experiment '\(spec.name)' runs (\(where_.isEmpty ? "" : where_ + ", ")seed 1)"
+    let outcome = runtime.runExperiment(point: point, names: names, seed: 1)
+    if let error = outcome.error { return TestOutcome(name: name, failure: error, isError: true) }
+    if let declared = spec.metrics, Set(declared) != Set(outcome.metrics.map(\.name)) {
+      return TestOutcome(name: name, failure: "run returned \(outcome.metrics.map(\.name)), the experiment declares \(declared)")
+    }
+    return TestOutcome(name: name)
+  } catch let f as LuaFailure {
+    return TestOutcome(name: file, failure: f.report, isError: !f.isExpectation)
+  } catch {
+    return TestOutcome(name: file, failure: "\(error)", isError: true)
+  }
 }
 
 /// The text of an `-- expect-error: TEXT` line among the first five lines.

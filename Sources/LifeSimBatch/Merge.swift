@@ -1,0 +1,62 @@
+import Foundation
+
+/// Joins the result files of the shards of a batch into one, in run order:
+/// the same bytes a single unsharded batch writes.
+///
+/// Each part is already in run order, so this is a k-way merge that holds one
+/// line per part, whatever the sizes.
+public enum ResultMerge {
+  public static func merge(_ parts: [String], into output: String) throws {
+    guard !parts.isEmpty else { throw BatchError("merge needs at least one part") }
+    let format = try ResultFormat(path: output)
+    let readers = try parts.map { try ResultReader(path: $0) }
+    for r in readers where r.format != format {
+      throw BatchError("\(r.path) is \(r.format.rawValue) but \(output) is \(format.rawValue): parts and output must share a format")
+    }
+    // CSV: every part has the same columns; a part whose runs all failed
+    // before any succeeded may have no metric columns, and gets them.
+    var columns: ResultColumns?
+    if format == .csv {
+      for r in readers {
+        guard let c = r.columns else { continue }
+        if columns == nil || columns!.metrics.isEmpty { columns = columns.map { $0.params == c.params ? c : $0 } ?? c }
+        guard c.params == columns!.params, c.metrics == columns!.metrics || c.metrics.isEmpty else {
+          throw BatchError("\(r.path) has the columns \(c.header.joined(separator: ",")), another part \(columns!.header.joined(separator: ",")): not parts of one batch")
+        }
+      }
+    }
+    let writer = try ResultWriter(path: output, append: false)
+    if let columns { try writer.write(ResultEncoding.csvLine(columns.header)) }
+
+    var heads: [(run: Int, line: String)?] = try readers.map { try next($0) }
+    var last = -1
+    var lastPart = ""
+    while true {
+      var best: Int?
+      for (i, h) in heads.enumerated() {
+        guard let h else { continue }
+        if best == nil || h.run < heads[best!]!.run { best = i }
+      }
+      guard let b = best, let head = heads[b] else { break }
+      if head.run == last {
+        throw BatchError("run \(head.run) is in both \(lastPart) and \(readers[b].path): the parts overlap")
+      }
+      var line = head.line
+      if let columns, let c = readers[b].columns, c.metrics.isEmpty, !columns.metrics.isEmpty {
+        // Pad the missing metric columns, before `error`.
+        var fields = ResultReader.csvFields(line)
+        fields.insert(contentsOf: Array(repeating: "", count: columns.metrics.count), at: fields.count - 1)
+        line = ResultEncoding.csvLine(fields)
+      }
+      try writer.write(line)
+      last = head.run
+      lastPart = readers[b].path
+      heads[b] = try next(readers[b])
+    }
+  }
+
+  private static func next(_ r: ResultReader) throws -> (run: Int, line: String)? {
+    guard let line = r.nextLine() else { return nil }
+    return (try r.runIndex(of: line), line)
+  }
+}

@@ -1,0 +1,160 @@
+import Foundation
+
+/// What to draw: a metric's mean (with its 95% CI as error bars) against one
+/// parameter, one line per value of another.
+public struct PlotRequest: Sendable {
+  public var metric: String
+  /// The x-axis parameter; by default the first one with several numeric values.
+  public var x: String?
+  /// One series per value of this parameter; by default the other varying one.
+  public var series: String?
+  /// Keep only points with these values (`--where name=value`).
+  public var filters: [(name: String, value: String)] = []
+  public var title: String?
+
+  public init(metric: String) { self.metric = metric }
+}
+
+/// An SVG line chart of a summarised result file.
+public enum SVGPlot {
+  // Okabe–Ito: distinguishable with the common colour-vision deficiencies.
+  static let palette = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"]
+
+  /// Draws the chart, or explains why it cannot.
+  public static func render(_ summary: ResultSummary, _ request: PlotRequest) throws -> String {
+    guard summary.metrics.contains(request.metric) else {
+      throw BatchError("no metric '\(request.metric)' in the results; metrics: \(summary.metrics.joined(separator: ", "))")
+    }
+    for f in request.filters where !summary.params.contains(f.name) {
+      throw BatchError("--where \(f.name)=…: no such parameter; parameters: \(summary.params.joined(separator: ", "))")
+    }
+    let points = summary.points.filter { p in
+      request.filters.allSatisfy { f in p.params.contains { $0.name == f.name && $0.value == f.value } }
+    }
+    func values(_ name: String) -> [String] {
+      var seen: [String] = []
+      for p in points { if let v = p.params.first(where: { $0.name == name })?.value, !seen.contains(v) { seen.append(v) } }
+      return seen
+    }
+    let varying = summary.params.filter { values($0).count > 1 }
+    guard let x = request.x ?? varying.first(where: { values($0).allSatisfy { Double($0) != nil } }) ?? varying.first else {
+      throw BatchError("no parameter varies, so there is nothing to put on the x axis")
+    }
+    guard summary.params.contains(x) else {
+      throw BatchError("--x \(x): no such parameter; parameters: \(summary.params.joined(separator: ", "))")
+    }
+    let series = request.series ?? varying.first { $0 != x }
+    if let s = series, !summary.params.contains(s) {
+      throw BatchError("--series \(s): no such parameter; parameters: \(summary.params.joined(separator: ", "))")
+    }
+    let others = varying.filter { $0 != x && $0 != series }
+    guard others.isEmpty else {
+      throw BatchError("the parameters \(others.joined(separator: ", ")) also vary; fix them with --where \(others[0])=\(values(others[0])[0])")
+    }
+
+    let xValues = values(x)
+    let numericX = xValues.allSatisfy { Double($0) != nil }
+    let seriesValues = series.map(values) ?? [""]
+    // Each series: (x position, mean, CI) per point.
+    var lines: [(label: String, points: [(x: Double, y: Double, ci: ClosedRange<Double>?)])] = []
+    for s in seriesValues {
+      var pts: [(x: Double, y: Double, ci: ClosedRange<Double>?)] = []
+      for p in points where series == nil || p.params.contains(where: { $0.name == series! && $0.value == s }) {
+        guard let xv = p.params.first(where: { $0.name == x })?.value,
+              let m = p.metrics.first(where: { $0.name == request.metric }) else { continue }
+        let xPos = numericX ? Double(xv)! : Double(xValues.firstIndex(of: xv)!)
+        pts.append((xPos, m.mean, m.ci))
+      }
+      pts.sort { $0.x < $1.x }
+      if !pts.isEmpty { lines.append((s, pts)) }
+    }
+    guard !lines.isEmpty else { throw BatchError("no successful runs to plot for '\(request.metric)'") }
+
+    // Geometry.
+    let width = 760.0, height = 480.0
+    let left = 84.0, right = series == nil ? 24.0 : 170.0, top = 56.0, bottom = 64.0
+    let plotW = width - left - right, plotH = height - top - bottom
+    let allX = lines.flatMap { $0.points.map(\.x) }
+    let allY = lines.flatMap { $0.points.flatMap { [$0.y, $0.ci?.lowerBound ?? $0.y, $0.ci?.upperBound ?? $0.y] } }
+    let xTicks = numericX ? niceTicks(allX.min()!, allX.max()!) : xValues.indices.map(Double.init)
+    let yTicks = niceTicks(min(0, allY.min()!), allY.max()!)
+    let (x0, x1) = numericX ? (xTicks.first!, xTicks.last!) : (-0.5, Double(xValues.count) - 0.5)
+    let (y0, y1) = (yTicks.first!, yTicks.last!)
+    func px(_ v: Double) -> Double { left + (x1 == x0 ? 0.5 : (v - x0) / (x1 - x0)) * plotW }
+    func py(_ v: Double) -> Double { top + plotH - (y1 == y0 ? 0.5 : (v - y0) / (y1 - y0)) * plotH }
+    func f(_ v: Double) -> String { String(format: "%.1f", v) }
+
+    var svg = """
+      <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="13">
+      <rect width="100%" height="100%" fill="white"/>
+
+      """
+    let title = request.title ?? "\(request.metric) by \(x)" + (series.map { ", one line per \($0)" } ?? "")
+    svg += "<text x=\"\(f(width / 2))\" y=\"26\" text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">\(escape(title))</text>\n"
+    let filterText = request.filters.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+    let n = points.compactMap { $0.metrics.first { $0.name == request.metric }?.count }.max() ?? 0
+    svg += "<text x=\"\(f(width / 2))\" y=\"44\" text-anchor=\"middle\" fill=\"#555\">mean of n = \(n) runs per point; error bars: 95% CI of the mean\(filterText.isEmpty ? "" : "; " + escape(filterText))</text>\n"
+    // Grid and axes.
+    for t in yTicks {
+      svg += "<line x1=\"\(f(left))\" x2=\"\(f(left + plotW))\" y1=\"\(f(py(t)))\" y2=\"\(f(py(t)))\" stroke=\"#e5e5e5\"/>\n"
+      svg += "<text x=\"\(f(left - 8))\" y=\"\(f(py(t) + 4))\" text-anchor=\"end\">\(tickLabel(t))</text>\n"
+    }
+    for (i, t) in xTicks.enumerated() {
+      svg += "<line x1=\"\(f(px(t)))\" x2=\"\(f(px(t)))\" y1=\"\(f(top + plotH))\" y2=\"\(f(top + plotH + 5))\" stroke=\"#333\"/>\n"
+      let label = numericX ? tickLabel(t) : escape(xValues[i])
+      svg += "<text x=\"\(f(px(t)))\" y=\"\(f(top + plotH + 20))\" text-anchor=\"middle\">\(label)</text>\n"
+    }
+    svg += "<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(plotW))\" height=\"\(f(plotH))\" fill=\"none\" stroke=\"#333\"/>\n"
+    svg += "<text x=\"\(f(left + plotW / 2))\" y=\"\(f(height - 18))\" text-anchor=\"middle\" font-size=\"14\">\(escape(x))</text>\n"
+    svg += "<text transform=\"translate(22 \(f(top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\" font-size=\"14\">\(escape(request.metric))</text>\n"
+    // Series.
+    for (i, line) in lines.enumerated() {
+      let color = palette[i % palette.count]
+      let path = line.points.map { "\(f(px($0.x))),\(f(py($0.y)))" }.joined(separator: " ")
+      svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
+      for p in line.points {
+        if let ci = p.ci {
+          let cx = px(p.x)
+          svg += "<path d=\"M\(f(cx)) \(f(py(ci.lowerBound)))V\(f(py(ci.upperBound)))M\(f(cx - 5)) \(f(py(ci.lowerBound)))h10M\(f(cx - 5)) \(f(py(ci.upperBound)))h10\" stroke=\"\(color)\" stroke-width=\"1.5\"/>\n"
+        }
+        svg += "<circle cx=\"\(f(px(p.x)))\" cy=\"\(f(py(p.y)))\" r=\"4\" fill=\"\(color)\"/>\n"
+      }
+    }
+    // Legend.
+    if let series {
+      let lx = left + plotW + 16
+      svg += "<text x=\"\(f(lx))\" y=\"\(f(top + 12))\" font-weight=\"bold\">\(escape(series))</text>\n"
+      for (i, line) in lines.enumerated() {
+        let y = top + 34 + Double(i) * 22
+        let color = palette[i % palette.count]
+        svg += "<line x1=\"\(f(lx))\" x2=\"\(f(lx + 24))\" y1=\"\(f(y - 4))\" y2=\"\(f(y - 4))\" stroke=\"\(color)\" stroke-width=\"2\"/>"
+        svg += "<circle cx=\"\(f(lx + 12))\" cy=\"\(f(y - 4))\" r=\"4\" fill=\"\(color)\"/>"
+        svg += "<text x=\"\(f(lx + 32))\" y=\"\(f(y))\">\(escape(line.label))</text>\n"
+      }
+    }
+    return svg + "</svg>\n"
+  }
+
+  static func escape(_ s: String) -> String {
+    s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+  }
+
+  static func tickLabel(_ v: Double) -> String {
+    if v == v.rounded() && abs(v) < 1e9 { return String(Int64(v)) }
+    return String(format: "%g", (v * 1e6).rounded() / 1e6)
+  }
+
+  /// Round tick values covering [lo, hi]: steps of 1, 2 or 5 times a power of ten.
+  static func niceTicks(_ lo: Double, _ hi: Double, count: Int = 6) -> [Double] {
+    let lo = lo
+    var hi = hi
+    if hi <= lo { hi = lo + (lo == 0 ? 1 : abs(lo) * 0.1) }
+    let raw = (hi - lo) / Double(count - 1)
+    let magnitude = pow(10, (log10(raw)).rounded(.down))
+    let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? 10 * magnitude
+    let start = (lo / step).rounded(.down) * step
+    let end = (hi / step).rounded(.up) * step
+    return stride(from: start, through: end + step / 2, by: step).map { ($0 / step).rounded() * step }
+  }
+}

@@ -1,0 +1,333 @@
+import CSV
+import Foundation
+import LifeSimEngine
+import LifeSimLua
+
+/// The format of a result file, from its extension.
+public enum ResultFormat: String, Sendable {
+  case csv, jsonl
+
+  /// `.csv`, or `.jsonl` / `.ndjson`.
+  public init(path: String) throws {
+    let lower = path.lowercased()
+    if lower.hasSuffix(".csv") { self = .csv; return }
+    if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") { self = .jsonl; return }
+    throw BatchError("\(path): result files end in .csv or .jsonl")
+  }
+}
+
+/// An error of the batch tools, with a message for the user.
+public struct BatchError: Error, CustomStringConvertible {
+  public var description: String
+  public init(_ message: String) { description = message }
+}
+
+/// One row of a result file: one run, (point, seed).
+///
+/// Every row is one line in both formats, so a batch killed mid-write leaves
+/// at most one partial line, which `--resume` drops.
+public struct ResultRow: Sendable, Equatable {
+  /// The run's index in the whole grid (point-major), the same in every shard.
+  public var run: Int
+  /// The point's values, in the experiment's parameter order.
+  public var params: [ParamValue]
+  public var seed: Int
+  public var outcome: RunOutcome
+
+  public init(run: Int, params: [ParamValue], seed: Int, outcome: RunOutcome) {
+    self.run = run
+    self.params = params
+    self.seed = seed
+    self.outcome = outcome
+  }
+
+  public var status: String { outcome.error == nil ? "ok" : "error" }
+}
+
+/// The columns of a result file: `run`, the params, `seed`, `status`, the
+/// metrics, then `error`.
+public struct ResultColumns: Sendable, Equatable {
+  public var params: [String]
+  public var metrics: [String]
+
+  public init(params: [String], metrics: [String]) {
+    self.params = params
+    self.metrics = metrics
+  }
+
+  public var header: [String] { ["run"] + params + ["seed", "status"] + metrics + ["error"] }
+
+  /// Reads a CSV header written by `header`.
+  public init?(csvHeader fields: [String]) {
+    guard fields.first == "run", fields.last == "error", let seed = fields.firstIndex(of: "seed"),
+          seed + 1 < fields.count, fields[seed + 1] == "status" else { return nil }
+    params = Array(fields[1..<seed])
+    metrics = Array(fields[(seed + 2)..<(fields.count - 1)])
+  }
+}
+
+// MARK: - Writing
+
+enum ResultEncoding {
+  /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
+  static func csvField(_ s: String) -> String {
+    guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+    return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  static func csvLine(_ fields: [String]) -> String {
+    fields.map(csvField).joined(separator: ",") + "\n"
+  }
+
+  /// A number as lifesim writes it everywhere: whole numbers without a
+  /// fraction, others in the shortest form that reads back exactly.
+  static func number(_ x: Double) -> String {
+    guard x.isFinite else { return x.isNaN ? "nan" : (x > 0 ? "inf" : "-inf") }
+    return formatNumber(x)
+  }
+
+  static func text(_ m: MetricValue) -> String {
+    switch m {
+    case .number(let x): return number(x)
+    case .text(let s): return s
+    }
+  }
+
+  static func csv(_ row: ResultRow, columns: ResultColumns) -> String {
+    var fields = [String(row.run)] + row.params.map(\.description) + [String(row.seed), row.status]
+    for name in columns.metrics {
+      fields.append(row.outcome.metrics.first { $0.name == name }.map { text($0.value) } ?? "")
+    }
+    fields.append(oneLine(row.outcome.error ?? ""))
+    return csvLine(fields)
+  }
+
+  static func json(_ s: String) -> String {
+    var out = "\""
+    for u in s.unicodeScalars {
+      switch u {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where u.value < 0x20:
+        let hex = String(u.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(u)
+      }
+    }
+    return out + "\""
+  }
+
+  static func json(_ v: ParamValue) -> String {
+    switch v {
+    case .number(let x): return x.isFinite ? number(x) : "null"
+    case .text(let s): return json(s)
+    case .bool(let b): return b ? "true" : "false"
+    }
+  }
+
+  static func json(_ m: MetricValue) -> String {
+    switch m {
+    case .number(let x): return x.isFinite ? number(x) : "null"
+    case .text(let s): return json(s)
+    }
+  }
+
+  static func jsonl(_ row: ResultRow, params: [String]) -> String {
+    var s = "{\"run\":\(row.run),\"params\":{"
+    s += zip(params, row.params).map { json($0) + ":" + json($1) }.joined(separator: ",")
+    s += "},\"seed\":\(row.seed),\"status\":\"\(row.status)\",\"metrics\":{"
+    s += row.outcome.metrics.map { json($0.name) + ":" + json($0.value) }.joined(separator: ",")
+    s += "}"
+    if let e = row.outcome.error { s += ",\"error\":" + json(oneLine(e)) }
+    return s + "}\n"
+  }
+
+  static func oneLine(_ s: String) -> String {
+    s.split(whereSeparator: \.isNewline).joined(separator: " | ")
+  }
+}
+
+/// Appends rows to a result file, one `write` and flush per row.
+final class ResultWriter {
+  private let file: UnsafeMutablePointer<FILE>
+  let path: String
+
+  init(path: String, append: Bool) throws {
+    guard let f = fopen(path, append ? "a" : "w") else {
+      throw BatchError("cannot write \(path): \(String(cString: strerror(errno)))")
+    }
+    self.file = f
+    self.path = path
+  }
+
+  deinit { fclose(file) }
+
+  func write(_ text: String) throws {
+    var t = text
+    let ok = t.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count } && fflush(file) == 0
+    if !ok { throw BatchError("cannot write \(path): \(String(cString: strerror(errno)))") }
+  }
+}
+
+// MARK: - Reading
+
+/// A result file read line by line, without holding its rows: for `--resume`,
+/// `merge`, `summary` and `plot`.
+public struct ResultReader {
+  public let path: String
+  public let format: ResultFormat
+  /// The CSV header, or nil for JSONL.
+  public private(set) var columns: ResultColumns?
+  private let lines: LineReader
+
+  public init(path: String) throws {
+    self.path = path
+    self.format = try ResultFormat(path: path)
+    self.lines = try LineReader(path: path)
+    if format == .csv {
+      guard let first = lines.next() else { return }
+      guard let c = ResultColumns(csvHeader: Self.csvFields(first)) else {
+        throw BatchError("\(path): not a lifesim result file (its header is not run,…,seed,status,…,error)")
+      }
+      columns = c
+    }
+  }
+
+  /// The next complete line (ending in a newline); a partial last line is not returned.
+  public func nextLine() -> String? { lines.next() }
+
+  /// Byte offset just after the last complete line read so far.
+  public var completeBytes: Int { lines.consumed }
+
+  /// The run index at the start of a line.
+  public func runIndex(of line: String) throws -> Int {
+    let digits: Substring
+    if format == .csv {
+      digits = line.prefix { $0 != "," }
+    } else {
+      guard line.hasPrefix("{\"run\":") else { throw BatchError("\(path): a line does not start with {\"run\":") }
+      digits = line.dropFirst(7).prefix { $0.isNumber }
+    }
+    guard let n = Int(digits), n >= 0 else { throw BatchError("\(path): a line has no run number: \(line.prefix(60))") }
+    return n
+  }
+
+  /// Parses a line into its fields: params and metrics as text, for summaries
+  /// and for checking a file against an experiment.
+  public func parse(_ line: String) throws -> ParsedRow {
+    if format == .csv {
+      let fields = Self.csvFields(line)
+      guard let c = columns, fields.count == c.header.count else {
+        throw BatchError("\(path): a row has \(Self.csvFields(line).count) fields, the header \(columns?.header.count ?? 0)")
+      }
+      let p = c.params.count
+      var metrics: [(String, String)] = []
+      for (i, name) in c.metrics.enumerated() where !fields[p + 3 + i].isEmpty {
+        metrics.append((name, fields[p + 3 + i]))
+      }
+      return ParsedRow(run: Int(fields[0]) ?? -1, params: Array(zip(c.params, fields[1..<(1 + p)])),
+                       seed: Int(fields[p + 1]) ?? 0, status: fields[p + 2], metrics: metrics,
+                       error: fields.last.flatMap { $0.isEmpty ? nil : $0 })
+    }
+    guard let row = try? JSONDecoder().decode(JSONRow.self, from: Data(line.utf8)) else {
+      throw BatchError("\(path): a line is not a lifesim JSON result: \(line.prefix(60))")
+    }
+    func pairs(_ d: [String: JSONValue]?) -> [(name: String, value: String)] {
+      (d ?? [:]).keys.sorted().map { ($0, d![$0]!.text) }
+    }
+    return ParsedRow(run: row.run, params: pairs(row.params), seed: row.seed, status: row.status,
+                     metrics: pairs(row.metrics), error: row.error)
+  }
+
+  /// One field of a CSV line (one line is one record in lifesim's files).
+  static func csvFields(_ line: String) -> [String] {
+    guard let reader = try? CSVReader(string: line), let fields = reader.next() else { return [line] }
+    return fields
+  }
+}
+
+/// A JSONL result line, for reading.
+private struct JSONRow: Decodable {
+  var run: Int
+  var params: [String: JSONValue]?
+  var seed: Int
+  var status: String
+  var metrics: [String: JSONValue]?
+  var error: String?
+}
+
+/// A JSON scalar in a result line.
+private enum JSONValue: Decodable {
+  case bool(Bool), number(Double), text(String), null
+
+  init(from decoder: Decoder) throws {
+    let c = try decoder.singleValueContainer()
+    if c.decodeNil() { self = .null } else if let b = try? c.decode(Bool.self) { self = .bool(b) }
+    else if let x = try? c.decode(Double.self) { self = .number(x) } else { self = .text(try c.decode(String.self)) }
+  }
+
+  var text: String {
+    switch self {
+    case .bool(let b): return b ? "true" : "false"
+    case .number(let x): return ResultEncoding.number(x)
+    case .text(let s): return s
+    case .null: return "nan"
+    }
+  }
+}
+
+/// A row of a result file, as text.
+public struct ParsedRow: Sendable {
+  public var run: Int
+  public var params: [(name: String, value: String)]
+  public var seed: Int
+  public var status: String
+  public var metrics: [(name: String, value: String)]
+  public var error: String?
+}
+
+/// Reads a file line by line through a small buffer.
+final class LineReader {
+  private let file: UnsafeMutablePointer<FILE>?
+  private var buffer: [UInt8] = []
+  private var start = 0
+  private var eof = false
+  /// Bytes of the complete lines returned so far.
+  private(set) var consumed = 0
+
+  init(path: String) throws {
+    guard let f = fopen(path, "rb") else {
+      throw BatchError("cannot read \(path): \(String(cString: strerror(errno)))")
+    }
+    file = f
+  }
+
+  deinit {
+    if !eof, let file { fclose(file) }
+  }
+
+  func next() -> String? {
+    while true {
+      if let nl = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: buffer[start...nl], as: UTF8.self)
+        consumed += nl - start + 1
+        start = nl + 1
+        return line
+      }
+      if eof { return nil }
+      buffer.removeFirst(start)
+      start = 0
+      var chunk = [UInt8](repeating: 0, count: 65_536)
+      let n = fread(&chunk, 1, chunk.count, file)
+      if n == 0 {
+        eof = true
+        if let file { fclose(file) }
+      } else {
+        buffer.append(contentsOf: chunk[0..<n])
+      }
+    }
+  }
+}

@@ -1,0 +1,198 @@
+import RealModule
+
+/// A simulated user, for experiments (SPEC §2 `lifesim.workload.user`): which app
+/// they open, how long they stay, when they lock the phone and when a
+/// notification pulls them into an app. Every draw comes from the device's seeded
+/// generator, so the same seed gives the same week of use.
+///
+/// The shape is the usual one of app-usage studies: app popularity follows a
+/// Zipf law over the installed apps, and the times between events are
+/// exponential (memoryless), each with its own mean.
+///
+///     var user = UserModel(apps: dev.apps.map(\.id))
+///     user.zipfExponent = 1.1
+///     user.switchMean = .seconds(180)
+///     try dev.drive(user, for: .seconds(7 * 86_400))
+public struct UserModel: Sendable {
+  /// The apps the user opens, most popular first.
+  public var apps: [AppID]
+  /// Zipf exponent s: the app of rank k is opened with probability ∝ 1/k^s.
+  public var zipfExponent = 1.0
+  /// Mean time in an app before the user switches to another one.
+  public var switchMean: SimTime = .seconds(180)
+  /// Mean length of a session before the user locks the phone; nil: never locks.
+  public var sessionMean: SimTime?
+  /// Mean time the phone stays locked between sessions.
+  public var idleMean: SimTime = .seconds(1800)
+  /// Notifications that lead the user into their app, per hour (0: none).
+  public var notificationsPerHour = 0.0
+  /// Share of switches made through the app switcher rather than Home and an icon.
+  public var switcherShare = 0.0
+  /// Times per hour the user swipes a background app away in the switcher
+  /// (a force-quit, §2.6), the app drawn uniformly among the running ones.
+  public var quitsPerHour = 0.0
+
+  public init(apps: [AppID]) { self.apps = apps }
+
+  /// The cumulative Zipf distribution over `apps`.
+  func cumulativePopularity() -> [Double] {
+    var weights = apps.indices.map { 1 / Double.pow(Double($0 + 1), zipfExponent) }
+    let total = weights.reduce(0, +)
+    var sum = 0.0
+    for i in weights.indices {
+      sum += weights[i] / total
+      weights[i] = sum
+    }
+    return weights
+  }
+}
+
+/// What the user did during a drive, besides what `Device.stats` counts.
+public struct DriveSummary: Sendable, Equatable {
+  public var switches = 0
+  public var locks = 0
+  public var notifications = 0
+  public var quits = 0
+  public init() {}
+}
+
+extension Device {
+  /// Lets `user` use the device for `duration` of virtual time. Between the
+  /// user's actions the device runs as under `advance`: timers, tasks, watchdogs
+  /// and jetsam go on.
+  /// - Throws: what the actions and the clock throw (a handler error, a refused action).
+  @discardableResult
+  public func drive(_ user: UserModel, for duration: SimTime) throws -> DriveSummary {
+    guard !user.apps.isEmpty else {
+      throw SimulationError.invalidAction(action: "drive", reason: "the user has no apps to open")
+    }
+    var driver = UserDriver(user: user, device: self)
+    return try driver.drive(until: now + max(duration, .zero))
+  }
+
+  /// A draw from an exponential distribution with this mean, rounded to the
+  /// microsecond, from the device's generator.
+  func exponential(mean: SimTime) -> SimTime {
+    let u = random.nextUnit()  // in [0, 1), so 1 - u is in (0, 1]
+    return SimTime(microseconds: Int64((-Double(mean.microseconds) * Double.log(1 - u)).rounded()))
+  }
+}
+
+/// The state of one drive: the next time of each kind of user event.
+private struct UserDriver {
+  let user: UserModel
+  let device: Device
+  let popularity: [Double]
+  var summary = DriveSummary()
+  var sessionEnd: SimTime?
+  var nextNotification: SimTime?
+  var nextQuit: SimTime?
+
+  init(user: UserModel, device: Device) {
+    self.user = user
+    self.device = device
+    self.popularity = user.cumulativePopularity()
+  }
+
+  mutating func drive(until end: SimTime) throws -> DriveSummary {
+    scheduleNotification()
+    scheduleQuit()
+    if device.isLocked { try device.unlock() }
+    try startSession()
+    while true {
+      let nextSwitch = device.now + device.exponential(mean: user.switchMean)
+      var next = (time: nextSwitch, kind: 0)
+      if let s = sessionEnd, s < next.time { next = (s, 1) }
+      if let n = nextNotification, n < next.time { next = (n, 2) }
+      if let q = nextQuit, q < next.time { next = (q, 3) }
+      guard next.time < end else { break }
+      try device.advance(by: next.time - device.now)
+      switch next.kind {
+      case 0:
+        summary.switches += 1
+        try open(pickApp(other: device.frontmost))
+      case 1:
+        summary.locks += 1
+        try lockAndWait(until: end)
+        guard device.now < end else { return summary }
+      case 2:
+        summary.notifications += 1
+        scheduleNotification()
+        try open(pickApp(other: nil))
+      default:
+        scheduleQuit()
+        let running = device.apps.filter { $0.state.isRunning && $0.id != device.frontmost }
+        guard !running.isEmpty else { continue }
+        summary.quits += 1
+        let victim = running[min(running.count - 1, Int(device.random.nextUnit() * Double(running.count)))]
+        try device.forceQuit(victim.id)
+        // The switcher closes on the app the user was in.
+        if let f = device.frontmost { try device.switchTo(f) } else { try device.home() }
+      }
+    }
+    try device.advance(by: end - device.now)
+    return summary
+  }
+
+  /// Opens an app unless one is on screen, and draws when the session ends.
+  mutating func startSession() throws {
+    if device.frontmost == nil { try open(pickApp(other: nil)) }
+    sessionEnd = user.sessionMean.map { device.now + device.exponential(mean: $0) }
+  }
+
+  /// Locks the phone; notifications that arrive while it is locked wake the
+  /// user, who unlocks and opens their app; otherwise the user comes back after
+  /// the idle time.
+  mutating func lockAndWait(until end: SimTime) throws {
+    try device.lock()
+    let wake = device.now + device.exponential(mean: user.idleMean)
+    let byNotification = nextNotification.map { $0 < wake } ?? false
+    let at = min(byNotification ? nextNotification! : wake, end)
+    try device.advance(by: at - device.now)
+    guard at < end else { return }
+    try device.unlock()
+    if byNotification {
+      summary.notifications += 1
+      scheduleNotification()
+      try open(pickApp(other: nil))
+    }
+    try startSession()
+  }
+
+  mutating func scheduleNotification() {
+    guard user.notificationsPerHour > 0 else { return }
+    let mean = SimTime(seconds: 3600 / user.notificationsPerHour) ?? .seconds(3600)
+    nextNotification = device.now + device.exponential(mean: mean)
+  }
+
+  mutating func scheduleQuit() {
+    guard user.quitsPerHour > 0 else { return }
+    let mean = SimTime(seconds: 3600 / user.quitsPerHour) ?? .seconds(3600)
+    nextQuit = device.now + device.exponential(mean: mean)
+  }
+
+  /// An app drawn by popularity; with `other`, a different one when there is one.
+  func pickApp(other: AppID?) -> AppID {
+    while true {
+      let u = device.random.nextUnit()
+      var lo = 0, hi = popularity.count - 1
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if popularity[mid] > u { hi = mid } else { lo = mid + 1 }
+      }
+      let app = user.apps[lo]
+      if app != other || user.apps.count == 1 { return app }
+    }
+  }
+
+  /// Brings an app to the screen: from the switcher, or with Home and its icon.
+  func open(_ app: AppID) throws {
+    guard device.frontmost != app else { return }
+    if user.switcherShare > 0 && device.random.nextUnit() < user.switcherShare {
+      try device.switchTo(app)
+      return
+    }
+    if device.frontmost != nil { try device.home() }
+    try device.launch(app)
+  }
+}

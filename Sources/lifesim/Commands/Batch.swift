@@ -1,0 +1,314 @@
+import ArgumentParser
+import Foundation
+import LifeSimBatch
+import LifeSimEngine
+import LifeSimLua
+
+extension Lifesim {
+  /// `lifesim batch EXP.lua`: every (point, seed) of an experiment, in parallel.
+  struct Batch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Run an experiment's parameter grid × seeds on worker threads.",
+      discussion: """
+        Writes one row per run (params, seed, status, metrics, error) to the result \
+        file as runs finish, in run order, so the file is the same bytes whatever \
+        --jobs and --shard are. Then prints a summary of every point. A run that \
+        fails is recorded with its error and the others go on; the exit status is \
+        then 1. Under a Slurm job array or a Kubernetes Indexed Job, the shard \
+        comes from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or from \
+        JOB_COMPLETION_INDEX with --shards N (or LIFESIM_SHARDS).
+        """
+    )
+
+    @Argument(help: "The experiment file (it returns lifesim.experiment{…}).")
+    var file: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Worker threads (default: the number of cores).", valueName: "N"))
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp("Seeds per point, overriding the file's `seeds`.", valueName: "N"))
+    var seeds: Int?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The result file, .csv or .jsonl (default: NAME.csv, from the file's name).", valueName: "file"))
+    var output: String?
+
+    @Flag(help: "Keep the rows already in the result file and run only the missing runs.")
+    var resume = false
+
+    @Option(help: ArgumentHelp("Run every N-th run starting at run I (0 ≤ I < N).", valueName: "I/N"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("The number of shards, when the index comes from JOB_COMPLETION_INDEX.", valueName: "N"))
+    var shards: Int?
+
+    @Option(help: ArgumentHelp("Also draw this metric as an SVG chart (see lifesim plot).", valueName: "metric"))
+    var plot: String?
+
+    @Option(help: ArgumentHelp("Where --plot writes (default: the result file's name with .svg).", valueName: "file"))
+    var plotOutput: String?
+
+    @Flag(help: "No progress on standard error.")
+    var quiet = false
+
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+      if let jobs, jobs < 1 || jobs > 1024 { throw ValidationError("--jobs must be between 1 and 1024") }
+      if let seeds, seeds < 1 { throw ValidationError("--seeds must be ≥ 1") }
+      if let shards, shards < 1 { throw ValidationError("--shards must be ≥ 1") }
+      if let shard { _ = try parseShard(shard) }
+      if let output { _ = try parseFormat(output) }
+    }
+
+    func run() throws {
+      let output = self.output ?? defaultOutput()
+      var runtime = common.runtimeOptions()
+      runtime.output = { printError($0) }  // print() in runs goes to stderr, beside the progress
+      var options = BatchOptions(experiment: file, output: output,
+                                 jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, runtime: runtime)
+      options.seeds = seeds
+      options.resume = resume
+      if let shard {
+        options.shard = try parseShard(shard)
+      } else if let (s, source) = try environmentShard() {
+        options.shard = s
+        printError("lifesim: shard \(s) (from \(source))")
+      }
+      let runner: BatchRunner
+      do {
+        runner = try BatchRunner(options: options)
+      } catch let f as LuaFailure {
+        printError("lifesim: \(f.report)")
+        throw scriptExitCode(for: f)
+      } catch let e as BatchError {
+        printError("lifesim: \(e)")
+        throw ExitCode(2)
+      }
+      let spec = runner.spec
+      if !quiet {
+        var line = "lifesim: \(spec.name): \(spec.runCount) runs (\(spec.points.count) points × \(spec.seeds) seeds"
+        if spec.excluded > 0 { line += ", \(spec.excluded) points excluded by the constraint" }
+        line += ")"
+        if let s = options.shard { line += ", shard \(s)" }
+        line += ", \(options.jobs) jobs → \(output)"
+        printError(line)
+      }
+      let progress = ProgressDisplay(enabled: !quiet)
+      let start = Date()
+      let report: BatchReport
+      do {
+        report = try runner.run { progress.update($0) }
+      } catch let f as LuaFailure {
+        progress.finish()
+        printError("lifesim: \(f.report)")
+        throw scriptExitCode(for: f)
+      } catch let e as BatchError {
+        progress.finish()
+        printError("lifesim: \(e)")
+        throw ExitCode(2)
+      }
+      progress.finish()
+      if !quiet {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let seconds = Date().timeIntervalSince(start)
+        printError("lifesim: \(report.ran) runs in \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", Double(report.ran) / max(seconds, 1e-9))) runs/s), peak memory \(usage.ru_maxrss / 1024) MB")
+      }
+      if !quiet && report.skipped > 0 {
+        printError("lifesim: \(report.skipped) runs were already in \(output) (--resume)")
+      }
+      let summary = try ResultSummary(path: output)
+      writeOut(summary.render(title: spec.name))
+      if let metric = plot {
+        let path = plotOutput ?? replacingExtension(of: output, with: "svg")
+        try writePlot(summary, PlotRequest(metric: metric), to: path)
+        if !quiet { printError("lifesim: wrote \(path)") }
+      }
+      if report.failed > 0 {
+        printError("lifesim: \(report.failed) of \(report.ran) runs failed; first: \(report.firstError ?? "?")")
+        throw ExitCode(1)
+      }
+    }
+
+    private func defaultOutput() -> String {
+      let base = file.split(separator: "/").last.map(String.init) ?? file
+      return replacingExtension(of: base, with: "csv")
+    }
+
+    private func environmentShard() throws -> (Shard, String)? {
+      do {
+        return try Shard.fromEnvironment(ProcessInfo.processInfo.environment, count: shards)
+      } catch let e as BatchError {
+        throw ValidationError(e.description)
+      }
+    }
+  }
+
+  /// `lifesim merge PART... -o OUT`
+  struct Merge: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Join the result files of a batch's shards, in run order.",
+      discussion: "The output is the same bytes an unsharded batch writes."
+    )
+
+    @Argument(help: "The shards' result files.")
+    var parts: [String]
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The merged file (.csv or .jsonl, like the parts).", valueName: "file"))
+    var output: String
+
+    func validate() throws {
+      guard !parts.isEmpty else { throw ValidationError("give the result files of the shards to merge") }
+      _ = try parseFormat(output)
+    }
+
+    func run() throws {
+      do {
+        try ResultMerge.merge(parts, into: output)
+      } catch let e as BatchError {
+        printError("lifesim: \(e)")
+        throw ExitCode(2)
+      }
+    }
+  }
+
+  /// `lifesim summary RESULTS`
+  struct Summary: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Print count, mean, sd, 95% CI, p50 and p95 of each metric at each point of a result file."
+    )
+
+    @Argument(help: "A result file from lifesim batch or lifesim merge.")
+    var results: String
+
+    func run() throws {
+      do {
+        let summary = try ResultSummary(path: results)
+        writeOut(summary.render(title: results))
+      } catch let e as BatchError {
+        printError("lifesim: \(e)")
+        throw ExitCode(2)
+      }
+    }
+  }
+
+  /// `lifesim plot RESULTS --metric M -o plot.svg`
+  struct Plot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Draw a metric against a parameter as an SVG chart, one line per value of another.",
+      discussion: "Each point is the mean over its seeds, with its 95% confidence interval as an error bar."
+    )
+
+    @Argument(help: "A result file from lifesim batch or lifesim merge.")
+    var results: String
+
+    @Option(name: [.customLong("metric"), .customLong("plot")], help: "The metric on the y axis.")
+    var metric: String
+
+    @Option(help: ArgumentHelp("The parameter on the x axis (default: the first numeric one that varies).", valueName: "param"))
+    var x: String?
+
+    @Option(help: ArgumentHelp("One line per value of this parameter (default: the other one that varies).", valueName: "param"))
+    var series: String?
+
+    @Option(name: .customLong("where"), help: ArgumentHelp("Keep only points with this value of a parameter.", valueName: "name=value"))
+    var filters: [String] = []
+
+    @Option(help: "The chart's title.")
+    var title: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file to write.", valueName: "file"))
+    var output: String
+
+    func run() throws {
+      var request = PlotRequest(metric: metric)
+      request.x = x
+      request.series = series
+      request.title = title
+      for f in filters {
+        guard let eq = f.firstIndex(of: "=") else {
+          printError("lifesim: --where takes name=value, got '\(f)'")
+          throw ExitCode(2)
+        }
+        request.filters.append((String(f[..<eq]), String(f[f.index(after: eq)...])))
+      }
+      do {
+        try writePlot(try ResultSummary(path: results), request, to: output)
+      } catch let e as BatchError {
+        printError("lifesim: \(e)")
+        throw ExitCode(2)
+      }
+    }
+  }
+}
+
+private func writePlot(_ summary: ResultSummary, _ request: PlotRequest, to path: String) throws {
+  do {
+    try writeTextFile(path, try SVGPlot.render(summary, request))
+  } catch let e as BatchError {
+    printError("lifesim: \(e)")
+    throw ExitCode(2)
+  } catch {
+    printError("lifesim: cannot write \(path): \(error)")
+    throw ExitCode(2)
+  }
+}
+
+private func parseShard(_ text: String) throws -> Shard {
+  do { return try Shard(parsing: text) } catch let e as BatchError { throw ValidationError(e.description) }
+}
+
+private func parseFormat(_ path: String) throws -> ResultFormat {
+  do { return try ResultFormat(path: path) } catch let e as BatchError { throw ValidationError(e.description) }
+}
+
+private func replacingExtension(of path: String, with ext: String) -> String {
+  let name = path.split(separator: "/").last.map(String.init) ?? path
+  guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return path + "." + ext }
+  return String(path.dropLast(name.distance(from: dot, to: name.endIndex))) + "." + ext
+}
+
+/// Progress on standard error: a bar redrawn in place on a terminal, plain
+/// lines at each tenth otherwise (logs of cluster jobs).
+final class ProgressDisplay: @unchecked Sendable {
+  private let enabled: Bool
+  private let terminal = isatty(2) != 0
+  private var lastDraw = 0.0
+  private var lastTenth = 0
+  private var drawn = false
+
+  init(enabled: Bool) { self.enabled = enabled }
+
+  /// Called under the batch's lock, so never concurrently.
+  func update(_ p: BatchProgress) {
+    guard enabled, p.total > 0 else { return }
+    let rate = p.elapsed > 0 ? Double(p.done) / p.elapsed : 0
+    let eta = rate > 0 ? Double(p.total - p.done) / rate : 0
+    let failed = p.failed > 0 ? ", \(p.failed) failed" : ""
+    if terminal {
+      guard p.elapsed - lastDraw >= 0.1 || p.done == p.total else { return }
+      lastDraw = p.elapsed
+      let width = 30
+      let filled = p.done * width / p.total
+      let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+      let text = "\r\(bar) \(p.done)/\(p.total) runs  \(String(format: "%.1f", rate))/s  ETA \(clock(eta))\(failed)\u{1B}[K"
+      fputs(text, stderr)
+      drawn = true
+    } else {
+      let tenth = p.done * 10 / p.total
+      guard tenth > lastTenth else { return }
+      lastTenth = tenth
+      fputs("lifesim: \(p.done)/\(p.total) runs (\(tenth * 10)%), \(String(format: "%.1f", rate)) runs/s, ETA \(clock(eta))\(failed)\n", stderr)
+    }
+  }
+
+  func finish() {
+    if drawn { fputs("\n", stderr) }
+    drawn = false
+  }
+
+  private func clock(_ seconds: Double) -> String {
+    let s = Int(seconds.rounded())
+    return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+  }
+}
