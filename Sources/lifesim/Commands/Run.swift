@@ -44,6 +44,9 @@ extension Lifesim {
       } catch let f as LuaFailure {
         failure = f
       }
+      if failure == nil && runtime.hasExperiment {
+        printError("lifesim: \(file) is an experiment: `lifesim batch \(file)` runs its grid (lifesim run only loaded it)")
+      }
       try writeTraces(runtime.createdDevices)
       // A failed lifesim.test case fails the run too (exit 1, or 2 for an error).
       var worst: ExitCode?
