@@ -32,13 +32,7 @@ for k = 1, APPS do
 end
 
 -- Strict LRU: the candidate used longest ago, whatever its band.
-local function strict_lru(dev, candidates)
-  local victim = candidates[1]
-  for _, c in ipairs(candidates) do
-    if c.last_used < victim.last_used then victim = c end
-  end
-  return victim
-end
+local strict_lru = require("policies").strict_lru
 
 local function install(dev, spec)
   local app = dev:install{ bundle = spec.bundle, footprint_mb = spec.footprint_mb,

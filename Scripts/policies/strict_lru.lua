@@ -1,14 +1,6 @@
 -- A choose_victim policy: strict least-recently-used, ignoring jetsam bands, against the default band-then-LRU order.
 
--- The policy: the candidate used longest ago, whatever its band; ties keep the
--- default order (the first such candidate wins).
-local function strict_lru(dev, candidates)
-  local victim = candidates[1]
-  for _, c in ipairs(candidates) do
-    if c.last_used < victim.last_used then victim = c end
-  end
-  return victim
-end
+local strict_lru = require("policies").strict_lru
 
 -- 1000 MB of RAM (jetsam above 950 MB, 500 MB per process). `a` is used first
 -- and keeps running in the background (`a_mode`: "task" holds a background task,

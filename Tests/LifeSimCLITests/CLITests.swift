@@ -18,12 +18,13 @@ struct Result {
   var stderr: String
 }
 
-/// Runs `lifesim ARGS` in the repository root and waits for it.
-func lifesim(_ args: [String]) throws -> Result {
+/// Runs `lifesim ARGS` in the repository root, with extra environment variables, and waits for it.
+func lifesim(_ args: [String], env: [String: String] = [:]) throws -> Result {
   let p = Process()
   p.executableURL = binary
   p.arguments = args
   p.currentDirectoryURL = repoRoot
+  if !env.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 } }
   let out = Pipe(), err = Pipe()
   p.standardOutput = out
   p.standardError = err

@@ -136,7 +136,12 @@ extension LuaRuntime {
           let x = lua_tonumberx(L, -1, nil)
           guard x.isFinite else { throw ArgumentError(position: t, message: "parameter '\(name)' value \(i) is not finite") }
           values.append(.number(x))
-        case LUA_TSTRING: values.append(.text(stringValue(L, -1) ?? ""))
+        case LUA_TSTRING:
+          let text = stringValue(L, -1) ?? ""
+          guard !text.contains(where: \.isNewline) else {
+            throw ArgumentError(position: t, message: "parameter '\(name)' value \(i) spans lines; values are one line (a result row is one line)")
+          }
+          values.append(.text(text))
         case LUA_TBOOLEAN: values.append(.bool(lua_toboolean(L, -1) != 0))
         default:
           throw ArgumentError(position: t, message: "parameter '\(name)' value \(i) is a \(typeName(L, -1)); values must be numbers, strings or booleans (name a policy by a string and pick the function in run)")
@@ -298,7 +303,13 @@ extension LuaRuntime {
       }
       switch lua_type(L, -1) {
       case LUA_TNUMBER: metrics.append((name, .number(lua_tonumberx(L, -1, nil))))
-      case LUA_TSTRING: metrics.append((name, .text(stringValue(L, -1) ?? "")))
+      case LUA_TSTRING:
+        let text = stringValue(L, -1) ?? ""
+        guard !text.contains(where: \.isNewline) else {
+          lua_settop(L, t)
+          return RunOutcome(error: "run returned the label '\(name)' on several lines; labels are one line (a result row is one line)")
+        }
+        metrics.append((name, .text(text)))
       case LUA_TBOOLEAN: metrics.append((name, .number(lua_toboolean(L, -1) != 0 ? 1 : 0)))
       default:
         let type = typeName(L, -1)
