@@ -77,8 +77,6 @@ public struct BatchProgress: Sendable {
   public var done: Int
   public var total: Int
   public var failed: Int
-  /// Wall-clock seconds since the runs started (the host's clock, never a script's).
-  public var elapsed: Double
 }
 
 /// What a batch did.
@@ -116,7 +114,6 @@ public final class BatchRunner {
   private var failure: Error?
   private var failed = 0
   private var firstError: String?
-  private var started = Date()
   private var progress: (BatchProgress) -> Void = { _ in }
 
   /// Loads the experiment (running its file once, in a state of its own) and
@@ -140,7 +137,6 @@ public final class BatchRunner {
     todo = (0..<spec.runCount).filter { (options.shard?.contains($0) ?? true) && !done.contains($0) }
     let skipped = done.count
     if !todo.isEmpty {
-      started = Date()
       let jobs = max(1, min(options.jobs, todo.count))
       let group = DispatchGroup()
       for _ in 0..<jobs {
@@ -204,8 +200,7 @@ public final class BatchRunner {
     } catch {
       failure = error
     }
-    progress(BatchProgress(done: nextWrite, total: todo.count, failed: failed,
-                           elapsed: Date().timeIntervalSince(started)))
+    progress(BatchProgress(done: nextWrite, total: todo.count, failed: failed))
     lock.broadcast()
   }
 

@@ -80,7 +80,6 @@ extension LuaRuntime {
     guard let name = try fieldString(L, 1, "name", arg: 1), !name.isEmpty else {
       throw ArgumentError(position: 1, message: "field 'name' (a string such as \"coldlaunch\") is required")
     }
-    _ = name
     _ = try readParams(1)
     _ = try readSeeds(1)
     _ = try fieldStrings(L, 1, "metrics", arg: 1)

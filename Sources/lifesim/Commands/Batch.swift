@@ -276,18 +276,21 @@ final class ProgressDisplay: @unchecked Sendable {
   private var lastDraw = 0.0
   private var lastTenth = 0
   private var drawn = false
+  /// The host's wall clock, for rate and ETA only: nothing a script or a result sees.
+  private let started = Date()
 
   init(enabled: Bool) { self.enabled = enabled }
 
   /// Called under the batch's lock, so never concurrently.
   func update(_ p: BatchProgress) {
     guard enabled, p.total > 0 else { return }
-    let rate = p.elapsed > 0 ? Double(p.done) / p.elapsed : 0
+    let elapsed = Date().timeIntervalSince(started)
+    let rate = elapsed > 0 ? Double(p.done) / elapsed : 0
     let eta = rate > 0 ? Double(p.total - p.done) / rate : 0
     let failed = p.failed > 0 ? ", \(p.failed) failed" : ""
     if terminal {
-      guard p.elapsed - lastDraw >= 0.1 || p.done == p.total else { return }
-      lastDraw = p.elapsed
+      guard elapsed - lastDraw >= 0.1 || p.done == p.total else { return }
+      lastDraw = elapsed
       let width = 30
       let filled = p.done * width / p.total
       let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
