@@ -1,5 +1,5 @@
 -- Attacks the memory cap (--max-memory) from inside a handler, with a table that grows forever.
--- expect-error: exceeded its memory cap of 256 MB (--max-memory)
+-- expect-error: memory_in_handler.lua:6: not enough memory: the script exceeded its memory cap of 256 MB (--max-memory)
 local dev = lifesim.device{ ios = 12 }
 local app = dev:install{ bundle = "com.example.notes" }
 local keep = {}

@@ -17,10 +17,20 @@ void *ls_host(lua_State *L) { return ls_getstate(L)->host; }
 
 /* {====================================================================
 ** Allocator (lua-embedding.md §7.5): counts every byte; while Lua code runs it
-** refuses growth past the cap, and while Swift runs it only counts, so that no
-** memory error can be raised inside a Swift frame. The trampoline checks the
-** total once Swift has returned.
+** enforces the cap, and while Swift runs it only counts, so that no memory
+** error can be raised inside a Swift frame. The trampoline checks the total
+** once Swift has returned.
+**
+** Lua raises a refused allocation (LUA_ERRMEM) without calling the message
+** handler, so such an error carries no file:line and no traceback. The cap is
+** therefore enforced in two steps: the first growth past it is let through,
+** up to twice the cap, and trips the count hook, which raises an ordinary
+** located error at the next instruction. Only growth past twice the cap (one
+** huge request, or a C function that keeps allocating) is refused outright;
+** `refused` keeps the size of the last refusal for the report.
 ** ===================================================================== */
+static void ls_hook(lua_State *L, lua_Debug *ar);
+
 static void *ls_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   ls_state *S = (ls_state *)ud;
   size_t old = ptr ? osize : 0;  // osize is a type tag when ptr == NULL
@@ -31,11 +41,30 @@ static void *ls_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   }
   if (nsize > old && S->limit != 0 && S->deny) {
     size_t delta = nsize - old;
-    if (S->used > S->limit || delta > S->limit - S->used) return NULL;
+    size_t hard = S->limit * 2;
+    if (S->used > S->limit || delta > S->limit - S->used) {
+      if (S->used > hard || delta > hard - S->used) {
+        S->refused = delta;
+        return NULL;
+      }
+      if (S->tripped == LS_TRIP_NONE) {
+        S->tripped = LS_TRIP_MEMORY;
+        /* lua_sethook is signal-safe; a coroutine notices within HOOK_STEP. */
+        if (S->running) lua_sethook(S->running, ls_hook, LUA_MASKCOUNT, 1);
+      }
+    }
   }
   void *np = realloc(ptr, nsize);
   if (np != NULL) S->used = S->used - old + nsize;
   return np;
+}
+
+/* Pushes the memory-cap message, prefixed with the location at `level`. */
+static void ls_push_memory_error(lua_State *L, ls_state *S, int level) {
+  luaL_where(L, level);
+  lua_pushfstring(L, "not enough memory: the script exceeded its memory cap of %d MB (--max-memory)",
+                  (int)(S->limit >> 20));
+  lua_concat(L, 2);
 }
 
 static int ls_panic(lua_State *L) {
@@ -69,6 +98,10 @@ static void ls_hook(lua_State *L, lua_Debug *ar) {
     if (S->tripped == LS_TRIP_NONE) return;
   }
   lua_sethook(L, ls_hook, LUA_MASKCOUNT, 1);  // sticky from now on
+  if (S->tripped == LS_TRIP_MEMORY) {
+    ls_push_memory_error(L, S, 0);  /* in a hook, level 0 is the running function */
+    lua_error(L);
+  }
   const char *what;
   switch (S->tripped) {
     case LS_TRIP_CALL:
@@ -125,6 +158,7 @@ void ls_reset_budget(lua_State *L, long long per_run) {
   S->run_remaining = per_run;
   S->call_remaining = -1;
   S->tripped = LS_TRIP_NONE;
+  S->refused = 0;
   lua_sethook(L, ls_hook, LUA_MASKCOUNT, HOOK_STEP);
 }
 
@@ -155,7 +189,10 @@ int ls_pcall(lua_State *L, int nargs, int nresults, int nested) {
   if (nested) S->call_remaining = S->handler_budget;
   S->deny = 1;
   S->depth++;
+  lua_State *saved_running = S->running;
+  S->running = L;
   int status = lua_pcall(L, nargs, nresults, base);
+  S->running = saved_running;
   S->depth--;
   S->deny = saved_deny;
   if (nested) S->call_remaining = saved_call;
@@ -199,7 +236,8 @@ int ls_loadbuffer(lua_State *L, const char *buf, size_t len, const char *name) {
 static int ls_finish(lua_State *L, ls_state *S, int saved_deny, int r) {
   if (r >= 0 && S->limit != 0 && S->used > S->limit) {
     lua_settop(L, 0);
-    lua_pushliteral(L, "not enough memory: the script's memory cap was exceeded (--max-memory)");
+    if (S->tripped == LS_TRIP_NONE) S->tripped = LS_TRIP_MEMORY;
+    ls_push_memory_error(L, S, 1);
     S->deny = saved_deny;
     return lua_error(L);
   }

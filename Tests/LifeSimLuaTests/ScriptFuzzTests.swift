@@ -3,8 +3,8 @@ import Testing
 import LifeSimEngine
 @testable import LifeSimLua
 
-/// A seeded mutator over script text (libFuzzer's `-sanitize=fuzzer` needs a
-/// toolchain with libFuzzer; this runs anywhere and replays exactly).
+/// A seeded mutator over script text. It runs in every `swift test` and replays
+/// exactly; the coverage-guided libFuzzer target over the same inputs is `Fuzz/`.
 /// Every shipped script is a seed; mutants flip bytes, splice scripts, cut them
 /// short, insert Lua fragments and garbage. Each must end normally or with a
 /// `LuaFailure`, never a crash or another error.

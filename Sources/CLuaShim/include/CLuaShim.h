@@ -37,12 +37,14 @@ void ls_set_dispatch(ls_dispatch_fn fn);
 typedef struct ls_state {
   size_t used;                 // bytes currently allocated by this state
   size_t limit;                // memory cap in bytes; 0 means none
+  size_t refused;              // size of the last allocation refused outright, or 0
   int deny;                    // 1 while Lua code runs: the allocator may refuse growth
   long long call_remaining;    // instructions left for the innermost protected call
   long long run_remaining;     // instructions left for the whole run
   long long handler_budget;    // budget given to each nested protected call
   int tripped;                 // 0, or which limit tripped (sticky until reset)
   int depth;                   // nesting of ls_pcall
+  lua_State *running;          // the thread of the innermost ls_pcall, or NULL
   void *host;                  // the Swift runtime (unretained)
 } ls_state;
 
@@ -50,6 +52,7 @@ typedef struct ls_state {
 #define LS_TRIP_CALL 1
 #define LS_TRIP_RUN 2
 #define LS_TRIP_INTERRUPT 3
+#define LS_TRIP_MEMORY 4
 
 /// Creates a state with lifesim's allocator, panic handler and count hook.
 /// Returns NULL when out of memory.

@@ -166,9 +166,14 @@ public final class LuaRuntime {
     let traceback = stringValue(L, -1)
     ls_pop(L, 1)
     if status == LUA_ERRMEM {
-      return LuaFailure(kind: .memory,
-                        message: "not enough memory: the script exceeded its memory cap of \(options.memoryLimit >> 20) MB (--max-memory)",
-                        traceback: traceback)
+      // Lua raises refused allocations without the message handler, so there is no
+      // location; the growth that merely crosses the cap is reported by the hook, with one.
+      let cap = "its memory cap of \(options.memoryLimit >> 20) MB (--max-memory)"
+      let refused = ls_getstate(L).pointee.refused
+      let message = refused > 0
+        ? "not enough memory: an allocation of \(formatMegabytes(refused)) would take the script past \(cap)"
+        : "not enough memory: the script exceeded \(cap)"
+      return LuaFailure(kind: .memory, message: message, traceback: traceback)
     }
     if let f = errorObject(at: -1) { return f }
     if let s = stringValue(L, -1) { return LuaFailure(kind: .runtime, message: s, traceback: traceback) }
@@ -300,3 +305,8 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// "1024 MB", or "0.5 MB" for sizes under a megabyte.
+private func formatMegabytes(_ bytes: Int) -> String {
+  bytes >= 1 << 20 ? "\(bytes >> 20) MB" : "\(formatNumber(Double(bytes) / 1_048_576)) MB"
+}
