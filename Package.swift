@@ -9,6 +9,8 @@
 //   LifeSimEngine  pure Swift: clock, kernel, devices, apps, lifecycle tables, trace.
 //   LifeSimLua     the bridge: adapts the engine to Lua 5.4.
 //   LifeSimBatch   experiments: worker threads, result files, summaries, plots.
+//   CEdit          Debian's libedit (readline interface), through pkg-config.
+//   LifeSimREPL    the interactive session: libedit input, live traces, :commands.
 //   lifesim        the command-line tool, built on swift-argument-parser.
 import PackageDescription
 
@@ -34,6 +36,11 @@ let package = Package(
       pkgConfig: "lua5.4",
       providers: [.apt(["liblua5.4-dev"])]
     ),
+    .systemLibrary(
+      name: "CEdit",
+      pkgConfig: "libedit",
+      providers: [.apt(["libedit-dev"])]
+    ),
     .target(name: "CLuaShim", dependencies: ["CLua"]),
     .target(
       name: "LifeSimEngine",
@@ -57,10 +64,18 @@ let package = Package(
       ],
       swiftSettings: swift5
     ),
+    .target(
+      name: "LifeSimREPL",
+      dependencies: [
+        "LifeSimEngine", "LifeSimLua", "CLuaShim", "CEdit",
+        .product(name: "TextTable", package: "TextTable"),
+      ],
+      swiftSettings: swift5
+    ),
     .executableTarget(
       name: "lifesim",
       dependencies: [
-        "LifeSimEngine", "LifeSimLua", "LifeSimBatch",
+        "LifeSimEngine", "LifeSimLua", "LifeSimBatch", "LifeSimREPL",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swift5

@@ -5,11 +5,14 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# Installs Debian's Lua 5.4 headers (and pkg-config) when they are missing.
+# Installs what is missing: Debian's Lua 5.4 and libedit headers, pkg-config,
+# and script(1), which the REPL's terminal test drives.
 setup() {
   local need=()
   command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
   pkg-config --exists lua5.4 2>/dev/null || need+=(liblua5.4-dev)
+  pkg-config --exists libedit 2>/dev/null || need+=(libedit-dev)
+  command -v script >/dev/null 2>&1 || need+=(bsdutils)
   if ((${#need[@]})); then
     local sudo=""
     if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi

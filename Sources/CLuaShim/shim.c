@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 
 static ls_dispatch_fn dispatch;
 static char traceback_key;          // registry key of the last traceback
@@ -111,7 +112,7 @@ static void ls_hook(lua_State *L, lua_Debug *ar) {
       what = "instruction limit reached for the run (--max-instructions)";
       break;
     default:
-      what = "interrupted";
+      what = "interrupted (Ctrl-C)";
   }
   luaL_where(L, 0);  /* in a hook, level 0 is the running function */
   lua_pushstring(L, what);
@@ -336,4 +337,42 @@ int ls_userdata_kind(lua_State *L, int idx) {
   }
   lua_settop(L, -2);
   return found;
+}
+
+/* {====================================================================
+** Ctrl-C for the REPL. The handler only sets flags and the count hook, as
+** lua.c's `laction` does; while a chunk runs, a second Ctrl-C ends the process.
+** ===================================================================== */
+static lua_State *volatile sigint_target;
+static volatile sig_atomic_t sigint_seen;
+
+static void ls_on_sigint(int sig) {
+  (void)sig;
+  sigint_seen = 1;
+  lua_State *L = sigint_target;
+  if (L != NULL) {
+    signal(SIGINT, SIG_DFL);
+    ls_interrupt(L);
+  }
+}
+
+void ls_sigint_target(lua_State *L) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = ls_on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  /* no SA_RESTART: a blocked read returns EINTR */
+  sigint_target = L;
+  sigaction(SIGINT, &sa, NULL);
+  /* A parent may have blocked SIGINT, and the mask survives exec. */
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
+int ls_sigint_take(void) {
+  int seen = sigint_seen;
+  sigint_seen = 0;
+  return seen;
 }

@@ -132,6 +132,8 @@ struct BridgeErrorTests {
       local t = {} for i = 1, 1e8 do t[i] = string.rep("x", 100) .. i end
       """) { $0.memoryLimit = 8 << 20 }
     #expect(memory?.kind == .memory)
+    #expect(memory?.message.hasPrefix("test:1: not enough memory") == true, "located: \(memory?.message ?? "")")
+    #expect(memory?.traceback?.contains("in main chunk") == true)
   }
 }
 

@@ -67,6 +67,11 @@ void ls_set_budgets(lua_State *L, long long per_run, long long per_call);
 void ls_reset_budget(lua_State *L, long long per_run);
 /// Asks the running Lua code to stop at the next hook (signal-safe).
 void ls_interrupt(lua_State *L);
+/// Installs the REPL's SIGINT handler. With a state, Ctrl-C interrupts it (and a
+/// second Ctrl-C ends the process); with NULL, Ctrl-C is only recorded.
+void ls_sigint_target(lua_State *L);
+/// Whether SIGINT arrived since the last call; clears the flag.
+int ls_sigint_take(void);
 
 // MARK: - Protected execution
 

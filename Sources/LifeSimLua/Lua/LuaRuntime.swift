@@ -70,6 +70,8 @@ public final class LuaRuntime {
   var errorMetatableRef: Int32 = 0
   var tostringRef: Int32 = 0
   var resetRunRef: Int32 = 0
+  /// The REPL's protected field reader (`o[k]`), made on first use.
+  var fieldReaderRef: Int32 = 0
   var workloadMetatableRef: Int32 = 0
   var experimentMetatableRef: Int32 = 0
 
@@ -176,7 +178,11 @@ public final class LuaRuntime {
       return LuaFailure(kind: .memory, message: message, traceback: traceback)
     }
     if let f = errorObject(at: -1) { return f }
-    if let s = stringValue(L, -1) { return LuaFailure(kind: .runtime, message: s, traceback: traceback) }
+    if let s = stringValue(L, -1) {
+      // The hook's located report of the memory cap (see the allocator in shim.c).
+      let memory = ls_getstate(L).pointee.tripped == LS_TRIP_MEMORY
+      return LuaFailure(kind: memory ? .memory : .runtime, message: s, traceback: traceback)
+    }
     return LuaFailure(kind: .runtime, message: describeErrorValue(at: -1), traceback: traceback)
   }
 
