@@ -45,6 +45,25 @@ struct REPLSupportTests {
     #expect(values(rt, "1") == ["1"], "the next chunk starts with a full budget")
   }
 
+  @Test func theSessionRecoversFromTheMemoryCap() throws {
+    let (rt, _, _) = try runScript("", { $0.memoryLimit = 16 << 20 })
+    #expect(values(rt, #"big = string.rep("x", 6 * 2^20)"#) == [])
+    guard case .failed(let f) = rt.evaluate("big2 = big .. big") else { Issue.record("no memory error"); return }
+    #expect(f.kind == .memory)
+    #expect(f.message.hasPrefix("stdin:1: not enough memory"), "\(f.message)")
+    #expect(values(rt, "#big") == ["6291456"], "the session goes on")
+    // A table that grew to the cap stays in a global; the next chunks can still let it go.
+    guard case .failed(let g) = rt.evaluate("t = {} for i = 1, 1e9 do t[i] = { i } end") else {
+      Issue.record("no memory error"); return
+    }
+    #expect(g.kind == .memory)
+    // (A chunk long enough to meet the count hook, which would see the cap tripped again.)
+    #expect(values(rt, "n = 0 for i = 1, 5000 do n = n + i end return #t > 0") == ["true"])
+    #expect(values(rt, "t = nil big = nil") == [])
+    #expect(values(rt, "#string.rep('z', 1000)") == ["1000"])
+    #expect(rt.memoryUsed < 16 << 20)
+  }
+
   @Test func handlerErrorsNameTheAppAndCallback() throws {
     let rt = try session()
     _ = rt.evaluate(#"app:on("sceneDidBecomeActive:", function() error("nope") end)"#)

@@ -23,6 +23,16 @@ extension LuaRuntime {
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
     ls_reset_budget(L, options.maxInstructions)
+    // After the memory cap stopped a chunk, what its globals still hold would trip
+    // the cap again as the next chunk loads, and `big = nil` could never run. So
+    // near the cap, collect, and give this chunk a quarter of the cap of headroom
+    // above what is in use.
+    let cap = options.memoryLimit
+    if cap > 0 && memoryUsed > cap - cap / 8 {
+      _ = ls_gc(L, LUA_GCCOLLECT, 0)
+      ls_getstate(L).pointee.limit = max(cap, memoryUsed + cap / 4)
+    }
+    defer { ls_getstate(L).pointee.limit = cap }
     var expression = true
     do {
       try load(source: "return " + chunk, chunkName: chunkName)
