@@ -105,7 +105,6 @@ public let apiDocs: [APIDoc] = [
 /// entry with that short name (`launch`), or a kind of object (`dev`, `app`) with
 /// its methods and fields. Nil when nothing matches.
 public func apiHelp(_ name: String) -> String? {
-  let name = name.trimmingSpaces
   if let doc = apiDocs.first(where: { $0.name == name }) { return render(doc) }
   if let (kind, receiver) = receiverNames.first(where: { $0.value == name || $0.key.luaName == name }).map({ ($0.key, $0.value) }) {
     var out = "\(receiver): a lifesim \(kind.luaName) object\n"
@@ -135,9 +134,3 @@ public func apiHelpMiss(_ name: String) -> String {
 }
 
 private func render(_ doc: APIDoc) -> String { "\(doc.usage)\n  \(doc.summary)\n" }
-
-extension String {
-  var trimmingSpaces: String {
-    String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
-  }
-}
