@@ -1,3 +1,3 @@
 -- Attacks the error reporter with a function as the error value.
--- expect-error: (error object is a function value: function: #1)
+-- expect-error: error object is a function: <function: builtin>
 error(print)

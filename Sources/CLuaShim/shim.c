@@ -175,6 +175,18 @@ void ls_interrupt(lua_State *L) {
 static int ls_msghandler(lua_State *L) {
   // Keep the error value itself (it may be a structured expectation failure);
   // store the traceback beside it.
+  //
+  // Lua reports a yield it cannot make without a position: the C function
+  // coroutine.yield raised it. Level 1 is that function; level 2 is the script
+  // line that called it, which is what the author needs.
+  if (lua_type(L, 1) == LUA_TSTRING && strncmp(lua_tostring(L, 1), "attempt to yield", 16) == 0) {
+    luaL_where(L, 2);
+    lua_pushvalue(L, 1);
+    lua_pushliteral(L, " (lifesim calls handlers, timers and policies from the host, so they "
+                       "cannot yield; finish the coroutine's work inside the function)");
+    lua_concat(L, 3);
+    lua_replace(L, 1);
+  }
   luaL_traceback(L, L, NULL, 1);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &traceback_key);
   return 1;
@@ -234,7 +246,23 @@ int ls_loadbuffer(lua_State *L, const char *buf, size_t len, const char *name) {
 ** Trampolines (§7.1.1): Swift runs with the allocator in counting mode and
 ** reports failure by its return value; only this C frame raises.
 ** ===================================================================== */
-static int ls_finish(lua_State *L, ls_state *S, int saved_deny, int r) {
+/* luaL_argerror's message, with `fallback` as the name when Lua has none. */
+static int ls_argerror(lua_State *L, int arg, const char *msg, const char *fallback) {
+  lua_Debug ar;
+  const char *name = NULL;
+  if (lua_getstack(L, 0, &ar)) {
+    lua_getinfo(L, "n", &ar);
+    if (ar.namewhat != NULL && strcmp(ar.namewhat, "method") == 0) {
+      arg--;  /* do not count self */
+      if (arg == 0) return luaL_error(L, "calling '%s' on bad self (%s)", ar.name, msg);
+    }
+    if (ar.namewhat != NULL && strcmp(ar.namewhat, "metamethod") != 0) name = ar.name;
+  }
+  if (name == NULL) name = fallback != NULL ? fallback : "?";
+  return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, name, msg);
+}
+
+static int ls_finish(lua_State *L, ls_state *S, int saved_deny, int r, const char *name) {
   if (r >= 0 && S->limit != 0 && S->used > S->limit) {
     lua_settop(L, 0);
     if (S->tripped == LS_TRIP_NONE) S->tripped = LS_TRIP_MEMORY;
@@ -249,7 +277,7 @@ static int ls_finish(lua_State *L, ls_state *S, int saved_deny, int r) {
     case LS_ARGERROR: {
       int arg = (int)lua_tointeger(L, -2);
       const char *msg = lua_tostring(L, -1);
-      return luaL_argerror(L, arg, msg);
+      return ls_argerror(L, arg, msg, name);
     }
     case LS_RAISE_WHERE:
       luaL_where(L, 1);
@@ -267,30 +295,36 @@ static int ls_trampoline(lua_State *L) {
   int saved = S->deny;
   S->deny = 0;
   int r = dispatch(L, id);
-  return ls_finish(L, S, saved, r);
+  return ls_finish(L, S, saved, r, lua_tostring(L, lua_upvalueindex(2)));
 }
 
-void ls_push_function(lua_State *L, int function_id) {
+void ls_push_function(lua_State *L, int function_id, const char *name) {
   lua_pushinteger(L, function_id);
-  lua_pushcclosure(L, ls_trampoline, 1);
+  lua_pushstring(L, name);
+  lua_pushcclosure(L, ls_trampoline, 2);
 }
 
 static int ls_index_trampoline(lua_State *L) {
-  // (object, key): methods first, then the host's property getter.
+  // (object, key): a method, else a field's getter, else the fallback.
+  lua_settop(L, 2);
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
   lua_settop(L, 2);
+  lua_pushvalue(L, 2);
+  int id = lua_rawget(L, lua_upvalueindex(2)) == LUA_TNUMBER
+    ? (int)lua_tointeger(L, -1)
+    : (int)lua_tointeger(L, lua_upvalueindex(3));
+  lua_settop(L, 2);
   ls_state *S = ls_getstate(L);
-  int id = (int)lua_tointeger(L, lua_upvalueindex(2));
   int saved = S->deny;
   S->deny = 0;
   int r = dispatch(L, id);
-  return ls_finish(L, S, saved, r);
+  return ls_finish(L, S, saved, r, NULL);
 }
 
-void ls_push_index(lua_State *L, int property_id) {
-  lua_pushinteger(L, property_id);
-  lua_pushcclosure(L, ls_index_trampoline, 2);
+void ls_push_index(lua_State *L, int fallback_id) {
+  lua_pushinteger(L, fallback_id);
+  lua_pushcclosure(L, ls_index_trampoline, 3);
 }
 
 static int ls_gc_trampoline(lua_State *L) {

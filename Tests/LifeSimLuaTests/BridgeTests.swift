@@ -86,9 +86,9 @@ struct BridgeErrorTests {
 
   @Test func nonStringErrorValuesAreReported() throws {
     let (_, _, f) = try runScript("error({ code = 7 })")
-    #expect(f?.message.hasPrefix("(error object is a table value") == true)
+    #expect(f?.message == "error object is a table: { code = 7 }")
     let (_, _, g) = try runScript("error(nil)")
-    #expect(g?.message == "(error object is a nil value)")
+    #expect(g?.message == "error object is nil")
     let (_, _, h) = try runScript("error(setmetatable({}, { __tostring = function() return 'custom' end }))")
     #expect(h?.message.contains("custom") == true)
   }

@@ -21,7 +21,9 @@
 /// LS_RAISE: raise the value on top of the stack as it is.
 #define LS_RAISE (-1)
 /// LS_ARGERROR: the stack top holds a message and below it an argument number;
-/// the trampoline calls luaL_argerror, which names the function and adjusts for self.
+/// the trampoline raises "bad argument #n to 'name' (message)" as luaL_argerror
+/// does (adjusting for self in a method call), and names the function by its
+/// lifesim name when Lua cannot tell it (a call through pcall, say).
 #define LS_ARGERROR (-2)
 /// LS_RAISE_WHERE: the stack top holds a message string; the trampoline prefixes the
 /// caller's `file:line:` (luaL_where) and raises it.
@@ -88,11 +90,14 @@ int ls_loadbuffer(lua_State *L, const char *buf, size_t len, const char *name);
 
 // MARK: - Functions and objects
 
-/// Pushes a C closure that dispatches to host function `function_id`.
-void ls_push_function(lua_State *L, int function_id);
-/// Pops a methods table and pushes an __index closure: methods first, then the
-/// host function `property_id` for fields.
-void ls_push_index(lua_State *L, int property_id);
+/// Pushes a C closure that dispatches to host function `function_id`; `name`
+/// is how argument errors name it when Lua's debug information cannot.
+void ls_push_function(lua_State *L, int function_id, const char *name);
+/// Pops a fields table (name -> host function id) and, below it, a methods table
+/// (name -> function), and pushes an __index closure: a method if there is one,
+/// else the field's host function, else host function `fallback_id`. Only raw
+/// reads are made, so no script code runs to find a member.
+void ls_push_index(lua_State *L, int fallback_id);
 /// Pushes a closure for __gc that calls host function `function_id` and never raises.
 void ls_push_finalizer(lua_State *L, int function_id);
 /// Stores the table on top as the metatable of kind `kind` (0..31). Pops it.

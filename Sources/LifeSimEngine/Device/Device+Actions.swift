@@ -5,24 +5,24 @@ extension Device {
   /// Another app on screen goes to the background first.
   /// - Parameter url: a URL to open (SPEC `dev:launch(app, { url = … })`).
   public func launch(_ id: AppID, url: String? = nil) throws {
-    try begin(url == nil ? .launch : .openURL, "launch", app: id, detail: url)
-    try requireUnlocked("launch")
+    try begin(url == nil ? .launch : .openURL, .launch, app: id, detail: url)
+    try requireUnlocked(.launch)
     try bringToFront(id, url: url)
     try settle()
   }
 
   /// Opens a URL in an app, cold or warm (§2.7).
   public func openURL(_ id: AppID, url: String) throws {
-    try begin(.openURL, "open_url", app: id, detail: url)
-    try requireUnlocked("open_url")
+    try begin(.openURL, .openURL, app: id, detail: url)
+    try requireUnlocked(.openURL)
     try bringToFront(id, url: url)
     try settle()
   }
 
   /// Presses Home (or swipes up): the app on screen goes to the background (§2.2).
   public func home() throws {
-    try begin(.home, "home")
-    try requireUnlocked("home")
+    try begin(.home, .home)
+    try requireUnlocked(.home)
     isSwitcherOpen = false
     interruption = nil
     if let f = frontmost {
@@ -34,8 +34,8 @@ extension Device {
 
   /// Locks the device: from iOS 5 like Home, on iOS 4 only a resign (§2.3).
   public func lock() throws {
-    try begin(.lock, "lock")
-    if isLocked { throw SimulationError.invalidAction(action: "lock", reason: "the device is already locked") }
+    try begin(.lock, .lock)
+    if isLocked { throw SimulationError.invalidAction(.lock, reason: "the device is already locked") }
     isLocked = true
     lockEpoch &+= 1
     if passcode {
@@ -56,8 +56,8 @@ extension Device {
 
   /// Unlocks the device: the app that was on screen returns (§2.3).
   public func unlock() throws {
-    try begin(.unlock, "unlock")
-    guard isLocked else { throw SimulationError.invalidAction(action: "unlock", reason: "the device is not locked") }
+    try begin(.unlock, .unlock)
+    guard isLocked else { throw SimulationError.invalidAction(.unlock, reason: "the device is not locked") }
     isLocked = false
     try protectedDataUnlocks()
     // An overlay that arrived while locked (a call) still covers the app (§2.4).
@@ -67,9 +67,9 @@ extension Device {
 
   /// Shows a temporary interruption: the frontmost app resigns active (§2.4).
   public func interrupt(_ kind: Interruption) throws {
-    try begin(.interrupt, "interrupt", detail: kind.description)
+    try begin(.interrupt, .interrupt, detail: kind.description)
     if let current = interruption {
-      throw SimulationError.invalidAction(action: "interrupt", reason: "an interruption (\(current)) is already showing; call dev:end_interrupt() first")
+      throw SimulationError.interruptionShowing(.interrupt, current)
     }
     interruption = kind
     if let f = frontmost, !isLocked { try walk(.toInactive, f) }
@@ -79,9 +79,9 @@ extension Device {
   /// Dismisses the interruption: the app becomes active again (§2.4). With
   /// `accept` (answering a call) the app goes to the background instead.
   public func endInterrupt(accept: Bool = false) throws {
-    try begin(.endInterrupt, "end_interrupt", detail: accept ? "accept" : nil)
+    try begin(.endInterrupt, .endInterrupt, detail: accept ? "accept" : nil)
     guard let current = interruption else {
-      throw SimulationError.invalidAction(action: "end_interrupt", reason: "no interruption is showing")
+      throw SimulationError.invalidAction(.endInterrupt, reason: "no interruption is showing")
     }
     interruption = nil
     if let f = frontmost, !isLocked {
@@ -97,8 +97,8 @@ extension Device {
 
   /// Opens the app switcher: the frontmost app resigns active (§2.5).
   public func openSwitcher() throws {
-    try begin(.switcher, "switcher")
-    try requireUnlocked("switcher")
+    try begin(.switcher, .openSwitcher)
+    try requireUnlocked(.openSwitcher)
     try showSwitcher()
     try settle()
   }
@@ -107,8 +107,8 @@ extension Device {
   /// becomes active without `…WillEnterForeground:`; another one comes forward
   /// and the old one goes to the background (§2.5).
   public func switchTo(_ id: AppID) throws {
-    try begin(.switchTo, "switch_to", app: id)
-    try requireUnlocked("switch_to")
+    try begin(.switchTo, .switchTo, app: id)
+    try requireUnlocked(.switchTo)
     try showSwitcher()
     try bringToFront(id, url: nil)
     try settle()
@@ -117,8 +117,8 @@ extension Device {
   /// Force-quits an app from the switcher (opening it first if needed), in the
   /// three cases of §2.6: frontmost, running in the background, suspended.
   public func forceQuit(_ id: AppID) throws {
-    try begin(.forceQuit, "kill", app: id)
-    try requireUnlocked("kill")
+    try begin(.forceQuit, .forceQuit, app: id)
+    try requireUnlocked(.forceQuit)
     try showSwitcher()
     try removeFromSwitcher(id)
     try settle()
@@ -142,7 +142,7 @@ extension Device {
   /// Sends a memory warning to every app that runs code; suspended apps get
   /// none (reference §0 "Memory warning", §2.9).
   public func memoryWarning() throws {
-    try begin(.memoryWarning, "memory_warning")
+    try begin(.memoryWarning, .memoryWarning)
     try sendMemoryWarnings()
     try settle()
   }
@@ -161,17 +161,15 @@ extension Device {
   // MARK: - Helpers
 
   /// Records the action, after checking that it is not made from inside app code.
-  func begin(_ action: DeviceAction, _ name: String, app: AppID? = nil, detail: String? = nil) throws {
+  func begin(_ action: DeviceAction, _ operation: Operation, app: AppID? = nil, detail: String? = nil) throws {
     if let busy, busy != .script {
-      throw SimulationError.reentrant(action: "dev:\(name)", inside: describe(busy))
+      throw SimulationError.reentrant(operation, inside: activity(busy))
     }
     trace.append({ $0.action = action; $0.app = app; $0.detail = detail }, kind: .action, at: now)
   }
 
-  func requireUnlocked(_ name: String) throws {
-    if isLocked {
-      throw SimulationError.invalidAction(action: name, reason: "the device is locked; call dev:unlock() first")
-    }
+  func requireUnlocked(_ operation: Operation) throws {
+    if isLocked { throw SimulationError.locked(operation) }
   }
 
   func showSwitcher() throws {
@@ -218,13 +216,13 @@ extension Device {
   }
 
   /// A readable name for what is running, for error messages.
-  public func describe(_ busy: Busy) -> String {
+  public func activity(_ busy: Busy) -> Activity {
     switch busy {
-    case .callback(let id, let c): return "a handler (\(self[id].config.bundle) \(c.selector))"
-    case .notification(let id, let n): return "an observer (\(self[id].config.bundle) \(n.name))"
-    case .appTimer(let id): return "an app timer (\(self[id].config.bundle))"
-    case .expiration(let id): return "an expiration handler (\(self[id].config.bundle))"
-    case .script: return "a dev:at/dev:after function"
+    case .callback(let id, let c): return .callback(app: self[id].config.bundle, selector: c.selector)
+    case .notification(let id, let n): return .observer(app: self[id].config.bundle, notification: n.name)
+    case .appTimer(let id): return .appTimer(app: self[id].config.bundle)
+    case .expiration(let id): return .expiration(app: self[id].config.bundle)
+    case .script: return .scheduled
     }
   }
 

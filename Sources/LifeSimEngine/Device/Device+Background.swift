@@ -23,8 +23,7 @@ extension Device {
   /// - Returns: the task's id, unique on the device.
   public func beginBackgroundTask(app id: AppID, name: String, expiration: HostToken?) throws -> Int32 {
     guard self[id].state.isExecuting else {
-      throw SimulationError.invalidAction(action: "ctx:begin_background_task",
-                                          reason: "\(self[id].config.bundle) is \(self[id].state)")
+      throw SimulationError.notExecuting(.beginBackgroundTask, app: self[id].config.bundle, state: self[id].state)
     }
     let task = nextTaskID
     nextTaskID += 1
@@ -72,7 +71,7 @@ extension Device {
   /// fresh budget starts.
   public func setPlayingAudio(_ id: AppID, _ playing: Bool) throws {
     guard self[id].state.isExecuting else {
-      throw SimulationError.invalidAction(action: "ctx:play_audio", reason: "\(self[id].config.bundle) is \(self[id].state)")
+      throw SimulationError.notExecuting(.playAudio, app: self[id].config.bundle, state: self[id].state)
     }
     guard self[id].playingAudio != playing else { return }
     self[id].playingAudio = playing
@@ -172,26 +171,25 @@ extension Device {
   /// `dev:background_fetch(app)`: the system launches or wakes the app in the
   /// background and calls `application:performFetchWithCompletionHandler:`.
   public func backgroundFetch(_ id: AppID) throws {
-    try backgroundEvent(id, .performFetch, mode: "fetch", action: .backgroundFetch, name: "background_fetch")
+    try backgroundEvent(id, .performFetch, mode: "fetch", action: .backgroundFetch, operation: .backgroundFetch)
   }
 
   /// `dev:silent_push(app)`: a silent push launches or wakes the app and calls
   /// `application:didReceiveRemoteNotification:fetchCompletionHandler:`.
   public func silentPush(_ id: AppID) throws {
     try backgroundEvent(id, .didReceiveRemoteNotification, mode: "remote-notification",
-                        action: .silentPush, name: "silent_push")
+                        action: .silentPush, operation: .silentPush)
   }
 
   private func backgroundEvent(_ id: AppID, _ callback: Callback, mode: String,
-                               action: DeviceAction, name: String) throws {
-    try begin(action, name, app: id)
+                               action: DeviceAction, operation: Operation) throws {
+    try begin(action, operation, app: id)
     guard self[id].hasMode(mode) else {
-      throw SimulationError.invalidAction(
-        action: name, reason: "\(self[id].config.bundle) has no '\(mode)' background mode (install it with background_modes = { \"\(mode)\" })")
+      throw SimulationError.missingBackgroundMode(operation, app: self[id].config.bundle, mode: mode)
     }
     if self[id].backgroundLaunchBlocked {
       // §2.6: after a force-quit, no background launch until the user opens the app.
-      log("\(name) not delivered: the user force-quit \(self[id].config.bundle), and it gets no background launch until the user opens it", app: id)
+      log("\(action) not delivered: the user force-quit \(self[id].config.bundle), and it gets no background launch until the user opens it", app: id)
       try settle()
       return
     }

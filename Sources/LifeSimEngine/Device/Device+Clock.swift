@@ -2,7 +2,7 @@
 extension Device {
   /// Runs the simulation for `duration` of virtual time (SPEC `dev:advance`).
   public func advance(by duration: SimTime) throws {
-    try checkClock("dev:advance")
+    try checkClock(.advance)
     let target = now + duration
     try runEvents(upTo: target)
     kernel.advance(to: target)
@@ -11,7 +11,7 @@ extension Device {
   /// Runs until nothing is scheduled, or until the horizon (SPEC `dev:run`).
   /// - Throws: `SimulationError.horizonReached` if events remain past it.
   public func run() throws {
-    try checkClock("dev:run")
+    try checkClock(.run)
     let limit = now + horizon
     try runEvents(upTo: limit)
     if let next = kernel.nextTime, next > limit {
@@ -30,7 +30,7 @@ extension Device {
   /// - Throws: `invalidAction` when the app is not running.
   public func scheduleAppTimer(_ token: HostToken, app id: AppID, after delay: SimTime) throws {
     guard self[id].state.isRunning else {
-      throw SimulationError.invalidAction(action: "ctx:after", reason: "\(self[id].config.bundle) is not running")
+      throw SimulationError.notExecuting(.appTimer, app: self[id].config.bundle, state: self[id].state)
     }
     kernel.schedule(.appTimer(id, pid: self[id].pid, token), at: now + max(delay, .zero))
   }
@@ -38,7 +38,7 @@ extension Device {
   /// Makes the running handler take `duration` of virtual time (SPEC `ctx:work`).
   public func work(_ duration: SimTime) throws {
     guard let app = runningApp else {
-      throw SimulationError.invalidAction(action: "ctx:work", reason: "only app code can work (call it inside a handler or app timer)")
+      throw SimulationError.outsideAppCode(.work)
     }
     let target = now + max(duration, .zero)
     try checkWatchdog(working: app, until: target)
@@ -53,9 +53,9 @@ extension Device {
     checkInvariants()
   }
 
-  private func checkClock(_ name: String) throws {
-    if let busy { throw SimulationError.reentrant(action: name, inside: describe(busy)) }
-    if inClockLoop { throw SimulationError.reentrant(action: name, inside: "dev:advance or dev:run") }
+  private func checkClock(_ operation: Operation) throws {
+    if let busy { throw SimulationError.reentrant(operation, inside: activity(busy)) }
+    if inClockLoop { throw SimulationError.reentrant(operation, inside: .clock) }
   }
 
   private func runEvents(upTo limit: SimTime) throws {

@@ -4,7 +4,7 @@ extension Device {
   /// `ctx:dirty(n)`: the app now holds `n` more unsaved changes.
   public func markDirty(app id: AppID, count: Int) throws {
     guard self[id].state.isExecuting else {
-      throw SimulationError.invalidAction(action: "ctx:dirty", reason: "\(self[id].config.bundle) is \(self[id].state)")
+      throw SimulationError.notExecuting(.markDirty, app: self[id].config.bundle, state: self[id].state)
     }
     self[id].unsaved += max(0, count)
   }
@@ -13,7 +13,7 @@ extension Device {
   /// watchdog may end it first), then the changes are safe.
   public func save(app id: AppID, taking duration: SimTime) throws {
     guard self[id].state.isExecuting else {
-      throw SimulationError.invalidAction(action: "ctx:save", reason: "\(self[id].config.bundle) is \(self[id].state)")
+      throw SimulationError.notExecuting(.save, app: self[id].config.bundle, state: self[id].state)
     }
     if duration > .zero { try work(duration) }
     self[id].unsaved = 0

@@ -11,7 +11,7 @@ extension Device {
   /// running code returns.
   public func allocate(_ mb: Double, app id: AppID) throws {
     guard self[id].state.isExecuting else {
-      throw SimulationError.invalidAction(action: "ctx:allocate", reason: "\(self[id].config.bundle) is \(self[id].state)")
+      throw SimulationError.notExecuting(.allocate, app: self[id].config.bundle, state: self[id].state)
     }
     self[id].footprintMB += max(0, mb)
     if let limit = perProcessLimitMB, self[id].footprintMB > Double(limit) {
@@ -24,7 +24,7 @@ extension Device {
   /// `ctx:release(mb)`: the process shrinks (not below zero).
   public func release(_ mb: Double, app id: AppID) throws {
     guard self[id].state.isExecuting else {
-      throw SimulationError.invalidAction(action: "ctx:release", reason: "\(self[id].config.bundle) is \(self[id].state)")
+      throw SimulationError.notExecuting(.release, app: self[id].config.bundle, state: self[id].state)
     }
     self[id].footprintMB = max(0, self[id].footprintMB - max(0, mb))
     scheduleMemoryCheck()

@@ -10,9 +10,9 @@ extension Device {
   /// - Throws: `invalidAction` for an app without scenes.
   @discardableResult
   public func openScene(_ id: AppID) throws -> Int32 {
-    try begin(.openScene, "open_scene", app: id)
-    try requireUnlocked("open_scene")
-    try requireScenes(id, "open_scene")
+    try begin(.openScene, .openScene, app: id)
+    try requireUnlocked(.openScene)
+    try requireScenes(id, .openScene)
     let number = newScene(id)
     try bringToFront(id, url: nil, scene: number)
     try settle()
@@ -23,9 +23,9 @@ extension Device {
   /// then `application:didDiscardSceneSessions:`, and the process keeps running.
   /// Closing the app's last window terminates it, as a force-quit does.
   public func closeScene(_ id: AppID, scene number: Int32) throws {
-    try begin(.closeScene, "close_scene", app: id, detail: "scene \(number)")
-    try requireUnlocked("close")
-    try requireOpen(id, number, "close")
+    try begin(.closeScene, .closeScene, app: id, detail: "scene \(number)")
+    try requireUnlocked(.closeScene)
+    try requireOpen(id, number, .closeScene)
     try showSwitcher()
     if self[id].scenes.count == 1 {
       // §2.6 (Douglas Hill, FB6185896): closing the last one terminates the process.
@@ -65,8 +65,8 @@ extension Device {
   /// `sceneDidDisconnect:`; the session survives, and the scene reconnects
   /// (with no configuration request) when the user brings it back.
   public func disconnectScene(_ id: AppID, scene number: Int32) throws {
-    try begin(.disconnectScene, "disconnect_scene", app: id, detail: "scene \(number)")
-    try requireOpen(id, number, "disconnect")
+    try begin(.disconnectScene, .disconnectScene, app: id, detail: "scene \(number)")
+    try requireOpen(id, number, .disconnectScene)
     try reclaimScene(number, of: id)
     try settle()
   }
@@ -78,7 +78,7 @@ extension Device {
     guard let i = self[id].sceneIndex(number), self[id].scenes[i].state == .background else {
       let state = self[id].sceneIndex(number).map { self[id].scenes[$0].state.description } ?? "closed"
       throw SimulationError.invalidAction(
-        action: "disconnect",
+        .disconnectScene,
         reason: "only a background scene can be disconnected by the system (reference §1.2); scene \(number) of \(self[id].config.bundle) is \(state)")
     }
     try cascade(for: id) { try whileExecuting(id) { try apply(.disconnect, scene: number, of: id) } }
@@ -272,19 +272,17 @@ extension Device {
     if wasSuspended, self[id].state == .background, !isHeld(id) { try apply(.suspend, to: id) }
   }
 
-  private func requireScenes(_ id: AppID, _ action: String) throws {
+  private func requireScenes(_ id: AppID, _ operation: Operation) throws {
     guard self[id].model == .scene else {
-      let why = profile.supportsScenes ? "it was installed with scenes = false" : "iOS \(profile.version) has no scenes"
-      throw SimulationError.invalidAction(
-        action: action,
-        reason: "\(self[id].config.bundle) uses the app-delegate model (\(why)); multi-window needs iOS 13 or later and an app with scenes")
+      throw SimulationError.noScenes(operation, app: self[id].config.bundle, sceneless: profile.supportsScenes,
+                                     ios: profile.version)
     }
   }
 
-  private func requireOpen(_ id: AppID, _ number: Int32, _ action: String) throws {
+  private func requireOpen(_ id: AppID, _ number: Int32, _ operation: Operation) throws {
     guard self[id].sceneIndex(number) != nil else {
       throw SimulationError.invalidAction(
-        action: action, reason: "scene \(number) of \(self[id].config.bundle) is closed (its session was discarded)")
+        operation, reason: "scene \(number) of \(self[id].config.bundle) is closed (its session was discarded)")
     }
   }
 }

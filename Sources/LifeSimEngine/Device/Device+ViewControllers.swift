@@ -36,10 +36,9 @@ extension Device {
   /// Pushes a new view controller onto the focus window's navigation stack (§5.4).
   @discardableResult
   public func push(_ spec: ObjectSpec, app id: AppID) throws -> ObjectID {
-    let w = try beginTransition(.push, "push", app: id, detail: spec.className)
+    let w = try beginTransition(.push, .push, app: id, detail: spec.className)
     guard self[id].windows[w].presented.isEmpty else {
-      throw SimulationError.invalidAction(
-        action: "push", reason: "\(self[id].config.bundle) has a view controller presented over its navigation stack; dismiss it first")
+      throw SimulationError.invalidAction(.push, reason: "\(self[id].config.bundle) has a view controller presented over its navigation stack; dismiss it first")
     }
     let a = self[id].windows[w].stack.last
     let b = newViewController(spec, app: id, window: w, placement: .stack)
@@ -51,8 +50,8 @@ extension Device {
 
   /// Pops the top view controller (§5.4), which is then deallocated.
   public func pop(app id: AppID) throws {
-    let w = try beginTransition(.pop, "pop", app: id)
-    let (a, b) = try poppable(id, w, "pop")
+    let w = try beginTransition(.pop, .pop, app: id)
+    let (a, b) = try poppable(id, w, .pop)
     self[id].windows[w].stack.removeLast()
     try asAppCode(id) { try transition(.pop, a: a, b: b, app: id, window: w) }
     try endViewAction()
@@ -61,8 +60,8 @@ extension Device {
   /// The interactive pop (the edge swipe): completed, it is a pop; cancelled,
   /// the top view controller stays (§5.4 "Interactive pop cancelled").
   public func popGesture(app id: AppID, cancel: Bool) throws {
-    let w = try beginTransition(.popGesture, "pop_gesture", app: id, detail: cancel ? "cancel" : nil)
-    let (a, b) = try poppable(id, w, "pop_gesture")
+    let w = try beginTransition(.popGesture, .popGesture, app: id, detail: cancel ? "cancel" : nil)
+    let (a, b) = try poppable(id, w, .popGesture)
     if !cancel { self[id].windows[w].stack.removeLast() }
     try asAppCode(id) { try transition(cancel ? .popCancelled : .pop, a: a, b: b, app: id, window: w) }
     try endViewAction()
@@ -73,7 +72,7 @@ extension Device {
   @discardableResult
   public func present(_ spec: ObjectSpec, style: ModalStyle?, app id: AppID) throws -> ObjectID {
     let style = style ?? profile.defaultModalStyle
-    let w = try beginTransition(.present, "present", app: id, detail: "\(spec.className) \(style.rawValue)")
+    let w = try beginTransition(.present, .present, app: id, detail: "\(spec.className) \(style.rawValue)")
     let a = self[id].windows[w].hierarchy.last
     let b = newViewController(spec, app: id, window: w, placement: .presented(style))
     self[id].windows[w].presented.append(b)
@@ -84,8 +83,8 @@ extension Device {
 
   /// Dismisses the view controller presented last, which is then deallocated.
   public func dismiss(app id: AppID) throws {
-    let w = try beginTransition(.dismiss, "dismiss", app: id)
-    let (a, b, style) = try dismissable(id, w, "dismiss")
+    let w = try beginTransition(.dismiss, .dismiss, app: id)
+    let (a, b, style) = try dismissable(id, w, .dismiss)
     self[id].windows[w].presented.removeLast()
     try asAppCode(id) { try transition(.dismiss(style), a: a, b: b, app: id, window: w) }
     try endViewAction()
@@ -94,11 +93,10 @@ extension Device {
   /// The interactive dismissal of a sheet (swipe down): completed, it is a
   /// dismissal; cancelled, the sheet stays (§5.4).
   public func dismissGesture(app id: AppID, cancel: Bool) throws {
-    let w = try beginTransition(.dismissGesture, "dismiss_gesture", app: id, detail: cancel ? "cancel" : nil)
-    let (a, b, style) = try dismissable(id, w, "dismiss_gesture")
+    let w = try beginTransition(.dismissGesture, .dismissGesture, app: id, detail: cancel ? "cancel" : nil)
+    let (a, b, style) = try dismissable(id, w, .dismissGesture)
     guard style == .pageSheet || style == .formSheet else {
-      throw SimulationError.invalidAction(
-        action: "dismiss_gesture", reason: "only a .pageSheet or .formSheet can be swiped down; the top view controller is presented \(style.rawValue)")
+      throw SimulationError.invalidAction(.dismissGesture, reason: "only a .pageSheet or .formSheet can be swiped down; the top view controller is presented \(style.rawValue)")
     }
     if !cancel { self[id].windows[w].presented.removeLast() }
     try asAppCode(id) { try transition(cancel ? .dismissCancelled : .dismiss(style), a: a, b: b, app: id, window: w) }
@@ -109,7 +107,7 @@ extension Device {
   /// `viewWillTransitionToSize:withTransitionCoordinator:` (iOS 8+), then one
   /// layout pass, with no appearance callbacks (§5.3: layout follows bounds).
   public func rotate() throws {
-    try begin(.rotate, "rotate")
+    try begin(.rotate, .rotate)
     if let f = frontmost, self[f].state.isExecuting, let w = focusWindowIndex(f), self[f].windows[w].shown {
       try cascade(for: f) {
         let shown = visible(in: self[f].windows[w])
@@ -141,7 +139,7 @@ extension Device {
   public func addView(_ spec: ObjectSpec, to parent: ViewParent) throws -> ObjectID {
     let (owner, superview) = try resolve(parent)
     let id = viewController(owner).app
-    try beginViewAction(.addView, "add_view", app: id, detail: spec.className)
+    try beginViewAction(.addView, .addView, app: id, detail: spec.className)
     let v = newView(spec, owner: owner, superview: superview)
     try asAppCode(id) { try changingHierarchy(of: owner) {
       if superview == nil { try loadViewIfNeeded(owner) }
@@ -173,10 +171,10 @@ extension Device {
   public func removeView(_ v: ObjectID) throws {
     let view = self.view(v)
     guard !view.deallocated else {
-      throw SimulationError.invalidAction(action: "remove", reason: "this \(view.spec.className) was already removed")
+      throw SimulationError.invalidAction(.removeView, reason: "this \(view.spec.className) was already removed")
     }
     let id = view.app
-    try beginViewAction(.removeView, "remove_view", app: id, detail: view.spec.className)
+    try beginViewAction(.removeView, .removeView, app: id, detail: view.spec.className)
     try asAppCode(id) { try changingHierarchy(of: view.owner) {
       try deliverUI(.willMoveToSuperview, view: v)
       if view.inWindow { try moveToWindow(subtree(v), entering: false) }
@@ -540,30 +538,28 @@ extension Device {
   // MARK: - Checks
 
   /// Checks a hierarchy change and records it; returns the focus window.
-  private func beginTransition(_ action: DeviceAction, _ name: String, app id: AppID, detail: String? = nil) throws -> Int {
-    try beginViewAction(action, name, app: id, detail: detail)
+  private func beginTransition(_ action: DeviceAction, _ operation: Operation, app id: AppID, detail: String? = nil) throws -> Int {
+    try beginViewAction(action, operation, app: id, detail: detail)
     guard let w = focusWindowIndex(id), self[id].windows[w].shown else {
-      let why = self[id].config.root == nil
-        ? "it has no root view controller (give dev:install a root = { class = …, from = … })"
-        : "its window is not on screen yet"
-      throw SimulationError.invalidAction(action: name, reason: "\(self[id].config.bundle) cannot \(name): \(why)")
+      if self[id].config.root == nil {
+        throw SimulationError.noRootViewController(operation, app: self[id].config.bundle)
+      }
+      throw SimulationError.invalidAction(operation, reason: "\(self[id].config.bundle)'s window is not on screen yet")
     }
     if self[id].windows[w].transitioning || self[id].windows[w].awaitingDidAppear {
-      throw SimulationError.invalidAction(
-        action: name, reason: "a transition of \(self[id].config.bundle) is still running; UIKit would log \"Unbalanced calls to begin/end appearance transitions\". Start it from a later callback or a timer")
+      throw SimulationError.invalidAction(operation, reason: "a transition of \(self[id].config.bundle) is still running; UIKit would log \"Unbalanced calls to begin/end appearance transitions\". Start it from a later callback or a timer")
     }
     return w
   }
 
   /// Records a view action made by the script (not by app code), after
   /// checking that the app's code can run.
-  private func beginViewAction(_ action: DeviceAction, _ name: String, app id: AppID, detail: String?) throws {
+  private func beginViewAction(_ action: DeviceAction, _ operation: Operation, app id: AppID, detail: String?) throws {
     if let running = runningApp, running != id {
-      throw SimulationError.reentrant(action: "\(name) on \(self[id].config.bundle)", inside: describe(busy!))
+      throw SimulationError.reentrant(operation, app: self[id].config.bundle, inside: activity(busy!))
     }
     guard self[id].state.isExecuting else {
-      throw SimulationError.invalidAction(
-        action: name, reason: "\(self[id].config.bundle) is \(self[id].state), so none of its code runs")
+      throw SimulationError.notExecuting(operation, app: self[id].config.bundle, state: self[id].state)
     }
     if runningApp == nil {
       trace.append({ $0.action = action; $0.app = id; $0.detail = detail }, kind: .action, at: now)
@@ -575,22 +571,21 @@ extension Device {
     if runningApp == nil { try settle() }
   }
 
-  private func poppable(_ id: AppID, _ w: Int, _ name: String) throws -> (ObjectID, ObjectID) {
+  private func poppable(_ id: AppID, _ w: Int, _ operation: Operation) throws -> (ObjectID, ObjectID) {
     let window = self[id].windows[w]
     guard window.presented.isEmpty else {
-      throw SimulationError.invalidAction(
-        action: name, reason: "\(self[id].config.bundle) has a view controller presented over its navigation stack; dismiss it first")
+      throw SimulationError.invalidAction(operation, reason: "\(self[id].config.bundle) has a view controller presented over its navigation stack; dismiss it first")
     }
     guard window.stack.count >= 2 else {
-      throw SimulationError.invalidAction(action: name, reason: "\(self[id].config.bundle)'s navigation stack holds only its root")
+      throw SimulationError.invalidAction(operation, reason: "\(self[id].config.bundle)'s navigation stack holds only its root")
     }
     return (window.stack[window.stack.count - 2], window.stack[window.stack.count - 1])
   }
 
-  private func dismissable(_ id: AppID, _ w: Int, _ name: String) throws -> (ObjectID?, ObjectID, ModalStyle) {
+  private func dismissable(_ id: AppID, _ w: Int, _ operation: Operation) throws -> (ObjectID?, ObjectID, ModalStyle) {
     let window = self[id].windows[w]
     guard let b = window.presented.last, case .presented(let style) = viewController(b).placement else {
-      throw SimulationError.invalidAction(action: name, reason: "\(self[id].config.bundle) has no view controller presented")
+      throw SimulationError.invalidAction(operation, reason: "\(self[id].config.bundle) has no view controller presented")
     }
     return (window.hierarchy.dropLast().last, b, style)
   }
@@ -599,12 +594,12 @@ extension Device {
     switch parent {
     case .viewController(let vc):
       guard viewController(vc).appearance != .deallocated else {
-        throw SimulationError.invalidAction(action: "add_view", reason: "this \(viewController(vc).spec.className) was deallocated")
+        throw SimulationError.invalidAction(.addView, reason: "this \(viewController(vc).spec.className) was deallocated")
       }
       return (vc, nil)
     case .view(let v):
       guard !view(v).deallocated else {
-        throw SimulationError.invalidAction(action: "add_view", reason: "this \(view(v).spec.className) was removed")
+        throw SimulationError.invalidAction(.addView, reason: "this \(view(v).spec.className) was removed")
       }
       return (view(v).owner, v)
     }

@@ -1,12 +1,80 @@
+/// What was asked of a device when something went wrong, in the engine's own
+/// terms. The engine knows nothing of Lua or of the command line: the bridge
+/// names each operation as scripts write it (`.advance` is `dev:advance`), and
+/// the CLI words the limits after its flags.
+public enum Operation: String, CaseIterable, Sendable, CustomStringConvertible {
+  // The user's and the system's actions.
+  case launch, openURL, home, lock, unlock, interrupt, endInterrupt, openSwitcher, switchTo, forceQuit
+  case memoryWarning, backgroundFetch, silentPush, rotate
+  // Windows (scene sessions).
+  case openScene, closeScene, disconnectScene
+  // The view hierarchy.
+  case push, pop, popGesture, present, dismiss, dismissGesture, addView, removeView, loadView
+  // The clock.
+  case advance, run
+  // What app code does while it runs.
+  case work, appTimer, beginBackgroundTask, playAudio, allocate, release, markDirty, save, finishBackgroundLaunch
+  // Workloads.
+  case drive, replay
+
+  public var description: String { rawValue }
+}
+
+/// What was running when an operation was refused for re-entrancy.
+public enum Activity: Equatable, Sendable, CustomStringConvertible {
+  /// An app's delegate method, with the app's bundle id.
+  case callback(app: String, selector: String)
+  /// An observer of a notification.
+  case observer(app: String, notification: String)
+  /// An app timer.
+  case appTimer(app: String)
+  /// A background task's expiration handler.
+  case expiration(app: String)
+  /// A function the host scheduled on the device's clock.
+  case scheduled
+  /// The clock itself: `advance` or `run`.
+  case clock
+
+  public var description: String {
+    switch self {
+    case .callback(let app, let selector): return "a handler (\(app) \(selector))"
+    case .observer(let app, let name): return "an observer (\(app) \(name))"
+    case .appTimer(let app): return "an app timer (\(app))"
+    case .expiration(let app): return "an expiration handler (\(app))"
+    case .scheduled: return "a scheduled function"
+    case .clock: return "advance or run"
+    }
+  }
+}
+
 /// Everything that can go wrong in the engine, with the context to explain it.
 ///
-/// The engine throws these and never swallows one (the SimPy rule). The bridge
-/// turns them into Lua errors, and the CLI into messages and exit codes.
+/// The engine throws these and never swallows one (the SimPy rule). Each case
+/// carries data, not a sentence in someone else's language: the bridge words
+/// them for scripts (`LuaErrorWording`), and the CLI maps them to messages and
+/// exit codes in one function. `description` is the engine's own plain wording,
+/// for engine tests and logs.
 public enum SimulationError: Error, Equatable, CustomStringConvertible {
   /// An iOS version without a profile.
   case unsupportedVersion(Int)
-  /// An action that makes no sense in the device's current situation.
-  case invalidAction(action: String, reason: String)
+  /// An operation that makes no sense in the device's current situation; the
+  /// reason is in iOS terms.
+  case invalidAction(Operation, reason: String)
+  /// An operation that needs the device unlocked.
+  case locked(Operation)
+  /// An interruption is showing already.
+  case interruptionShowing(Operation, Interruption)
+  /// App code that needs its process executing, while it is not.
+  case notExecuting(Operation, app: String, state: AppState)
+  /// An operation only app code can make, made outside any.
+  case outsideAppCode(Operation)
+  /// A navigation or presentation on an app that declared no root view controller.
+  case noRootViewController(Operation, app: String)
+  /// A background event for an app without the background mode it needs.
+  case missingBackgroundMode(Operation, app: String, mode: String)
+  /// A multi-window operation on an app-delegate app: `sceneless` says it was
+  /// installed without scenes on an OS that has them.
+  case noScenes(Operation, app: String, sceneless: Bool, ios: Int)
   /// A state-machine edge that does not exist. The engine never attempts one
   /// unless a table is wrong, so this is a bug report, not a user error.
   case illegalTransition(app: String, from: AppState, event: AppEvent, at: SimTime)
@@ -17,10 +85,11 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
   /// A process was killed while its own code ran: the cascade that ran it
   /// unwinds. The engine catches it; a script never sees it.
   case processKilled(AppID)
-  /// A script policy failed or returned nonsense.
+  /// A host policy failed or returned nonsense.
   case policyFailed(policy: String, message: String)
-  /// A device action or clock call made from inside an app callback or timer.
-  case reentrant(action: String, inside: String)
+  /// An operation made from inside running code that must not make it; `app`
+  /// names the app it was made on, when it is not the running one's business.
+  case reentrant(Operation, app: String? = nil, inside: Activity)
   /// Two apps with the same bundle id.
   case duplicateBundle(String)
   /// A run that reached its virtual-time horizon with events still pending.
@@ -30,14 +99,46 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
   case stalled(at: SimTime, events: Int)
   /// A handler, observer or timer failed; `underlying` is the host's error.
   case handlerFailed(HandlerFailure)
+  /// A row of a replayed workload (counted from 1) whose action failed.
+  indirect case replayRow(Int, SimulationError)
+
+  /// True for an operation the device refused in its current situation: the
+  /// caller asked for something that makes no sense now, and nothing changed
+  /// but the `action` record. False for failures and bugs.
+  public var isRefusal: Bool {
+    switch self {
+    case .invalidAction, .locked, .interruptionShowing, .notExecuting, .outsideAppCode, .noRootViewController,
+         .missingBackgroundMode, .noScenes, .reentrant, .duplicateBundle:
+      return true
+    case .replayRow(_, let inner):
+      return inner.isRefusal
+    case .unsupportedVersion, .illegalTransition, .illegalSceneTransition, .inconsistent, .processKilled,
+         .policyFailed, .horizonReached, .stalled, .handlerFailed:
+      return false
+    }
+  }
 
   public var description: String {
     switch self {
     case .unsupportedVersion(let v):
       let list = OSProfile.supportedVersions.map(String.init).joined(separator: ", ")
       return "unsupported iOS version \(v) (supported: \(list))"
-    case .invalidAction(let action, let reason):
-      return "\(action): \(reason)"
+    case .invalidAction(let op, let reason):
+      return "\(op): \(reason)"
+    case .locked(let op):
+      return "\(op): the device is locked"
+    case .interruptionShowing(let op, let current):
+      return "\(op): an interruption (\(current)) is already showing"
+    case .notExecuting(let op, let app, let state):
+      return "\(op): \(app) is \(state)"
+    case .outsideAppCode(let op):
+      return "\(op): only app code can do this, inside a callback or an app timer"
+    case .noRootViewController(let op, let app):
+      return "\(op): \(app) has no root view controller"
+    case .missingBackgroundMode(let op, let app, let mode):
+      return "\(op): \(app) has no '\(mode)' background mode"
+    case .noScenes(let op, let app, let sceneless, let ios):
+      return "\(op): \(app) uses the app-delegate model (\(sceneless ? "installed without scenes" : "iOS \(ios) has no scenes"))"
     case .illegalTransition(let app, let from, let event, let t):
       return "internal error: \(app) has no transition from \(from) on \(event) (t=\(t))"
     case .illegalSceneTransition(let app, let scene, let from, let event, let t):
@@ -48,16 +149,18 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
       return "the process of app #\(app.index) was killed while its code ran"
     case .policyFailed(let policy, let message):
       return "policy '\(policy)': \(message)"
-    case .reentrant(let action, let inside):
-      return "\(action) cannot be called inside \(inside); schedule it with dev:at or dev:after instead"
+    case .reentrant(let op, let app, let inside):
+      return "\(op)\(app.map { " on \($0)" } ?? "") cannot run inside \(inside)"
     case .duplicateBundle(let b):
       return "an app with bundle id '\(b)' is already installed"
     case .stalled(let t, let n):
-      return "\(n) events ran at t=\(t) without the clock moving: a timer or dev:after reschedules itself with no delay (--max-events-per-instant)"
+      return "\(n) events ran at t=\(t) without the clock moving: something reschedules itself with no delay"
     case .horizonReached(let t):
-      return "the run reached its virtual-time limit at t=\(t) with events still scheduled (--max-time)"
+      return "the run reached its virtual-time limit at t=\(t) with events still scheduled"
     case .handlerFailed(let f):
       return f.description
+    case .replayRow(let row, let e):
+      return "replay: row \(row): \(e)"
     }
   }
 }

@@ -38,21 +38,24 @@ public struct UsageEvent: Sendable, Equatable {
 extension Device {
   /// Replays recorded usage: each event at its time after now, in order. Events
   /// must not go back in time. Between them the device runs as under `advance`.
-  /// - Throws: `invalidAction` naming the row (from 1) that cannot be replayed,
-  ///   and what the actions throw.
+  /// - Throws: `invalidAction` for a row that goes back in time, and
+  ///   `replayRow` around what a row's action throws (rows count from 1).
   public func replay(_ events: [UsageEvent]) throws {
     let start = now
     var last = SimTime.zero
     for (i, e) in events.enumerated() {
       guard e.time >= last else {
-        throw SimulationError.invalidAction(action: "replay", reason: "row \(i + 1) goes back in time (\(e.time) after \(last))")
+        throw SimulationError.invalidAction(.replay, reason: "row \(i + 1) goes back in time (\(e.time) after \(last))")
       }
       last = e.time
       try advance(by: start + e.time - now)
       do {
         try replayEvent(e)
-      } catch SimulationError.invalidAction(let action, let reason) {
-        throw SimulationError.invalidAction(action: "replay", reason: "row \(i + 1) (\(action)): \(reason)")
+      } catch let e as SimulationError {
+        switch e {
+        case .handlerFailed, .processKilled: throw e
+        default: throw SimulationError.replayRow(i + 1, e)
+        }
       }
     }
   }
@@ -60,7 +63,7 @@ extension Device {
   private func replayEvent(_ e: UsageEvent) throws {
     func app() throws -> AppID {
       guard let a = e.app else {
-        throw SimulationError.invalidAction(action: e.kind.rawValue, reason: "the event needs an app")
+        throw SimulationError.invalidAction(.replay, reason: "the \(e.kind.rawValue) event needs an app")
       }
       return a
     }

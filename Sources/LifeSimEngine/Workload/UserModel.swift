@@ -64,7 +64,7 @@ extension Device {
   @discardableResult
   public func drive(_ user: UserModel, for duration: SimTime) throws -> DriveSummary {
     guard !user.apps.isEmpty else {
-      throw SimulationError.invalidAction(action: "drive", reason: "the user has no apps to open")
+      throw SimulationError.invalidAction(.drive, reason: "the user has no apps to open")
     }
     var driver = UserDriver(user: user, device: self)
     return try driver.drive(until: now + max(duration, .zero))

@@ -2,7 +2,80 @@ import CLua
 import CLuaShim
 import LifeSimEngine
 
-// The app object: app:on, app:observe, and its fields.
+// The app object: app:on, app:observe, navigation, and its fields.
+extension API {
+  static let appRows: [APIRow] = [
+    .method(.app, "on", "app:on(\"selector\" | \"*\", function(ctx) … end)",
+            "Handles a callback of the app, its scenes, view controllers and views.") { try $0.appOn() },
+    .method(.app, "observe", "app:observe(\"UIApplication…Notification\", function(ctx) … end)",
+            "Observes a notification the app receives.") { try $0.appObserve() },
+    .method(.app, "open_scene", "local s = app:open_scene()", "Opens another window (scene apps).") { try $0.appOpenScene() },
+    .method(.app, "push", "app:push{ class =, from = \"storyboard\" | \"xib\" | \"code\", on = { … } }",
+            "Pushes a view controller onto the navigation stack.") { try $0.appPush() },
+    .method(.app, "pop", "app:pop()", "Pops the top view controller.") { try $0.appSimple { try $0.pop(app: $1) } },
+    .method(.app, "pop_gesture", "app:pop_gesture{ cancel = true | false }",
+            "An interactive pop, finished or cancelled half way.") { try $0.appGesture { try $0.popGesture(app: $1, cancel: $2) } },
+    .method(.app, "present", "app:present(spec [, { style = \"fullScreen\" | \"pageSheet\" | \"formSheet\" | \"overFullScreen\" }])",
+            "Presents a view controller modally; the default style depends on the profile.") { try $0.appPresent() },
+    .method(.app, "dismiss", "app:dismiss()", "Dismisses the presented view controller.") { try $0.appSimple { try $0.dismiss(app: $1) } },
+    .method(.app, "dismiss_gesture", "app:dismiss_gesture{ cancel = true | false }",
+            "An interactive sheet dismissal, finished or cancelled.") { try $0.appGesture { try $0.dismissGesture(app: $1, cancel: $2) } },
+
+    appField("bundle", "The bundle id.") { L, _, _, app in push(L, app.config.bundle) },
+    appField("state", "\"notRunning\", \"inactive\", \"active\", \"background\" or \"suspended\".") { L, _, _, app in push(L, app.state.description) },
+    appField("pid", "The process id while it runs, else nil.") { L, _, _, app in
+      if app.pid != 0 { push(L, Int(app.pid)) } else { lua_pushnil(L) }
+    },
+    appField("launches", "How many times a process was started.") { L, _, _, app in push(L, app.launches) },
+    appField("running", "Whether a process exists (suspended counts).") { L, _, _, app in push(L, app.state.isRunning) },
+    appField("model", "\"scene\" or \"app_delegate\".") { L, _, _, app in push(L, app.model == .scene ? "scene" : "app_delegate") },
+    appField("scenes", "The open scene sessions, connected or not, in order of creation.") { L, slot, id, app in
+      lua_createtable(L, Int32(app.scenes.count), 0)
+      for (i, scene) in app.scenes.enumerated() {
+        slot.runtime.pushScene(scene.number, of: id, on: slot)
+        lua_rawseti(L, -2, lua_Integer(i + 1))
+      }
+    },
+    appField("footprint_mb", "The memory footprint in MB (the installed size while not running).") { L, _, _, app in
+      push(L, app.state.isRunning ? app.footprintMB : app.config.footprintMB)
+    },
+    appField("exits_on_suspend", "UIApplicationExitsOnSuspend.") { L, _, _, app in push(L, app.config.exitsOnSuspend) },
+    appField("background_modes", "The background modes it declares.") { L, _, _, app in push(L, app.config.backgroundModes) },
+    appField("background_time_remaining", "backgroundTimeRemaining, in seconds.") { L, slot, id, _ in
+      push(L, slot.device.backgroundTimeRemaining(id))
+    },
+    appField("unsaved", "Unsaved changes that a death would lose.") { L, _, _, app in push(L, app.unsaved) },
+    appField("playing_audio", "Whether it plays audio.") { L, _, _, app in push(L, app.playingAudio) },
+    appField("band", "Its jetsam priority band.") { L, _, _, app in push(L, app.band.rawValue) },
+    appField("tasks", "Its open background tasks.") { L, slot, id, app in
+      lua_createtable(L, Int32(app.tasks.count), 0)
+      for (i, t) in app.tasks.enumerated() {
+        slot.runtime.pushTask(t.id, of: id, on: slot)
+        lua_rawseti(L, -2, lua_Integer(i + 1))
+      }
+    },
+    appField("top", "The view controller on top of its focus window, or nil.") { L, slot, id, _ in
+      if let vc = slot.device.top(of: id) { slot.runtime.pushViewController(vc, on: slot) } else { lua_pushnil(L) }
+    },
+    appField("stack", "The navigation stack of its focus window.") { _, slot, id, _ in
+      slot.runtime.pushViewControllers(slot.device.focusWindow(of: id)?.stack ?? [], on: slot)
+    },
+    appField("presented", "The view controllers presented in its focus window.") { _, slot, id, _ in
+      slot.runtime.pushViewControllers(slot.device.focusWindow(of: id)?.presented ?? [], on: slot)
+    },
+
+    .meta(.app, "__tostring") { try $0.appToString() },
+  ]
+
+  private static func appField(_ name: String, _ summary: String,
+                               _ get: @escaping (LuaState, DeviceSlot, AppID, App) throws -> Void) -> APIRow {
+    .field(.app, name, summary) { rt in
+      let (slot, id) = try rt.selfApp()
+      try get(rt.L, slot, id, slot.device[id])
+    }
+  }
+}
+
 extension LuaRuntime {
   func selfApp() throws -> (DeviceSlot, AppID) {
     let h = try checkHandle(1, .app)
@@ -13,8 +86,8 @@ extension LuaRuntime {
   /// every callback. Registering a selector again replaces its handler.
   func appOn() throws -> Int32 {
     let (slot, id) = try selfApp()
-    let selector = try checkString(L, 2)
-    try checkFunction(L, 3)
+    let selector = try args.string(2)
+    try args.function(3)
     let app = Int(id.index)
     if selector == "*" {
       if let old = slot.wildcard[app] { slot.free(old) }
@@ -39,8 +112,8 @@ extension LuaRuntime {
   /// in the order they were added.
   func appObserve() throws -> Int32 {
     let (slot, id) = try selfApp()
-    let name = try checkString(L, 2)
-    try checkFunction(L, 3)
+    let name = try args.string(2)
+    try args.function(3)
     guard let n = AppNotification(name: name) else {
       if Callback(selector: name) != nil {
         throw ArgumentError(position: 2, message: "'\(name)' is a callback; use app:on for it")
@@ -51,46 +124,6 @@ extension LuaRuntime {
     slot.observers[Int(id.index)][n.rawValue, default: []].append(slot.store(3))
     slot.device.setObserved(n, for: id)
     return 0
-  }
-
-  func appIndex() throws -> Int32 {
-    let (slot, id) = try selfApp()
-    let app = slot.device[id]
-    switch stringValue(L, 2) {
-    case "bundle": push(L, app.config.bundle)
-    case "state": push(L, app.state.description)
-    case "pid":
-      if app.pid != 0 { push(L, Int(app.pid)) } else { lua_pushnil(L) }
-    case "launches": push(L, app.launches)
-    case "running": push(L, app.state.isRunning)
-    case "model": push(L, app.model == .scene ? "scene" : "app_delegate")
-    case "scenes":
-      // The open sessions, connected or not, in order of creation.
-      lua_createtable(L, Int32(app.scenes.count), 0)
-      for (i, scene) in app.scenes.enumerated() {
-        pushScene(scene.number, of: id, on: slot)
-        lua_rawseti(L, -2, lua_Integer(i + 1))
-      }
-    case "footprint_mb": push(L, app.state.isRunning ? app.footprintMB : app.config.footprintMB)
-    case "background_time_remaining": push(L, slot.device.backgroundTimeRemaining(id))
-    case "unsaved": push(L, app.unsaved)
-    case "playing_audio": push(L, app.playingAudio)
-    case "band": push(L, app.band.rawValue)
-    case "tasks":
-      lua_createtable(L, Int32(app.tasks.count), 0)
-      for (i, t) in app.tasks.enumerated() {
-        pushTask(t.id, of: id, on: slot)
-        lua_rawseti(L, -2, lua_Integer(i + 1))
-      }
-    case "top":
-      if let vc = slot.device.top(of: id) { pushViewController(vc, on: slot) } else { lua_pushnil(L) }
-    case "stack": pushViewControllers(slot.device.focusWindow(of: id)?.stack ?? [], on: slot)
-    case "presented": pushViewControllers(slot.device.focusWindow(of: id)?.presented ?? [], on: slot)
-    case "exits_on_suspend": push(L, app.config.exitsOnSuspend)
-    case "background_modes": push(L, app.config.backgroundModes)
-    default: throw unknownField(.app)
-    }
-    return 1
   }
 
   func appToString() throws -> Int32 {

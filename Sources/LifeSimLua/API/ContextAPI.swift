@@ -4,6 +4,51 @@ import LifeSimEngine
 
 // `ctx`: what a handler, observer or app timer receives. It is valid only while
 // that function runs (a scoped borrow, lua-embedding.md §7.2.4).
+extension API {
+  static let contextRows: [APIRow] = [
+    .method(.context, "work", "ctx:work(seconds)", "The handler takes that long (watchdogs see it).") { try $0.ctxWork() },
+    .method(.context, "after", "ctx:after(seconds, function(ctx) … end)",
+            "An app timer; it does not fire while the app is suspended.") { try $0.ctxAfter() },
+    .method(.context, "begin_background_task", "local task = ctx:begin_background_task(name [, on_expire])",
+            "Asks for background time.") { try $0.ctxBeginBackgroundTask() },
+    .method(.context, "play_audio", "ctx:play_audio(true | false)",
+            "Starts or stops audio (needs the audio background mode).") { try $0.ctxPlayAudio() },
+    .method(.context, "allocate", "ctx:allocate(mb)", "The app's footprint grows by mb.") { try $0.ctxMemory(allocate: true) },
+    .method(.context, "release", "ctx:release(mb)", "The app's footprint shrinks by mb.") { try $0.ctxMemory(allocate: false) },
+    .method(.context, "dirty", "ctx:dirty([n])", "The user made n unsaved changes (lost if the process dies).") { try $0.ctxDirty() },
+    .method(.context, "save", "ctx:save([{ seconds = s }])", "Saves the unsaved changes, taking s seconds.") { try $0.ctxSave() },
+    .method(.context, "complete", "ctx:complete()",
+            "A background launch's work is done (its completion handler).") { try $0.ctxComplete() },
+    contextField("app", "The app whose code runs, or nil in a dev:at function.") { L, slot, info in
+      if let a = info.app { slot.runtime.pushApp(a, on: slot) } else { lua_pushnil(L) }
+    },
+    contextField("callback", "The selector, notification name, or \"timer\".") { L, _, info in push(L, info.name) },
+    contextField("now", "The virtual time, in seconds.") { L, slot, _ in push(L, slot.device.now.seconds) },
+    contextField("options", "The launch options: { url = … }.") { L, _, info in
+      lua_createtable(L, 0, 1)
+      if let url = info.url { push(L, url); setField(L, -2, "url") }
+    },
+    contextField("scene", "The scene, for scene callbacks.") { L, slot, info in
+      if let n = info.scene, let a = info.app { slot.runtime.pushScene(n, of: a, on: slot) } else { lua_pushnil(L) }
+    },
+    contextField("vc", "The view controller, for its callbacks.") { L, slot, info in
+      if let vc = info.vc { slot.runtime.pushViewController(vc, on: slot) } else { lua_pushnil(L) }
+    },
+    contextField("view", "The view, for its callbacks.") { L, slot, info in
+      if let v = info.view { slot.runtime.pushView(v, on: slot) } else { lua_pushnil(L) }
+    },
+    .meta(.context, "__tostring") { try $0.ctxToString() },
+  ]
+
+  private static func contextField(_ name: String, _ summary: String,
+                                   _ get: @escaping (LuaState, DeviceSlot, ContextInfo) throws -> Void) -> APIRow {
+    .field(.context, name, summary) { rt in
+      let (slot, info) = try rt.selfContext()
+      try get(rt.L, slot, info)
+    }
+  }
+}
+
 extension LuaRuntime {
   /// Pushes a new ctx for `info` and returns its id (stack effect: +1).
   func pushContext(_ info: ContextInfo) -> Int32 {
@@ -18,7 +63,7 @@ extension LuaRuntime {
     return id
   }
 
-  private func selfContext() throws -> (DeviceSlot, ContextInfo) {
+  func selfContext() throws -> (DeviceSlot, ContextInfo) {
     let h = try checkHandle(1, .context)
     guard let info = contexts[h.extra] else {
       throw ScriptError(message: "this ctx belongs to a handler that has returned; use the ctx passed to the function that is running")
@@ -36,17 +81,14 @@ extension LuaRuntime {
   /// `ctx:play_audio(true|false)`
   func ctxPlayAudio() throws -> Int32 {
     let (slot, app) = try contextApp("play_audio")
-    guard lua_type(L, 2) == LUA_TBOOLEAN else {
-      throw ArgumentError(position: 2, message: "boolean expected, got \(typeName(L, 2))")
-    }
-    try slot.device.setPlayingAudio(app, lua_toboolean(L, 2) != 0)
+    try slot.device.setPlayingAudio(app, try args.value(2, as: Bool.self))
     return 0
   }
 
   /// `ctx:allocate(mb)` and `ctx:release(mb)`
   func ctxMemory(allocate: Bool) throws -> Int32 {
     let (slot, app) = try contextApp(allocate ? "allocate" : "release")
-    let mb = try checkNumber(L, 2)
+    let mb = try args.number(2, "MB", finite: false)
     guard mb >= 0, mb.isFinite else { throw ArgumentError(position: 2, message: "MB must be a number ≥ 0, got \(formatNumber(mb))") }
     if allocate { try slot.device.allocate(mb, app: app) } else { try slot.device.release(mb, app: app) }
     return 0
@@ -55,8 +97,7 @@ extension LuaRuntime {
   /// `ctx:dirty([n])`: n more unsaved changes (default 1).
   func ctxDirty() throws -> Int32 {
     let (slot, app) = try contextApp("dirty")
-    var n = 1.0
-    if !isNoneOrNil(L, 2) { n = try checkNumber(L, 2) }
+    let n = try args.optional(2, as: Double.self) ?? 1
     guard n >= 0, n == n.rounded(), n < 1e9 else {
       throw ArgumentError(position: 2, message: "the count must be a whole number ≥ 0, got \(formatNumber(n))")
     }
@@ -67,17 +108,7 @@ extension LuaRuntime {
   /// `ctx:save([{ seconds = s }])`: persists the unsaved changes, taking `s`.
   func ctxSave() throws -> Int32 {
     let (slot, app) = try contextApp("save")
-    var seconds = SimTime.zero
-    if !isNoneOrNil(L, 2) {
-      try checkTable(L, 2)
-      try checkKeys(L, 2, allowed: ["seconds"], arg: 2)
-      if let s = try fieldNumber(L, 2, "seconds", arg: 2) {
-        guard s >= 0, let t = SimTime(seconds: s) else {
-          throw ArgumentError(position: 2, message: "field 'seconds' must be ≥ 0, got \(formatNumber(s))")
-        }
-        seconds = t
-      }
-    }
+    let seconds = try args.options(2, keys: ["seconds"])?.seconds("seconds") ?? .zero
     try slot.device.save(app: app, taking: seconds)
     return 0
   }
@@ -92,7 +123,7 @@ extension LuaRuntime {
   /// `ctx:work(seconds)`: the handler takes that much virtual time.
   func ctxWork() throws -> Int32 {
     let (slot, _) = try selfContext()
-    try slot.device.work(try checkSeconds(L, 2))
+    try slot.device.work(try args.seconds(2))
     return 0
   }
 
@@ -100,8 +131,8 @@ extension LuaRuntime {
   /// unless the app is suspended then (it runs once the app runs again).
   func ctxAfter() throws -> Int32 {
     let (slot, info) = try selfContext()
-    let delay = try checkSeconds(L, 2)
-    try checkFunction(L, 3)
+    let delay = try args.seconds(2)
+    try args.function(3)
     guard let app = info.app else { throw ScriptError(message: "ctx:after needs an app") }
     let token = HostToken(Int(slot.store(3)))
     do {
@@ -113,26 +144,6 @@ extension LuaRuntime {
     return 0
   }
 
-  func ctxIndex() throws -> Int32 {
-    let (slot, info) = try selfContext()
-    switch stringValue(L, 2) {
-    case "app":
-      if let a = info.app { pushApp(a, on: slot) } else { lua_pushnil(L) }
-    case "callback": push(L, info.name)
-    case "now": push(L, slot.device.now.seconds)
-    case "options":
-      lua_createtable(L, 0, 1)
-      if let url = info.url { push(L, url); setField(L, -2, "url") }
-    case "scene":
-      if let n = info.scene, let a = info.app { pushScene(n, of: a, on: slot) } else { lua_pushnil(L) }
-    case "vc":
-      if let vc = info.vc { pushViewController(vc, on: slot) } else { lua_pushnil(L) }
-    case "view":
-      if let v = info.view { pushView(v, on: slot) } else { lua_pushnil(L) }
-    default: throw unknownField(.context)
-    }
-    return 1
-  }
 
   func ctxToString() throws -> Int32 {
     let h = try checkHandle(1, .context)

@@ -3,6 +3,116 @@ import CLuaShim
 import LifeSimEngine
 
 // The device object: dev:install, the actions, the clock, and its fields.
+extension API {
+  static let deviceRows: [APIRow] = [
+    .method(.device, "install", "dev:install{ bundle = \"com.example.notes\", scenes =, footprint_mb =, background_modes = {…}, exits_on_suspend =, root = { class =, from = } }",
+            "Installs an app and returns it. Only bundle is required.") { try $0.devInstall() },
+    .method(.device, "launch", "dev:launch(app [, { url = \"…\" }])",
+            "Taps the app's icon: a cold launch, or a return to the foreground.") { try $0.devLaunch() },
+    .method(.device, "open_url", "dev:open_url(app, url)", "Opens a URL in the app, launching it if needed.") { try $0.devOpenURL() },
+    .method(.device, "home", "dev:home()", "Presses Home: the frontmost app goes to the background.") { try $0.devSimple { try $0.home() } },
+    .method(.device, "lock", "dev:lock()", "Locks the device.") { try $0.devSimple { try $0.lock() } },
+    .method(.device, "unlock", "dev:unlock()", "Unlocks the device.") { try $0.devSimple { try $0.unlock() } },
+    .method(.device, "interrupt", "dev:interrupt(\"call\" | \"alert\" | \"control_center\" | \"notification_center\" | \"siri\")",
+            "An interruption over the frontmost app (it resigns active).") { try $0.devInterrupt() },
+    .method(.device, "end_interrupt", "dev:end_interrupt([{ accept = true }])",
+            "Ends the interruption; accepting a call sends the app to the background.") { try $0.devEndInterrupt() },
+    .method(.device, "switcher", "dev:switcher()", "Opens the app switcher.") { try $0.devSimple { try $0.openSwitcher() } },
+    .method(.device, "switch_to", "dev:switch_to(app)", "Picks an app in the switcher.") { try $0.devWithApp { try $0.switchTo($1) } },
+    .method(.device, "kill", "dev:kill(app)", "Force-quits the app from the switcher.") { try $0.devWithApp { try $0.forceQuit($1) } },
+    .method(.device, "memory_warning", "dev:memory_warning()",
+            "Sends a memory warning, as Simulator's \"Simulate Memory Warning\".") { try $0.devSimple { try $0.memoryWarning() } },
+    .method(.device, "advance", "dev:advance(seconds)", "Runs the virtual clock forward, firing everything due.") { try $0.devAdvance() },
+    .method(.device, "at", "dev:at(seconds, function() … end)", "Schedules a function at an absolute virtual time.") { try $0.devSchedule(relative: false) },
+    .method(.device, "after", "dev:after(seconds, function() … end)", "Schedules a function after a delay.") { try $0.devSchedule(relative: true) },
+    .method(.device, "run", "dev:run()", "Runs until nothing is scheduled (bounded by --max-time).") { try $0.devSimple { try $0.run() } },
+    .method(.device, "mark", "local m = dev:mark()", "A position in the trace, for since = m filters.") { try $0.devMark() },
+    .method(.device, "app", "dev:app(bundle)", "The installed app with that bundle id, or nil.") { try $0.devApp() },
+    .method(.device, "log", "dev:log(message)", "Writes a log record into the trace.") { try $0.devLog() },
+    .method(.device, "background_fetch", "dev:background_fetch(app)",
+            "A background fetch: launches or wakes the app in the background.") { try $0.devWithApp { try $0.backgroundFetch($1) } },
+    .method(.device, "silent_push", "dev:silent_push(app)",
+            "A silent push: launches or wakes the app in the background.") { try $0.devWithApp { try $0.silentPush($1) } },
+    .method(.device, "policy", "dev:policy{ background_time =, watchdog = {…}, memory_warning_at =, jetsam_at =, choose_victim = fn }",
+            "Changes the named OS policies and keeps the others; dev:policy() returns those in force.") { try $0.devPolicy() },
+    .method(.device, "rotate", "dev:rotate()", "Rotates the device: a layout pass without appearance callbacks.") { try $0.devSimple { try $0.rotate() } },
+
+    deviceField("now", "The virtual time, in seconds.") { L, _, d in push(L, d.now.seconds) },
+    deviceField("ios", "The iOS major version of the device's profile.") { L, _, d in push(L, d.profile.version) },
+    deviceField("seed", "The device's seed.") { L, _, d in lua_pushinteger(L, lua_Integer(Int64(bitPattern: d.seed))) },
+    deviceField("trace", "The device's trace (trace:callbacks, trace:records, trace:text).") { _, slot, _ in slot.pushSlot(slot.traceObject) },
+    deviceField("apps", "The installed apps, in order of installation.") { L, slot, d in
+      lua_createtable(L, Int32(d.apps.count), 0)
+      for app in d.apps {
+        slot.runtime.pushApp(app.id, on: slot)
+        lua_rawseti(L, -2, lua_Integer(app.id.index + 1))
+      }
+    },
+    deviceField("frontmost", "The app on screen, or nil.") { L, slot, d in
+      if let f = d.frontmost { slot.runtime.pushApp(f, on: slot) } else { lua_pushnil(L) }
+    },
+    deviceField("locked", "Whether the device is locked.") { L, _, d in push(L, d.isLocked) },
+    deviceField("interruption", "The interruption showing (\"call\", …), or nil.") { L, _, d in
+      if let i = d.interruption { push(L, i.description) } else { lua_pushnil(L) }
+    },
+    deviceField("switcher_open", "Whether the app switcher is showing.") { L, _, d in push(L, d.isSwitcherOpen) },
+    deviceField("memory_mb", "The device's RAM in MB, or nil when memory is not modelled.") { L, _, d in
+      if let m = d.memoryMB { push(L, m) } else { lua_pushnil(L) }
+    },
+    deviceField("per_process_limit_mb", "The per-process memory limit in MB, or nil.") { L, _, d in
+      if let m = d.perProcessLimitMB { push(L, m) } else { lua_pushnil(L) }
+    },
+    deviceField("model", "The device model's name, or nil.") { L, _, d in
+      if let m = d.model { push(L, m.name) } else { lua_pushnil(L) }
+    },
+    deviceField("debugger", "Whether a debugger is attached (watchdogs off).") { L, _, d in push(L, d.debugger) },
+    deviceField("quirks", "The quirks the device selected.") { L, _, d in push(L, d.quirks.members.map(\.description)) },
+    deviceField("profile", "The profile's facts by name (reference §7), and its version.") { L, _, d in
+      let facts = d.profile.facts
+      lua_createtable(L, 0, Int32(facts.count + 1))
+      push(L, d.profile.version); setField(L, -2, "version")
+      for fact in facts {
+        switch fact.value {
+        case .bool(let b): push(L, b)
+        case .number(let x) where x == x.rounded() && abs(x) < 1e15: push(L, Int(x))
+        case .number(let x): push(L, x)
+        case .text(let t): push(L, t)
+        }
+        setField(L, -2, fact.name)
+      }
+    },
+    deviceField("passcode", "Whether the device has a passcode (protected data).") { L, _, d in push(L, d.passcode) },
+    deviceField("memory_used_mb", "The memory the running processes use, in MB.") { L, _, d in push(L, d.memoryUsedMB) },
+    deviceField("memory_level", "\"normal\", \"warning\" or \"critical\".") { L, _, d in push(L, d.memoryLevel.description) },
+    deviceField("stats", "Counters kept with the trace on or off: opens, cold_opens, jetsam_kills, kills by reason, …") { L, _, d in
+      let st = d.stats
+      lua_createtable(L, 0, 8)
+      push(L, st.opens); setField(L, -2, "opens")
+      push(L, st.coldOpens); setField(L, -2, "cold_opens")
+      push(L, st.jetsamKills); setField(L, -2, "jetsam_kills")
+      push(L, st.dataLossEvents); setField(L, -2, "data_loss")
+      push(L, st.unsavedLost); setField(L, -2, "unsaved_lost")
+      push(L, st.memoryWarnings); setField(L, -2, "memory_warnings")
+      lua_createtable(L, 0, Int32(KillReason.allCases.count))
+      for reason in KillReason.allCases {
+        push(L, st.kills(reason)); setField(L, -2, reason.description)
+      }
+      setField(L, -2, "kills")
+    },
+    deviceField("records_trace", "Whether the device keeps a trace (trace = false turns it off).") { L, _, d in push(L, d.recordsTrace) },
+
+    .meta(.device, "__tostring") { try $0.devToString() },
+  ]
+
+  private static func deviceField(_ name: String, _ summary: String,
+                                  _ get: @escaping (LuaState, DeviceSlot, Device) throws -> Void) -> APIRow {
+    .field(.device, name, summary) { rt in
+      let slot = try rt.selfDevice()
+      try get(rt.L, slot, slot.device)
+    }
+  }
+}
+
 extension LuaRuntime {
   /// The device at argument 1 (self).
   func selfDevice() throws -> DeviceSlot {
@@ -11,7 +121,7 @@ extension LuaRuntime {
 
   /// An app argument: an app object of this device, or a bundle id string.
   func checkApp(_ i: Int32, on slot: DeviceSlot) throws -> AppID {
-    if let bundle = stringValue(L, i) {
+    if let bundle = String.read(L, i) {
       guard let id = slot.device.app(bundle: bundle) else {
         let names = slot.device.apps.map(\.config.bundle)
         throw ArgumentError(position: i, message: "no app '\(bundle)' is installed\(suggestion(for: bundle, in: names))")
@@ -30,36 +140,34 @@ extension LuaRuntime {
     slot.pushSlot(slot.appObjects[Int(id.index)])
   }
 
+  static let installKeys = ["bundle", "scenes", "footprint_mb", "background_modes", "exits_on_suspend", "root"]
+  static let backgroundModes = [
+    "audio", "location", "voip", "fetch", "remote-notification", "processing", "bluetooth-central",
+    "bluetooth-peripheral", "external-accessory", "nearby-interaction", "network-authentication", "push-to-talk",
+    "newsstand-content",
+  ]
+
   /// `dev:install{ bundle = "…", scenes = true, footprint_mb = 150, … }`
   func devInstall() throws -> Int32 {
     let slot = try selfDevice()
-    try checkTable(L, 2)
-    try checkKeys(L, 2, allowed: ["bundle", "scenes", "footprint_mb", "background_modes", "exits_on_suspend", "root"], arg: 2)
-    guard let bundle = try fieldString(L, 2, "bundle", arg: 2), !bundle.isEmpty else {
-      throw ArgumentError(position: 2, message: "field 'bundle' (a bundle id such as \"com.example.notes\") is required")
+    let o = try args.table(2, keys: Self.installKeys)
+    let bundle = try o.required("bundle", as: String.self, hint: "a bundle id such as \"com.example.notes\"")
+    guard !bundle.isEmpty else { throw o.fail("field 'bundle' must not be empty") }
+    let root: ObjectSpec? = try o.withValue("root") { type in
+      type == LUA_TNIL ? nil : try readSpec(-1, arg: 2, on: slot, isView: false)
     }
-    var root: ObjectSpec?
-    if rawField(L, 2, "root") != LUA_TNIL {
-      defer { ls_pop(L, 1) }
-      root = try readSpec(-1, arg: 2, on: slot, isView: false)
-    } else {
-      ls_pop(L, 1)
+    let modes = try o.strings("background_modes") ?? []
+    for m in modes where !Self.backgroundModes.contains(m) {
+      throw o.fail("unknown background mode '\(m)'\(suggestion(for: m, in: Self.backgroundModes))")
     }
-    let modes = try fieldStrings(L, 2, "background_modes", arg: 2) ?? []
-    let known = ["audio", "location", "voip", "fetch", "remote-notification", "processing",
-                 "bluetooth-central", "bluetooth-peripheral", "external-accessory",
-                 "nearby-interaction", "network-authentication", "push-to-talk", "newsstand-content"]
-    for m in modes where !known.contains(m) {
-      throw ArgumentError(position: 2, message: "unknown background mode '\(m)'\(suggestion(for: m, in: known))")
-    }
-    let footprint = try fieldNumber(L, 2, "footprint_mb", arg: 2) ?? 100
+    let footprint = try o.optional("footprint_mb", as: Double.self) ?? 100
     guard footprint >= 0, footprint.isFinite else {
-      throw ArgumentError(position: 2, message: "field 'footprint_mb' must be a number ≥ 0, got \(footprint)")
+      throw o.fail("field 'footprint_mb' must be a number ≥ 0, got \(footprint)")
     }
     let config = AppConfig(
       bundle: bundle,
-      scenes: try fieldBool(L, 2, "scenes", arg: 2),
-      exitsOnSuspend: try fieldBool(L, 2, "exits_on_suspend", arg: 2) ?? false,
+      scenes: try o.optional("scenes"),
+      exitsOnSuspend: try o.optional("exits_on_suspend") ?? false,
       backgroundModes: modes,
       footprintMB: footprint,
       root: root)
@@ -78,12 +186,7 @@ extension LuaRuntime {
   func devLaunch() throws -> Int32 {
     let slot = try selfDevice()
     let id = try checkApp(2, on: slot)
-    var url: String?
-    if !isNoneOrNil(L, 3) {
-      try checkTable(L, 3)
-      try checkKeys(L, 3, allowed: ["url"], arg: 3)
-      url = try fieldString(L, 3, "url", arg: 3)
-    }
+    let url = try args.options(3, keys: ["url"])?.optional("url", as: String.self)
     try slot.device.launch(id, url: url)
     return 0
   }
@@ -92,7 +195,7 @@ extension LuaRuntime {
   func devOpenURL() throws -> Int32 {
     let slot = try selfDevice()
     let id = try checkApp(2, on: slot)
-    try slot.device.openURL(id, url: try checkString(L, 3))
+    try slot.device.openURL(id, url: try args.string(3))
     return 0
   }
 
@@ -112,7 +215,7 @@ extension LuaRuntime {
   /// `dev:interrupt("call" | "alert" | "control_center" | "notification_center" | "siri")`
   func devInterrupt() throws -> Int32 {
     let slot = try selfDevice()
-    let name = try checkString(L, 2)
+    let name = try args.string(2)
     guard let kind = Interruption(name: name) else {
       let names = Interruption.allCases.map(\.description)
       throw ArgumentError(position: 2, message: "unknown interruption '\(name)'\(suggestion(for: name, in: names)); expected one of \(names.joined(separator: ", "))")
@@ -124,12 +227,7 @@ extension LuaRuntime {
   /// `dev:end_interrupt([{ accept = true }])`: accepting a call sends the app to the background.
   func devEndInterrupt() throws -> Int32 {
     let slot = try selfDevice()
-    var accept = false
-    if !isNoneOrNil(L, 2) {
-      try checkTable(L, 2)
-      try checkKeys(L, 2, allowed: ["accept"], arg: 2)
-      accept = try fieldBool(L, 2, "accept", arg: 2) ?? false
-    }
+    let accept = try args.options(2, keys: ["accept"])?.optional("accept", as: Bool.self) ?? false
     try slot.device.endInterrupt(accept: accept)
     return 0
   }
@@ -137,15 +235,15 @@ extension LuaRuntime {
   /// `dev:advance(seconds)`
   func devAdvance() throws -> Int32 {
     let slot = try selfDevice()
-    try slot.device.advance(by: try checkSeconds(L, 2))
+    try slot.device.advance(by: try args.seconds(2))
     return 0
   }
 
   /// `dev:at(t, fn)` (absolute) or `dev:after(s, fn)` (relative).
   func devSchedule(relative: Bool) throws -> Int32 {
     let slot = try selfDevice()
-    let t = try checkSeconds(L, 2)
-    try checkFunction(L, 3)
+    let t = try args.seconds(2)
+    try args.function(3)
     let token = HostToken(Int(slot.store(3)))
     slot.device.schedule(token, at: relative ? slot.device.now + t : t)
     return 0
@@ -160,7 +258,7 @@ extension LuaRuntime {
   /// `dev:app(bundle)`: the app object, or nil.
   func devApp() throws -> Int32 {
     let slot = try selfDevice()
-    let bundle = try checkString(L, 2)
+    let bundle = try args.string(2)
     guard let id = slot.device.app(bundle: bundle) else {
       lua_pushnil(L)
       return 1
@@ -172,74 +270,8 @@ extension LuaRuntime {
   /// `dev:log(message)`: a `log` record in the trace.
   func devLog() throws -> Int32 {
     let slot = try selfDevice()
-    slot.device.log(try checkString(L, 2))
+    slot.device.log(try args.string(2))
     return 0
-  }
-
-  func devIndex() throws -> Int32 {
-    let slot = try selfDevice()
-    let d = slot.device
-    switch stringValue(L, 2) {
-    case "now": push(L, d.now.seconds)
-    case "ios": push(L, d.profile.version)
-    case "seed": lua_pushinteger(L, lua_Integer(Int64(bitPattern: d.seed)))
-    case "trace": slot.pushSlot(slot.traceObject)
-    case "apps":
-      lua_createtable(L, Int32(d.apps.count), 0)
-      for app in d.apps {
-        pushApp(app.id, on: slot)
-        lua_rawseti(L, -2, lua_Integer(app.id.index + 1))
-      }
-    case "frontmost":
-      if let f = d.frontmost { pushApp(f, on: slot) } else { lua_pushnil(L) }
-    case "locked": push(L, d.isLocked)
-    case "interruption":
-      if let i = d.interruption { push(L, i.description) } else { lua_pushnil(L) }
-    case "switcher_open": push(L, d.isSwitcherOpen)
-    case "memory_mb":
-      if let m = d.memoryMB { push(L, m) } else { lua_pushnil(L) }
-    case "per_process_limit_mb":
-      if let m = d.perProcessLimitMB { push(L, m) } else { lua_pushnil(L) }
-    case "model":
-      if let m = d.model { push(L, m.name) } else { lua_pushnil(L) }
-    case "debugger": push(L, d.debugger)
-    case "quirks": push(L, d.quirks.members.map(\.description))
-    case "passcode": push(L, d.passcode)
-    case "memory_used_mb": push(L, d.memoryUsedMB)
-    case "memory_level": push(L, d.memoryLevel.description)
-    case "records_trace": push(L, d.recordsTrace)
-    case "stats":
-      // Counters kept with the trace on or off (SPEC §2 dev.stats).
-      let st = d.stats
-      lua_createtable(L, 0, 8)
-      push(L, st.opens); setField(L, -2, "opens")
-      push(L, st.coldOpens); setField(L, -2, "cold_opens")
-      push(L, st.jetsamKills); setField(L, -2, "jetsam_kills")
-      push(L, st.dataLossEvents); setField(L, -2, "data_loss")
-      push(L, st.unsavedLost); setField(L, -2, "unsaved_lost")
-      push(L, st.memoryWarnings); setField(L, -2, "memory_warnings")
-      lua_createtable(L, 0, Int32(KillReason.allCases.count))
-      for reason in KillReason.allCases {
-        push(L, st.kills(reason)); setField(L, -2, reason.description)
-      }
-      setField(L, -2, "kills")
-    case "profile":
-      // The profile's facts, by name (reference §7): dev.profile.default_modal_style
-      let facts = d.profile.facts
-      lua_createtable(L, 0, Int32(facts.count + 1))
-      push(L, d.profile.version); setField(L, -2, "version")
-      for fact in facts {
-        switch fact.value {
-        case .bool(let b): push(L, b)
-        case .number(let x) where x == x.rounded() && abs(x) < 1e15: push(L, Int(x))
-        case .number(let x): push(L, x)
-        case .text(let t): push(L, t)
-        }
-        setField(L, -2, fact.name)
-      }
-    default: throw unknownField(.device)
-    }
-    return 1
   }
 
   func devToString() throws -> Int32 {

@@ -75,89 +75,81 @@ extension LuaRuntime {
   /// constraint = fn, metrics = { names } }`: checks the table and marks it as an
   /// experiment; the file returns it.
   func lifesimExperiment() throws -> Int32 {
-    try checkTable(L, 1)
-    try checkKeys(L, 1, allowed: ["name", "params", "seeds", "run", "constraint", "metrics", "description"], arg: 1)
-    guard let name = try fieldString(L, 1, "name", arg: 1), !name.isEmpty else {
-      throw ArgumentError(position: 1, message: "field 'name' (a string such as \"coldlaunch\") is required")
-    }
-    _ = try readParams(1)
-    _ = try readSeeds(1)
-    _ = try fieldStrings(L, 1, "metrics", arg: 1)
-    _ = try fieldString(L, 1, "description", arg: 1)
+    let o = try args.table(1, keys: ["name", "params", "seeds", "run", "constraint", "metrics", "description"])
+    let name = try o.required("name", as: String.self, hint: "a string such as \"coldlaunch\"")
+    guard !name.isEmpty else { throw o.fail("field 'name' must not be empty") }
+    _ = try readParams(o)
+    _ = try readSeeds(o)
+    _ = try o.strings("metrics")
+    _ = try o.optional("description", as: String.self)
     for (key, required) in [("run", true), ("constraint", false)] {
-      let t = rawField(L, 1, key)
-      ls_pop(L, 1)
+      let t = o.type(of: key)
       if t == LUA_TNIL && !required { continue }
       guard t == LUA_TFUNCTION else {
         let what = key == "run" ? "function(p, seed) returning a table of metrics" : "function(p) returning true to keep a point"
-        throw ArgumentError(position: 1, message: "field '\(key)' must be a \(what), got \(t == LUA_TNIL ? "nil" : String(cString: lua_typename(L, t)))")
+        throw o.fail("field '\(key)' must be a \(what), got \(t == LUA_TNIL ? "nil" : String(cString: lua_typename(L, t)))")
       }
     }
     if lua_getmetatable(L, 1) != 0 {
       ls_pop(L, 1)
-      throw ArgumentError(position: 1, message: "the experiment table must not have a metatable")
+      throw o.fail("the experiment table must not have a metatable")
     }
     lua_rawgeti(L, ls_registryindex(), lua_Integer(experimentMetatableRef))
     lua_setmetatable(L, 1)
-    lua_settop(L, 1)
+    lua_pushvalue(L, 1)
     return 1
   }
 
   /// The `params` field: name -> non-empty list of numbers, strings or booleans.
-  private func readParams(_ t: Int32) throws -> [ExperimentParam] {
-    guard rawField(L, t, "params") != LUA_TNIL else {
-      ls_pop(L, 1)
-      return []
-    }
-    defer { ls_pop(L, 1) }
-    guard lua_type(L, -1) == LUA_TTABLE else {
-      throw ArgumentError(position: t, message: "field 'params' must be a table such as { memory_mb = { 1000, 2000 } }, got \(typeName(L, -1))")
-    }
-    let table = lua_absindex(L, -1)
-    var params: [ExperimentParam] = []
-    lua_pushnil(L)
-    while lua_next(L, table) != 0 {
-      defer { ls_pop(L, 1) }
-      guard lua_type(L, -2) == LUA_TSTRING, let name = stringValue(L, -2) else {
-        throw ArgumentError(position: t, message: "field 'params' must map parameter names to lists of values")
-      }
-      guard lua_type(L, -1) == LUA_TTABLE else {
-        throw ArgumentError(position: t, message: "parameter '\(name)' must be a list of values such as { 1, 2 }, got \(typeName(L, -1))")
-      }
-      let n = lua_rawlen(L, -1)
-      guard n > 0 else { throw ArgumentError(position: t, message: "parameter '\(name)' has no values") }
-      var values: [ParamValue] = []
-      for i in 1...n {
-        lua_rawgeti(L, -1, lua_Integer(i))
+  private func readParams(_ o: Options) throws -> [ExperimentParam] {
+    let params: [ExperimentParam]? = try o.withTable("params", keys: nil, hint: "{ memory_mb = { 1000, 2000 } }") { table in
+      var params: [ExperimentParam] = []
+      lua_pushnil(L)
+      while lua_next(L, table.index) != 0 {
         defer { ls_pop(L, 1) }
-        switch lua_type(L, -1) {
-        case LUA_TNUMBER:
-          let x = lua_tonumberx(L, -1, nil)
-          guard x.isFinite else { throw ArgumentError(position: t, message: "parameter '\(name)' value \(i) is not finite") }
-          values.append(.number(x))
-        case LUA_TSTRING:
-          let text = stringValue(L, -1) ?? ""
-          guard !text.contains(where: \.isNewline) else {
-            throw ArgumentError(position: t, message: "parameter '\(name)' value \(i) spans lines; values are one line (a result row is one line)")
-          }
-          values.append(.text(text))
-        case LUA_TBOOLEAN: values.append(.bool(lua_toboolean(L, -1) != 0))
-        default:
-          throw ArgumentError(position: t, message: "parameter '\(name)' value \(i) is a \(typeName(L, -1)); values must be numbers, strings or booleans (name a policy by a string and pick the function in run)")
+        guard lua_type(L, -2) == LUA_TSTRING, let name = stringValue(L, -2) else {
+          throw o.fail("field 'params' must map parameter names to lists of values")
         }
+        guard lua_type(L, -1) == LUA_TTABLE else {
+          throw o.fail("parameter '\(name)' must be a list of values such as { 1, 2 }, got \(typeName(L, -1))")
+        }
+        let n = lua_rawlen(L, -1)
+        guard n > 0 else { throw o.fail("parameter '\(name)' has no values") }
+        var values: [ParamValue] = []
+        for i in 1...n {
+          lua_rawgeti(L, -1, lua_Integer(i))
+          defer { ls_pop(L, 1) }
+          switch lua_type(L, -1) {
+          case LUA_TNUMBER:
+            let x = lua_tonumberx(L, -1, nil)
+            guard x.isFinite else { throw o.fail("parameter '\(name)' value \(i) is not finite") }
+            values.append(.number(x))
+          case LUA_TSTRING:
+            let text = stringValue(L, -1) ?? ""
+            guard !text.contains(where: \.isNewline) else {
+              throw o.fail("parameter '\(name)' value \(i) spans lines; values are one line (a result row is one line)")
+            }
+            values.append(.text(text))
+          case LUA_TBOOLEAN: values.append(.bool(lua_toboolean(L, -1) != 0))
+          default:
+            throw o.fail("parameter '\(name)' value \(i) is a \(typeName(L, -1)); values must be numbers, strings or booleans (name a policy by a string and pick the function in run)")
+          }
+        }
+        params.append(ExperimentParam(name: name, values: values))
       }
-      params.append(ExperimentParam(name: name, values: values))
+      return params
     }
-    return params.sorted { $0.name < $1.name }
+    return (params ?? []).sorted { $0.name < $1.name }
   }
 
-  private func readSeeds(_ t: Int32) throws -> Int {
-    guard let s = try fieldNumber(L, t, "seeds", arg: t) else { return 1 }
+  private func readSeeds(_ o: Options) throws -> Int {
+    guard let s = try o.optional("seeds", as: Double.self) else { return 1 }
     guard s == s.rounded(), s >= 1, s <= 1e9 else {
-      throw ArgumentError(position: t, message: "field 'seeds' must be a whole number ≥ 1, got \(formatNumber(s))")
+      throw o.fail("field 'seeds' must be a whole number ≥ 1, got \(formatNumber(s))")
     }
     return Int(s)
   }
+
 
   // MARK: - From Swift
 
@@ -209,13 +201,13 @@ extension LuaRuntime {
   }
 
   private func readExperiment(at t: Int32, expandGrid: Bool, path: String) throws -> ExperimentSpec {
-    let name = try fieldString(L, t, "name", arg: 1) ?? ""
-    let params = try readParams(t)
-    var spec = ExperimentSpec(name: name, params: params, seeds: try readSeeds(t),
-                              metrics: try fieldStrings(L, t, "metrics", arg: 1), points: [], excluded: 0)
+    let o = Options(L: L, index: t, argument: 1)
+    let name = try o.optional("name", as: String.self) ?? ""
+    let params = try readParams(o)
+    var spec = ExperimentSpec(name: name, params: params, seeds: try readSeeds(o),
+                              metrics: try o.strings("metrics"), points: [], excluded: 0)
     guard expandGrid else { return spec }
-    let hasConstraint = rawField(L, t, "constraint") == LUA_TFUNCTION
-    ls_pop(L, 1)
+    let hasConstraint = o.type(of: "constraint") == LUA_TFUNCTION
     // The cartesian product, first parameter slowest, like nested loops.
     var index = [Int](repeating: 0, count: params.count)
     while true {

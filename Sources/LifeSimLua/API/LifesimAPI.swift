@@ -2,8 +2,49 @@ import CLua
 import CLuaShim
 import LifeSimEngine
 
-// lifesim.device, lifesim.expect_callbacks, lifesim.test, and the prelude's host table.
+// lifesim.device, lifesim.expect_callbacks, lifesim.test, the values in the
+// lifesim table, and the prelude's host table.
+extension API {
+  static let lifesimRows: [APIRow] = [
+    .function(.lifesim, "device",
+              "lifesim.device{ ios = 17, model = \"iPhone 11\", memory_mb = 4096, seed = 1, debugger = false, quirks = {…}, passcode = true, trace = true }",
+              "Makes a virtual device running an OS profile. Every key is optional; seed defaults to --seed.") { try $0.lifesimDevice() },
+    .function(.lifesim, "expect_callbacks", "lifesim.expect_callbacks(actual, expected)",
+              "Fails with a side-by-side diff unless the two lists of selectors are equal.") { try $0.expectCallbacks() },
+    .function(.lifesim, "test", "lifesim.test(name, function() … end)",
+              "A named test case: lifesim test reports it as passed or failed.") { try $0.runTestCase() },
+    .function(.lifesim, "experiment",
+              "return lifesim.experiment{ name, params = { k = {…} }, seeds = N, run = function(p, seed) … return { metric = n } end }",
+              "Declares a parameter grid for lifesim batch.") { try $0.lifesimExperiment() },
+    .value("callbacks", "Every selector lifesim models, for app:on.") { L in push(L, Callback.allCases.map(\.selector)) },
+    .value("ios_versions", "The iOS versions with a profile.") { L in
+      lua_createtable(L, Int32(OSProfile.supportedVersions.count), 0)
+      for (i, v) in OSProfile.supportedVersions.enumerated() {
+        push(L, v)
+        lua_rawseti(L, -2, lua_Integer(i + 1))
+      }
+    },
+    .value("quirks", "The documented variants a device can select, each with what it changes.") { L in
+      // name -> what it changes, and where the reference discusses it.
+      lua_createtable(L, 0, Int32(Quirk.allCases.count))
+      for q in Quirk.allCases {
+        push(L, "\(q.summary) (reference \(q.reference))")
+        setField(L, -2, q.description)
+      }
+    },
+    .value("version", "lifesim's version.") { L in push(L, lifesimVersion) },
+  ]
+
+  /// The prelude's private host table.
+  static let preludeRows: [APIRow] = [
+    .function(.prelude, "write", "", "") { try $0.write() },
+    .function(.prelude, "read_module", "", "") { try $0.readModule() },
+  ]
+}
+
 extension LuaRuntime {
+  static let deviceKeys = ["ios", "seed", "memory_mb", "model", "debugger", "quirks", "passcode", "trace"]
+
   /// `lifesim.device{ ios = 17, seed = 1, memory_mb = 4096, debugger = false }`
   func lifesimDevice() throws -> Int32 {
     var ios = options.ios
@@ -14,38 +55,36 @@ extension LuaRuntime {
     var model: DeviceModel?
     var quirks = QuirkSet()
     var passcode = false
-    if !isNoneOrNil(L, 1) {
-      try checkTable(L, 1)
-      try checkKeys(L, 1, allowed: ["ios", "seed", "memory_mb", "model", "debugger", "quirks", "passcode", "trace"], arg: 1)
-      if let v = try fieldNumber(L, 1, "ios", arg: 1) {
+    if let o = try args.options(1, keys: Self.deviceKeys) {
+      if let v = try o.optional("ios", as: Double.self) {
         guard v == v.rounded(), abs(v) < 1e6 else {
-          throw ArgumentError(position: 1, message: "field 'ios' must be a major version such as 17, got \(v)")
+          throw o.fail("field 'ios' must be a major version such as 17, got \(v)")
         }
         ios = Int(v)
       }
-      if let s = try fieldNumber(L, 1, "seed", arg: 1) {
+      if let s = try o.optional("seed", as: Double.self) {
         guard s == s.rounded(), s >= 0, s < 9.2e18 else {
-          throw ArgumentError(position: 1, message: "field 'seed' must be a whole number ≥ 0, got \(s)")
+          throw o.fail("field 'seed' must be a whole number ≥ 0, got \(s)")
         }
         seed = UInt64(s)
       }
-      debugger = try fieldBool(L, 1, "debugger", arg: 1) ?? false
-      passcode = try fieldBool(L, 1, "passcode", arg: 1) ?? false
-      recordsTrace = try fieldBool(L, 1, "trace", arg: 1) ?? true
-      if let m = try fieldNumber(L, 1, "memory_mb", arg: 1) {
+      debugger = try o.optional("debugger") ?? false
+      passcode = try o.optional("passcode") ?? false
+      recordsTrace = try o.optional("trace") ?? true
+      if let m = try o.optional("memory_mb", as: Double.self) {
         guard m == m.rounded(), m > 0, m < 1e7 else {
-          throw ArgumentError(position: 1, message: "field 'memory_mb' must be a whole number of MB > 0, got \(m)")
+          throw o.fail("field 'memory_mb' must be a whole number of MB > 0, got \(m)")
         }
         memoryMB = Int(m)
       }
-      if let name = try fieldString(L, 1, "model", arg: 1) {
+      if let name = try o.optional("model", as: String.self) {
         guard let found = DeviceModel.named(name) else {
           let names = DeviceModel.all.map(\.name)
-          throw ArgumentError(position: 1, message: "unknown device model '\(name)'\(suggestion(for: name, in: names)); known models: \(names.joined(separator: ", "))")
+          throw o.fail("unknown device model '\(name)'\(suggestion(for: name, in: names)); known models: \(names.joined(separator: ", "))")
         }
         model = found
       }
-      quirks = try fieldQuirks()
+      quirks = try readQuirks(o)
     }
     let profile = try OSProfile(version: ios)
     let device = Device(profile: profile, seed: seed, debugger: debugger, model: model,
@@ -69,39 +108,38 @@ extension LuaRuntime {
   }
 
   /// The `quirks` field of `lifesim.device{}`: `{ name = true, … }` or `{ "name", … }`.
-  private func fieldQuirks() throws -> QuirkSet {
+  private func readQuirks(_ o: Options) throws -> QuirkSet {
     var set = QuirkSet()
-    guard rawField(L, 1, "quirks") != LUA_TNIL else {
-      ls_pop(L, 1)
-      return set
-    }
-    defer { ls_pop(L, 1) }
-    guard lua_type(L, -1) == LUA_TTABLE else {
-      throw ArgumentError(position: 1, message: "field 'quirks' must be a table such as { disconnect_on_background = true }, got \(typeName(L, -1))")
-    }
     let names = Quirk.allCases.map(\.description)
-    lua_pushnil(L)
-    while lua_next(L, -2) != 0 {
-      defer { ls_pop(L, 1) }
-      let name: String?
-      let on: Bool
-      if lua_type(L, -2) == LUA_TSTRING {
-        guard lua_type(L, -1) == LUA_TBOOLEAN else {
-          throw ArgumentError(position: 1, message: "quirk '\(stringValue(L, -2) ?? "?")' must be true or false, got \(typeName(L, -1))")
+    try o.withValue("quirks") { type in
+      if type == LUA_TNIL { return }
+      guard type == LUA_TTABLE else {
+        throw o.fail("field 'quirks' must be a table such as { disconnect_on_background = true }, got \(typeName(L, -1))")
+      }
+      let table = lua_gettop(L)
+      lua_pushnil(L)
+      while lua_next(L, table) != 0 {
+        defer { ls_pop(L, 1) }
+        let name: String?
+        let on: Bool
+        if lua_type(L, -2) == LUA_TSTRING {
+          guard lua_type(L, -1) == LUA_TBOOLEAN else {
+            throw o.fail("quirk '\(stringValue(L, -2) ?? "?")' must be true or false, got \(typeName(L, -1))")
+          }
+          name = stringValue(L, -2)
+          on = lua_toboolean(L, -1) != 0
+        } else {
+          name = stringValue(L, -1)
+          on = true
         }
-        name = stringValue(L, -2)
-        on = lua_toboolean(L, -1) != 0
-      } else {
-        name = lua_type(L, -1) == LUA_TSTRING ? stringValue(L, -1) : nil
-        on = true
+        guard let name else {
+          throw o.fail("field 'quirks' must map quirk names to true/false, or list names")
+        }
+        guard let quirk = Quirk(name: name) else {
+          throw o.fail("unknown quirk '\(name)'\(suggestion(for: name, in: names)); known quirks: \(names.joined(separator: ", "))")
+        }
+        if on { set.insert(quirk) }
       }
-      guard let name else {
-        throw ArgumentError(position: 1, message: "field 'quirks' must map quirk names to true/false, or list names")
-      }
-      guard let quirk = Quirk(name: name) else {
-        throw ArgumentError(position: 1, message: "unknown quirk '\(name)'\(suggestion(for: name, in: names)); known quirks: \(names.joined(separator: ", "))")
-      }
-      if on { set.insert(quirk) }
     }
     return set
   }
@@ -109,10 +147,8 @@ extension LuaRuntime {
   /// `lifesim.expect_callbacks(actual, expected)`: on mismatch, a failed
   /// expectation whose message is a side-by-side diff.
   func expectCallbacks() throws -> Int32 {
-    try checkTable(L, 1)
-    try checkTable(L, 2)
-    let actual = try stringArray(L, 1, arg: 1, what: "actual")
-    let expected = try stringArray(L, 2, arg: 2, what: "expected")
+    let actual = try args.strings(1, what: "actual")
+    let expected = try args.strings(2, what: "expected")
     if actual == expected { return 0 }
     pushExpectationFailure("callbacks differ from the expectation\n" + sideBySideDiff(expected: expected, actual: actual))
     throw RaiseTop()
@@ -121,8 +157,8 @@ extension LuaRuntime {
   /// `lifesim.test(name, fn)`: runs one named case now; a failure is recorded,
   /// and the script goes on with the next case.
   func runTestCase() throws -> Int32 {
-    let name = try checkString(L, 1)
-    try checkFunction(L, 2)
+    let name = try args.string(1)
+    try args.function(2)
     lua_pushvalue(L, 2)
     let status = ls_pcall(L, 0, 0, 0)
     if status == LUA_OK {
@@ -135,7 +171,7 @@ extension LuaRuntime {
 
   /// The prelude's `print` writes here.
   func write() throws -> Int32 {
-    options.output(try checkString(L, 1))
+    options.output(try args.string(1))
     return 0
   }
 
@@ -143,7 +179,7 @@ extension LuaRuntime {
   /// (lua-embedding.md §7.3). Returns source and chunk name, or nil and the
   /// places tried.
   func readModule() throws -> Int32 {
-    let name = try checkString(L, 1)
+    let name = try args.string(1)
     guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "-" }),
           !name.hasPrefix("."), !name.contains("..")
     else {

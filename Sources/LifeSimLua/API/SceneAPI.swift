@@ -5,8 +5,34 @@ import LifeSimEngine
 // The scene object: one window (scene session) of a scene app. It names the
 // session by number, so it outlives the connection: a disconnected scene reads
 // "unattached", and a closed one says so.
+extension API {
+  static let sceneRows: [APIRow] = [
+    .method(.scene, "close", "scene:close()", "The user closes the window: disconnect, then discard.") { try $0.sceneClose() },
+    .method(.scene, "disconnect", "scene:disconnect()", "The system reclaims a background scene; it reconnects later.") { try $0.sceneDisconnect() },
+    sceneField("id", "The session's number, from 1.") { L, _, _, number, _ in push(L, Int(number)) },
+    sceneField("app", "Its app.") { _, slot, id, _, _ in slot.runtime.pushApp(id, on: slot) },
+    sceneField("state", "Its state, or \"unattached\" while disconnected or closed.") { L, _, _, _, scene in
+      push(L, scene?.state.description ?? "unattached")
+    },
+    sceneField("connected", "Whether a scene is connected to the session.") { L, _, _, _, scene in
+      push(L, scene?.state.isConnected ?? false)
+    },
+    sceneField("closed", "Whether the session was discarded.") { L, _, _, _, scene in push(L, scene == nil) },
+    .meta(.scene, "__tostring") { try $0.sceneToString() },
+  ]
+
+  private static func sceneField(_ name: String, _ summary: String,
+                                 _ get: @escaping (LuaState, DeviceSlot, AppID, Int32, Scene?) throws -> Void) -> APIRow {
+    .field(.scene, name, summary) { rt in
+      let (slot, id, number) = try rt.selfScene()
+      let app = slot.device[id]
+      try get(rt.L, slot, id, number, app.sceneIndex(number).map { app.scenes[$0] })
+    }
+  }
+}
+
 extension LuaRuntime {
-  private func selfScene() throws -> (DeviceSlot, AppID, Int32) {
+  func selfScene() throws -> (DeviceSlot, AppID, Int32) {
     let h = try checkHandle(1, .scene)
     return (try slot(h.device), AppID(Int(h.index)), h.extra)
   }
@@ -49,20 +75,6 @@ extension LuaRuntime {
     return 0
   }
 
-  func sceneIndex() throws -> Int32 {
-    let (slot, id, number) = try selfScene()
-    let app = slot.device[id]
-    let scene = app.sceneIndex(number).map { app.scenes[$0] }
-    switch stringValue(L, 2) {
-    case "id": push(L, Int(number))
-    case "app": pushApp(id, on: slot)
-    case "state": push(L, scene?.state.description ?? "unattached")
-    case "connected": push(L, scene?.state.isConnected ?? false)
-    case "closed": push(L, scene == nil)
-    default: throw unknownField(.scene)
-    }
-    return 1
-  }
 
   func sceneToString() throws -> Int32 {
     let (slot, id, number) = try selfScene()

@@ -3,8 +3,30 @@ import CLuaShim
 import LifeSimEngine
 
 // Background tasks: ctx:begin_background_task returns one; task:finish() ends it.
+extension API {
+  static let taskRows: [APIRow] = [
+    .method(.task, "finish", "task:finish()", "Ends the background task (endBackgroundTask:).") { try $0.taskFinish() },
+    taskField("id", "The task's id, unique on the device.") { L, _, _, task in push(L, Int(task)) },
+    taskField("name", "The name it was begun with.") { L, slot, _, task in push(L, slot.taskNames[task] ?? "") },
+    taskField("app", "Its app.") { _, slot, app, _ in slot.runtime.pushApp(app, on: slot) },
+    taskField("open", "Whether it has not ended.") { L, slot, app, task in push(L, slot.device.isTaskOpen(app: app, task: task)) },
+    taskField("expired", "Whether its expiration handler ran.") { L, slot, app, task in
+      push(L, slot.device[app].tasks.first(where: { $0.id == task })?.expired ?? false)
+    },
+    .meta(.task, "__tostring") { try $0.taskToString() },
+  ]
+
+  private static func taskField(_ name: String, _ summary: String,
+                                _ get: @escaping (LuaState, DeviceSlot, AppID, Int32) throws -> Void) -> APIRow {
+    .field(.task, name, summary) { rt in
+      let (slot, app, task) = try rt.selfTask()
+      try get(rt.L, slot, app, task)
+    }
+  }
+}
+
 extension LuaRuntime {
-  private func selfTask() throws -> (DeviceSlot, AppID, Int32) {
+  func selfTask() throws -> (DeviceSlot, AppID, Int32) {
     let h = try checkHandle(1, .task)
     return (try slot(h.device), AppID(Int(h.index)), h.extra)
   }
@@ -24,10 +46,10 @@ extension LuaRuntime {
   /// shortly before the background time runs out.
   func ctxBeginBackgroundTask() throws -> Int32 {
     let (slot, app) = try contextApp("begin_background_task")
-    let name = try checkString(L, 2)
+    let name = try args.string(2)
     var token: HostToken?
-    if !isNoneOrNil(L, 3) {
-      try checkFunction(L, 3)
+    if !args.isAbsent(3) {
+      try args.function(3)
       token = HostToken(Int(slot.store(3)))
     }
     let task: Int32
@@ -54,20 +76,6 @@ extension LuaRuntime {
     return 0
   }
 
-  func taskIndex() throws -> Int32 {
-    let (slot, app, task) = try selfTask()
-    let open = slot.device.isTaskOpen(app: app, task: task)
-    switch stringValue(L, 2) {
-    case "id": push(L, Int(task))
-    case "app": pushApp(app, on: slot)
-    case "open": push(L, open)
-    case "name": push(L, slot.taskNames[task] ?? "")
-    case "expired":
-      push(L, slot.device[app].tasks.first(where: { $0.id == task })?.expired ?? false)
-    default: throw unknownField(.task)
-    }
-    return 1
-  }
 
   func taskToString() throws -> Int32 {
     let (slot, app, task) = try selfTask()

@@ -3,51 +3,58 @@ import CLuaShim
 import LifeSimEngine
 
 // The trace object: trace:callbacks, trace:records, trace:text.
+extension API {
+  static let traceRows: [APIRow] = [
+    .method(.trace, "callbacks", "dev.trace:callbacks{ app =, since =, vc = }",
+            "The selectors delivered, in order; every filter is optional.") { try $0.traceCallbacks() },
+    .method(.trace, "records", "dev.trace:records{ app =, kind =, since = }",
+            "The records as tables with the JSONL field names.") { try $0.traceRecords() },
+    .method(.trace, "text", "dev.trace:text{ since =, format = \"text\" | \"jsonl\" }", "The trace as one string.") { try $0.traceText() },
+    .field(.trace, "count", "How many records the trace holds.") { rt in push(rt.L, try rt.selfTrace().device.trace.records.count) },
+    .meta(.trace, "__tostring") { try $0.traceToString() },
+  ]
+}
+
 extension LuaRuntime {
   /// The filter table at argument 2: { app = …, since = …, kind = … }.
   private func traceFilter(_ slot: DeviceSlot, allowKind: Bool) throws -> (AppID?, RecordKind?, Int, String?) {
-    guard !isNoneOrNil(L, 2) else { return (nil, nil, 1, nil) }
-    try checkTable(L, 2)
-    try checkKeys(L, 2, allowed: allowKind ? ["app", "kind", "since", "vc", "view"] : ["app", "since", "vc", "view"], arg: 2)
+    let keys = allowKind ? ["app", "kind", "since", "vc", "view"] : ["app", "since", "vc", "view"]
+    guard let o = try args.options(2, keys: keys) else { return (nil, nil, 1, nil) }
     // A view-controller or view class: only the callbacks of objects of that class.
-    let objectClass = try fieldString(L, 2, "vc", arg: 2) ?? fieldString(L, 2, "view", arg: 2)
-    var app: AppID?
-    if rawField(L, 2, "app") != LUA_TNIL {
-      if let bundle = stringValue(L, -1) {
-        app = slot.device.app(bundle: bundle)
-        if app == nil {
-          ls_pop(L, 1)
+    let objectClass = try o.optional("vc", as: String.self) ?? o.optional("view", as: String.self)
+    let app: AppID? = try o.withValue("app") { type in
+      if type == LUA_TNIL { return nil }
+      if let bundle = String.read(L, -1) {
+        guard let id = slot.device.app(bundle: bundle) else {
           let names = slot.device.apps.map(\.config.bundle)
-          throw ArgumentError(position: 2, message: "no app '\(bundle)' is installed\(suggestion(for: bundle, in: names))")
+          throw o.fail("no app '\(bundle)' is installed\(suggestion(for: bundle, in: names))")
         }
-      } else if let h = handle(-1, .app), h.device == slot.id {
-        app = AppID(Int(h.index))
-      } else {
-        let got = typeName(L, -1)
-        ls_pop(L, 1)
-        throw ArgumentError(position: 2, message: "field 'app' must be an app or a bundle id, got \(got)")
+        return id
       }
+      guard let h = handle(-1, .app), h.device == slot.id else {
+        throw o.fail("field 'app' must be an app or a bundle id, got \(typeName(L, -1))")
+      }
+      return AppID(Int(h.index))
     }
-    ls_pop(L, 1)
     var kind: RecordKind?
-    if allowKind, let k = try fieldString(L, 2, "kind", arg: 2) {
+    if allowKind, let k = try o.optional("kind", as: String.self) {
       kind = RecordKind(name: k)
       if kind == nil {
         let names = RecordKind.allCases.map(\.description)
-        throw ArgumentError(position: 2, message: "unknown record kind '\(k)'\(suggestion(for: k, in: names))")
+        throw o.fail("unknown record kind '\(k)'\(suggestion(for: k, in: names))")
       }
     }
     var since = 1
-    if let s = try fieldNumber(L, 2, "since", arg: 2) {
+    if let s = try o.optional("since", as: Double.self) {
       guard s == s.rounded(), s >= 0, s < 1e15 else {
-        throw ArgumentError(position: 2, message: "field 'since' must be a mark from dev:mark(), got \(s)")
+        throw o.fail("field 'since' must be a mark from dev:mark(), got \(s)")
       }
       since = Int(s)
     }
     return (app, kind, since, objectClass)
   }
 
-  private func selfTrace() throws -> DeviceSlot {
+  func selfTrace() throws -> DeviceSlot {
     try slot(try checkHandle(1, .trace).device)
   }
 
@@ -98,13 +105,11 @@ extension LuaRuntime {
     let slot = try selfTrace()
     var since = 1
     var format = TraceFormat.text
-    if !isNoneOrNil(L, 2) {
-      try checkTable(L, 2)
-      try checkKeys(L, 2, allowed: ["since", "format"], arg: 2)
-      if let s = try fieldNumber(L, 2, "since", arg: 2) { since = Int(max(0, min(s, 1e15))) }
-      if let f = try fieldString(L, 2, "format", arg: 2) {
+    if let o = try args.options(2, keys: ["since", "format"]) {
+      if let s = try o.optional("since", as: Double.self) { since = Int(max(0, min(s.isNaN ? 0 : s, 1e15))) }
+      if let f = try o.optional("format", as: String.self) {
         guard let parsed = TraceFormat(rawValue: f) else {
-          throw ArgumentError(position: 2, message: "unknown format '\(f)' (expected text or jsonl)")
+          throw o.fail("unknown format '\(f)' (expected text or jsonl)")
         }
         format = parsed
       }
@@ -113,14 +118,6 @@ extension LuaRuntime {
     return 1
   }
 
-  func traceIndex() throws -> Int32 {
-    let slot = try selfTrace()
-    switch stringValue(L, 2) {
-    case "count": push(L, slot.device.trace.records.count)
-    default: throw unknownField(.trace)
-    }
-    return 1
-  }
 
   func traceToString() throws -> Int32 {
     let slot = try selfTrace()

@@ -4,6 +4,65 @@ import LifeSimEngine
 
 // View controllers and views: specs, the app's navigation and presentation
 // methods, and the vc and view objects (SPEC §2 "view controllers").
+extension API {
+  static let viewControllerRows: [APIRow] = [
+    .method(.vc, "add_view", "vc:add_view{ class =, from = \"code\" | \"xib\" }",
+            "Adds a view to the view controller's view.") { try $0.vcAddView() },
+    .method(.vc, "load_view", "vc:load_view()", "Loads the view if it is not loaded (loadViewIfNeeded).") { try $0.vcLoadView() },
+    vcField("class", "Its class name.") { L, _, vc in push(L, vc.spec.className) },
+    vcField("instance", "Which instance of its class it is, from 1.") { L, _, vc in push(L, Int(vc.instance)) },
+    vcField("from", "\"storyboard\", \"xib\" or \"code\".") { L, _, vc in push(L, vc.spec.creation.rawValue) },
+    vcField("app", "Its app.") { _, slot, vc in slot.runtime.pushApp(vc.app, on: slot) },
+    vcField("state", "Its appearance state.") { L, _, vc in push(L, vc.appearance.description) },
+    vcField("view_loaded", "isViewLoaded.") { L, _, vc in push(L, vc.viewLoaded) },
+    vcField("in_window", "Whether its view is in a window.") { L, _, vc in push(L, vc.inWindow) },
+    vcField("empty_view", "Whether an overridden loadView left it without the nib's view.") { L, _, vc in
+      push(L, vc.viewLoaded && vc.spec.overridesLoadView && vc.spec.creation != .code)
+    },
+    vcField("presentation", "\"stack\", or the modal style it was presented with.") { L, _, vc in
+      switch vc.placement {
+      case .stack: push(L, "stack")
+      case .presented(let style): push(L, style.rawValue)
+      }
+    },
+    vcField("views", "The views added to its view.") { _, slot, vc in slot.runtime.pushViews(vc.subviews, on: slot) },
+    .meta(.vc, "__tostring") { try $0.vcToString() },
+  ]
+
+  static let viewRows: [APIRow] = [
+    .method(.view, "add_view", "view:add_view{ class =, from = \"code\" | \"xib\" }", "Adds a subview.") { try $0.viewAddView() },
+    .method(.view, "remove", "view:remove()", "Removes the view from its superview.") { try $0.viewRemove() },
+    viewField("class", "Its class name.") { L, _, v in push(L, v.spec.className) },
+    viewField("instance", "Which instance of its class it is, from 1.") { L, _, v in push(L, Int(v.instance)) },
+    viewField("from", "\"xib\" or \"code\".") { L, _, v in push(L, v.spec.creation.rawValue) },
+    viewField("app", "Its app.") { _, slot, v in slot.runtime.pushApp(v.app, on: slot) },
+    viewField("vc", "The view controller whose view holds it.") { _, slot, v in slot.runtime.pushViewController(v.owner, on: slot) },
+    viewField("superview", "Its superview, or nil for a direct subview of the view controller's view.") { L, slot, v in
+      if let s = v.superview { slot.runtime.pushView(s, on: slot) } else { lua_pushnil(L) }
+    },
+    viewField("views", "Its subviews.") { _, slot, v in slot.runtime.pushViews(v.subviews, on: slot) },
+    viewField("in_window", "Whether it is in a window.") { L, _, v in push(L, v.inWindow) },
+    viewField("removed", "Whether it was removed (and deallocated).") { L, _, v in push(L, v.deallocated) },
+    .meta(.view, "__tostring") { try $0.viewToString() },
+  ]
+
+  private static func vcField(_ name: String, _ summary: String,
+                              _ get: @escaping (LuaState, DeviceSlot, ViewController) throws -> Void) -> APIRow {
+    .field(.vc, name, summary) { rt in
+      let (slot, id) = try rt.selfVC()
+      try get(rt.L, slot, slot.device.viewController(id))
+    }
+  }
+
+  private static func viewField(_ name: String, _ summary: String,
+                                _ get: @escaping (LuaState, DeviceSlot, View) throws -> Void) -> APIRow {
+    .field(.view, name, summary) { rt in
+      let (slot, id) = try rt.selfView()
+      try get(rt.L, slot, slot.device.view(id))
+    }
+  }
+}
+
 extension LuaRuntime {
   // MARK: - Specs
 
@@ -15,51 +74,48 @@ extension LuaRuntime {
     guard lua_type(L, i) == LUA_TTABLE else {
       throw ArgumentError(position: arg, message: "\(isView ? "view" : "view-controller") spec expected ({ class = …, from = … }), got \(typeName(L, i))")
     }
-    try checkKeys(L, i, allowed: isView ? ["class", "from", "on"] : ["class", "from", "on", "overrides_load_view"], arg: arg)
-    guard let cls = try fieldString(L, i, "class", arg: arg), !cls.isEmpty else {
-      let example = isView ? "\"BadgeView\"" : "\"DetailViewController\""
-      throw ArgumentError(position: arg, message: "field 'class' (a class name such as \(example)) is required")
-    }
+    let o = Options(L: L, index: i, argument: arg)
+    try o.checkKeys(isView ? ["class", "from", "on"] : ["class", "from", "on", "overrides_load_view"])
+    let example = isView ? "\"BadgeView\"" : "\"DetailViewController\""
+    let cls = try o.required("class", as: String.self, hint: "a class name such as \(example)")
+    guard !cls.isEmpty else { throw o.fail("field 'class' must not be empty") }
     var creation = Creation.code
-    if let from = try fieldString(L, i, "from", arg: arg) {
+    if let from = try o.optional("from", as: String.self) {
       let allowed = isView ? ["code", "xib"] : Creation.allCases.map(\.rawValue)
       guard allowed.contains(from), let c = Creation(rawValue: from) else {
-        throw ArgumentError(position: arg, message: "field 'from' must be \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")), got \"\(from)\"\(suggestion(for: from, in: allowed))")
+        throw o.fail("field 'from' must be \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")), got \"\(from)\"\(suggestion(for: from, in: allowed))")
       }
       creation = c
     }
     var spec = ObjectSpec(className: cls, creation: creation,
-                          overridesLoadView: isView ? false : try fieldBool(L, i, "overrides_load_view", arg: arg) ?? false)
-    let onType = rawField(L, i, "on")
-    defer { ls_pop(L, 1) }
-    if onType != LUA_TNIL {
-      guard lua_type(L, -1) == LUA_TTABLE else {
-        throw ArgumentError(position: arg, message: "field 'on' must be a table of selector = function, got \(typeName(L, -1))")
-      }
-      let table = lua_gettop(L)
-      let valid = Callback.allCases.filter { isView ? $0.isViewCallback : $0.isViewControllerCallback }
-      var functions: [UInt8: Int32] = [:]
-      for key in stringKeys(L, table) {
+                          overridesLoadView: isView ? false : try o.optional("overrides_load_view") ?? false)
+    let valid = Callback.allCases.filter { isView ? $0.isViewCallback : $0.isViewControllerCallback }
+    let what = isView ? "view" : "view-controller"
+    // The `on` table: selector = function. Every key is checked before any
+    // function is stored, and every read is raw.
+    let on: [(Callback, String)] = try o.withTable("on", keys: nil, hint: "{ viewDidLoad = function(ctx) … end }") { on in
+      try on.keys().map { key in
         guard let c = Callback(selector: key), valid.contains(c) else {
-          for (_, s) in functions { slot.free(s) }
-          let what = isView ? "view" : "view-controller"
-          throw ArgumentError(position: arg, message: "field 'on': '\(key)' is not a \(what) callback\(suggestion(for: key, in: valid.map(\.selector)))")
+          throw o.fail("field 'on': '\(key)' is not a \(what) callback\(suggestion(for: key, in: valid.map(\.selector)))")
         }
-        lua_getfield(L, table, key)
-        defer { ls_pop(L, 1) }
-        guard lua_type(L, -1) == LUA_TFUNCTION else {
-          for (_, s) in functions { slot.free(s) }
-          throw ArgumentError(position: arg, message: "field 'on': '\(key)' must be a function, got \(typeName(L, -1))")
+        guard on.type(of: key) == LUA_TFUNCTION else {
+          throw on.withValue(key) { _ in o.fail("field 'on': '\(key)' must be a function, got \(typeName(L, -1))") }
         }
-        functions[c.rawValue] = slot.store(-1)
-        spec.handled.insert(c)
+        return (c, key)
       }
-      if !functions.isEmpty {
-        let token = slot.nextHandlerSet
-        slot.nextHandlerSet += 1
-        slot.specHandlers[token] = functions
-        spec.handlers = HostToken(Int(token))
+    } ?? []
+    if !on.isEmpty {
+      var functions: [UInt8: Int32] = [:]
+      try o.withTable("on", keys: nil, hint: "") { table in
+        for (c, key) in on {
+          functions[c.rawValue] = table.withValue(key) { _ in slot.store(-1) }
+          spec.handled.insert(c)
+        }
       }
+      let token = slot.nextHandlerSet
+      slot.nextHandlerSet += 1
+      slot.specHandlers[token] = functions
+      spec.handlers = HostToken(Int(token))
     }
     return spec
   }
@@ -80,10 +136,8 @@ extension LuaRuntime {
     let (slot, id) = try selfApp()
     let spec = try readSpec(2, arg: 2, on: slot, isView: false)
     var style: ModalStyle?
-    if !isNoneOrNil(L, 3) {
-      try checkTable(L, 3)
-      try checkKeys(L, 3, allowed: ["style"], arg: 3)
-      if let s = try fieldString(L, 3, "style", arg: 3) {
+    if let o = try args.options(3, keys: ["style"]) {
+      if let s = try o.optional("style", as: String.self) {
         let names = ModalStyle.allCases.map(\.rawValue)
         guard let parsed = ModalStyle(rawValue: s) else {
           throw ArgumentError(position: 3, message: "unknown style '\(s)'\(suggestion(for: s, in: names)); expected one of \(names.joined(separator: ", "))")
@@ -106,12 +160,7 @@ extension LuaRuntime {
   /// `app:pop_gesture{ cancel = bool }`, `app:dismiss_gesture{ cancel = bool }`.
   func appGesture(_ action: (Device, AppID, Bool) throws -> Void) throws -> Int32 {
     let (slot, id) = try selfApp()
-    var cancel = false
-    if !isNoneOrNil(L, 2) {
-      try checkTable(L, 2)
-      try checkKeys(L, 2, allowed: ["cancel"], arg: 2)
-      cancel = try fieldBool(L, 2, "cancel", arg: 2) ?? false
-    }
+    let cancel = try args.options(2, keys: ["cancel"])?.optional("cancel", as: Bool.self) ?? false
     try action(slot.device, id, cancel)
     return 0
   }
@@ -138,7 +187,7 @@ extension LuaRuntime {
     slot.vcObjects[vc.index] = slot.store(-1)
   }
 
-  private func selfVC() throws -> (DeviceSlot, ObjectID) {
+  func selfVC() throws -> (DeviceSlot, ObjectID) {
     let h = try checkHandle(1, .vc)
     return (try slot(h.device), ObjectID(Int(h.index)))
   }
@@ -163,28 +212,6 @@ extension LuaRuntime {
     return 0
   }
 
-  func vcIndex() throws -> Int32 {
-    let (slot, id) = try selfVC()
-    let vc = slot.device.viewController(id)
-    switch stringValue(L, 2) {
-    case "class": push(L, vc.spec.className)
-    case "instance": push(L, Int(vc.instance))
-    case "from": push(L, vc.spec.creation.rawValue)
-    case "app": pushApp(vc.app, on: slot)
-    case "state": push(L, vc.appearance.description)
-    case "view_loaded": push(L, vc.viewLoaded)
-    case "in_window": push(L, vc.inWindow)
-    case "empty_view": push(L, vc.viewLoaded && vc.spec.overridesLoadView && vc.spec.creation != .code)
-    case "presentation":
-      switch vc.placement {
-      case .stack: push(L, "stack")
-      case .presented(let style): push(L, style.rawValue)
-      }
-    case "views": pushViews(vc.subviews, on: slot)
-    default: throw unknownField(.vc)
-    }
-    return 1
-  }
 
   func vcToString() throws -> Int32 {
     let (slot, id) = try selfVC()
@@ -213,7 +240,7 @@ extension LuaRuntime {
     }
   }
 
-  private func selfView() throws -> (DeviceSlot, ObjectID) {
+  func selfView() throws -> (DeviceSlot, ObjectID) {
     let h = try checkHandle(1, .view)
     return (try slot(h.device), ObjectID(Int(h.index)))
   }
@@ -234,24 +261,6 @@ extension LuaRuntime {
     return 0
   }
 
-  func viewIndex() throws -> Int32 {
-    let (slot, id) = try selfView()
-    let v = slot.device.view(id)
-    switch stringValue(L, 2) {
-    case "class": push(L, v.spec.className)
-    case "instance": push(L, Int(v.instance))
-    case "from": push(L, v.spec.creation.rawValue)
-    case "app": pushApp(v.app, on: slot)
-    case "vc": pushViewController(v.owner, on: slot)
-    case "superview":
-      if let s = v.superview { pushView(s, on: slot) } else { lua_pushnil(L) }
-    case "views": pushViews(v.subviews, on: slot)
-    case "in_window": push(L, v.inWindow)
-    case "removed": push(L, v.deallocated)
-    default: throw unknownField(.view)
-    }
-    return 1
-  }
 
   func viewToString() throws -> Int32 {
     let (slot, id) = try selfView()

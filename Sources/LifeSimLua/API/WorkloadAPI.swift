@@ -4,25 +4,41 @@ import CSV
 import LifeSimEngine
 
 // lifesim.workload: a simulated user, and the replay of recorded app usage.
+extension API {
+  static let workloadRows: [APIRow] = [
+    .function(.workload, "user", "lifesim.workload.user{ zipf = 1.1, switch_every = 180, … }",
+              "A seeded user who switches between apps (Zipf popularity, exponential gaps); drive it with workload:drive(dev, { days = 7 }).") { try $0.workloadUser() },
+    .function(.workload, "replay", "lifesim.workload.replay(rows)",
+              "Recorded usage, rows { t = seconds, app = bundle, event = \"open\" }; drive it with workload:drive(dev).") { try $0.workloadReplay() },
+    .function(.workload, "read_csv", "lifesim.workload.read_csv(\"usage.csv\")",
+              "Reads an app-usage trace beside the script as rows { t, app, event }.") { try $0.workloadReadCSV() },
+    .function(.workloadObject, "drive", "workload:drive(dev [, { days =, hours =, minutes =, seconds = }])",
+              "Runs a workload on a device; returns what the user did ({ switches, locks, notifications }).") { try $0.workloadDrive() },
+  ]
+}
+
 extension LuaRuntime {
   static let userKeys = ["apps", "zipf", "switch_every", "session", "idle", "notifications_per_hour", "switcher_share", "quits_per_hour"]
 
   /// `lifesim.workload.user{ zipf = 1.1, switch_every = 180, … }`: checks the
   /// model and returns it as a workload (a table with `drive`).
   func workloadUser() throws -> Int32 {
-    if isNoneOrNil(L, 1) { lua_settop(L, 0); lua_createtable(L, 0, 0) }
-    try checkTable(L, 1)
-    try checkKeys(L, 1, allowed: Self.userKeys, arg: 1)
+    let given = try args.options(1, keys: Self.userKeys)
     // Check every field now, where the script builds the model.
-    _ = try userModel(table: 1, apps: [])
-    if rawField(L, 1, "apps") != LUA_TNIL && lua_type(L, -1) != LUA_TTABLE {
-      throw ArgumentError(position: 1, message: "field 'apps' must be a list of apps (objects or bundle ids), most popular first, got \(typeName(L, -1))")
+    if let o = given {
+      _ = try userModel(o, apps: [])
+      try o.withValue("apps") { type in
+        if type != LUA_TNIL && type != LUA_TTABLE {
+          throw o.fail("field 'apps' must be a list of apps (objects or bundle ids), most popular first, got \(typeName(L, -1))")
+        }
+      }
     }
-    ls_pop(L, 1)
     lua_createtable(L, 0, 8)
-    for key in Self.userKeys {
-      _ = rawField(L, 1, key)
-      setField(L, -2, key)
+    if let o = given {
+      for key in Self.userKeys {
+        rawField(L, o.index, key)
+        setField(L, -2, key)
+      }
     }
     push(L, "user")
     setField(L, -2, "kind")
@@ -33,19 +49,23 @@ extension LuaRuntime {
   /// `lifesim.workload.replay(rows | "file.csv")`: recorded usage, each row
   /// `{ t = seconds, app = bundle, event = "open" }`.
   func workloadReplay() throws -> Int32 {
+    // A file name is read now; its rows replace it.
+    var rows: Int32 = 1
     if lua_type(L, 1) == LUA_TSTRING {
-      lua_settop(L, 1)
       _ = try workloadReadCSV()
-      ls_replace(L, 1)
+      rows = lua_gettop(L)
     }
-    try checkTable(L, 1)
-    _ = try usageRows(1, arg: 1)  // check now
+    guard lua_type(L, rows) == LUA_TTABLE else {
+      throw ArgumentError(position: 1, message: "table expected, got \(typeName(L, 1))")
+    }
+    _ = try usageRows(rows, arg: 1)  // check now
     lua_createtable(L, 0, 2)
-    lua_pushvalue(L, 1)
+    lua_pushvalue(L, rows)
     setField(L, -2, "rows")
     push(L, "replay")
     setField(L, -2, "kind")
     setWorkloadMetatable()
+    if rows != 1 { ls_remove(L, rows) }  // the rows read from the file live in the workload now
     return 1
   }
 
@@ -57,13 +77,14 @@ extension LuaRuntime {
   /// `workload:drive(dev, { days = 7 })` (a user) or `workload:drive(dev)` (a
   /// replay). Returns what the user did: `{ switches, locks, notifications }`.
   func workloadDrive() throws -> Int32 {
-    try checkTable(L, 1)
+    guard lua_type(L, 1) == LUA_TTABLE else {
+      throw ArgumentError(position: 1, message: "workload expected (from lifesim.workload.user or lifesim.workload.replay), got \(typeName(L, 1))")
+    }
+    let workload = Options(L: L, index: 1, argument: 1)
     let slot = try slot(try checkHandle(2, .device).device)
-    let kind = try fieldString(L, 1, "kind", arg: 1)
+    let kind = try workload.optional("kind", as: String.self)
     if kind == "replay" {
-      _ = rawField(L, 1, "rows")
-      let rows = try usageRows(lua_absindex(L, -1), arg: 1)
-      ls_pop(L, 1)
+      let rows = try workload.withValue("rows") { _ in try usageRows(lua_gettop(L), arg: 1) }
       let events = try rows.enumerated().map { i, row -> UsageEvent in
         var app: AppID?
         if let bundle = row.app {
@@ -80,22 +101,20 @@ extension LuaRuntime {
     guard kind == "user" else {
       throw ArgumentError(position: 1, message: "workload expected (from lifesim.workload.user or lifesim.workload.replay)")
     }
-    var apps: [AppID] = []
-    if rawField(L, 1, "apps") == LUA_TTABLE {
-      let list = lua_absindex(L, -1)
-      let n = lua_rawlen(L, list)
-      if n > 0 {
-        for i in 1...n {
-          lua_rawgeti(L, list, lua_Integer(i))
-          apps.append(try checkApp(lua_absindex(L, -1), on: slot))
-          ls_pop(L, 1)
+    let apps: [AppID] = try workload.withValue("apps") { type in
+      guard type == LUA_TTABLE else { return slot.device.apps.map(\.id) }
+      let list = lua_gettop(L)
+      return try (0..<Int(lua_rawlen(L, list))).map { i in
+        lua_rawgeti(L, list, lua_Integer(i + 1))
+        defer { ls_pop(L, 1) }
+        do {
+          return try checkApp(lua_gettop(L), on: slot)
+        } catch let e as ArgumentError {
+          throw workload.fail("apps[\(i + 1)]: \(e.message)")
         }
       }
-    } else {
-      apps = slot.device.apps.map(\.id)
     }
-    ls_pop(L, 1)
-    let model = try userModel(table: 1, apps: apps)
+    let model = try userModel(workload, apps: apps)
     let duration = try driveDuration(3)
     let summary = try slot.device.drive(model, for: duration)
     lua_createtable(L, 0, 4)
@@ -106,35 +125,30 @@ extension LuaRuntime {
     return 1
   }
 
-  /// The user model in the table at `t`.
-  private func userModel(table t: Int32, apps: [AppID]) throws -> UserModel {
+  /// The user model in the option table `o`.
+  private func userModel(_ o: Options, apps: [AppID]) throws -> UserModel {
     var m = UserModel(apps: apps)
-    func seconds(_ key: String, allowNil: Bool = true) throws -> SimTime? {
-      guard let s = try fieldNumber(L, t, key, arg: 1) else { return nil }
+    func seconds(_ key: String) throws -> SimTime? {
+      guard let s = try o.optional(key, as: Double.self) else { return nil }
       guard s > 0, let time = SimTime(seconds: s), time > .zero else {
-        throw ArgumentError(position: 1, message: "field '\(key)' must be a number of seconds > 0, got \(formatNumber(s))")
+        throw o.fail("field '\(key)' must be a number of seconds > 0, got \(formatNumber(s))")
       }
       return time
     }
-    if let z = try fieldNumber(L, t, "zipf", arg: 1) {
-      guard z >= 0, z <= 10 else { throw ArgumentError(position: 1, message: "field 'zipf' must be an exponent between 0 and 10, got \(formatNumber(z))") }
-      m.zipfExponent = z
+    func number(_ key: String, in range: ClosedRange<Double>, _ what: String) throws -> Double? {
+      guard let x = try o.optional(key, as: Double.self) else { return nil }
+      guard range.contains(x) else {
+        throw o.fail("field '\(key)' must be \(what) between \(formatNumber(range.lowerBound)) and \(formatNumber(range.upperBound)), got \(formatNumber(x))")
+      }
+      return x
     }
+    if let z = try number("zipf", in: 0...10, "an exponent") { m.zipfExponent = z }
     if let s = try seconds("switch_every") { m.switchMean = s }
     m.sessionMean = try seconds("session")
     if let s = try seconds("idle") { m.idleMean = s }
-    if let n = try fieldNumber(L, t, "notifications_per_hour", arg: 1) {
-      guard n >= 0, n <= 3600 else { throw ArgumentError(position: 1, message: "field 'notifications_per_hour' must be between 0 and 3600, got \(formatNumber(n))") }
-      m.notificationsPerHour = n
-    }
-    if let q = try fieldNumber(L, t, "quits_per_hour", arg: 1) {
-      guard q >= 0, q <= 3600 else { throw ArgumentError(position: 1, message: "field 'quits_per_hour' must be between 0 and 3600, got \(formatNumber(q))") }
-      m.quitsPerHour = q
-    }
-    if let p = try fieldNumber(L, t, "switcher_share", arg: 1) {
-      guard p >= 0, p <= 1 else { throw ArgumentError(position: 1, message: "field 'switcher_share' must be between 0 and 1, got \(formatNumber(p))") }
-      m.switcherShare = p
-    }
+    if let n = try number("notifications_per_hour", in: 0...3600, "a rate") { m.notificationsPerHour = n }
+    if let q = try number("quits_per_hour", in: 0...3600, "a rate") { m.quitsPerHour = q }
+    if let p = try number("switcher_share", in: 0...1, "a share") { m.switcherShare = p }
     return m
   }
 
@@ -143,11 +157,12 @@ extension LuaRuntime {
     guard lua_type(L, i) == LUA_TTABLE else {
       throw ArgumentError(position: 2, message: "how long to drive is required, such as { days = 7 } or { hours = 2 }")
     }
-    try checkKeys(L, i, allowed: ["days", "hours", "minutes", "seconds"], arg: 2)
+    let o = Options(L: L, index: i, argument: 2)
+    try o.checkKeys(["days", "hours", "minutes", "seconds"])
     var total = 0.0
     for (key, unit) in [("days", 86_400.0), ("hours", 3600.0), ("minutes", 60.0), ("seconds", 1.0)] {
-      if let v = try fieldNumber(L, i, key, arg: 2) {
-        guard v >= 0 else { throw ArgumentError(position: 2, message: "field '\(key)' must be ≥ 0, got \(formatNumber(v))") }
+      if let v = try o.optional(key, as: Double.self) {
+        guard v >= 0 else { throw o.fail("field '\(key)' must be ≥ 0, got \(formatNumber(v))") }
         total += v * unit
       }
     }
@@ -170,14 +185,15 @@ extension LuaRuntime {
       guard lua_type(L, row) == LUA_TTABLE else {
         throw ArgumentError(position: arg, message: "row \(i) must be a table { t = seconds, app = bundle, event = name }, got \(typeName(L, row))")
       }
-      guard let s = try fieldNumber(L, row, "t", arg: arg), let time = SimTime(seconds: s), time >= .zero else {
-        throw ArgumentError(position: arg, message: "row \(i) needs 't', the seconds since the start (≥ 0)")
+      let fields = Options(L: L, index: row, argument: arg)
+      guard let s = try fields.optional("t", as: Double.self), let time = SimTime(seconds: s), time >= .zero else {
+        throw fields.fail("row \(i) needs 't', the seconds since the start (≥ 0)")
       }
-      guard let name = try fieldString(L, row, "event", arg: arg), let kind = UsageEvent.Kind(rawValue: name) else {
-        let given = (try? fieldString(L, row, "event", arg: arg)) ?? nil
-        throw ArgumentError(position: arg, message: "row \(i): unknown event '\(given ?? "nil")'\(suggestion(for: given ?? "", in: kinds)); events: \(kinds.joined(separator: ", "))")
+      let given = try fields.optional("event", as: String.self)
+      guard let name = given, let kind = UsageEvent.Kind(rawValue: name) else {
+        throw fields.fail("row \(i): unknown event '\(given ?? "nil")'\(suggestion(for: given ?? "", in: kinds)); events: \(kinds.joined(separator: ", "))")
       }
-      let app = try fieldString(L, row, "app", arg: arg).flatMap { $0.isEmpty ? nil : $0 }
+      let app = try fields.optional("app", as: String.self).flatMap { $0.isEmpty ? nil : $0 }
       let event = UsageEvent(time: time, app: nil, kind: kind)
       if event.needsApp && app == nil {
         throw ArgumentError(position: arg, message: "row \(i): event '\(name)' needs an app")
@@ -191,7 +207,7 @@ extension LuaRuntime {
   /// beside the script, as rows `{ t, app, event }`. Columns: time (seconds),
   /// bundle id, event; an optional header names them (`time,app,event`).
   func workloadReadCSV() throws -> Int32 {
-    let name = try checkString(L, 1)
+    let name = try args.string(1)
     if !options.unsafe && (name.hasPrefix("/") || name.split(separator: "/").contains("..")) {
       throw ArgumentError(position: 1, message: "'\(name)': traces are read from beside the script, by a relative path without '..' (lifesim run --unsafe allows any path)")
     }

@@ -238,7 +238,8 @@ final class DeviceSlot: DeviceHost {
       // A candidate table, or an app object.
       var chosen: AppID?
       if lua_type(L, -1) == LUA_TTABLE {
-        lua_getfield(L, -1, "app")
+        // Read raw: a table the script made may carry an __index that raises.
+        rawField(L, -1, "app")
         if let h = runtime.handle(-1, .app), h.device == id { chosen = AppID(Int(h.index)) }
         ls_pop(L, 1)
       } else if let h = runtime.handle(-1, .app), h.device == id {

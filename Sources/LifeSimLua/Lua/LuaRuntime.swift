@@ -73,6 +73,8 @@ public final class LuaRuntime {
   /// The REPL's protected field reader (`o[k]`), made on first use.
   var fieldReaderRef: Int32 = 0
   var workloadMetatableRef: Int32 = 0
+  /// How deep `describeErrorValue` is nested (an error's `__tostring` may raise).
+  var describingErrors = 0
   var experimentMetatableRef: Int32 = 0
 
   /// The seed of devices that name none: the run's (`--seed`, or a batch run's seed).
@@ -186,19 +188,50 @@ public final class LuaRuntime {
     return LuaFailure(kind: .runtime, message: describeErrorValue(at: -1), traceback: traceback)
   }
 
-  /// A readable text for an error value that is not a string (§8 pitfall 4).
+  /// A readable text for an error value that is not a string (§8 pitfall 4):
+  /// "error object is a table: { code = 1 }". A value's own `__tostring` speaks
+  /// for it, called protected; when that fails, the failure is named and the
+  /// table is laid out raw. No script code runs otherwise.
   private func describeErrorValue(at i: Int32) -> String {
     let abs = lua_absindex(L, i)
-    if lua_type(L, abs) == LUA_TNIL { return "(error object is a nil value)" }
-    // The prelude's tostring honours __tostring and never prints an address.
-    lua_rawgeti(L, ls_registryindex(), lua_Integer(tostringRef))
-    lua_pushvalue(L, abs)
-    if ls_pcall(L, 1, 1, 1) == LUA_OK, let s = stringValue(L, -1) {
-      ls_pop(L, 1)
-      return "(error object is a \(typeName(L, abs)) value: \(s))"
+    if lua_type(L, abs) == LUA_TNIL { return "error object is nil" }
+    let name = typeName(L, abs)
+    let what = "error object is \("aeiou".contains(name.first ?? "x") ? "an" : "a") \(name)"
+    var printer = PrettyPrinter(runtime: self, maxDepth: 2)
+    printer.lineWidth = Int.max
+    // A __tostring can raise another object with a __tostring that raises, and
+    // so on: only the outermost two get to speak.
+    describingErrors += 1
+    defer { describingErrors -= 1 }
+    if describingErrors <= 2 && hasToString(abs) {
+      switch protectedToStringResult(at: abs) {
+      case .success(let text): return "\(what): \(text)"
+      case .failure(let failure):
+        printer.callsToString = false
+        let layout = lua_type(L, abs) == LUA_TTABLE ? ": " + printer.render(abs, depth: 0, indent: "") : ""
+        return "\(what) whose __tostring failed (\(failure.message))\(layout)"
+      }
     }
-    ls_pop(L, 1)
-    return "(error object is a \(typeName(L, abs)) value)"
+    return "\(what): \(printer.render(abs, depth: 0, indent: ""))"
+  }
+
+  /// Whether the value at `i` has a `__tostring` metamethod (read raw).
+  func hasToString(_ i: Int32) -> Bool {
+    guard lua_getmetatable(L, i) != 0 else { return false }
+    defer { ls_pop(L, 2) }
+    return rawField(L, -1, "__tostring") != LUA_TNIL
+  }
+
+  /// The prelude's `tostring` of the value at `i`, called protected.
+  func protectedToStringResult(at i: Int32) -> Result<String, LuaFailure> {
+    let abs = lua_absindex(L, i)
+    return withRestoredStack(L) {
+      lua_rawgeti(L, ls_registryindex(), lua_Integer(tostringRef))
+      lua_pushvalue(L, abs)
+      let status = ls_pcall(L, 1, 1, 1)
+      guard status == LUA_OK else { return .failure(popFailure(status: status)) }
+      return stringValue(L, -1).map { .success($0) } ?? .failure(LuaFailure(kind: .runtime, message: "not a string"))
+    }
   }
 
   // MARK: - lifesim error objects
@@ -211,14 +244,17 @@ public final class LuaRuntime {
     let ours = lua_rawequal(L, -1, -2) != 0
     ls_pop(L, 2)
     guard ours else { return nil }
-    let message = (try? fieldString(L, abs, "message", arg: 0)) ?? nil
-    let traceback = (try? fieldString(L, abs, "traceback", arg: 0)) ?? nil
-    let expectation = ((try? fieldBool(L, abs, "expectation", arg: 0)) ?? nil) ?? false
+    // lifesim made this table, but a script may have changed its fields: read
+    // each raw and by type.
+    let o = Options(L: L, index: abs, argument: 0)
+    let message = rawString(L, abs, "message")
+    let traceback = rawString(L, abs, "traceback")
+    let expectation = ((try? o.optional("expectation", as: Bool.self)) ?? nil) ?? false
     var failure = LuaFailure(kind: expectation ? .expectation : .runtime,
                              message: message ?? "error", traceback: traceback)
-    if let callback = (try? fieldString(L, abs, "callback", arg: 0)) ?? nil {
-      let app = (try? fieldString(L, abs, "app", arg: 0)) ?? nil
-      let t = ((try? fieldNumber(L, abs, "t_us", arg: 0)) ?? nil) ?? 0
+    if let callback = rawString(L, abs, "callback") {
+      let app = rawString(L, abs, "app")
+      let t = ((try? o.optional("t_us", as: Double.self)) ?? nil) ?? 0
       failure.handler = HandlerFailure(app: app, callback: callback, time: SimTime(microseconds: Int64(t)),
                                        message: failure.message, traceback: traceback,
                                        isExpectationFailure: expectation)

@@ -35,47 +35,10 @@ func stringValue(_ L: LuaState, _ i: Int32) -> String? {
   }
 }
 
-func checkString(_ L: LuaState, _ i: Int32, _ what: String = "string") throws -> String {
-  guard let s = stringValue(L, i) else {
-    throw ArgumentError(position: i, message: "\(what) expected, got \(typeName(L, i))")
-  }
-  return s
-}
+// MARK: - Raw table fields (no metamethods run)
 
-func checkNumber(_ L: LuaState, _ i: Int32) throws -> Double {
-  guard lua_type(L, i) == LUA_TNUMBER else {
-    throw ArgumentError(position: i, message: "number expected, got \(typeName(L, i))")
-  }
-  return lua_tonumberx(L, i, nil)
-}
-
-/// Reads a number of seconds as virtual time.
-func checkSeconds(_ L: LuaState, _ i: Int32, allowNegative: Bool = false) throws -> SimTime {
-  let s = try checkNumber(L, i)
-  guard let t = SimTime(seconds: s) else {
-    throw ArgumentError(position: i, message: "a finite number of seconds expected, got \(s)")
-  }
-  if !allowNegative && t.microseconds < 0 {
-    throw ArgumentError(position: i, message: "a time that is not negative expected, got \(s)")
-  }
-  return t
-}
-
-func checkFunction(_ L: LuaState, _ i: Int32) throws {
-  guard lua_type(L, i) == LUA_TFUNCTION else {
-    throw ArgumentError(position: i, message: "function expected, got \(typeName(L, i))")
-  }
-}
-
-func checkTable(_ L: LuaState, _ i: Int32) throws {
-  guard lua_type(L, i) == LUA_TTABLE else {
-    throw ArgumentError(position: i, message: "table expected, got \(typeName(L, i))")
-  }
-}
-
-// MARK: - Raw table fields (no metamethods run; stack effect: none)
-
-/// Pushes `t[key]` without metamethods and returns its type; the caller pops.
+/// Pushes `t[key]` without metamethods and returns its type; the caller pops
+/// (`Options.withValue` does it for you). Stack effect: +1.
 @discardableResult
 func rawField(_ L: LuaState, _ t: Int32, _ key: String) -> Int32 {
   let abs = lua_absindex(L, t)
@@ -83,84 +46,39 @@ func rawField(_ L: LuaState, _ t: Int32, _ key: String) -> Int32 {
   return lua_rawget(L, abs)
 }
 
-func fieldString(_ L: LuaState, _ t: Int32, _ key: String, arg: Int32) throws -> String? {
+/// Reads `t[key]` raw as a string; nil when absent or not a string. For tables
+/// lifesim made itself (error objects). Stack effect: none.
+func rawString(_ L: LuaState, _ t: Int32, _ key: String) -> String? {
   defer { ls_pop(L, 1) }
-  if rawField(L, t, key) == LUA_TNIL { return nil }
-  guard let s = stringValue(L, -1) else {
-    throw ArgumentError(position: arg, message: "field '\(key)' must be a string, got \(typeName(L, -1))")
-  }
-  return s
+  rawField(L, t, key)
+  return stringValue(L, -1)
 }
 
-func fieldNumber(_ L: LuaState, _ t: Int32, _ key: String, arg: Int32) throws -> Double? {
-  defer { ls_pop(L, 1) }
-  if rawField(L, t, key) == LUA_TNIL { return nil }
-  guard lua_type(L, -1) == LUA_TNUMBER else {
-    throw ArgumentError(position: arg, message: "field '\(key)' must be a number, got \(typeName(L, -1))")
-  }
-  return lua_tonumberx(L, -1, nil)
+// MARK: - Stack discipline (lua-embedding.md §7.1.7)
+
+/// Runs `body`, and in debug builds checks that it left the stack `pushing`
+/// values higher than it found it, as mlua's `StackGuard` does. A throw skips
+/// the check: the trampoline raises, and Lua discards the frame.
+@inline(__always)
+func withBalancedStack<T>(_ L: LuaState, pushing: Int32 = 0, _ what: @autoclosure () -> String = #function,
+                          _ body: () throws -> T) rethrows -> T {
+  #if DEBUG
+  let top = lua_gettop(L)
+  let result = try body()
+  assert(lua_gettop(L) == top + pushing, "\(what()) moved the stack by \(lua_gettop(L) - top), expected \(pushing)")
+  return result
+  #else
+  return try body()
+  #endif
 }
 
-func fieldBool(_ L: LuaState, _ t: Int32, _ key: String, arg: Int32) throws -> Bool? {
-  defer { ls_pop(L, 1) }
-  if rawField(L, t, key) == LUA_TNIL { return nil }
-  guard lua_type(L, -1) == LUA_TBOOLEAN else {
-    throw ArgumentError(position: arg, message: "field '\(key)' must be a boolean, got \(typeName(L, -1))")
-  }
-  return lua_toboolean(L, -1) != 0
-}
-
-/// An array of strings in field `key`, or nil.
-func fieldStrings(_ L: LuaState, _ t: Int32, _ key: String, arg: Int32) throws -> [String]? {
-  defer { ls_pop(L, 1) }
-  if rawField(L, t, key) == LUA_TNIL { return nil }
-  guard lua_type(L, -1) == LUA_TTABLE else {
-    throw ArgumentError(position: arg, message: "field '\(key)' must be an array of strings, got \(typeName(L, -1))")
-  }
-  return try stringArray(L, -1, arg: arg, what: "field '\(key)'")
-}
-
-/// Reads t[1..n] as strings.
-func stringArray(_ L: LuaState, _ t: Int32, arg: Int32, what: String) throws -> [String] {
-  let abs = lua_absindex(L, t)
-  let n = lua_rawlen(L, abs)
-  var out: [String] = []
-  out.reserveCapacity(Int(n))
-  var i: lua_Integer = 1
-  while i <= lua_Integer(n) {
-    lua_rawgeti(L, abs, i)
-    defer { ls_pop(L, 1) }
-    guard let s = stringValue(L, -1) else {
-      throw ArgumentError(position: arg, message: "\(what)[\(i)] must be a string, got \(typeName(L, -1))")
-    }
-    out.append(s)
-    i += 1
-  }
-  return out
-}
-
-/// The string keys of a table, sorted; used to reject unknown options.
-/// Non-string keys are reported as "?" so that they are rejected too.
-func stringKeys(_ L: LuaState, _ t: Int32) -> [String] {
-  let abs = lua_absindex(L, t)
-  var keys: [String] = []
-  lua_pushnil(L)
-  while lua_next(L, abs) != 0 {
-    if let k = stringValue(L, -2) {
-      keys.append(k)
-    } else if lua_type(L, -2) == LUA_TNUMBER {
-      keys.append("[\(lua_tointegerx(L, -2, nil))]")
-    }
-    ls_pop(L, 1)
-  }
-  return keys.sorted()
-}
-
-/// Rejects keys that are not in `allowed`, suggesting the nearest one.
-func checkKeys(_ L: LuaState, _ t: Int32, allowed: [String], arg: Int32) throws {
-  for key in stringKeys(L, t) where !allowed.contains(key) {
-    throw ArgumentError(position: arg, message: "unknown option '\(key)'\(suggestion(for: key, in: allowed))")
-  }
+/// Runs `body` and puts the stack back as it was, whether `body` returns or
+/// throws: for reads that push what they look at.
+@inline(__always)
+func withRestoredStack<T>(_ L: LuaState, _ body: () throws -> T) rethrows -> T {
+  let top = lua_gettop(L)
+  defer { lua_settop(L, top) }
+  return try body()
 }
 
 // MARK: - Pushing values (stack effect: +1)
@@ -222,5 +140,3 @@ func editDistance(_ a: String, _ b: String) -> Int {
   return row[b.count]
 }
 
-/// Whether argument `i` is absent or nil.
-func isNoneOrNil(_ L: LuaState, _ i: Int32) -> Bool { ls_isnoneornil(L, i) != 0 }

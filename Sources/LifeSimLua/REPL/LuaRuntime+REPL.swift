@@ -89,12 +89,7 @@ extension LuaRuntime {
 
   /// The value's own `__tostring`, called protected; nil when there is none or it fails.
   func protectedToString(at index: Int32) -> String? {
-    let abs = lua_absindex(L, index)
-    lua_rawgeti(L, ls_registryindex(), lua_Integer(tostringRef))
-    lua_pushvalue(L, abs)
-    defer { ls_pop(L, 1) }
-    guard ls_pcall(L, 1, 1, 1) == LUA_OK else { return nil }
-    return stringValue(L, -1)
+    try? protectedToStringResult(at: index).get()
   }
 
   // MARK: - Completion
@@ -127,11 +122,12 @@ extension LuaRuntime {
     guard pushPath(base) else { return [] }
     var names: [String]
     if let kind = ObjectKind(rawValue: ls_userdata_kind(L, -1)) {
-      names = method ? (methodTables[kind] ?? []).map(\.0) : propertyNames[kind] ?? []
+      names = method ? API.methodNames(kind) : API.fieldNames(kind)
     } else if lua_type(L, -1) == LUA_TTABLE {
       names = tableKeys(at: -1, methodsOnly: method)
     } else if lua_type(L, -1) == LUA_TSTRING && method {
-      lua_getglobal(L, "string")
+      ls_pushglobaltable(L)
+      rawField(L, -1, "string")  // raw: the globals' __index raises for unknown names
       names = lua_type(L, -1) == LUA_TTABLE ? tableKeys(at: -1, methodsOnly: true) : []
     } else {
       names = []
@@ -165,7 +161,7 @@ extension LuaRuntime {
     for part in parts.dropFirst() {
       guard isIdentifier(part) else { ls_pop(L, 1); return false }
       if let kind = ObjectKind(rawValue: ls_userdata_kind(L, -1)) {
-        guard propertyNames[kind]?.contains(part) == true else { ls_pop(L, 1); return false }
+        guard API.fieldNames(kind).contains(part) else { ls_pop(L, 1); return false }
         // A lifesim object's field: read through its __index, protected.
         guard pushField(of: -1, part) else { ls_pop(L, 1); return false }
         ls_remove(L, -2)
@@ -246,6 +242,8 @@ struct PrettyPrinter {
   let maxDepth: Int
   var maxItems = 50
   var lineWidth = 72
+  /// Whether a value's `__tostring` speaks for it (called protected).
+  var callsToString = true
   /// Tables being printed, to show cycles instead of looping.
   var open: [UnsafeRawPointer] = []
 
@@ -265,7 +263,7 @@ struct PrettyPrinter {
     case LUA_TFUNCTION: return functionText(i)
     case LUA_TTABLE: return table(i, depth: depth, indent: indent)
     case LUA_TUSERDATA:
-      if ObjectKind(rawValue: ls_userdata_kind(L, i)) != nil, let s = runtime.protectedToString(at: i) { return s }
+      if callsToString, ObjectKind(rawValue: ls_userdata_kind(L, i)) != nil, let s = runtime.protectedToString(at: i) { return s }
       return "<userdata>"
     case LUA_TTHREAD: return "<coroutine>"
     default: return "<\(typeName(L, i))>"
@@ -297,11 +295,7 @@ struct PrettyPrinter {
     guard let p = lua_topointer(L, i) else { return "{}" }
     if open.contains(p) { return "<cycle>" }
     // A table with its own __tostring (or a lifesim table with a __name) speaks for itself.
-    if lua_getmetatable(L, i) != 0 {
-      let hasToString = lua_getfield(L, -1, "__tostring") != LUA_TNIL
-      ls_pop(L, 2)
-      if hasToString, let s = runtime.protectedToString(at: i) { return s }
-    }
+    if callsToString, runtime.hasToString(i), let s = runtime.protectedToString(at: i) { return s }
     if depth >= maxDepth { return "{…}" }
     open.append(p)
     defer { open.removeLast() }
@@ -317,7 +311,12 @@ struct PrettyPrinter {
     // The other keys, sorted: numbers, then strings, then anything else. Lua's
     // own order depends on the hash seed, so every key is seen before any is cut.
     var keys: [(order: Int, number: Double, key: String, integer: lua_Integer?)] = []
-    var others: [(key: String, value: String)] = []
+    // Keys of other types are copied to a scratch array first: rendering them may
+    // call a script's __tostring, which could change the table under lua_next
+    // (and lua_next raises on a key it no longer finds).
+    lua_createtable(L, 0, 0)
+    let scratch = lua_gettop(L)
+    var otherCount: lua_Integer = 0
     lua_pushnil(L)
     while lua_next(L, i) != 0 {
       defer { ls_pop(L, 1) }
@@ -328,10 +327,25 @@ struct PrettyPrinter {
         keys.append((0, lua_tonumberx(L, -2, nil), "", integer))
       case LUA_TSTRING: keys.append((1, 0, stringValue(L, -2) ?? "", nil))
       default:
-        let k = "[" + render(lua_gettop(L) - 1, depth: maxDepth, indent: "") + "]"
-        others.append((k, render(lua_gettop(L), depth: depth + 1, indent: indent + "  ")))
+        lua_pushvalue(L, -2)
+        lua_rawseti(L, scratch, otherCount + 1)
+        lua_pushvalue(L, -1)
+        lua_rawseti(L, scratch, otherCount + 2)
+        otherCount += 2
       }
     }
+    var others: [(key: String, value: String)] = []
+    var k: lua_Integer = 1
+    while k < otherCount {
+      lua_rawgeti(L, scratch, k)
+      lua_rawgeti(L, scratch, k + 1)
+      let top = lua_gettop(L)
+      others.append(("[" + render(top - 1, depth: maxDepth, indent: "") + "]",
+                     render(top, depth: depth + 1, indent: indent + "  ")))
+      ls_pop(L, 2)
+      k += 2
+    }
+    ls_pop(L, 1)  // the scratch array
     keys.sort { ($0.order, $0.number, $0.key) < ($1.order, $1.number, $1.key) }
     let total = Int(n) + keys.count + others.count
     for k in keys.prefix(max(0, maxItems - items.count)) {

@@ -129,7 +129,7 @@ final class Fuzzer: DeviceHost {
     let (name, action) = pick(actions)
     do {
       try action()
-    } catch SimulationError.invalidAction {
+    } catch let e as SimulationError where e.isRefusal {
       // refused: a legal outcome
     } catch SimulationError.horizonReached {
       // a long advance with timers left: legal
@@ -166,7 +166,7 @@ final class Fuzzer: DeviceHost {
     case 7: try device.scheduleAppTimer(token(), app: id, after: .seconds(Int64(rng.next() % 60)))
     case 8:
       // App code may push; a transition in progress refuses it.
-      do { _ = try device.push(ObjectSpec(className: "Pushed", creation: .code), app: id) } catch SimulationError.invalidAction {}
+      do { _ = try device.push(ObjectSpec(className: "Pushed", creation: .code), app: id) } catch let e as SimulationError where e.isRefusal {}
     default: break
     }
     return rng.next() % 10 == 0 ? .bool(false) : .none

@@ -1,0 +1,102 @@
+import LifeSimEngine
+
+// The engine's errors in a script's terms. The engine throws data
+// (`.locked(.launch)`); here it becomes "dev:launch: the device is locked; call
+// dev:unlock() first", with the script's `file:line:` added by the trampoline.
+
+extension Operation {
+  /// How a script writes the operation.
+  var luaName: String {
+    switch self {
+    case .launch: return "dev:launch"
+    case .openURL: return "dev:open_url"
+    case .home: return "dev:home"
+    case .lock: return "dev:lock"
+    case .unlock: return "dev:unlock"
+    case .interrupt: return "dev:interrupt"
+    case .endInterrupt: return "dev:end_interrupt"
+    case .openSwitcher: return "dev:switcher"
+    case .switchTo: return "dev:switch_to"
+    case .forceQuit: return "dev:kill"
+    case .memoryWarning: return "dev:memory_warning"
+    case .backgroundFetch: return "dev:background_fetch"
+    case .silentPush: return "dev:silent_push"
+    case .rotate: return "dev:rotate"
+    case .openScene: return "app:open_scene"
+    case .closeScene: return "scene:close"
+    case .disconnectScene: return "scene:disconnect"
+    case .push: return "app:push"
+    case .pop: return "app:pop"
+    case .popGesture: return "app:pop_gesture"
+    case .present: return "app:present"
+    case .dismiss: return "app:dismiss"
+    case .dismissGesture: return "app:dismiss_gesture"
+    case .addView: return "add_view"
+    case .removeView: return "view:remove"
+    case .loadView: return "vc:load_view"
+    case .advance: return "dev:advance"
+    case .run: return "dev:run"
+    case .work: return "ctx:work"
+    case .appTimer: return "ctx:after"
+    case .beginBackgroundTask: return "ctx:begin_background_task"
+    case .playAudio: return "ctx:play_audio"
+    case .allocate: return "ctx:allocate"
+    case .release: return "ctx:release"
+    case .markDirty: return "ctx:dirty"
+    case .save: return "ctx:save"
+    case .finishBackgroundLaunch: return "ctx:complete"
+    case .drive, .replay: return "workload:drive"
+    }
+  }
+}
+
+extension Activity {
+  /// What was running, in a script's terms.
+  var luaDescription: String {
+    switch self {
+    case .scheduled: return "a dev:at/dev:after function"
+    case .clock: return "dev:advance or dev:run"
+    default: return description
+    }
+  }
+}
+
+/// The message a script sees for an engine error (without `file:line:`).
+func luaMessage(for error: SimulationError) -> String {
+  switch error {
+  case .invalidAction(let op, let reason):
+    return "\(op.luaName): \(reason)"
+  case .locked(let op):
+    return "\(op.luaName): the device is locked; call dev:unlock() first"
+  case .interruptionShowing(let op, let current):
+    return "\(op.luaName): an interruption (\(current)) is already showing; call dev:end_interrupt() first"
+  case .notExecuting(let op, let app, let state):
+    switch op {
+    case .appTimer: return "\(op.luaName): \(app) is not running"
+    case .push, .pop, .popGesture, .present, .dismiss, .dismissGesture, .addView, .removeView, .loadView:
+      return "\(op.luaName): \(app) is \(state), so none of its code runs"
+    default: return "\(op.luaName): \(app) is \(state)"
+    }
+  case .outsideAppCode(let op):
+    return "\(op.luaName): only app code can do this (call it inside a handler or an app timer, with its ctx)"
+  case .noRootViewController(let op, let app):
+    return "\(op.luaName): \(app) has no root view controller (give dev:install a root = { class = …, from = … })"
+  case .missingBackgroundMode(let op, let app, let mode):
+    return "\(op.luaName): \(app) has no '\(mode)' background mode (install it with background_modes = { \"\(mode)\" })"
+  case .noScenes(let op, let app, let sceneless, let ios):
+    let why = sceneless ? "it was installed with scenes = false" : "iOS \(ios) has no scenes"
+    return "\(op.luaName): \(app) uses the app-delegate model (\(why)); multi-window needs iOS 13 or later and an app with scenes"
+  case .reentrant(let op, let app, let inside):
+    let on = app.map { " on \($0)" } ?? ""
+    return "\(op.luaName)\(on) cannot be called inside \(inside.luaDescription); schedule it with dev:at or dev:after instead"
+  case .stalled(let t, let n):
+    return "\(n) events ran at t=\(t) without the clock moving: a timer or dev:after reschedules itself with no delay (--max-events-per-instant)"
+  case .horizonReached(let t):
+    return "the run reached its virtual-time limit at t=\(t) with events still scheduled (--max-time)"
+  case .replayRow(let row, let inner):
+    return "workload:drive: replay row \(row): \(luaMessage(for: inner))"
+  case .unsupportedVersion, .illegalTransition, .illegalSceneTransition, .inconsistent, .processKilled,
+       .policyFailed, .duplicateBundle, .handlerFailed:
+    return error.description
+  }
+}
