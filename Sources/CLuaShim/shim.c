@@ -258,7 +258,9 @@ static int ls_argerror(lua_State *L, int arg, const char *msg, const char *fallb
     }
     if (ar.namewhat != NULL && strcmp(ar.namewhat, "metamethod") != 0) name = ar.name;
   }
-  if (name == NULL) name = fallback != NULL ? fallback : "?";
+  /* Lua says "?" for a callee it cannot name (a computed key, a tail call). */
+  if ((name == NULL || strcmp(name, "?") == 0) && fallback != NULL) name = fallback;
+  if (name == NULL) name = "?";
   return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, name, msg);
 }
 

@@ -21,15 +21,17 @@ struct Lifesim: ParsableCommand {
     subcommands: [Run.self, Test.self, Repl.self, Compare.self, Batch.self, Merge.self, Summary.self, Plot.self]
   )
 
-  /// Parses, runs, and maps every outcome to SPEC §4's exit codes: usage
-  /// errors exit 2 (argument-parser's default would be 64).
+  /// Parses, runs, and maps every outcome to SPEC §4's exit codes through
+  /// `failureReport`; usage errors exit 2 (argument-parser's default would be 64).
   static func main() {
     do {
       var command = try parseAsRoot()
       try command.run()
-    } catch let code as ExitCode {
-      Glibc.exit(code.rawValue)
     } catch {
+      if let (message, status) = failureReport(for: error) {
+        if let message { printError(message) }
+        Glibc.exit(status)
+      }
       let code = exitCode(for: error)
       if code == .success {
         print(fullMessage(for: error))

@@ -64,6 +64,8 @@ extension Activity {
 /// The message a script sees for an engine error (without `file:line:`).
 func luaMessage(for error: SimulationError) -> String {
   switch error {
+  case .invalidAction(.addView, let reason):
+    return reason  // vc:add_view or view:add_view: the bridge adds the function's name
   case .invalidAction(let op, let reason):
     return "\(op.luaName): \(reason)"
   case .locked(let op):

@@ -197,13 +197,15 @@ public final class LuaRuntime {
     if lua_type(L, abs) == LUA_TNIL { return "error object is nil" }
     let name = typeName(L, abs)
     let what = "error object is \("aeiou".contains(name.first ?? "x") ? "an" : "a") \(name)"
-    var printer = PrettyPrinter(runtime: self, maxDepth: 2)
-    printer.lineWidth = Int.max
     // A __tostring can raise another object with a __tostring that raises, and
     // so on: only the outermost two get to speak.
     describingErrors += 1
     defer { describingErrors -= 1 }
-    if describingErrors <= 2 && hasToString(abs) {
+    let speaks = describingErrors <= 2
+    var printer = PrettyPrinter(runtime: self, maxDepth: 2)
+    printer.lineWidth = Int.max
+    printer.callsToString = speaks
+    if speaks && hasToString(abs) {
       switch protectedToStringResult(at: abs) {
       case .success(let text): return "\(what): \(text)"
       case .failure(let failure):

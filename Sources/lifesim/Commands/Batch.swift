@@ -74,16 +74,7 @@ extension Lifesim {
         options.shard = s
         printError("lifesim: shard \(s) (from \(source))")
       }
-      let runner: BatchRunner
-      do {
-        runner = try BatchRunner(options: options)
-      } catch let f as LuaFailure {
-        printError("lifesim: \(f.report)")
-        throw scriptExitCode(for: f)
-      } catch let e as BatchError {
-        printError("lifesim: \(e)")
-        throw ExitCode(2)
-      }
+      let runner = try BatchRunner(options: options)
       let spec = runner.spec
       if !quiet {
         var line = "lifesim: \(spec.name): \(spec.runCount) runs (\(spec.points.count) points × \(spec.seeds) seeds"
@@ -98,14 +89,9 @@ extension Lifesim {
       let report: BatchReport
       do {
         report = try runner.run { progress.update($0) }
-      } catch let f as LuaFailure {
-        progress.finish()
-        printError("lifesim: \(f.report)")
-        throw scriptExitCode(for: f)
-      } catch let e as BatchError {
-        progress.finish()
-        printError("lifesim: \(e)")
-        throw ExitCode(2)
+      } catch {
+        progress.finish()  // the error goes on a line of its own
+        throw error
       }
       progress.finish()
       if !quiet {
@@ -125,8 +111,7 @@ extension Lifesim {
         if !quiet { printError("lifesim: wrote \(path)") }
       }
       if report.failed > 0 {
-        printError("lifesim: \(report.failed) of \(report.ran) runs failed; first: \(report.firstError ?? "?")")
-        throw ExitCode(1)
+        throw CommandFailure.runsFailed(failed: report.failed, ran: report.ran, first: report.firstError ?? "?")
       }
     }
 
@@ -163,12 +148,7 @@ extension Lifesim {
     }
 
     func run() throws {
-      do {
-        try ResultMerge.merge(parts, into: output)
-      } catch let e as BatchError {
-        printError("lifesim: \(e)")
-        throw ExitCode(2)
-      }
+      try ResultMerge.merge(parts, into: output)
     }
   }
 
@@ -182,13 +162,7 @@ extension Lifesim {
     var results: String
 
     func run() throws {
-      do {
-        let summary = try ResultSummary(path: results)
-        writeOut(summary.render(title: results))
-      } catch let e as BatchError {
-        printError("lifesim: \(e)")
-        throw ExitCode(2)
-      }
+      writeOut(try ResultSummary(path: results).render(title: results))
     }
   }
 
@@ -220,38 +194,28 @@ extension Lifesim {
     @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file to write.", valueName: "file"))
     var output: String
 
+    func validate() throws {
+      for f in filters where !f.contains("=") {
+        throw ValidationError("--where takes name=value, got '\(f)'")
+      }
+    }
+
     func run() throws {
       var request = PlotRequest(metric: metric)
       request.x = x
       request.series = series
       request.title = title
       for f in filters {
-        guard let eq = f.firstIndex(of: "=") else {
-          printError("lifesim: --where takes name=value, got '\(f)'")
-          throw ExitCode(2)
-        }
+        let eq = f.firstIndex(of: "=")!  // validate() checked
         request.filters.append((String(f[..<eq]), String(f[f.index(after: eq)...])))
       }
-      do {
-        try writePlot(try ResultSummary(path: results), request, to: output)
-      } catch let e as BatchError {
-        printError("lifesim: \(e)")
-        throw ExitCode(2)
-      }
+      try writePlot(try ResultSummary(path: results), request, to: output)
     }
   }
 }
 
 private func writePlot(_ summary: ResultSummary, _ request: PlotRequest, to path: String) throws {
-  do {
-    try writeTextFile(path, try SVGPlot.render(summary, request))
-  } catch let e as BatchError {
-    printError("lifesim: \(e)")
-    throw ExitCode(2)
-  } catch {
-    printError("lifesim: cannot write \(path): \(error)")
-    throw ExitCode(2)
-  }
+  try writeTextFile(path, try SVGPlot.render(summary, request))
 }
 
 private func parseShard(_ text: String) throws -> Shard {

@@ -49,8 +49,7 @@ extension Lifesim {
         do {
           try runtime.runFile(file)
         } catch let f as LuaFailure {
-          printError("lifesim: iOS \(v): \(f.report)")
-          throw scriptExitCode(for: f)
+          throw CommandFailure.script(f, context: "iOS \(v)")
         }
         traces.append(runtime.createdDevices.map(lines(of:)))
       }

@@ -35,15 +35,13 @@ func luaFiles(under path: String) -> [String]? {
 }
 
 /// Writes a text file, replacing it.
+/// - Throws: `CommandFailure.cannotWrite`.
 func writeTextFile(_ path: String, _ text: String) throws {
-  guard let f = fopen(path, "wb") else { throw IOFailure(message: String(cString: strerror(errno))) }
+  guard let f = fopen(path, "wb") else {
+    throw CommandFailure.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+  }
   defer { fclose(f) }
   var text = text
   let ok = text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, f) == $0.count }
-  if !ok { throw IOFailure(message: String(cString: strerror(errno))) }
-}
-
-struct IOFailure: Error, CustomStringConvertible {
-  var message: String
-  var description: String { message }
+  if !ok { throw CommandFailure.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
 }

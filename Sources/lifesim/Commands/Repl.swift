@@ -34,14 +34,9 @@ extension Lifesim {
       let env = ProcessEnvironment()
       let colour = isatty(1) != 0 && env["NO_COLOR"].map(\.isEmpty) ?? true && env["TERM"] != "dumb"
       let history = env["HOME"].map { $0 + "/.lifesim_history" }
-      do {
-        let repl = try REPL(.init(file: file, options: common.runtimeOptions(), interactive: interactive,
-                                  colour: colour, historyPath: history))
-        repl.run()
-      } catch let f as LuaFailure {
-        printError("lifesim: \(f.report)")
-        throw ExitCode(2)
-      }
+      let repl = try REPL(.init(file: file, options: common.runtimeOptions(), interactive: interactive,
+                                colour: colour, historyPath: history))
+      repl.run()
     }
   }
 }

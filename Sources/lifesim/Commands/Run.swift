@@ -31,13 +31,8 @@ extension Lifesim {
       if common.unsafe {
         printError("lifesim: warning: --unsafe gives the script the whole standard library (io, os, debug)")
       }
-      let runtime: LuaRuntime
-      do {
-        runtime = try LuaRuntime(options: common.runtimeOptions())
-      } catch let f as LuaFailure {
-        printError("lifesim: \(f.report)")
-        throw ExitCode(2)
-      }
+      let runtime = try LuaRuntime(options: common.runtimeOptions())
+      // The traces are written also when the script fails: keep the failure for the end.
       var failure: LuaFailure?
       do {
         try runtime.runFile(file)
@@ -56,10 +51,7 @@ extension Lifesim {
         let code = scriptExitCode(for: f)
         if worst == nil || code.rawValue > worst!.rawValue { worst = code }
       }
-      if let failure {
-        printError("lifesim: \(failure.report)")
-        throw scriptExitCode(for: failure)
-      }
+      if let failure { throw failure }
       if let worst { throw worst }
     }
 
@@ -76,12 +68,7 @@ extension Lifesim {
         writeOut(text)
         return
       }
-      do {
-        try writeTextFile(output, text)
-      } catch {
-        printError("lifesim: cannot write \(output): \(error)")
-        throw ExitCode(2)
-      }
+      try writeTextFile(output, text)
     }
   }
 }

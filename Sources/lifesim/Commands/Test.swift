@@ -25,10 +25,7 @@ extension Lifesim {
       let roots = paths.isEmpty ? ["Scripts"] : paths
       var files: [String] = []
       for root in roots {
-        guard let found = luaFiles(under: root) else {
-          printError("lifesim: no such file or folder: \(root)")
-          throw ExitCode(2)
-        }
+        guard let found = luaFiles(under: root) else { throw CommandFailure.noSuchPath(root) }
         files += found
       }
       var passed = 0, failed = 0

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+@testable import LifeSimEngine
+
+/// The engine knows nothing of Lua or of the command line: its messages are
+/// typed errors in its own words, which the bridge and the CLI word for their
+/// users. These checks keep Lua and CLI vocabulary out of its string literals.
+struct EngineWordingTests {
+  static let foreign = ["dev:", "ctx:", "dev.", "app:on", "--max", "lifesim", "Lua", "= {", "()"]
+
+  @Test func engineStringsSpeakNeitherLuaNorCLI() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/LifeSimEngine")
+    let walker = try #require(FileManager.default.enumerator(atPath: root.path))
+    var files = 0
+    var found: [String] = []
+    for case let relative as String in walker where relative.hasSuffix(".swift") {
+      files += 1
+      let text = try String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8)
+      for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let code = line.range(of: "//").map { line[..<$0.lowerBound] } ?? line[...]
+        // The string literals on the line: every other piece between quotes.
+        let literals = code.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
+          .filter { $0.offset % 2 == 1 }.map(\.element)
+        for literal in literals {
+          // Swift method names in the callback table ("viewDidLoad()") are UIKit's, not Lua's.
+          if literal.hasSuffix("()") && !literal.contains(" ") { continue }
+          for word in Self.foreign where literal.contains(word) {
+            found.append("\(relative):\(n + 1): \"\(literal)\"")
+          }
+        }
+      }
+    }
+    #expect(files > 20)
+    #expect(found.isEmpty, "engine strings in Lua or CLI terms:\n\(found.joined(separator: "\n"))")
+  }
+
+  @Test func errorsCarryDataAndRefusalsAreMarked() {
+    #expect(SimulationError.locked(.launch).description == "launch: the device is locked")
+    #expect(SimulationError.locked(.launch).isRefusal)
+    #expect(SimulationError.reentrant(.advance, inside: .clock).description == "advance cannot run inside advance or run")
+    #expect(!SimulationError.horizonReached(.seconds(1)).isRefusal)
+    #expect(SimulationError.replayRow(3, .locked(.launch)).isRefusal)
+  }
+}
