@@ -52,15 +52,17 @@ extension API {
 extension LuaRuntime {
   /// Pushes a new ctx for `info` and returns its id (stack effect: +1).
   func pushContext(_ info: ContextInfo) -> Int32 {
-    let id = nextContextID
-    nextContextID &+= 1
-    contexts[id] = info
-    lua_rawgeti(L, ls_registryindex(), lua_Integer(devicesTableRef))
-    lua_rawgeti(L, -1, lua_Integer(info.device))
-    ls_remove(L, -2)  // the device userdata: the ctx keeps it alive
-    let app = info.app.map { $0.index } ?? -1
-    pushObject(Handle(kind: ObjectKind.context.rawValue, device: info.device, index: app, extra: id), userValue: true)
-    return id
+    return withBalancedStack(L, pushing: 1) {
+      let id = nextContextID
+      nextContextID &+= 1
+      contexts[id] = info
+      lua_rawgeti(L, ls_registryindex(), lua_Integer(devicesTableRef))
+      lua_rawgeti(L, -1, lua_Integer(info.device))
+      ls_remove(L, -2)  // the device userdata: the ctx keeps it alive
+      let app = info.app.map { $0.index } ?? -1
+      pushObject(Handle(kind: ObjectKind.context.rawValue, device: info.device, index: app, extra: id), userValue: true)
+      return id
+    }
   }
 
   func selfContext() throws -> (DeviceSlot, ContextInfo) {

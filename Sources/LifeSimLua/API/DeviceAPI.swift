@@ -137,7 +137,9 @@ extension LuaRuntime {
 
   /// Pushes the app object of an app (stack effect: +1).
   func pushApp(_ id: AppID, on slot: DeviceSlot) {
-    slot.pushSlot(slot.appObjects[Int(id.index)])
+    withBalancedStack(L, pushing: 1) {
+      slot.pushSlot(slot.appObjects[Int(id.index)])
+    }
   }
 
   static let installKeys = ["bundle", "scenes", "footprint_mb", "background_modes", "exits_on_suspend", "root"]

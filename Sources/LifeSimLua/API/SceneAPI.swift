@@ -40,15 +40,17 @@ extension LuaRuntime {
   /// Pushes the object for scene `number` of an app: one object per session,
   /// so `app.scenes[1] == ctx.scene` holds (stack effect: +1).
   func pushScene(_ number: Int32, of id: AppID, on slot: DeviceSlot) {
-    let app = Int(id.index)
-    if let stored = slot.sceneObjects[app][number] {
-      slot.pushSlot(stored)
-      return
+    withBalancedStack(L, pushing: 1) {
+      let app = Int(id.index)
+      if let stored = slot.sceneObjects[app][number] {
+        slot.pushSlot(stored)
+        return
+      }
+      pushApp(id, on: slot)  // the scene keeps its app (and so its device) alive
+      pushObject(Handle(kind: ObjectKind.scene.rawValue, device: slot.id, index: id.index, extra: number),
+                 userValue: true)
+      slot.sceneObjects[app][number] = slot.store(-1)
     }
-    pushApp(id, on: slot)  // the scene keeps its app (and so its device) alive
-    pushObject(Handle(kind: ObjectKind.scene.rawValue, device: slot.id, index: id.index, extra: number),
-               userValue: true)
-    slot.sceneObjects[app][number] = slot.store(-1)
   }
 
   /// `app:open_scene()`: another window; returns its scene.

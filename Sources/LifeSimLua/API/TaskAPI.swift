@@ -33,13 +33,15 @@ extension LuaRuntime {
 
   /// Pushes the object of a task: one per task while it is open (stack effect: +1).
   func pushTask(_ task: Int32, of id: AppID, on slot: DeviceSlot) {
-    if let stored = slot.taskObjects[task] {
-      slot.pushSlot(stored)
-      return
+    withBalancedStack(L, pushing: 1) {
+      if let stored = slot.taskObjects[task] {
+        slot.pushSlot(stored)
+        return
+      }
+      pushApp(id, on: slot)  // the task keeps its app (and device) alive
+      pushObject(Handle(kind: ObjectKind.task.rawValue, device: slot.id, index: id.index, extra: task), userValue: true)
+      slot.taskObjects[task] = slot.store(-1)
     }
-    pushApp(id, on: slot)  // the task keeps its app (and device) alive
-    pushObject(Handle(kind: ObjectKind.task.rawValue, device: slot.id, index: id.index, extra: task), userValue: true)
-    slot.taskObjects[task] = slot.store(-1)
   }
 
   /// `ctx:begin_background_task(name [, on_expire])`: `on_expire(task)` runs

@@ -167,10 +167,12 @@ extension LuaRuntime {
 
   /// Pushes an array of view-controller objects (stack effect: +1).
   func pushViewControllers(_ ids: [ObjectID], on slot: DeviceSlot) {
-    lua_createtable(L, Int32(ids.count), 0)
-    for (i, vc) in ids.enumerated() {
-      pushViewController(vc, on: slot)
-      lua_rawseti(L, -2, lua_Integer(i + 1))
+    withBalancedStack(L, pushing: 1) {
+      lua_createtable(L, Int32(ids.count), 0)
+      for (i, vc) in ids.enumerated() {
+        pushViewController(vc, on: slot)
+        lua_rawseti(L, -2, lua_Integer(i + 1))
+      }
     }
   }
 
@@ -178,13 +180,15 @@ extension LuaRuntime {
 
   /// Pushes the object of a view controller, one per instance (stack effect: +1).
   func pushViewController(_ vc: ObjectID, on slot: DeviceSlot) {
-    if let stored = slot.vcObjects[vc.index] {
-      slot.pushSlot(stored)
-      return
+    withBalancedStack(L, pushing: 1) {
+      if let stored = slot.vcObjects[vc.index] {
+        slot.pushSlot(stored)
+        return
+      }
+      pushApp(slot.device.viewController(vc).app, on: slot)  // it keeps its app alive
+      pushObject(Handle(kind: ObjectKind.vc.rawValue, device: slot.id, index: vc.index, extra: 0), userValue: true)
+      slot.vcObjects[vc.index] = slot.store(-1)
     }
-    pushApp(slot.device.viewController(vc).app, on: slot)  // it keeps its app alive
-    pushObject(Handle(kind: ObjectKind.vc.rawValue, device: slot.id, index: vc.index, extra: 0), userValue: true)
-    slot.vcObjects[vc.index] = slot.store(-1)
   }
 
   func selfVC() throws -> (DeviceSlot, ObjectID) {
@@ -223,20 +227,24 @@ extension LuaRuntime {
   // MARK: - The view object
 
   func pushView(_ v: ObjectID, on slot: DeviceSlot) {
-    if let stored = slot.viewObjects[v.index] {
-      slot.pushSlot(stored)
-      return
+    withBalancedStack(L, pushing: 1) {
+      if let stored = slot.viewObjects[v.index] {
+        slot.pushSlot(stored)
+        return
+      }
+      pushApp(slot.device.view(v).app, on: slot)
+      pushObject(Handle(kind: ObjectKind.view.rawValue, device: slot.id, index: v.index, extra: 0), userValue: true)
+      slot.viewObjects[v.index] = slot.store(-1)
     }
-    pushApp(slot.device.view(v).app, on: slot)
-    pushObject(Handle(kind: ObjectKind.view.rawValue, device: slot.id, index: v.index, extra: 0), userValue: true)
-    slot.viewObjects[v.index] = slot.store(-1)
   }
 
   func pushViews(_ ids: [ObjectID], on slot: DeviceSlot) {
-    lua_createtable(L, Int32(ids.count), 0)
-    for (i, v) in ids.enumerated() {
-      pushView(v, on: slot)
-      lua_rawseti(L, -2, lua_Integer(i + 1))
+    withBalancedStack(L, pushing: 1) {
+      lua_createtable(L, Int32(ids.count), 0)
+      for (i, v) in ids.enumerated() {
+        pushView(v, on: slot)
+        lua_rawseti(L, -2, lua_Integer(i + 1))
+      }
     }
   }
 

@@ -90,9 +90,11 @@ final class DeviceSlot: DeviceHost {
 
   /// Pushes the device's userdata (held weakly by the registry; stack effect: +1).
   func pushDevice() {
-    lua_rawgeti(L, ls_registryindex(), lua_Integer(runtime.devicesTableRef))
-    lua_rawgeti(L, -1, lua_Integer(id))
-    ls_remove(L, -2)
+    withBalancedStack(L, pushing: 1) {
+      lua_rawgeti(L, ls_registryindex(), lua_Integer(runtime.devicesTableRef))
+      lua_rawgeti(L, -1, lua_Integer(id))
+      ls_remove(L, -2)
+    }
   }
 
   /// Pushes the store table, or returns false when the device is gone.
@@ -107,33 +109,39 @@ final class DeviceSlot: DeviceHost {
 
   /// Stores the value at `index` and returns its slot (stack effect: none).
   func store(_ index: Int32) -> Int32 {
-    let abs = lua_absindex(L, index)
-    let slot = freeSlots.popLast() ?? { defer { nextSlot += 1 }; return nextSlot }()
-    pushStore()
-    lua_pushvalue(L, abs)
-    lua_rawseti(L, -2, lua_Integer(slot))
-    ls_pop(L, 1)
-    return slot
+    return withBalancedStack(L, pushing: 0) {
+      let abs = lua_absindex(L, index)
+      let slot = freeSlots.popLast() ?? { defer { nextSlot += 1 }; return nextSlot }()
+      pushStore()
+      lua_pushvalue(L, abs)
+      lua_rawseti(L, -2, lua_Integer(slot))
+      ls_pop(L, 1)
+      return slot
+    }
   }
 
   /// Pushes the value in a slot (stack effect: +1).
   func pushSlot(_ slot: Int32) {
-    if pushStore() {
-      lua_rawgeti(L, -1, lua_Integer(slot))
-      ls_remove(L, -2)
-    } else {
-      ls_pop(L, 1)
-      lua_pushnil(L)
+    withBalancedStack(L, pushing: 1) {
+      if pushStore() {
+        lua_rawgeti(L, -1, lua_Integer(slot))
+        ls_remove(L, -2)
+      } else {
+        ls_pop(L, 1)
+        lua_pushnil(L)
+      }
     }
   }
 
   func free(_ slot: Int32) {
-    if pushStore() {
-      lua_pushnil(L)
-      lua_rawseti(L, -2, lua_Integer(slot))
+    withBalancedStack(L, pushing: 0) {
+      if pushStore() {
+        lua_pushnil(L)
+        lua_rawseti(L, -2, lua_Integer(slot))
+      }
+      ls_pop(L, 1)
+      freeSlots.append(slot)
     }
-    ls_pop(L, 1)
-    freeSlots.append(slot)
   }
 
   // MARK: - DeviceHost

@@ -266,29 +266,33 @@ public final class LuaRuntime {
 
   /// Pushes a lifesim error table for a handler failure (stack effect: +1).
   func pushErrorObject(_ f: HandlerFailure) {
-    lua_createtable(L, 0, 6)
-    push(L, f.message); setField(L, -2, "message")
-    if let tb = f.traceback { push(L, tb); setField(L, -2, "traceback") }
-    if let app = f.app { push(L, app); setField(L, -2, "app") }
-    push(L, f.callback); setField(L, -2, "callback")
-    push(L, f.time.seconds); setField(L, -2, "t")
-    lua_pushinteger(L, lua_Integer(f.time.microseconds)); setField(L, -2, "t_us")
-    if f.isExpectationFailure { push(L, true); setField(L, -2, "expectation") }
-    lua_rawgeti(L, ls_registryindex(), lua_Integer(errorMetatableRef))
-    lua_setmetatable(L, -2)
+    withBalancedStack(L, pushing: 1) {
+      lua_createtable(L, 0, 6)
+      push(L, f.message); setField(L, -2, "message")
+      if let tb = f.traceback { push(L, tb); setField(L, -2, "traceback") }
+      if let app = f.app { push(L, app); setField(L, -2, "app") }
+      push(L, f.callback); setField(L, -2, "callback")
+      push(L, f.time.seconds); setField(L, -2, "t")
+      lua_pushinteger(L, lua_Integer(f.time.microseconds)); setField(L, -2, "t_us")
+      if f.isExpectationFailure { push(L, true); setField(L, -2, "expectation") }
+      lua_rawgeti(L, ls_registryindex(), lua_Integer(errorMetatableRef))
+      lua_setmetatable(L, -2)
+    }
   }
 
   /// Pushes an expectation-failure table whose message starts with the caller's
   /// `file:line:` (stack effect: +1).
   func pushExpectationFailure(_ message: String) {
-    luaL_where(L, 1)
-    let whereText = stringValue(L, -1) ?? ""
-    ls_pop(L, 1)
-    lua_createtable(L, 0, 2)
-    push(L, whereText + message); setField(L, -2, "message")
-    push(L, true); setField(L, -2, "expectation")
-    lua_rawgeti(L, ls_registryindex(), lua_Integer(errorMetatableRef))
-    lua_setmetatable(L, -2)
+    withBalancedStack(L, pushing: 1) {
+      luaL_where(L, 1)
+      let whereText = stringValue(L, -1) ?? ""
+      ls_pop(L, 1)
+      lua_createtable(L, 0, 2)
+      push(L, whereText + message); setField(L, -2, "message")
+      push(L, true); setField(L, -2, "expectation")
+      lua_rawgeti(L, ls_registryindex(), lua_Integer(errorMetatableRef))
+      lua_setmetatable(L, -2)
+    }
   }
 
   // MARK: - Devices
