@@ -30,11 +30,7 @@ extension API {
     appField("running", "Whether a process exists (suspended counts).") { L, _, _, app in push(L, app.state.isRunning) },
     appField("model", "\"scene\" or \"app_delegate\".") { L, _, _, app in push(L, app.model == .scene ? "scene" : "app_delegate") },
     appField("scenes", "The open scene sessions, connected or not, in order of creation.") { L, slot, id, app in
-      lua_createtable(L, Int32(app.scenes.count), 0)
-      for (i, scene) in app.scenes.enumerated() {
-        slot.runtime.pushScene(scene.number, of: id, on: slot)
-        lua_rawseti(L, -2, lua_Integer(i + 1))
-      }
+      pushArray(L, app.scenes) { slot.runtime.pushScene($0.number, of: id, on: slot) }
     },
     appField("footprint_mb", "The memory footprint in MB (the installed size while not running).") { L, _, _, app in
       push(L, app.state.isRunning ? app.footprintMB : app.config.footprintMB)
@@ -48,11 +44,7 @@ extension API {
     appField("playing_audio", "Whether it plays audio.") { L, _, _, app in push(L, app.playingAudio) },
     appField("band", "Its jetsam priority band.") { L, _, _, app in push(L, app.band.rawValue) },
     appField("tasks", "Its open background tasks.") { L, slot, id, app in
-      lua_createtable(L, Int32(app.tasks.count), 0)
-      for (i, t) in app.tasks.enumerated() {
-        slot.runtime.pushTask(t.id, of: id, on: slot)
-        lua_rawseti(L, -2, lua_Integer(i + 1))
-      }
+      pushArray(L, app.tasks) { slot.runtime.pushTask($0.id, of: id, on: slot) }
     },
     appField("top", "The view controller on top of its focus window, or nil.") { L, slot, id, _ in
       if let vc = slot.device.top(of: id) { slot.runtime.pushViewController(vc, on: slot) } else { lua_pushnil(L) }

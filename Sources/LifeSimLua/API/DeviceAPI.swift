@@ -42,11 +42,7 @@ extension API {
     deviceField("seed", "The device's seed.") { L, _, d in lua_pushinteger(L, lua_Integer(Int64(bitPattern: d.seed))) },
     deviceField("trace", "The device's trace (trace:callbacks, trace:records, trace:text).") { _, slot, _ in slot.pushSlot(slot.traceObject) },
     deviceField("apps", "The installed apps, in order of installation.") { L, slot, d in
-      lua_createtable(L, Int32(d.apps.count), 0)
-      for app in d.apps {
-        slot.runtime.pushApp(app.id, on: slot)
-        lua_rawseti(L, -2, lua_Integer(app.id.index + 1))
-      }
+      pushArray(L, d.apps) { slot.runtime.pushApp($0.id, on: slot) }
     },
     deviceField("frontmost", "The app on screen, or nil.") { L, slot, d in
       if let f = d.frontmost { slot.runtime.pushApp(f, on: slot) } else { lua_pushnil(L) }

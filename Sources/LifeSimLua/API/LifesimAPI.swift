@@ -18,11 +18,7 @@ extension API {
               "Declares a parameter grid for lifesim batch.") { try $0.lifesimExperiment() },
     .value("callbacks", "Every selector lifesim models, for app:on.") { L in push(L, Callback.allCases.map(\.selector)) },
     .value("ios_versions", "The iOS versions with a profile.") { L in
-      lua_createtable(L, Int32(OSProfile.supportedVersions.count), 0)
-      for (i, v) in OSProfile.supportedVersions.enumerated() {
-        push(L, v)
-        lua_rawseti(L, -2, lua_Integer(i + 1))
-      }
+      pushArray(L, OSProfile.supportedVersions) { push(L, $0) }
     },
     .value("quirks", "The documented variants a device can select, each with what it changes.") { L in
       // name -> what it changes, and where the reference discusses it.

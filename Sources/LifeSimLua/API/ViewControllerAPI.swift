@@ -168,11 +168,7 @@ extension LuaRuntime {
   /// Pushes an array of view-controller objects (stack effect: +1).
   func pushViewControllers(_ ids: [ObjectID], on slot: DeviceSlot) {
     withBalancedStack(L, pushing: 1) {
-      lua_createtable(L, Int32(ids.count), 0)
-      for (i, vc) in ids.enumerated() {
-        pushViewController(vc, on: slot)
-        lua_rawseti(L, -2, lua_Integer(i + 1))
-      }
+      pushArray(L, ids) { pushViewController($0, on: slot) }
     }
   }
 
@@ -240,11 +236,7 @@ extension LuaRuntime {
 
   func pushViews(_ ids: [ObjectID], on slot: DeviceSlot) {
     withBalancedStack(L, pushing: 1) {
-      lua_createtable(L, Int32(ids.count), 0)
-      for (i, v) in ids.enumerated() {
-        pushView(v, on: slot)
-        lua_rawseti(L, -2, lua_Integer(i + 1))
-      }
+      pushArray(L, ids) { pushView($0, on: slot) }
     }
   }
 

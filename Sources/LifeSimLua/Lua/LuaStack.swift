@@ -94,13 +94,21 @@ func push(_ L: LuaState, _ n: Double) { lua_pushnumber(L, n) }
 func push(_ L: LuaState, _ n: Int) { lua_pushinteger(L, lua_Integer(n)) }
 func push(_ L: LuaState, _ b: Bool) { lua_pushboolean(L, b ? 1 : 0) }
 
+/// Pushes a new array with one value per item, each pushed by `pushOne`
+/// (which must push exactly one value). Stack effect: +1.
+func pushArray<C: Collection>(_ L: LuaState, _ items: C, _ pushOne: (C.Element) -> Void) {
+  lua_createtable(L, Int32(items.count), 0)
+  var i: lua_Integer = 0
+  for item in items {
+    pushOne(item)
+    i += 1
+    lua_rawseti(L, -2, i)
+  }
+}
+
 /// Pushes an array of strings as a new table.
 func push(_ L: LuaState, _ strings: [String]) {
-  lua_createtable(L, Int32(strings.count), 0)
-  for (i, s) in strings.enumerated() {
-    push(L, s)
-    lua_rawseti(L, -2, lua_Integer(i + 1))
-  }
+  pushArray(L, strings) { push(L, $0) }
 }
 
 /// Sets t[key] = value (raw) for the table at `t`, popping the value on top.
