@@ -3,7 +3,10 @@
 extension Device {
   /// Memory in use: every process that exists, suspended ones included (§4).
   public var memoryUsedMB: Double {
-    apps.reduce(0) { $0 + ($1.state.isRunning ? $1.footprintMB : 0) }
+    // By index: iterating `apps` by value would copy every app, arrays and all.
+    var total = 0.0
+    for i in apps.indices where apps[i].state.isRunning { total += apps[i].footprintMB }
+    return total
   }
 
   /// `ctx:allocate(mb)`: the process grows. Over its own limit it dies at once,
@@ -54,8 +57,8 @@ extension Device {
     memoryCheckScheduled = false
     guard memoryMB != nil else { return }
     if let limit = perProcessLimitMB {
-      for app in apps where app.state.isRunning && app.footprintMB > Double(limit) {
-        try killProcess(app.id, reason: .perProcessLimit)
+      for i in apps.indices where apps[i].state.isRunning && apps[i].footprintMB > Double(limit) {
+        try killProcess(apps[i].id, reason: .perProcessLimit)
       }
     }
     let level = memoryLevel(used: memoryUsedMB)
@@ -90,9 +93,11 @@ extension Device {
   /// first (suspended 0, background 3, foreground 10, audio 12); within a band
   /// the least recently used first; ties broken by install order.
   public func victimCandidates() -> [VictimCandidate] {
-    apps.filter { $0.state.isRunning }
-      .map { VictimCandidate(app: $0.id, band: $0.band, footprintMB: $0.footprintMB,
-                             lastUsed: $0.lastUsed, state: $0.state, unsaved: $0.unsaved) }
+    apps.indices.filter { apps[$0].state.isRunning }
+      .map { i in
+        VictimCandidate(app: apps[i].id, band: apps[i].band, footprintMB: apps[i].footprintMB,
+                        lastUsed: apps[i].lastUsed, state: apps[i].state, unsaved: apps[i].unsaved)
+      }
       .sorted { a, b in
         if a.band != b.band { return a.band < b.band }
         if a.lastUsed != b.lastUsed { return a.lastUsed < b.lastUsed }

@@ -139,6 +139,9 @@ public final class Device {
   public subscript(id: AppID) -> App {
     get { apps[Int(id.index)] }
     set { apps[Int(id.index)] = newValue }
+    // In place: `self[id].unsaved += 1` must not copy the whole app (its arrays
+    // and strings) out and back, as get-then-set would.
+    _modify { yield &apps[Int(id.index)] }
   }
 
   /// Registers a script handler, so the engine calls the host for it.

@@ -52,7 +52,9 @@ struct ContextInfo {
 final class DeviceSlot: DeviceHost {
   let id: Int32
   let device: Device
-  unowned let runtime: LuaRuntime
+  // unowned(unsafe): the runtime owns every slot (`devices`) and outlives it, and
+  // a checked unowned reference costs a retain and release on every handler call.
+  unowned(unsafe) let runtime: LuaRuntime
 
   /// Per app: the handler slot of each callback, and the "*" handler.
   var handlers: [[UInt8: Int32]] = []
