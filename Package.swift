@@ -9,12 +9,17 @@
 //   LifeSimEngine  pure Swift: clock, kernel, devices, apps, lifecycle tables, trace.
 //   LifeSimLua     the bridge: adapts the engine to Lua 5.4.
 //   LifeSimBatch   experiments: worker threads, result files, summaries, plots.
+//   LifeSimBench   the measurements of `lifesim bench`.
 //   CEdit          Debian's libedit (readline interface), through pkg-config.
 //   LifeSimREPL    the interactive session: libedit input, live traces, :commands.
 //   lifesim        the command-line tool, built on swift-argument-parser.
 import PackageDescription
 
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+/// The engine's and the bridge's hot paths, in release builds: the dynamic
+/// exclusivity checks on `Device`'s stored properties cost a quarter of a batch
+/// run's time (docs/performance.md). Debug builds, and so every test, keep them.
+let hotPath: [SwiftSetting] = swift5 + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 let package = Package(
   name: "lifesim",
@@ -48,12 +53,12 @@ let package = Package(
         .product(name: "HeapModule", package: "swift-collections"),
         .product(name: "RealModule", package: "swift-numerics"),
       ],
-      swiftSettings: swift5
+      swiftSettings: hotPath
     ),
     .target(
       name: "LifeSimLua",
       dependencies: ["LifeSimEngine", "CLuaShim", "CLua", .product(name: "CSV", package: "CSV.swift")],
-      swiftSettings: swift5
+      swiftSettings: hotPath
     ),
     .target(
       name: "LifeSimBatch",
@@ -62,6 +67,11 @@ let package = Package(
         .product(name: "CSV", package: "CSV.swift"),
         .product(name: "TextTable", package: "TextTable"),
       ],
+      swiftSettings: swift5
+    ),
+    .target(
+      name: "LifeSimBench",
+      dependencies: ["LifeSimEngine", "LifeSimLua", "LifeSimBatch"],
       swiftSettings: swift5
     ),
     .target(
@@ -75,7 +85,7 @@ let package = Package(
     .executableTarget(
       name: "lifesim",
       dependencies: [
-        "LifeSimEngine", "LifeSimLua", "LifeSimBatch", "LifeSimREPL",
+        "LifeSimEngine", "LifeSimLua", "LifeSimBatch", "LifeSimBench", "LifeSimREPL",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swift5

@@ -412,3 +412,19 @@ int ls_sigint_take(void) {
   sigint_seen = 0;
   return seen;
 }
+
+/* {====================================================================
+** The floor of a handler call, for `lifesim bench`: the plainest way C can
+** call a Lua function, in a loop, with the error handling a host must have.
+** ===================================================================== */
+long long ls_bench_pcall_loop(lua_State *L, long long n) {
+  long long failed = 0;
+  for (long long i = 0; i < n; i++) {
+    lua_pushvalue(L, -1);
+    if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+      failed++;
+      lua_settop(L, -2);
+    }
+  }
+  return failed;
+}

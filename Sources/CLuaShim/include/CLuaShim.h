@@ -109,6 +109,13 @@ void *ls_touserdata_kind(lua_State *L, int idx, int kind);
 /// Returns the kind of the lifesim userdata at idx, or -1.
 int ls_userdata_kind(lua_State *L, int idx);
 
+// MARK: - Benchmarks
+
+/// The floor a handler call is measured against (`lifesim bench`): calls the
+/// function on top of the stack `n` times with lua_pcall, from C, and leaves
+/// the stack as it was. Returns the number of calls that failed.
+long long ls_bench_pcall_loop(lua_State *L, long long n);
+
 // MARK: - Macros Swift cannot import
 
 static inline int ls_registryindex(void) { return LUA_REGISTRYINDEX; }

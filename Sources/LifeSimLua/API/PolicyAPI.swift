@@ -20,7 +20,7 @@ extension LuaRuntime {
       return 1
     }
     var p = slot.device.policy
-    let functions = try ["background_time", "choose_victim"].filter { o.type(of: $0) == LUA_TFUNCTION }
+    let functions = ["background_time", "choose_victim"].filter { o.type(of: $0) == LUA_TFUNCTION }
 
     if functions.contains("background_time") {
       p.backgroundTimeFromHost = true

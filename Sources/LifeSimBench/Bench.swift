@@ -1,0 +1,242 @@
+import Foundation
+import LifeSimBatch
+import LifeSimEngine
+import LifeSimLua
+
+/// One figure of `lifesim bench`: a rate, and its ratio to a reference
+/// measured in the same run.
+public struct BenchFigure: Sendable {
+  public var name: String
+  /// The median of the repetitions.
+  public var value: Double
+  public var unit: String
+  /// The reference's value in the same unit, and what it is.
+  public var reference: Double?
+  public var referenceName: String?
+  /// The target from issue 16, as text ("≤ 3×"), and whether it is met.
+  public var target: String?
+  public var met: Bool?
+
+  public var ratio: Double? { reference.map { value / $0 } }
+
+  public init(name: String, value: Double, unit: String, reference: Double? = nil, referenceName: String? = nil,
+              target: String? = nil, met: Bool? = nil) {
+    self.name = name
+    self.value = value
+    self.unit = unit
+    self.reference = reference
+    self.referenceName = referenceName
+    self.target = target
+    self.met = met
+  }
+}
+
+/// The measurements of `lifesim bench` (docs/performance.md says what each
+/// means and what it was before and after the engine work). Wall-clock time
+/// is fine here: benchmarks never feed a trace or a result.
+public struct Bench {
+  public var repetitions = 5
+  /// Worker threads for the parallel experiment figure.
+  public var jobs = ProcessInfo.processInfo.activeProcessorCount
+  /// The cold-launch experiment (Scripts/experiments/coldlaunch.lua).
+  public var experiment = "Scripts/experiments/coldlaunch.lua"
+  /// Seeds per point of the experiment figure (the grid has 10 points).
+  public var seeds = 2
+  /// Records in the traced run whose peak memory is measured.
+  public var records = 10_000_000
+  /// Runs in the batch whose peak memory is measured (and a tenth of it, to show it is flat).
+  public var batchRuns = 10_000
+  /// This executable, for the memory figures (each in a process of its own).
+  public var executable = "/proc/self/exe"
+
+  public init() {}
+
+  static func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    return s.isEmpty ? 0 : s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+  }
+
+  func repeated(_ body: () throws -> Double) rethrows -> Double {
+    var xs: [Double] = []
+    for _ in 0..<max(1, repetitions) { xs.append(try body()) }
+    return Self.median(xs)
+  }
+
+  // MARK: - Dispatch
+
+  /// Handler calls per second against `lua_pcall` from a C loop (target: at most 3× its cost).
+  public func dispatch() throws -> BenchFigure {
+    var perCall: [Double] = [], floor: [Double] = []
+    for _ in 0..<max(1, repetitions) {
+      let rt = try LuaRuntime(options: RuntimeOptions())
+      let t = try rt.measureHandlerCalls(cycles: 20_000)
+      perCall.append(t.perHandlerCall)
+      floor.append(t.perFloorCall)
+    }
+    let rate = 1 / Self.median(perCall), floorRate = 1 / Self.median(floor)
+    return BenchFigure(name: "dispatch", value: rate, unit: "handler calls/s", reference: floorRate,
+                       referenceName: "lua_pcall from C", target: "cost ≤ 3× the floor", met: floorRate / rate <= 3)
+  }
+
+  // MARK: - Engine and trace
+
+  /// A week of the cold-launch workload on a 2 GB device, without Lua.
+  static func week(trace: Bool) throws -> Device {
+    let dev = Device(profile: try OSProfile(version: 17), seed: 1, memoryMB: 2000)
+    dev.recordsTrace = trace
+    var ids: [AppID] = []
+    for k in 1...30 {
+      let modes = k % 10 == 4 ? ["audio"] : []
+      ids.append(try dev.install(AppConfig(bundle: "com.example.app\(k)", backgroundModes: modes,
+                                           footprintMB: Double(40 + (k * 67) % 201))))
+    }
+    var user = UserModel(apps: ids)
+    user.zipfExponent = 1.1
+    user.switchMean = .seconds(180)
+    try dev.drive(user, for: .seconds(7 * 86_400))
+    return dev
+  }
+
+  /// Trace records per second of the engine alone, trace off (target: 5 million).
+  public func engine() throws -> BenchFigure {
+    let records = Double(try Self.week(trace: true).trace.records.count)
+    let seconds = try repeated {
+      let start = monotonicSeconds()
+      _ = try Self.week(trace: false)
+      return monotonicSeconds() - start
+    }
+    let rate = records / seconds
+    return BenchFigure(name: "engine", value: rate, unit: "records/s (no Lua, trace off)",
+                       target: "≥ 5,000,000", met: rate >= 5_000_000)
+  }
+
+  /// JSONL records per second written to a file (target: 2 million).
+  public func traceWriting(to path: String) throws -> BenchFigure {
+    let trace = try Self.week(trace: true).trace
+    let seconds = try repeated {
+      let start = monotonicSeconds()
+      let text = TraceWriter(format: .jsonl).render(trace)
+      guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+        throw BatchError("cannot write \(path)")
+      }
+      return monotonicSeconds() - start
+    }
+    let rate = Double(trace.records.count) / seconds
+    return BenchFigure(name: "trace", value: rate, unit: "JSONL records/s to a file",
+                       target: "≥ 2,000,000", met: rate >= 2_000_000)
+  }
+
+  // MARK: - Experiments
+
+  /// Runs per second of the experiment at `jobs` workers.
+  public func experimentRate(jobs: Int, scratch: String) throws -> Double {
+    var runtime = RuntimeOptions()
+    runtime.output = { _ in }
+    return try repeated {
+      var options = BatchOptions(experiment: experiment, output: scratch + "/bench-\(jobs).csv", jobs: jobs, runtime: runtime)
+      options.seeds = seeds
+      let runner = try BatchRunner(options: options)
+      let start = monotonicSeconds()
+      let report = try runner.run()
+      return Double(report.ran) / (monotonicSeconds() - start)
+    }
+  }
+
+  // MARK: - Memory, each in a process of its own
+
+  /// Runs this executable with `arguments` and returns its peak resident memory in MB.
+  func peakMemoryMB(_ arguments: [String]) throws -> Double {
+    var pid = pid_t()
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    guard status == 0 else { throw BatchError("cannot start \(executable): \(String(cString: strerror(status)))") }
+    var wstatus: Int32 = 0
+    var usage = rusage()
+    guard wait4(pid, &wstatus, 0, &usage) == pid else { throw BatchError("lost the child process") }
+    // WIFEXITED and WEXITSTATUS are macros: the low 7 bits are 0 on a normal exit.
+    let exitCode = (wstatus >> 8) & 0xff
+    guard wstatus & 0x7f == 0, exitCode == 0 || exitCode == 1 else {
+      throw BatchError("\(arguments.joined(separator: " ")) failed (status \(wstatus))")
+    }
+    return Double(usage.ru_maxrss) / 1024
+  }
+
+  /// Peak memory of a traced 7-day run, of a traced run of `records` records,
+  /// and of batches of `batchRuns / 10` and `batchRuns` runs.
+  public func memory(scratch: String) throws -> [BenchFigure] {
+    let week = scratch + "/week.lua"
+    try """
+      -- lifesim bench: 30 apps, a week of Zipf(1.1) use, traced.
+      local dev = lifesim.device{ ios = 17, memory_mb = 2000 }
+      local apps = {}
+      for k = 1, 30 do
+        apps[k] = dev:install{ bundle = ("com.example.app%02d"):format(k), footprint_mb = 40 + (k * 67) % 201 }
+        apps[k]:on("sceneDidBecomeActive:", function(ctx) ctx:dirty(1) end)
+        apps[k]:on("sceneDidEnterBackground:", function(ctx) ctx:save() end)
+      end
+      lifesim.workload.user{ zipf = 1.1, switch_every = 180 }:drive(dev, { days = 7 })
+      """.write(toFile: week, atomically: true, encoding: .utf8)
+    let many = scratch + "/records.lua"
+    try """
+      -- lifesim bench: a traced run of about \(records) records (each dev:log is one).
+      local dev = lifesim.device{ ios = 17 }
+      for i = 1, \(records) do dev:log("x") end
+      """.write(toFile: many, atomically: true, encoding: .utf8)
+    let batch = scratch + "/tiny.lua"
+    try """
+      -- lifesim bench: a small run, many times.
+      return lifesim.experiment{ name = "tiny", seeds = 1, run = function(p, seed)
+        local dev = lifesim.device{ ios = 17, trace = false }
+        local app = dev:install{ bundle = "a" }
+        dev:launch(app) dev:home() dev:advance(60)
+        return { opens = dev.stats.opens }
+      end }
+      """.write(toFile: batch, atomically: true, encoding: .utf8)
+    let weekMB = try peakMemoryMB(["run", week, "--format", "jsonl", "-o", "/dev/null"])
+    let recordsMB = try peakMemoryMB(["run", many, "--format", "jsonl", "-o", "/dev/null", "--max-instructions", "10000000000"])
+    let smallMB = try peakMemoryMB(["batch", batch, "--seeds", String(batchRuns / 10), "--jobs", "1", "--quiet", "-o", scratch + "/tiny-small.csv"])
+    let largeMB = try peakMemoryMB(["batch", batch, "--seeds", String(batchRuns), "--jobs", "1", "--quiet", "-o", scratch + "/tiny-large.csv"])
+    return [
+      BenchFigure(name: "memory, 7-day 30-app run", value: weekMB, unit: "MB peak", target: "< 50", met: weekMB < 50),
+      BenchFigure(name: "memory, \(records.formatted()) records", value: recordsMB, unit: "MB peak", target: "< 50", met: recordsMB < 50),
+      BenchFigure(name: "memory, \(batchRuns.formatted())-run batch", value: largeMB, unit: "MB peak",
+                  reference: smallMB, referenceName: "\((batchRuns / 10).formatted()) runs", target: "flat", met: largeMB <= smallMB * 1.2),
+    ]
+  }
+
+  // MARK: - The SimPy peer
+
+  /// Runs the SimPy model of the same sweep (installing simpy with pip when it
+  /// is missing) and returns its runs per second.
+  public func peerRate(script: String) throws -> Double {
+    func python(_ args: [String], quiet: Bool = false) throws -> (Int32, String) {
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      p.arguments = ["python3"] + args
+      let pipe = Pipe()
+      p.standardOutput = pipe
+      p.standardError = quiet ? FileHandle.nullDevice : FileHandle.standardError
+      try p.run()
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      p.waitUntilExit()
+      return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+    if try python(["-c", "import simpy"], quiet: true).0 != 0 {
+      _ = try python(["-m", "pip", "install", "--quiet", "simpy"])
+    }
+    return try repeated {
+      let (status, out) = try python([script, "--json", "--seeds", String(seeds)])
+      guard status == 0, let data = out.split(separator: "\n").last.map({ Data($0.utf8) }),
+            let json = try JSONSerialization.jsonObject(with: data) as? [String: Double],
+            let runs = json["runs"], let seconds = json["seconds"], seconds > 0
+      else { throw BatchError("the SimPy peer failed: \(out)") }
+      return runs / seconds
+    }
+  }
+}

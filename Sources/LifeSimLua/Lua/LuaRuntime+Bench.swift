@@ -1,0 +1,73 @@
+import CLua
+import CLuaShim
+import LifeSimEngine
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `measureHandlerCalls` found: the cost of one handler call on top of the
+/// engine's own work, and the cost of the plainest call C can make to the same
+/// Lua function (`lua_pcall` in a loop), both in seconds.
+public struct DispatchTiming: Sendable {
+  public var handlerCalls: Int
+  public var perHandlerCall: Double
+  public var perFloorCall: Double
+}
+
+extension LuaRuntime {
+  /// Measures what a handler call costs (`lifesim bench`): the same user
+  /// actions run on a device with a trivial `"*"` handler and without one; the
+  /// difference, per call, is set against `lua_pcall` of the same function
+  /// from a C loop. Wall-clock time: for benchmarks only, never for results.
+  public func measureHandlerCalls(cycles: Int) throws -> DispatchTiming {
+    let top = lua_gettop(L)
+    defer { lua_settop(L, top) }
+    try run(source: """
+      local calls = 0
+      bench_handler = function() calls = calls + 1 end
+      bench_drive = function(with_handler, cycles)
+        local dev = lifesim.device{ ios = 17, trace = false }
+        local app = dev:install{ bundle = "com.example.bench" }
+        if with_handler then app:on("*", bench_handler) end
+        calls = 0
+        dev:launch(app)
+        for _ = 1, cycles do dev:home() dev:launch(app) end
+        return calls
+      end
+      """, chunkName: "=bench")
+    func drive(withHandler: Bool) throws -> (seconds: Double, calls: Int) {
+      ls_reset_budget(L, -1)
+      ls_pushglobaltable(L)
+      rawField(L, -1, "bench_drive")
+      push(L, withHandler)
+      push(L, cycles)
+      let start = monotonicSeconds()
+      try protectedCall(nargs: 2, nresults: 1)
+      let seconds = monotonicSeconds() - start
+      let calls = Int(lua_tointegerx(L, -1, nil))
+      ls_pop(L, 2)
+      return (seconds, calls)
+    }
+    let without = try drive(withHandler: false)
+    let with = try drive(withHandler: true)
+    // The floor: the same function, called from C as many times.
+    ls_reset_budget(L, -1)
+    ls_pushglobaltable(L)
+    rawField(L, -1, "bench_handler")
+    let start = monotonicSeconds()
+    _ = ls_bench_pcall_loop(L, Int64(max(1, with.calls)))
+    let floor = monotonicSeconds() - start
+    ls_pop(L, 2)
+    let calls = max(1, with.calls)
+    return DispatchTiming(handlerCalls: with.calls, perHandlerCall: max(0, with.seconds - without.seconds) / Double(calls),
+                          perFloorCall: floor / Double(calls))
+  }
+}
+
+/// Seconds on the monotonic clock.
+public func monotonicSeconds() -> Double {
+  var ts = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &ts)
+  return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import LifeSimBench
+
+extension Lifesim {
+  /// `lifesim bench`: lifesim's speed, each figure against a reference measured in the same run.
+  struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Measure lifesim's speed and memory against references measured in the same run.",
+      discussion: """
+        Each figure is the median of --repeat repetitions. dispatch: handler calls \
+        against lua_pcall of the same function from a C loop. engine: trace records \
+        per second without Lua and with the trace off. trace: JSONL records per \
+        second written to a file. experiment: runs per second of the cold-launch \
+        sweep at --jobs 1 and --jobs N. memory: peak resident memory of a traced \
+        week, of a traced run of --records records, and of batches. --peer adds the \
+        SimPy model of the same sweep (bench/simpy/coldlaunch.py), installing simpy \
+        with pip when it is missing. Run it from the repository's folder. \
+        docs/performance.md records the figures.
+        """
+    )
+
+    @Option(help: ArgumentHelp("Repetitions of each figure (the median is shown).", valueName: "N"))
+    var `repeat` = 5
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Workers for the parallel figure (default: the number of cores).", valueName: "N"))
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp("Seeds per point of the cold-launch sweep (10 points).", valueName: "N"))
+    var seeds = 2
+
+    @Option(help: ArgumentHelp("Records in the traced run whose memory is measured.", valueName: "N"))
+    var records = 10_000_000
+
+    @Option(help: ArgumentHelp("Runs in the batch whose memory is measured.", valueName: "N"))
+    var batchRuns = 10_000
+
+    @Flag(help: "Also run the SimPy peer and show lifesim's speed per run relative to it.")
+    var peer = false
+
+    @Flag(help: "Skip the memory figures (they run whole processes and take longest).")
+    var noMemory = false
+
+    @Option(help: ArgumentHelp("Only these figures: dispatch, engine, trace, experiment, memory (repeatable).", valueName: "name"))
+    var only: [String] = []
+
+    func validate() throws {
+      guard `repeat` >= 1, seeds >= 1, records >= 1, batchRuns >= 10 else {
+        throw ValidationError("--repeat, --seeds and --records must be ≥ 1, --batch-runs ≥ 10")
+      }
+      if let jobs, jobs < 1 { throw ValidationError("--jobs must be ≥ 1") }
+      let known = ["dispatch", "engine", "trace", "experiment", "memory"]
+      for name in only where !known.contains(name) {
+        throw ValidationError("--only takes \(known.joined(separator: ", ")); got '\(name)'")
+      }
+    }
+
+    func run() throws {
+      var bench = LifeSimBench.Bench()
+      bench.repetitions = `repeat`
+      bench.seeds = seeds
+      bench.records = records
+      bench.batchRuns = batchRuns
+      if let jobs { bench.jobs = jobs }
+      let scratch = NSTemporaryDirectory() + "lifesim-bench-\(getpid())"
+      try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(atPath: scratch) }
+      func wanted(_ name: String) -> Bool { only.isEmpty || only.contains(name) }
+
+      writeOut("lifesim bench: median of \(`repeat`) repetitions\n")
+      if wanted("dispatch") { show(try bench.dispatch()) }
+      if wanted("engine") { show(try bench.engine()) }
+      if wanted("trace") { show(try bench.traceWriting(to: scratch + "/trace.jsonl")) }
+      if wanted("experiment") || peer {
+        let one = try bench.experimentRate(jobs: 1, scratch: scratch)
+        let many = try bench.experimentRate(jobs: bench.jobs, scratch: scratch)
+        show(BenchFigure(name: "experiment, --jobs 1", value: one, unit: "runs/s of coldlaunch.lua"))
+        show(BenchFigure(name: "experiment, --jobs \(bench.jobs)", value: many, unit: "runs/s of coldlaunch.lua",
+                         reference: one, referenceName: "--jobs 1", target: "≥ 1.8×", met: many / one >= 1.8))
+        if peer {
+          let simpy = try bench.peerRate(script: "bench/simpy/coldlaunch.py")
+          show(BenchFigure(name: "vs SimPy, --jobs 1", value: one, unit: "runs/s", reference: simpy,
+                           referenceName: "SimPy peer", target: "≥ 2.5×", met: one / simpy >= 2.5))
+          show(BenchFigure(name: "vs SimPy, --jobs \(bench.jobs)", value: many, unit: "runs/s", reference: simpy,
+                           referenceName: "SimPy peer", target: "≥ 5×", met: many / simpy >= 5))
+        }
+      }
+      if wanted("memory") && !noMemory {
+        for figure in try bench.memory(scratch: scratch) { show(figure) }
+      }
+    }
+
+    private func show(_ f: BenchFigure) {
+      var line = "  " + f.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+      line += String(format: "%14.4g %@", f.value, f.unit)
+      if let ratio = f.ratio, let ref = f.referenceName {
+        // A rate below its reference reads better as a cost: "12.9× the cost of lua_pcall from C".
+        line += ratio < 1 ? String(format: "   %.1f× the cost of %@", 1 / ratio, ref) : String(format: "   %.2f× %@", ratio, ref)
+      }
+      if let target = f.target, let met = f.met {
+        line += "   target \(target): \(met ? "met" : "not met")"
+      }
+      writeOut(line + "\n")
+    }
+  }
+}
