@@ -144,8 +144,15 @@ public struct Bench {
 
   // MARK: - Memory, each in a process of its own
 
-  /// Runs this executable with `arguments` and returns its peak resident memory in MB.
+  /// Runs this executable with `arguments` and returns its peak resident memory
+  /// in MB, which the child writes as it exits (LIFESIM_PEAK_MEMORY_FILE).
   func peakMemoryMB(_ arguments: [String]) throws -> Double {
+    let report = NSTemporaryDirectory() + "lifesim-peak-\(getpid())"
+    setenv("LIFESIM_PEAK_MEMORY_FILE", report, 1)
+    defer {
+      unsetenv("LIFESIM_PEAK_MEMORY_FILE")
+      unlink(report)
+    }
     var pid = pid_t()
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -157,14 +164,17 @@ public struct Bench {
     let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
     guard status == 0 else { throw BatchError("cannot start \(executable): \(String(cString: strerror(status)))") }
     var wstatus: Int32 = 0
-    var usage = rusage()
-    guard wait4(pid, &wstatus, 0, &usage) == pid else { throw BatchError("lost the child process") }
+    guard waitpid(pid, &wstatus, 0) == pid else { throw BatchError("lost the child process") }
     // WIFEXITED and WEXITSTATUS are macros: the low 7 bits are 0 on a normal exit.
     let exitCode = (wstatus >> 8) & 0xff
     guard wstatus & 0x7f == 0, exitCode == 0 || exitCode == 1 else {
       throw BatchError("\(arguments.joined(separator: " ")) failed (status \(wstatus))")
     }
-    return Double(usage.ru_maxrss) / 1024
+    guard let text = try? String(contentsOfFile: report, encoding: .utf8),
+          let kb = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+      throw BatchError("\(arguments.joined(separator: " ")) did not report its peak memory")
+    }
+    return kb / 1024
   }
 
   /// Peak memory of a traced 7-day run, of a traced run of `records` records,

@@ -24,6 +24,7 @@ struct Lifesim: ParsableCommand {
   /// Parses, runs, and maps every outcome to SPEC §4's exit codes through
   /// `failureReport`; usage errors exit 2 (argument-parser's default would be 64).
   static func main() {
+    reportPeakMemoryAtExit()
     do {
       var command = try parseAsRoot()
       try command.run()
@@ -39,6 +40,29 @@ struct Lifesim: ParsableCommand {
       }
       printError(fullMessage(for: error))
       Glibc.exit(2)
+    }
+  }
+}
+
+/// For `lifesim bench`: when LIFESIM_PEAK_MEMORY_FILE names a file, the
+/// process writes its peak resident memory (VmHWM, in kB) there as it exits.
+/// The parent cannot ask the kernel for it: a spawned child's `ru_maxrss`
+/// starts at the parent's own peak.
+private func reportPeakMemoryAtExit() {
+  guard getenv("LIFESIM_PEAK_MEMORY_FILE") != nil else { return }
+  atexit {
+    guard let path = getenv("LIFESIM_PEAK_MEMORY_FILE"), let status = fopen("/proc/self/status", "r") else { return }
+    defer { fclose(status) }
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, Int32(line.count), status) != nil {
+      let text = String(cString: line)
+      guard text.hasPrefix("VmHWM:") else { continue }
+      let kb = text.dropFirst(6).filter(\.isNumber)
+      if let out = fopen(path, "w") {
+        fputs(String(kb) + "\n", out)
+        fclose(out)
+      }
+      return
     }
   }
 }

@@ -95,7 +95,7 @@ extension Lifesim {
       line += String(format: "%14.4g %@", f.value, f.unit)
       if let ratio = f.ratio, let ref = f.referenceName {
         // A rate below its reference reads better as a cost: "12.9× the cost of lua_pcall from C".
-        line += ratio < 1 ? String(format: "   %.1f× the cost of %@", 1 / ratio, ref) : String(format: "   %.2f× %@", ratio, ref)
+        line += ratio < 1 && f.unit.contains("/s") ? String(format: "   %.1f× the cost of %@", 1 / ratio, ref) : String(format: "   %.2f× %@", ratio, ref)
       }
       if let target = f.target, let met = f.met {
         line += "   target \(target): \(met ? "met" : "not met")"
