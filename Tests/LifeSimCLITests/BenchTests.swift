@@ -22,3 +22,38 @@ struct BenchTests {
     #expect(r.stderr.contains("--only takes dispatch, engine, trace, experiment, memory"))
   }
 }
+
+/// `lifesim run --stream`: the same bytes, written as they are made.
+struct StreamTests {
+  @Test func aStreamedRunWritesTheSameTrace() throws {
+    let path = try script("week.lua", """
+      local dev = lifesim.device{ ios = 17, memory_mb = 1000 }
+      for k = 1, 8 do dev:install{ bundle = "com.example.app" .. k, footprint_mb = 80 + 40 * k } end
+      lifesim.workload.user{ zipf = 1.1, switch_every = 120, session = 900 }:drive(dev, { days = 1 })
+      """)
+    for format in ["text", "jsonl"] {
+      let whole = try lifesim(["run", path, "--format", format])
+      let streamed = try lifesim(["run", path, "--format", format, "--stream"])
+      #expect(whole.status == 0 && streamed.status == 0, "\(streamed.stderr)")
+      #expect(streamed.stdout == whole.stdout)
+      #expect(!whole.stdout.isEmpty)
+    }
+  }
+
+  @Test func queriesAreRefusedAndSecondDevicesTagged() throws {
+    let file = try script("stream.lua", """
+      local a, b = lifesim.device{ ios = 12 }, lifesim.device{ ios = 12 }
+      a:launch(a:install{ bundle = "x" })
+      b:launch(b:install{ bundle = "y" })
+      print(a.trace.count)
+      local ok, err = pcall(function() return a.trace:callbacks() end)
+      print(ok, err)
+      """)
+    let r = try lifesim(["run", file, "--stream", "--format", "jsonl"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("{\"device\":2,\"t\":0.000000,\"seq\":1,\"kind\":\"action\",\"app\":\"y\""))
+    #expect(r.stdout.contains("{\"t\":0.000000,\"seq\":1,\"kind\":\"action\",\"app\":\"x\""))
+    #expect(r.stdout.contains("trace:callbacks: this device streams its trace as it is made and keeps no records"))
+    #expect(r.stdout.contains("\n8\n"))
+  }
+}

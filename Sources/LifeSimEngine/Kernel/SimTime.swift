@@ -36,9 +36,25 @@ public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
 
   /// Seconds with exactly six decimals, built from the integer (no rounding drift).
   public var description: String {
-    let sign = microseconds < 0 ? "-" : ""
+    var out = ""
+    append(to: &out)
+    return out
+  }
+
+  /// Appends `description` to `out` without building it first (trace writers).
+  public func append(to out: inout String) {
+    if microseconds < 0 { out.append("-") }
     let m = microseconds.magnitude
-    let frac = String(m % 1_000_000)
-    return sign + String(m / 1_000_000) + "." + String(repeating: "0", count: 6 - frac.count) + frac
+    out.append(String(m / 1_000_000))
+    out.append(".")
+    var frac = m % 1_000_000
+    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (48, 48, 48, 48, 48, 48)
+    withUnsafeMutableBytes(of: &digits) { buf in
+      for i in stride(from: 5, through: 0, by: -1) {
+        buf[i] = UInt8(48 + frac % 10)
+        frac /= 10
+      }
+      out.append(String(decoding: buf, as: UTF8.self))
+    }
   }
 }

@@ -12,17 +12,26 @@ public struct Trace: Sendable {
   private var classIndexes: [String: Int32] = [:]
   /// When false, nothing is recorded (for batch runs that only need metrics).
   public var isEnabled = true
+  /// Where each record goes as it is made, if anywhere (`lifesim run --stream`).
+  public var stream: TraceStream?
+  /// When false, records go only to the stream: memory stays flat however long
+  /// the run, and the trace answers no queries (`keepsRecords` says so).
+  public var keepsRecords = true
+  /// Records made so far, kept or not.
+  public private(set) var count = 0
 
   public init() {}
 
   /// The sequence number the next record will get: `since` for later queries.
-  public var nextSeq: Int { records.count + 1 }
+  public var nextSeq: Int { count + 1 }
 
   mutating func append(_ make: (inout TraceRecord) -> Void, kind: RecordKind, at time: SimTime) {
     guard isEnabled else { return }
-    var r = TraceRecord(time: time, seq: records.count + 1, kind: kind)
+    count += 1
+    var r = TraceRecord(time: time, seq: count, kind: kind)
     make(&r)
-    records.append(r)
+    if let stream { stream.write(r, in: self) }
+    if keepsRecords { records.append(r) }
   }
 
   /// The bundle id of an app.

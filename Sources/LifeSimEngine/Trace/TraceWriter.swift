@@ -8,8 +8,25 @@ public enum NameStyle: String, CaseIterable, Sendable {
   case objc, swift
 }
 
+/// Formats a trace, record by record: what a `TraceStream` writes with, and what
+/// text, JSONL and later formats implement. A format with a document around its
+/// records (a JSON array, Perfetto's protobuf) writes it in the header and footer.
+public protocol TraceFormatter: Sendable {
+  /// What comes before the first record.
+  func header(for trace: Trace, into out: inout String)
+  /// One record, with its line ending if the format has lines.
+  func record(_ r: TraceRecord, in trace: Trace, into out: inout String)
+  /// What comes after the last record.
+  func footer(for trace: Trace, into out: inout String)
+}
+
+extension TraceFormatter {
+  public func header(for trace: Trace, into out: inout String) {}
+  public func footer(for trace: Trace, into out: inout String) {}
+}
+
 /// Formats trace records as text lines or JSON lines.
-public struct TraceWriter: Sendable {
+public struct TraceWriter: TraceFormatter {
   public var format: TraceFormat
   public var names: NameStyle
 
@@ -22,10 +39,15 @@ public struct TraceWriter: Sendable {
   public func render(_ trace: Trace, since: Int = 1) -> String {
     var out = ""
     for r in trace.records where r.seq >= since {
-      line(r, in: trace, into: &out)
-      out.append("\n")
+      record(r, in: trace, into: &out)
     }
     return out
+  }
+
+  /// One record and its newline.
+  public func record(_ r: TraceRecord, in trace: Trace, into out: inout String) {
+    line(r, in: trace, into: &out)
+    out.append("\n")
   }
 
   /// Appends one record, without a newline.
@@ -39,7 +61,9 @@ public struct TraceWriter: Sendable {
   // MARK: - text
 
   private func text(_ r: TraceRecord, _ trace: Trace, _ out: inout String) {
-    out += "[t=\(r.time)]"
+    out.append("[t=")
+    r.time.append(to: &out)
+    out.append("]")
     if let app = r.app { out += " " + trace.name(of: app) }
     switch r.kind {
     case .callback:
@@ -70,7 +94,13 @@ public struct TraceWriter: Sendable {
   // MARK: - jsonl
 
   private func json(_ r: TraceRecord, _ trace: Trace, _ out: inout String) {
-    out += "{\"t\":\(r.time),\"seq\":\(r.seq),\"kind\":\"\(r.kind)\""
+    out.append("{\"t\":")
+    r.time.append(to: &out)
+    out.append(",\"seq\":")
+    out.append(String(r.seq))
+    out.append(",\"kind\":\"")
+    out.append(r.kind.description)
+    out.append("\"")
     if let app = r.app { out += ",\"app\":"; jsonString(trace.name(of: app), &out) }
     if let s = r.scene { out += ",\"scene\":\(s)" }
     if let o = r.object {
@@ -98,6 +128,13 @@ public struct TraceWriter: Sendable {
 
 /// Appends `s` as a JSON string literal.
 public func jsonString(_ s: String, _ out: inout String) {
+  // Most strings (bundle ids, class names) need no escape: append them whole.
+  if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+    out.append("\"")
+    out.append(s)
+    out.append("\"")
+    return
+  }
   out.append("\"")
   for u in s.unicodeScalars {
     switch u {

@@ -90,6 +90,9 @@ extension LuaRuntime {
     device.passcode = passcode
     device.recordsTrace = recordsTrace
     let slot = registerDevice(device)
+    if recordsTrace, let stream = options.traceStream?(device, Int(slot.id)) {
+      device.stream(to: stream, keepingRecords: false)
+    }
     lua_createtable(L, 0, 0)  // the value store
     pushObject(Handle(kind: ObjectKind.device.rawValue, device: slot.id, index: 0, extra: 0), userValue: true)
     lua_rawgeti(L, ls_registryindex(), lua_Integer(devicesTableRef))

@@ -10,7 +10,7 @@ extension API {
     .method(.trace, "records", "dev.trace:records{ app =, kind =, since = }",
             "The records as tables with the JSONL field names.") { try $0.traceRecords() },
     .method(.trace, "text", "dev.trace:text{ since =, format = \"text\" | \"jsonl\" }", "The trace as one string.") { try $0.traceText() },
-    .field(.trace, "count", "How many records the trace holds.") { rt in push(rt.L, try rt.selfTrace().device.trace.records.count) },
+    .field(.trace, "count", "How many records the device has made.") { rt in push(rt.L, try rt.selfTrace().device.trace.count) },
     .meta(.trace, "__tostring") { try $0.traceToString() },
   ]
 }
@@ -58,9 +58,18 @@ extension LuaRuntime {
     try slot(try checkHandle(1, .trace).device)
   }
 
+  /// The device of a trace that can answer queries.
+  private func queryableTrace() throws -> DeviceSlot {
+    let slot = try selfTrace()
+    guard slot.device.trace.keepsRecords else {
+      throw ScriptError(message: "this device streams its trace as it is made and keeps no records (lifesim run --stream); run without --stream to query it")
+    }
+    return slot
+  }
+
   /// `trace:callbacks{ app =, since = }` → the selectors, in order.
   func traceCallbacks() throws -> Int32 {
-    let slot = try selfTrace()
+    let slot = try queryableTrace()
     let (app, _, since, objectClass) = try traceFilter(slot, allowKind: false)
     push(L, slot.device.trace.callbacks(app: app, since: since, objectClass: objectClass))
     return 1
@@ -68,7 +77,7 @@ extension LuaRuntime {
 
   /// `trace:records{ app =, kind =, since = }` → tables with the JSONL field names.
   func traceRecords() throws -> Int32 {
-    let slot = try selfTrace()
+    let slot = try queryableTrace()
     let (app, kind, since, objectClass) = try traceFilter(slot, allowKind: true)
     let trace = slot.device.trace
     let records = trace.records(app: app, kind: kind, since: since).filter { r in
@@ -102,7 +111,7 @@ extension LuaRuntime {
 
   /// `trace:text{ since =, format = "text"|"jsonl" }` → the trace as one string.
   func traceText() throws -> Int32 {
-    let slot = try selfTrace()
+    let slot = try queryableTrace()
     var since = 1
     var format = TraceFormat.text
     if let o = try args.options(2, keys: ["since", "format"]) {
@@ -121,7 +130,7 @@ extension LuaRuntime {
 
   func traceToString() throws -> Int32 {
     let slot = try selfTrace()
-    push(L, "<trace: \(slot.device.trace.records.count) records>")
+    push(L, "<trace: \(slot.device.trace.count) records>")
     return 1
   }
 }

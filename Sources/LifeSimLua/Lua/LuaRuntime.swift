@@ -25,6 +25,10 @@ public struct RuntimeOptions: Sendable {
   public var retainDevices = true
   /// Where `print` writes.
   public var output: @Sendable (String) -> Void = { print($0, terminator: "") }
+  /// When set, each device the script makes (numbered from 1) streams its
+  /// records through the stream this returns, as they are made, and keeps none:
+  /// `dev.trace` queries are then refused (`lifesim run --stream`).
+  public var traceStream: (@Sendable (Device, Int) -> TraceStream?)?
 
   public init() {}
 }

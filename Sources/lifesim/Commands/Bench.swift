@@ -91,7 +91,7 @@ extension Lifesim {
     }
 
     private func show(_ f: BenchFigure) {
-      var line = "  " + f.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+      var line = "  " + f.name.padding(toLength: 38, withPad: " ", startingAt: 0)
       line += String(format: "%14.4g %@", f.value, f.unit)
       if let ratio = f.ratio, let ref = f.referenceName {
         // A rate below its reference reads better as a cost: "12.9× the cost of lua_pcall from C".

@@ -2,6 +2,12 @@ import ArgumentParser
 import LifeSimEngine
 import LifeSimLua
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension Lifesim {
   /// `lifesim run FILE.lua`: runs a scenario and writes its trace.
   struct Run: ParsableCommand {
@@ -27,11 +33,29 @@ extension Lifesim {
     @Option(name: .shortAndLong, help: "Write the trace to this file instead of standard output.")
     var output: String?
 
+    @Flag(help: """
+      Write each record as it is made instead of at the end: memory stays flat \
+      however long the run, and dev.trace queries are refused (devices keep no \
+      records). Records of a second device onwards carry its number.
+      """)
+    var stream = false
+
     func run() throws {
       if common.unsafe {
         printError("lifesim: warning: --unsafe gives the script the whole standard library (io, os, debug)")
       }
-      let runtime = try LuaRuntime(options: common.runtimeOptions())
+      var options = common.runtimeOptions()
+      var sink: StreamOutput?
+      if stream {
+        let out = try StreamOutput(path: output)
+        let writer = TraceWriter(format: format, names: names)
+        options.traceStream = { _, number in
+          TraceStream(formatter: DeviceTagged(base: writer, number: number), chunkSize: 0) { out.write($0) }
+        }
+        if output == nil { options.output = { out.write($0) } }  // print() keeps its place among the records
+        sink = out
+      }
+      let runtime = try LuaRuntime(options: options)
       // The traces are written also when the script fails: keep the failure for the end.
       var failure: LuaFailure?
       do {
@@ -42,7 +66,12 @@ extension Lifesim {
       if failure == nil && runtime.hasExperiment {
         printError("lifesim: \(file) is an experiment: `lifesim batch \(file)` runs its grid (lifesim run only loaded it)")
       }
-      try writeTraces(runtime.createdDevices)
+      if let sink {
+        for device in runtime.createdDevices { device.finishStream() }
+        try sink.close()
+      } else {
+        try writeTraces(runtime.createdDevices)
+      }
       // A failed lifesim.test case fails the run too (exit 1, or 2 for an error).
       var worst: ExitCode?
       for result in runtime.testResults {
@@ -69,6 +98,68 @@ extension Lifesim {
         return
       }
       try writeTextFile(output, text)
+    }
+  }
+}
+
+/// Where `lifesim run --stream` writes: standard output or a file, through one
+/// 64 kB buffer that every device's stream (and `print`) appends to, so records
+/// keep the order they were made in.
+final class StreamOutput: @unchecked Sendable {
+  private let file: UnsafeMutablePointer<FILE>
+  private let path: String?
+  private var buffer: [UInt8] = []
+
+  init(path: String?) throws {
+    self.path = path
+    if let path {
+      guard let f = fopen(path, "wb") else {
+        throw CommandFailure.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+      }
+      file = f
+    } else {
+      file = stdout
+    }
+    buffer.reserveCapacity(1 << 17)
+  }
+
+  func write(_ text: String) {
+    buffer.append(contentsOf: text.utf8)
+    if buffer.count >= 1 << 16 { flush() }
+  }
+
+  private func flush() {
+    guard !buffer.isEmpty else { return }
+    buffer.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, file) }
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  func close() throws {
+    flush()
+    let failed = fflush(file) != 0 || ferror(file) != 0
+    if path != nil { fclose(file) }
+    if failed { throw CommandFailure.cannotWrite(path: path ?? "standard output", reason: String(cString: strerror(errno))) }
+  }
+}
+
+/// The records of a second device onwards, tagged with its number:
+/// `[device 2] [t=…] …` in text, `{"device":2,"t":…}` in JSONL. The first
+/// device's records are as `lifesim run` writes them without --stream.
+struct DeviceTagged: TraceFormatter {
+  var base: TraceWriter
+  var number: Int
+
+  func record(_ r: TraceRecord, in trace: Trace, into out: inout String) {
+    guard number > 1 else { return base.record(r, in: trace, into: &out) }
+    switch base.format {
+    case .text:
+      out += "[device \(number)] "
+      base.record(r, in: trace, into: &out)
+    case .jsonl:
+      var line = ""
+      base.record(r, in: trace, into: &line)
+      out += "{\"device\":\(number),"
+      out += line.dropFirst()
     }
   }
 }

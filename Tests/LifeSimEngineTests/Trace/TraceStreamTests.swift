@@ -1,0 +1,65 @@
+import Testing
+@testable import LifeSimEngine
+
+/// A streamed trace writes, record by record, the bytes the whole-trace writer
+/// writes at the end; without kept records its memory does not grow.
+struct TraceStreamTests {
+  /// A day of a user on a small device, traced: launches, kills, memory levels.
+  static func day(stream: TraceStream? = nil, keep: Bool = true) throws -> Device {
+    let dev = Device(profile: try OSProfile(version: 17), seed: 7, memoryMB: 1000)
+    if let stream { dev.stream(to: stream, keepingRecords: keep) }
+    var apps: [AppID] = []
+    for k in 1...8 {
+      apps.append(try dev.install(AppConfig(bundle: "com.example.\(k)", footprintMB: Double(80 + 40 * k))))
+    }
+    var user = UserModel(apps: apps)
+    user.sessionMean = .seconds(900)
+    try dev.drive(user, for: .seconds(86_400))
+    dev.finishStream()
+    return dev
+  }
+
+  @Test(arguments: [TraceFormat.text, .jsonl])
+  func streamedBytesEqualTheWholeTrace(format: TraceFormat) throws {
+    let whole = TraceWriter(format: format).render(try Self.day().trace)
+    var chunks: [String] = []
+    let stream = TraceStream(formatter: TraceWriter(format: format), chunkSize: 4096) { chunks.append($0) }
+    let streamed = try Self.day(stream: stream, keep: false)
+    #expect(chunks.count > 1, "a day's trace should take several chunks")
+    #expect(chunks.joined() == whole)
+    #expect(streamed.trace.records.isEmpty)
+    #expect(streamed.trace.count == whole.split(separator: "\n").count)
+    #expect(streamed.mark() == streamed.trace.count + 1)
+  }
+
+  @Test func keptRecordsAndAStreamAgree() throws {
+    var text = ""
+    let stream = TraceStream(formatter: TraceWriter(format: .jsonl)) { text += $0 }
+    let dev = try Self.day(stream: stream, keep: true)
+    #expect(text == TraceWriter(format: .jsonl).render(dev.trace))
+    #expect(dev.trace.records.count == dev.trace.count)
+  }
+
+  /// A format with a document around its records gets its header and footer,
+  /// also when there are no records.
+  @Test func headerAndFooterFrameTheRecords() throws {
+    struct Bracketed: TraceFormatter {
+      func header(for trace: Trace, into out: inout String) { out += "[" }
+      func record(_ r: TraceRecord, in trace: Trace, into out: inout String) { out += "\(r.seq)," }
+      func footer(for trace: Trace, into out: inout String) { out += "]" }
+    }
+    var text = ""
+    let dev = Device(profile: try OSProfile(version: 12), seed: 1)
+    dev.stream(to: TraceStream(formatter: Bracketed()) { text += $0 }, keepingRecords: false)
+    dev.finishStream()
+    #expect(text == "[]")
+    text = ""
+    let busy = Device(profile: try OSProfile(version: 12), seed: 1)
+    busy.stream(to: TraceStream(formatter: Bracketed()) { text += $0 }, keepingRecords: false)
+    let app = try busy.install(AppConfig(bundle: "a"))
+    try busy.launch(app)
+    busy.finishStream()
+    #expect(text.hasPrefix("[1,2,"))
+    #expect(text.hasSuffix(",]"))
+  }
+}
