@@ -155,6 +155,12 @@ enum API {
   static let rows: [APIRow] = lifesimRows + workloadRows + preludeRows + deviceRows + appRows
     + viewControllerRows + viewRows + sceneRows + traceRows + contextRows + taskRows + metaRows
 
+  /// Each row's closure by id, for `dispatch` (nil for values): reading it does
+  /// not copy the row's strings.
+  static let calls: [((LuaRuntime) throws -> Int32)?] = rows.map {
+    if case .function(let call) = $0.body { return call } else { return nil }
+  }
+
   /// The row of each name, for set-up.
   static func index(of owner: APIOwner, _ name: String) -> Int32? {
     rows.firstIndex { $0.owner == owner && $0.name == name }.map(Int32.init)
@@ -198,11 +204,11 @@ extension LuaRuntime {
     let caller = self.L
     self.L = L
     defer { self.L = caller }
-    guard id >= 0, Int(id) < API.rows.count, case .function(let call) = API.rows[Int(id)].body else {
+    let calls = API.calls
+    guard id >= 0, Int(id) < calls.count, let call = calls[Int(id)] else {
       push(L, "internal error: unknown host function \(id)")
       return LS_RAISE
     }
-    let row = API.rows[Int(id)]
     #if DEBUG
     let top = lua_gettop(L)
     #endif
@@ -210,7 +216,7 @@ extension LuaRuntime {
       let n = try call(self)
       #if DEBUG
       // withBalancedStack for the whole call: the results sit on the arguments.
-      assert(lua_gettop(L) == top + n, "\(row.qualifiedName) left \(lua_gettop(L) - top) values on the stack and returned \(n)")
+      assert(lua_gettop(L) == top + n, "\(API.rows[Int(id)].qualifiedName) left \(lua_gettop(L) - top) values on the stack and returned \(n)")
       #endif
       return n
     } catch let e as ArgumentError {
@@ -218,18 +224,18 @@ extension LuaRuntime {
       push(L, e.message)
       return LS_ARGERROR
     } catch let e as ScriptError {
-      push(L, named(e.message, by: row))
+      push(L, named(e.message, by: API.rows[Int(id)]))
       return LS_RAISE_WHERE
     } catch SimulationError.handlerFailed(let failure) {
       pushErrorObject(failure)
       return LS_RAISE
     } catch let e as SimulationError {
-      push(L, named(luaMessage(for: e), by: row))
+      push(L, named(luaMessage(for: e), by: API.rows[Int(id)]))
       return LS_RAISE_WHERE
     } catch is RaiseTop {
       return LS_RAISE
     } catch {
-      push(L, named("\(error)", by: row))
+      push(L, named("\(error)", by: API.rows[Int(id)]))
       return LS_RAISE_WHERE
     }
   }

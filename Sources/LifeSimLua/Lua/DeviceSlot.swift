@@ -43,6 +43,24 @@ struct ContextInfo {
   var view: ObjectID?
 }
 
+/// The `ctx`s whose functions are running, by id. Handlers nest (a view
+/// callback inside a handler that added the view), so the live ones form a
+/// stack: a few entries, searched from the top, with no hashing per call.
+struct ContextStack {
+  private var entries: [(id: Int32, info: ContextInfo)] = []
+
+  subscript(id: Int32) -> ContextInfo? {
+    get { entries.last(where: { $0.id == id })?.info }
+    set {
+      if let i = entries.lastIndex(where: { $0.id == id }) {
+        if let newValue { entries[i].info = newValue } else { entries.remove(at: i) }
+      } else if let newValue {
+        entries.append((id, newValue))
+      }
+    }
+  }
+}
+
 /// One device as the bridge sees it: the engine's `Device`, and the script
 /// functions its apps registered. It is the device's `DeviceHost`.
 ///

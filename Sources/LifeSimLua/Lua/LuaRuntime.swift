@@ -66,7 +66,7 @@ public final class LuaRuntime {
   /// The `lifesim.test` cases run so far, in order.
   public internal(set) var testResults: [TestCaseResult] = []
 
-  var contexts: [Int32: ContextInfo] = [:]
+  var contexts = ContextStack()
   var nextContextID: Int32 = 1
 
   // Registry references made at start-up.
