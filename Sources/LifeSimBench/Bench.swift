@@ -73,7 +73,13 @@ public struct Bench {
       perCall.append(t.perHandlerCall)
       floor.append(t.perFloorCall)
     }
-    let rate = 1 / Self.median(perCall), floorRate = 1 / Self.median(floor)
+    let cost = Self.median(perCall), floorRate = 1 / Self.median(floor)
+    guard cost > 0 else {
+      // The runs with and without the handler did not differ beyond this run's noise.
+      return BenchFigure(name: "dispatch", value: .nan, unit: "handler calls/s", reference: floorRate,
+                         referenceName: "lua_pcall from C", target: "cost ≤ 3× the floor", met: nil)
+    }
+    let rate = 1 / cost
     return BenchFigure(name: "dispatch", value: rate, unit: "handler calls/s", reference: floorRate,
                        referenceName: "lua_pcall from C", target: "cost ≤ 3× the floor", met: floorRate / rate <= 3)
   }

@@ -6,11 +6,24 @@ import Testing
 /// timed test would fail on a busy machine.
 struct BenchTests {
   @Test func everyFigureRunsAndNamesItsReference() throws {
+    // A small experiment keeps the test short in a debug build.
+    let experiment = try script("bench-experiment.lua", """
+      return lifesim.experiment{ name = "small", params = { n = { 1, 2 } }, run = function(p, seed)
+        local dev = lifesim.device{ ios = 17, trace = false }
+        local app = dev:install{ bundle = "a" }
+        for _ = 1, p.n do dev:launch(app) dev:home() end
+        return { opens = dev.stats.opens }
+      end }
+      """)
     let r = try lifesim(["bench", "--repeat", "1", "--seeds", "1", "--records", "2000", "--batch-runs", "20",
-                         "--jobs", "2"])
+                         "--jobs", "2", "--experiment", experiment])
     #expect(r.status == 0, "\(r.stderr)")
-    for line in ["dispatch", "the cost of lua_pcall from C", "engine", "records/s (no Lua, trace off)",
-                 "trace", "JSONL records/s", "experiment, --jobs 1", "experiment, --jobs 2", "× --jobs 1",
+    // A debug build on a busy machine may not separate the handler's cost from
+    // noise; then the figure says so instead of a rate.
+    #expect(r.stdout.contains("the cost of lua_pcall from C") || r.stdout.contains("dispatch") && r.stdout.contains("not measured"))
+    #expect(!r.stdout.contains("inf"))
+    for line in ["dispatch", "engine", "records/s (no Lua, trace off)",
+                 "trace", "JSONL records/s", "experiment, --jobs 1", "experiment, --jobs 2", "runs/s of bench-experiment.lua",
                  "memory, 7-day 30-app run", "memory, 2,000 records", "memory, 20-run batch", "2 runs"] {
       #expect(r.stdout.contains(line), "no '\(line)' in:\n\(r.stdout)")
     }

@@ -60,7 +60,9 @@ extension LuaRuntime {
     let floor = monotonicSeconds() - start
     ls_pop(L, 2)
     let calls = max(1, with.calls)
-    return DispatchTiming(handlerCalls: with.calls, perHandlerCall: max(0, with.seconds - without.seconds) / Double(calls),
+    // Not clamped: on a busy machine the difference can come out negative, and
+    // the caller must see that rather than an infinite rate.
+    return DispatchTiming(handlerCalls: with.calls, perHandlerCall: (with.seconds - without.seconds) / Double(calls),
                           perFloorCall: floor / Double(calls))
   }
 }

@@ -29,6 +29,9 @@ extension Lifesim {
     @Option(help: ArgumentHelp("Seeds per point of the cold-launch sweep (10 points).", valueName: "N"))
     var seeds = 2
 
+    @Option(help: ArgumentHelp("The experiment of the experiment figures.", valueName: "file"))
+    var experiment = "Scripts/experiments/coldlaunch.lua"
+
     @Option(help: ArgumentHelp("Records in the traced run whose memory is measured.", valueName: "N"))
     var records = 10_000_000
 
@@ -59,6 +62,7 @@ extension Lifesim {
       var bench = LifeSimBench.Bench()
       bench.repetitions = `repeat`
       bench.seeds = seeds
+      bench.experiment = experiment
       bench.records = records
       bench.batchRuns = batchRuns
       if let jobs { bench.jobs = jobs }
@@ -74,8 +78,9 @@ extension Lifesim {
       if wanted("experiment") || peer {
         let one = try bench.experimentRate(jobs: 1, scratch: scratch)
         let many = try bench.experimentRate(jobs: bench.jobs, scratch: scratch)
-        show(BenchFigure(name: "experiment, --jobs 1", value: one, unit: "runs/s of coldlaunch.lua"))
-        show(BenchFigure(name: "experiment, --jobs \(bench.jobs)", value: many, unit: "runs/s of coldlaunch.lua",
+        let unit = "runs/s of " + (experiment.split(separator: "/").last.map(String.init) ?? experiment)
+        show(BenchFigure(name: "experiment, --jobs 1", value: one, unit: unit))
+        show(BenchFigure(name: "experiment, --jobs \(bench.jobs)", value: many, unit: unit,
                          reference: one, referenceName: "--jobs 1", target: "≥ 1.8×", met: many / one >= 1.8))
         if peer {
           let simpy = try bench.peerRate(script: "bench/simpy/coldlaunch.py")
@@ -92,6 +97,10 @@ extension Lifesim {
 
     private func show(_ f: BenchFigure) {
       var line = "  " + f.name.padding(toLength: 38, withPad: " ", startingAt: 0)
+      guard !f.value.isNaN else {
+        writeOut(line + "not measured: the runs with and without handlers did not differ beyond this run's noise (try a larger --repeat on a quieter machine)\n")
+        return
+      }
       line += String(format: "%14.4g %@", f.value, f.unit)
       if let ratio = f.ratio, let ref = f.referenceName {
         // A rate below its reference reads better as a cost: "12.9× the cost of lua_pcall from C".
