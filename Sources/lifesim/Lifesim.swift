@@ -51,20 +51,27 @@ struct Lifesim: ParsableCommand {
 private func reportPeakMemoryAtExit() {
   guard getenv("LIFESIM_PEAK_MEMORY_FILE") != nil else { return }
   atexit {
-    guard let path = getenv("LIFESIM_PEAK_MEMORY_FILE"), let status = fopen("/proc/self/status", "r") else { return }
+    guard let path = getenv("LIFESIM_PEAK_MEMORY_FILE"), let out = fopen(path, "w") else { return }
+    fputs("\(peakResidentKB())\n", out)
+    fclose(out)
+  }
+}
+
+/// This process's peak resident memory in kB: VmHWM from /proc/self/status,
+/// which counts this program only. `getrusage`'s `ru_maxrss` would not do: in a
+/// process started by posix_spawn it begins at the parent's own peak.
+func peakResidentKB() -> Int {
+  if let status = fopen("/proc/self/status", "r") {
     defer { fclose(status) }
     var line = [CChar](repeating: 0, count: 256)
     while fgets(&line, Int32(line.count), status) != nil {
       let text = String(cString: line)
-      guard text.hasPrefix("VmHWM:") else { continue }
-      let kb = text.dropFirst(6).filter(\.isNumber)
-      if let out = fopen(path, "w") {
-        fputs(String(kb) + "\n", out)
-        fclose(out)
-      }
-      return
+      if text.hasPrefix("VmHWM:") { return Int(text.dropFirst(6).filter(\.isNumber)) ?? 0 }
     }
   }
+  var usage = rusage()
+  getrusage(RUSAGE_SELF.rawValue, &usage)
+  return Int(usage.ru_maxrss)
 }
 
 /// Writes a message to standard error, with a newline.

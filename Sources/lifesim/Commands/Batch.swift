@@ -95,10 +95,8 @@ extension Lifesim {
       }
       progress.finish()
       if !quiet {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
         let seconds = Date().timeIntervalSince(start)
-        printError("lifesim: \(report.ran) runs in \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", Double(report.ran) / max(seconds, 1e-9))) runs/s), peak memory \(usage.ru_maxrss / 1024) MB")
+        printError("lifesim: \(report.ran) runs in \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", Double(report.ran) / max(seconds, 1e-9))) runs/s), peak memory \(peakResidentKB() / 1024) MB")
       }
       if !quiet && report.skipped > 0 {
         printError("lifesim: \(report.skipped) runs were already in \(output) (--resume)")
