@@ -219,6 +219,41 @@ int ls_pcall(lua_State *L, int nargs, int nresults, int nested) {
   return status;
 }
 
+/* The hot path of a handler call (issue 16): the function in slot `fn` of
+** the table at `store`, called with the value in slot `arg` (no argument
+** when `arg` is 0), protected and budgeted as ls_pcall(.., nested = 1) does,
+** in one C call. The message handler goes below the function instead of
+** being rotated into place. Leaves the message handler and the one result
+** (or the error value) on the stack; the caller resets it. */
+int ls_pcall_slot(lua_State *L, int store, lua_Integer fn, lua_Integer arg) {
+  ls_state *S = ls_getstate(L);
+  lua_pushcfunction(L, ls_msghandler);
+  int base = lua_gettop(L);
+  lua_rawgeti(L, store, fn);
+  int nargs = 0;
+  if (arg != 0) {
+    lua_rawgeti(L, store, arg);
+    nargs = 1;
+  }
+  int saved_deny = S->deny;
+  long long saved_call = S->call_remaining;
+  S->call_remaining = S->handler_budget;
+  S->deny = 1;
+  S->depth++;
+  lua_State *saved_running = S->running;
+  S->running = L;
+  int status = lua_pcall(L, nargs, 1, base);
+  S->running = saved_running;
+  S->depth--;
+  S->deny = saved_deny;
+  S->call_remaining = saved_call;
+  if (S->tripped == LS_TRIP_CALL) {
+    S->tripped = LS_TRIP_NONE;
+    lua_sethook(L, ls_hook, LUA_MASKCOUNT, HOOK_STEP);
+  }
+  return status;
+}
+
 void ls_push_traceback(lua_State *L) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &traceback_key);
 }

@@ -235,6 +235,50 @@ struct BridgeLifetimeTests {
     #expect(out == "timer\ta\t5.0\ttimer\n")
   }
 
+  // Each app has one ctx, reused by every function of that app: it stands for
+  // whatever code of the app runs now (issue 16 item 6).
+  @Test func aCtxStandsForItsAppsRunningCodeOnly() throws {
+    let (_, out, f) = try runScript("""
+      local dev = lifesim.device{ ios = 12 }
+      local a = dev:install{ bundle = "a" }
+      local b = dev:install{ bundle = "b" }
+      local kept, first
+      a:on("applicationDidBecomeActive:", function(ctx) kept = ctx; first = first or ctx end)
+      a:on("applicationWillResignActive:", function(ctx)
+        print(rawequal(ctx, first), kept.callback)  -- the same object, now for this callback
+      end)
+      b:on("applicationDidBecomeActive:", function(ctx)
+        print(pcall(kept.dirty, kept, 1))  -- a's ctx while b's code runs
+      end)
+      dev:launch(a)
+      dev:launch(b)
+      """)
+    #expect(f == nil)
+    let lines = out.split(separator: "\n").map(String.init)
+    #expect(lines.first == "true\tapplicationWillResignActive:")
+    #expect(lines.count == 2 && lines[1].hasPrefix("false") && lines[1].contains("belongs to a handler that has returned"))
+  }
+
+  @Test func anObserverAddedDuringAPostWaitsForTheNextOne() throws {
+    let (_, out, f) = try runScript("""
+      local dev = lifesim.device{ ios = 12 }
+      local app = dev:install{ bundle = "a" }
+      local added = false
+      app:observe("UIApplicationDidBecomeActiveNotification", function(ctx)
+        print("first")
+        if not added then
+          added = true
+          app:observe("UIApplicationDidBecomeActiveNotification", function() print("second") end)
+        end
+      end)
+      dev:launch(app)
+      dev:home()
+      dev:launch(app)
+      """)
+    #expect(f == nil)
+    #expect(out == "first\nfirst\nsecond\n")
+  }
+
   @Test func lifesimObjectsAreLocked() throws {
     let (_, _, f) = try runScript("local dev = lifesim.device{}\nprint(getmetatable(dev))\nsetmetatable(dev, {})")
     #expect(f?.message.contains("setmetatable") == true || f?.message.contains("table expected") == true)

@@ -81,6 +81,10 @@ int ls_sigint_take(void);
 /// on the stack and the traceback is stored; ls_push_traceback pushes it.
 /// `nested` gives the call the per-handler budget instead of the caller's.
 int ls_pcall(lua_State *L, int nargs, int nresults, int nested);
+/// A handler call in one step: `store[fn](store[arg])` (no argument when `arg`
+/// is 0), as ls_pcall(L, 1, 1, 1) would make it. Leaves the message handler and
+/// the result (or the error) on the stack; the caller resets the top.
+int ls_pcall_slot(lua_State *L, int store, lua_Integer fn, lua_Integer arg);
 /// Pushes the traceback of the last error caught by ls_pcall (or nil).
 void ls_push_traceback(lua_State *L);
 /// Opens the standard libraries, protected. Returns a Lua status code.

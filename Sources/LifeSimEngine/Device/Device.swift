@@ -137,10 +137,10 @@ public final class Device {
   }
 
   public subscript(id: AppID) -> App {
-    get { apps[Int(id.index)] }
-    set { apps[Int(id.index)] = newValue }
-    // In place: `self[id].unsaved += 1` must not copy the whole app (its arrays
-    // and strings) out and back, as get-then-set would.
+    // Borrowed and in place: `self[id].state` and `self[id].unsaved += 1` must
+    // not copy the whole app (its arrays and strings) out and back, as a plain
+    // get and set would.
+    _read { yield apps[Int(id.index)] }
     _modify { yield &apps[Int(id.index)] }
   }
 

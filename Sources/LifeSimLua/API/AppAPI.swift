@@ -82,8 +82,8 @@ extension LuaRuntime {
     try args.function(3)
     let app = Int(id.index)
     if selector == "*" {
-      if let old = slot.wildcard[app] { slot.free(old) }
-      slot.wildcard[app] = slot.store(3)
+      if slot.functions[app].wildcard != 0 { slot.free(slot.functions[app].wildcard) }
+      slot.functions[app].wildcard = slot.store(3)
       slot.device.setHandlesAll(for: id)
       return 0
     }
@@ -94,8 +94,9 @@ extension LuaRuntime {
       let names = Callback.allCases.map(\.selector)
       throw ArgumentError(position: 2, message: "unknown callback '\(selector)'\(suggestion(for: selector, in: names))")
     }
-    if let old = slot.handlers[app][callback.rawValue] { slot.free(old) }
-    slot.handlers[app][callback.rawValue] = slot.store(3)
+    let c = Int(callback.rawValue)
+    if slot.functions[app].handlers[c] != 0 { slot.free(slot.functions[app].handlers[c]) }
+    slot.functions[app].handlers[c] = slot.store(3)
     slot.device.setHandled(callback, for: id)
     return 0
   }
@@ -113,7 +114,7 @@ extension LuaRuntime {
       let names = AppNotification.allCases.map(\.name)
       throw ArgumentError(position: 2, message: "unknown notification '\(name)'\(suggestion(for: name, in: names))")
     }
-    slot.observers[Int(id.index)][n.rawValue, default: []].append(slot.store(3))
+    slot.functions[Int(id.index)].observers[Int(n.rawValue)].append(slot.store(3))
     slot.device.setObserved(n, for: id)
     return 0
   }

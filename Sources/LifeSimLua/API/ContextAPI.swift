@@ -2,8 +2,10 @@ import CLua
 import CLuaShim
 import LifeSimEngine
 
-// `ctx`: what a handler, observer or app timer receives. It is valid only while
-// that function runs (a scoped borrow, lua-embedding.md §7.2.4).
+// `ctx`: what a handler, observer or app timer receives. Each app has one,
+// made at its first call and handed to every later one (no allocation per
+// call); it reads what the innermost running function of its app was called
+// for, and used when none runs it raises (a scoped borrow, lua-embedding.md §7.2.4).
 extension API {
   static let contextRows: [APIRow] = [
     .method(.context, "work", "ctx:work(seconds)", "The handler takes that long (watchdogs see it).") { try $0.ctxWork() },
@@ -20,16 +22,16 @@ extension API {
     .method(.context, "complete", "ctx:complete()",
             "A background launch's work is done (its completion handler).") { try $0.ctxComplete() },
     contextField("app", "The app whose code runs, or nil in a dev:at function.") { L, slot, info in
-      if let a = info.app { slot.runtime.pushApp(a, on: slot) } else { lua_pushnil(L) }
+      slot.runtime.pushApp(info.app, on: slot)
     },
-    contextField("callback", "The selector, notification name, or \"timer\".") { L, _, info in push(L, info.name) },
+    contextField("callback", "The selector, notification name, or \"timer\".") { L, _, info in push(L, info.source.name) },
     contextField("now", "The virtual time, in seconds.") { L, slot, _ in push(L, slot.device.now.seconds) },
     contextField("options", "The launch options: { url = … }.") { L, _, info in
       lua_createtable(L, 0, 1)
       if let url = info.url { push(L, url); setField(L, -2, "url") }
     },
     contextField("scene", "The scene, for scene callbacks.") { L, slot, info in
-      if let n = info.scene, let a = info.app { slot.runtime.pushScene(n, of: a, on: slot) } else { lua_pushnil(L) }
+      if let n = info.scene { slot.runtime.pushScene(n, of: info.app, on: slot) } else { lua_pushnil(L) }
     },
     contextField("vc", "The view controller, for its callbacks.") { L, slot, info in
       if let vc = info.vc { slot.runtime.pushViewController(vc, on: slot) } else { lua_pushnil(L) }
@@ -50,24 +52,9 @@ extension API {
 }
 
 extension LuaRuntime {
-  /// Pushes a new ctx for `info` and returns its id (stack effect: +1).
-  func pushContext(_ info: ContextInfo) -> Int32 {
-    return withBalancedStack(L, pushing: 1) {
-      let id = nextContextID
-      nextContextID &+= 1
-      contexts[id] = info
-      lua_rawgeti(L, ls_registryindex(), lua_Integer(devicesTableRef))
-      lua_rawgeti(L, -1, lua_Integer(info.device))
-      ls_remove(L, -2)  // the device userdata: the ctx keeps it alive
-      let app = info.app.map { $0.index } ?? -1
-      pushObject(Handle(kind: ObjectKind.context.rawValue, device: info.device, index: app, extra: id), userValue: true)
-      return id
-    }
-  }
-
   func selfContext() throws -> (DeviceSlot, ContextInfo) {
     let h = try checkHandle(1, .context)
-    guard let info = contexts[h.extra] else {
+    guard let info = contexts.top(device: h.device, app: h.index) else {
       throw ScriptError(message: "this ctx belongs to a handler that has returned; use the ctx passed to the function that is running")
     }
     return (try slot(h.device), info)
@@ -76,8 +63,7 @@ extension LuaRuntime {
   /// The app of the running ctx, for methods that act on the process.
   func contextApp(_ method: String) throws -> (DeviceSlot, AppID) {
     let (slot, info) = try selfContext()
-    guard let app = info.app else { throw ScriptError(message: "ctx:\(method) needs an app") }
-    return (slot, app)
+    return (slot, info.app)
   }
 
   /// `ctx:play_audio(true|false)`
@@ -135,7 +121,7 @@ extension LuaRuntime {
     let (slot, info) = try selfContext()
     let delay = try args.seconds(2)
     try args.function(3)
-    guard let app = info.app else { throw ScriptError(message: "ctx:after needs an app") }
+    let app = info.app
     let token = HostToken(Int(slot.store(3)))
     do {
       try slot.device.scheduleAppTimer(token, app: app, after: delay)
@@ -149,12 +135,11 @@ extension LuaRuntime {
 
   func ctxToString() throws -> Int32 {
     let h = try checkHandle(1, .context)
-    guard let info = contexts[h.extra], let slot = devices[h.device] else {
+    guard let info = contexts.top(device: h.device, app: h.index), let slot = devices[h.device] else {
       push(L, "<ctx (expired)>")
       return 1
     }
-    let app = info.app.map { slot.device[$0].config.bundle + " " } ?? ""
-    push(L, "<ctx \(app)\(info.name)>")
+    push(L, "<ctx \(slot.device[info.app].config.bundle) \(info.source.name)>")
     return 1
   }
 }

@@ -174,9 +174,7 @@ extension LuaRuntime {
     pushObject(Handle(kind: ObjectKind.app.rawValue, device: slot.id, index: id.index, extra: 0), userValue: true)
     slot.appObjects.append(slot.store(-1))
     slot.sceneObjects.append([:])
-    slot.handlers.append([:])
-    slot.wildcard.append(nil)
-    slot.observers.append([:])
+    slot.functions.append(AppFunctions())
     return 1
   }
 

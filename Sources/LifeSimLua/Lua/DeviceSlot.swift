@@ -30,12 +30,12 @@ struct Handle {
   var extra: Int32
 }
 
-/// What a `ctx` stands for while its handler runs.
+/// What a `ctx` stands for while a function of its app runs.
 struct ContextInfo {
   var device: Int32
-  var app: AppID?
-  /// The selector, notification name, or "timer".
-  var name: String
+  var app: AppID
+  /// What runs: a callback, an observer, or an app timer.
+  var source: ContextSource
   var scene: Int32?
   var url: String?
   /// For view-controller and view callbacks.
@@ -43,22 +43,53 @@ struct ContextInfo {
   var view: ObjectID?
 }
 
-/// The `ctx`s whose functions are running, by id. Handlers nest (a view
-/// callback inside a handler that added the view), so the live ones form a
-/// stack: a few entries, searched from the top, with no hashing per call.
-struct ContextStack {
-  private var entries: [(id: Int32, info: ContextInfo)] = []
+/// What a `ctx`'s function was called for; `ctx.callback` names it.
+enum ContextSource {
+  case callback(Callback)
+  case notification(AppNotification)
+  case timer
 
-  subscript(id: Int32) -> ContextInfo? {
-    get { entries.last(where: { $0.id == id })?.info }
-    set {
-      if let i = entries.lastIndex(where: { $0.id == id }) {
-        if let newValue { entries[i].info = newValue } else { entries.remove(at: i) }
-      } else if let newValue {
-        entries.append((id, newValue))
-      }
+  var name: String {
+    switch self {
+    case .callback(let c): return c.selector
+    case .notification(let n): return n.name
+    case .timer: return "timer"
     }
   }
+}
+
+/// What each `ctx` stands for while its app's code runs. Handlers nest (a view
+/// callback inside a handler that added the view), so the live entries form a
+/// stack, searched from the top: a `ctx` reads the innermost entry of its app,
+/// and one used when no function of its app runs finds none.
+struct ContextStack {
+  private var entries: [ContextInfo] = []
+
+  mutating func push(_ info: ContextInfo) { entries.append(info) }
+  mutating func pop() { entries.removeLast() }
+
+  /// The innermost live entry of (device, app).
+  func top(device: Int32, app: Int32) -> ContextInfo? {
+    var i = entries.count - 1
+    while i >= 0 {
+      if entries[i].device == device && entries[i].app.index == app { return entries[i] }
+      i -= 1
+    }
+    return nil
+  }
+}
+
+/// The script functions one app registered, as slots of the device's value
+/// store (0 for none: slots start at 1).
+struct AppFunctions {
+  /// By `Callback.rawValue`.
+  var handlers = [Int32](repeating: 0, count: Callback.allCases.count)
+  /// The `on("*")` handler.
+  var wildcard: Int32 = 0
+  /// By `AppNotification.rawValue`, in registration order.
+  var observers = [[Int32]](repeating: [], count: AppNotification.allCases.count)
+  /// The app's one `ctx` userdata, made at its first use and reused after.
+  var context: Int32 = 0
 }
 
 /// One device as the bridge sees it: the engine's `Device`, and the script
@@ -74,11 +105,8 @@ final class DeviceSlot: DeviceHost {
   // a checked unowned reference costs a retain and release on every handler call.
   unowned(unsafe) let runtime: LuaRuntime
 
-  /// Per app: the handler slot of each callback, and the "*" handler.
-  var handlers: [[UInt8: Int32]] = []
-  var wildcard: [Int32?] = []
-  /// Per app: the observer slots of each notification, in registration order.
-  var observers: [[UInt8: [Int32]]] = []
+  /// Per app: its handlers, observers and `ctx`.
+  var functions: [AppFunctions] = []
   /// Per app: the slot of the app's userdata.
   var appObjects: [Int32] = []
   /// Per app: the slot of each scene object, by session number.
@@ -166,39 +194,85 @@ final class DeviceSlot: DeviceHost {
 
   // MARK: - DeviceHost
 
+  // The hot path (issue 16 item 6): the store is pushed once per delivery, the
+  // handler slots are plain array reads, the app's `ctx` is made once, and
+  // each call is one C function (`ls_pcall_slot`). Nothing here allocates.
   func handle(_ delivery: Delivery, on device: Device) throws -> HandlerResult {
-    let app = Int(delivery.app.index)
-    let context = ContextInfo(device: id, app: delivery.app, name: delivery.callback.selector,
-                              scene: delivery.scene, url: delivery.url, vc: delivery.vc, view: delivery.view)
+    let app = Int(delivery.app.index), c = Int(delivery.callback.rawValue)
+    let top = lua_gettop(L)
+    defer { lua_settop(L, top) }
+    guard pushStore() else { return .none }
+    let store = lua_gettop(L)
+    let ctx = contextObject(app, store: store)
+    runtime.contexts.push(ContextInfo(device: id, app: delivery.app, source: .callback(delivery.callback),
+                                      scene: delivery.scene, url: delivery.url, vc: delivery.vc, view: delivery.view))
+    defer { runtime.contexts.pop() }
     var result = HandlerResult.none
     // The object's own handler (its spec's `on`), then the app's, then "*".
+    // Each slot is read just before its call: a handler may register another.
     if let token = specToken(delivery), let slot = specHandlers[token]?[delivery.callback.rawValue] {
-      _ = try call(slot, context: context, what: describe(delivery))
+      _ = try call(slot, ctx: ctx, store: store, app: delivery.app, what: describe(delivery))
     }
-    if let slot = handlers[app][delivery.callback.rawValue] {
-      result = try call(slot, context: context, what: describe(delivery))
+    let own = functions[app].handlers[c]
+    if own != 0 {
+      result = try call(own, ctx: ctx, store: store, app: delivery.app, what: describe(delivery))
     }
-    if let slot = wildcard[app] {
-      let r = try call(slot, context: context, what: describe(delivery))
-      if handlers[app][delivery.callback.rawValue] == nil { result = r }
+    let any = functions[app].wildcard
+    if any != 0 {
+      let r = try call(any, ctx: ctx, store: store, app: delivery.app, what: describe(delivery))
+      if own == 0 { result = r }
     }
     return result
   }
 
   func observe(_ notification: AppNotification, app: AppID, on device: Device) throws {
-    for slot in observers[Int(app.index)][notification.rawValue] ?? [] {
-      _ = try call(slot, context: ContextInfo(device: id, app: app, name: notification.name),
-                   what: notification.name)
+    let n = Int(notification.rawValue)
+    guard !functions[Int(app.index)].observers[n].isEmpty else { return }
+    // The observers registered when the notification is posted; one added
+    // meanwhile waits for the next post.
+    let observers = functions[Int(app.index)].observers[n]
+    try withContext(app, .notification(notification)) { ctx, store in
+      for slot in observers { _ = try call(slot, ctx: ctx, store: store, app: app, what: notification.name) }
     }
   }
 
   func fire(_ token: HostToken, on device: Device, app: AppID?) throws {
     let slot = Int32(token.rawValue)
     if let app {
-      _ = try call(slot, context: ContextInfo(device: id, app: app, name: "timer"), what: "timer (ctx:after)")
+      try withContext(app, .timer) { ctx, store in
+        _ = try call(slot, ctx: ctx, store: store, app: app, what: "timer (ctx:after)")
+      }
     } else {
-      _ = try call(slot, context: nil, what: "dev:at/dev:after function")
+      try invoke(slot, app: nil, what: "dev:at/dev:after function") { 0 }
     }
+  }
+
+  /// Runs `body` with the store pushed and the app's `ctx` live for `source`.
+  private func withContext(_ app: AppID, _ source: ContextSource,
+                           _ body: (_ ctx: Int32, _ store: Int32) throws -> Void) throws {
+    let top = lua_gettop(L)
+    defer { lua_settop(L, top) }
+    guard pushStore() else { return }
+    let store = lua_gettop(L)
+    let ctx = contextObject(Int(app.index), store: store)
+    runtime.contexts.push(ContextInfo(device: id, app: app, source: source))
+    defer { runtime.contexts.pop() }
+    try body(ctx, store)
+  }
+
+  /// The slot of an app's `ctx` userdata, made at its first use. The store at
+  /// `store` holds it, so it lives as long as the device.
+  private func contextObject(_ app: Int, store: Int32) -> Int32 {
+    if functions[app].context != 0 { return functions[app].context }
+    let slot = withBalancedStack(L, pushing: 0) { () -> Int32 in
+      pushDevice()  // the ctx keeps its device alive
+      runtime.pushObject(Handle(kind: ObjectKind.context.rawValue, device: id, index: Int32(app), extra: 0),
+                         userValue: true)
+      defer { ls_pop(L, 1) }
+      return self.store(-1)
+    }
+    functions[app].context = slot
+    return slot
   }
 
   func release(_ token: HostToken, on device: Device) {
@@ -282,17 +356,15 @@ final class DeviceSlot: DeviceHost {
     })
   }
 
-  /// Calls a stored function with a fresh `ctx` (or nothing).
-  private func call(_ slot: Int32, context: ContextInfo?, what: @autoclosure () -> String) throws -> HandlerResult {
-    var ctxID: Int32 = 0
-    defer { if ctxID != 0 { runtime.contexts[ctxID] = nil } }
-    return try invoke(slot, app: context?.app, what: what(), push: {
-      guard let context else { return 0 }
-      ctxID = runtime.pushContext(context)
-      return 1
-    }, read: {
-      lua_type(L, -1) == LUA_TBOOLEAN ? .bool(lua_toboolean(L, -1) != 0) : .none
-    })
+  /// Calls the function in `slot` with the `ctx` in slot `ctx`, both read raw
+  /// from the store at `store`, and reads a boolean result.
+  private func call(_ slot: Int32, ctx: Int32, store: Int32, app: AppID,
+                    what: @autoclosure () -> String) throws -> HandlerResult {
+    let top = lua_gettop(L)
+    defer { lua_settop(L, top) }
+    let status = ls_pcall_slot(L, store, lua_Integer(slot), lua_Integer(ctx))
+    try check(status, app: app, what: what())
+    return lua_type(L, -1) == LUA_TBOOLEAN ? .bool(lua_toboolean(L, -1) != 0) : .none
   }
 
   private func invoke(_ slot: Int32, app: AppID?, what: @autoclosure () -> String,
@@ -312,9 +384,15 @@ final class DeviceSlot: DeviceHost {
     pushSlot(slot)
     let nargs = pushArgs()
     let status = ls_pcall(L, nargs, 1, 1)
+    try check(status, app: app, what: what())
+    return try read()
+  }
+
+  /// After a protected call: the process was killed while its code ran, or
+  /// the function failed (its error on top of the stack).
+  private func check(_ status: Int32, app: AppID?, what: @autoclosure () -> String) throws {
     // A SIGKILL runs nothing more, even if the script caught the error.
     if let app, device.killedWhileRunning == app {
-      if status != LUA_OK { ls_pop(L, 1) }
       throw SimulationError.processKilled(app)
     }
     if status != LUA_OK {
@@ -324,7 +402,6 @@ final class DeviceSlot: DeviceHost {
         app: app.map { device[$0].config.bundle }, callback: what(), time: device.now, message: f.message,
         traceback: f.traceback, isExpectationFailure: f.isExpectation))
     }
-    return try read()
   }
 }
 

@@ -67,7 +67,6 @@ public final class LuaRuntime {
   public internal(set) var testResults: [TestCaseResult] = []
 
   var contexts = ContextStack()
-  var nextContextID: Int32 = 1
 
   // Registry references made at start-up.
   var devicesTableRef: Int32 = 0
