@@ -75,25 +75,22 @@ public enum Callback: UInt8, CaseIterable, Sendable {
   case layoutSubviews
   case drawRect
 
+  /// Its row: names, receiver, notification and source, in one place.
+  public var info: CallbackInfo { Callback.rows[Int(rawValue)] }
+
   /// The Objective-C selector: the canonical name scripts use.
-  public var selector: String { Callback.selectors[Int(rawValue)] }
+  public var selector: String { Callback.rows[Int(rawValue)].selector }
 
   /// The Swift spelling, for `--names swift`.
-  public var swiftName: String { Callback.swiftNames[Int(rawValue)] }
+  public var swiftName: String { Callback.rows[Int(rawValue)].swiftName }
 
-  /// The delegate that receives it.
-  public var receiver: Receiver {
-    if rawValue >= Callback.initWithFrame.rawValue { return .view }
-    if rawValue >= Callback.initWithCoder.rawValue { return .viewController }
-    return (Callback.sceneWillConnect.rawValue...Callback.sceneOpenURLContexts.rawValue).contains(rawValue)
-      ? .sceneDelegate : .appDelegate
-  }
+  /// The delegate or object that receives it. `initWithCoder:`, `awakeFromNib`
+  /// and `dealloc` are listed for view controllers; views get them too.
+  public var receiver: Receiver { Callback.rows[Int(rawValue)].receiver }
 
   /// A callback a view controller receives (`initWithCoder:`, `awakeFromNib` and
   /// `dealloc` included).
-  public var isViewControllerCallback: Bool {
-    (Callback.initWithCoder.rawValue...Callback.dealloc.rawValue).contains(rawValue)
-  }
+  public var isViewControllerCallback: Bool { receiver == .viewController }
 
   /// A callback a view receives.
   public var isViewCallback: Bool {
@@ -103,127 +100,93 @@ public enum Callback: UInt8, CaseIterable, Sendable {
   /// The UIApplication notification posted right after it, as on iOS (reference
   /// §0 last row). In the scene model the four scene callbacks stand in for the
   /// app-delegate methods, and the UIApplication notifications are still posted (§1.3).
-  public var notification: AppNotification? {
-    switch self {
-    case .didFinishLaunching: return .didFinishLaunching
-    case .didBecomeActive, .sceneDidBecomeActive: return .didBecomeActive
-    case .willResignActive, .sceneWillResignActive: return .willResignActive
-    case .didEnterBackground, .sceneDidEnterBackground: return .didEnterBackground
-    case .willEnterForeground, .sceneWillEnterForeground: return .willEnterForeground
-    case .willTerminate: return .willTerminate
-    case .didReceiveMemoryWarning: return .didReceiveMemoryWarning
-    case .protectedDataWillBecomeUnavailable: return .protectedDataWillBecomeUnavailable
-    case .protectedDataDidBecomeAvailable: return .protectedDataDidBecomeAvailable
-    default: return nil
-    }
-  }
+  public var notification: AppNotification? { Callback.rows[Int(rawValue)].notification }
 
   /// Finds a callback by selector or Swift name.
   public init?(selector: String) {
-    guard let i = Callback.selectors.firstIndex(of: selector) ?? Callback.swiftNames.firstIndex(of: selector)
+    guard let row = Callback.rows.first(where: { $0.selector == selector || $0.swiftName == selector })
     else { return nil }
-    self.init(rawValue: UInt8(i))
+    self = row.callback
   }
 
-  static let selectors: [String] = [
-    "application:willFinishLaunchingWithOptions:",
-    "application:didFinishLaunchingWithOptions:",
-    "applicationDidBecomeActive:",
-    "applicationWillResignActive:",
-    "applicationDidEnterBackground:",
-    "applicationWillEnterForeground:",
-    "applicationWillTerminate:",
-    "application:openURL:options:",
-    "application:openURL:sourceApplication:annotation:",
-    "applicationDidReceiveMemoryWarning:",
-    "application:configurationForConnectingSceneSession:options:",
-    "application:didDiscardSceneSessions:",
-    "scene:willConnectToSession:options:",
-    "sceneDidDisconnect:",
-    "sceneWillEnterForeground:",
-    "sceneDidBecomeActive:",
-    "sceneWillResignActive:",
-    "sceneDidEnterBackground:",
-    "scene:openURLContexts:",
-    "application:performFetchWithCompletionHandler:",
-    "application:didReceiveRemoteNotification:fetchCompletionHandler:",
-    "applicationProtectedDataWillBecomeUnavailable:",
-    "applicationProtectedDataDidBecomeAvailable:",
-    "initWithCoder:",
-    "awakeFromNib",
-    "initWithNibName:bundle:",
-    "loadView",
-    "viewDidLoad",
-    "viewWillAppear:",
-    "viewIsAppearing:",
-    "viewWillLayoutSubviews",
-    "viewDidLayoutSubviews",
-    "viewDidAppear:",
-    "viewWillDisappear:",
-    "viewDidDisappear:",
-    "didReceiveMemoryWarning",
-    "viewWillUnload",
-    "viewDidUnload",
-    "viewWillTransitionToSize:withTransitionCoordinator:",
-    "dealloc",
-    "initWithFrame:",
-    "willMoveToSuperview:",
-    "didMoveToSuperview",
-    "willMoveToWindow:",
-    "didMoveToWindow",
-    "layoutSubviews",
-    "drawRect:",
-  ]
+  /// One row per callback, in declaration order (checked when the table is built).
+  public static let rows: [CallbackInfo] = {
+    let rows: [CallbackInfo] = [
+    CallbackInfo(.willFinishLaunching, "application:willFinishLaunchingWithOptions:", "application(_:willFinishLaunchingWithOptions:)", .appDelegate, nil, "§2.1"),
+    CallbackInfo(.didFinishLaunching, "application:didFinishLaunchingWithOptions:", "application(_:didFinishLaunchingWithOptions:)", .appDelegate, .didFinishLaunching, "§2.1"),
+    CallbackInfo(.didBecomeActive, "applicationDidBecomeActive:", "applicationDidBecomeActive(_:)", .appDelegate, .didBecomeActive, "§1.4"),
+    CallbackInfo(.willResignActive, "applicationWillResignActive:", "applicationWillResignActive(_:)", .appDelegate, .willResignActive, "§1.4"),
+    CallbackInfo(.didEnterBackground, "applicationDidEnterBackground:", "applicationDidEnterBackground(_:)", .appDelegate, .didEnterBackground, "§1.4"),
+    CallbackInfo(.willEnterForeground, "applicationWillEnterForeground:", "applicationWillEnterForeground(_:)", .appDelegate, .willEnterForeground, "§1.4"),
+    CallbackInfo(.willTerminate, "applicationWillTerminate:", "applicationWillTerminate(_:)", .appDelegate, .willTerminate, "§3.3"),
+    CallbackInfo(.openURLOptions, "application:openURL:options:", "application(_:open:options:)", .appDelegate, nil, "§2.7"),
+    CallbackInfo(.openURLSourceApplication, "application:openURL:sourceApplication:annotation:", "application(_:open:sourceApplication:annotation:)", .appDelegate, nil, "§2.7"),
+    CallbackInfo(.didReceiveMemoryWarning, "applicationDidReceiveMemoryWarning:", "applicationDidReceiveMemoryWarning(_:)", .appDelegate, .didReceiveMemoryWarning, "§2.9"),
+    CallbackInfo(.configurationForConnecting, "application:configurationForConnectingSceneSession:options:", "application(_:configurationForConnecting:options:)", .appDelegate, nil, "§2.1"),
+    CallbackInfo(.didDiscardSceneSessions, "application:didDiscardSceneSessions:", "application(_:didDiscardSceneSessions:)", .appDelegate, nil, "§2.6"),
+    CallbackInfo(.sceneWillConnect, "scene:willConnectToSession:options:", "scene(_:willConnectTo:options:)", .sceneDelegate, nil, "§2.1"),
+    CallbackInfo(.sceneDidDisconnect, "sceneDidDisconnect:", "sceneDidDisconnect(_:)", .sceneDelegate, nil, "§1.2"),
+    CallbackInfo(.sceneWillEnterForeground, "sceneWillEnterForeground:", "sceneWillEnterForeground(_:)", .sceneDelegate, .willEnterForeground, "§1.4"),
+    CallbackInfo(.sceneDidBecomeActive, "sceneDidBecomeActive:", "sceneDidBecomeActive(_:)", .sceneDelegate, .didBecomeActive, "§1.4"),
+    CallbackInfo(.sceneWillResignActive, "sceneWillResignActive:", "sceneWillResignActive(_:)", .sceneDelegate, .willResignActive, "§1.4"),
+    CallbackInfo(.sceneDidEnterBackground, "sceneDidEnterBackground:", "sceneDidEnterBackground(_:)", .sceneDelegate, .didEnterBackground, "§1.4"),
+    CallbackInfo(.sceneOpenURLContexts, "scene:openURLContexts:", "scene(_:openURLContexts:)", .sceneDelegate, nil, "§2.7"),
+    CallbackInfo(.performFetch, "application:performFetchWithCompletionHandler:", "application(_:performFetchWithCompletionHandler:)", .appDelegate, nil, "§2.8"),
+    CallbackInfo(.didReceiveRemoteNotification, "application:didReceiveRemoteNotification:fetchCompletionHandler:", "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)", .appDelegate, nil, "§2.8"),
+    CallbackInfo(.protectedDataWillBecomeUnavailable, "applicationProtectedDataWillBecomeUnavailable:", "applicationProtectedDataWillBecomeUnavailable(_:)", .appDelegate, .protectedDataWillBecomeUnavailable, "§0"),
+    CallbackInfo(.protectedDataDidBecomeAvailable, "applicationProtectedDataDidBecomeAvailable:", "applicationProtectedDataDidBecomeAvailable(_:)", .appDelegate, .protectedDataDidBecomeAvailable, "§0"),
+    CallbackInfo(.initWithCoder, "initWithCoder:", "init(coder:)", .viewController, nil, "§5.1"),
+    CallbackInfo(.awakeFromNib, "awakeFromNib", "awakeFromNib()", .viewController, nil, "§5.1"),
+    CallbackInfo(.initWithNibName, "initWithNibName:bundle:", "init(nibName:bundle:)", .viewController, nil, "§5.1"),
+    CallbackInfo(.loadView, "loadView", "loadView()", .viewController, nil, "§5.2"),
+    CallbackInfo(.viewDidLoad, "viewDidLoad", "viewDidLoad()", .viewController, nil, "§5.2"),
+    CallbackInfo(.viewWillAppear, "viewWillAppear:", "viewWillAppear(_:)", .viewController, nil, "§5.3"),
+    CallbackInfo(.viewIsAppearing, "viewIsAppearing:", "viewIsAppearing(_:)", .viewController, nil, "§5.3"),
+    CallbackInfo(.viewWillLayoutSubviews, "viewWillLayoutSubviews", "viewWillLayoutSubviews()", .viewController, nil, "§5.3"),
+    CallbackInfo(.viewDidLayoutSubviews, "viewDidLayoutSubviews", "viewDidLayoutSubviews()", .viewController, nil, "§5.3"),
+    CallbackInfo(.viewDidAppear, "viewDidAppear:", "viewDidAppear(_:)", .viewController, nil, "§5.3"),
+    CallbackInfo(.viewWillDisappear, "viewWillDisappear:", "viewWillDisappear(_:)", .viewController, nil, "§5.3"),
+    CallbackInfo(.viewDidDisappear, "viewDidDisappear:", "viewDidDisappear(_:)", .viewController, nil, "§5.3"),
+    CallbackInfo(.viewControllerDidReceiveMemoryWarning, "didReceiveMemoryWarning", "didReceiveMemoryWarning()", .viewController, nil, "§2.9"),
+    CallbackInfo(.viewWillUnload, "viewWillUnload", "viewWillUnload()", .viewController, nil, "§5.5"),
+    CallbackInfo(.viewDidUnload, "viewDidUnload", "viewDidUnload()", .viewController, nil, "§5.5"),
+    CallbackInfo(.viewWillTransitionToSize, "viewWillTransitionToSize:withTransitionCoordinator:", "viewWillTransition(to:with:)", .viewController, nil, "§5.3"),
+    CallbackInfo(.dealloc, "dealloc", "deinit", .viewController, nil, "§5.5"),
+    CallbackInfo(.initWithFrame, "initWithFrame:", "init(frame:)", .view, nil, "§6"),
+    CallbackInfo(.willMoveToSuperview, "willMoveToSuperview:", "willMove(toSuperview:)", .view, nil, "§6"),
+    CallbackInfo(.didMoveToSuperview, "didMoveToSuperview", "didMoveToSuperview()", .view, nil, "§6"),
+    CallbackInfo(.willMoveToWindow, "willMoveToWindow:", "willMove(toWindow:)", .view, nil, "§6"),
+    CallbackInfo(.didMoveToWindow, "didMoveToWindow", "didMoveToWindow()", .view, nil, "§6"),
+    CallbackInfo(.layoutSubviews, "layoutSubviews", "layoutSubviews()", .view, nil, "§6"),
+    CallbackInfo(.drawRect, "drawRect:", "draw(_:)", .view, nil, "§6"),
+    ]
+    precondition(rows.map(\.callback) == Callback.allCases, "Callback.rows must list every case once, in order")
+    return rows
+  }()
+}
 
-  static let swiftNames: [String] = [
-    "application(_:willFinishLaunchingWithOptions:)",
-    "application(_:didFinishLaunchingWithOptions:)",
-    "applicationDidBecomeActive(_:)",
-    "applicationWillResignActive(_:)",
-    "applicationDidEnterBackground(_:)",
-    "applicationWillEnterForeground(_:)",
-    "applicationWillTerminate(_:)",
-    "application(_:open:options:)",
-    "application(_:open:sourceApplication:annotation:)",
-    "applicationDidReceiveMemoryWarning(_:)",
-    "application(_:configurationForConnecting:options:)",
-    "application(_:didDiscardSceneSessions:)",
-    "scene(_:willConnectTo:options:)",
-    "sceneDidDisconnect(_:)",
-    "sceneWillEnterForeground(_:)",
-    "sceneDidBecomeActive(_:)",
-    "sceneWillResignActive(_:)",
-    "sceneDidEnterBackground(_:)",
-    "scene(_:openURLContexts:)",
-    "application(_:performFetchWithCompletionHandler:)",
-    "application(_:didReceiveRemoteNotification:fetchCompletionHandler:)",
-    "applicationProtectedDataWillBecomeUnavailable(_:)",
-    "applicationProtectedDataDidBecomeAvailable(_:)",
-    "init(coder:)",
-    "awakeFromNib()",
-    "init(nibName:bundle:)",
-    "loadView()",
-    "viewDidLoad()",
-    "viewWillAppear(_:)",
-    "viewIsAppearing(_:)",
-    "viewWillLayoutSubviews()",
-    "viewDidLayoutSubviews()",
-    "viewDidAppear(_:)",
-    "viewWillDisappear(_:)",
-    "viewDidDisappear(_:)",
-    "didReceiveMemoryWarning()",
-    "viewWillUnload()",
-    "viewDidUnload()",
-    "viewWillTransition(to:with:)",
-    "deinit",
-    "init(frame:)",
-    "willMove(toSuperview:)",
-    "didMoveToSuperview()",
-    "willMove(toWindow:)",
-    "didMoveToWindow()",
-    "layoutSubviews()",
-    "draw(_:)",
-  ]
+/// What there is to know about one callback, in one row.
+public struct CallbackInfo: Sendable {
+  public let callback: Callback
+  /// The Objective-C selector: the canonical name scripts use.
+  public let selector: String
+  /// The Swift spelling.
+  public let swiftName: String
+  public let receiver: Receiver
+  /// The UIApplication notification posted right after it, if any (reference §0 last row).
+  public let notification: AppNotification?
+  /// The reference section that describes when it is called.
+  public let reference: String
+
+  init(_ callback: Callback, _ selector: String, _ swiftName: String, _ receiver: Receiver,
+       _ notification: AppNotification?, _ reference: String) {
+    self.callback = callback
+    self.selector = selector
+    self.swiftName = swiftName
+    self.receiver = receiver
+    self.notification = notification
+    self.reference = reference
+  }
 }
 
 /// A `UIApplication…Notification` that observers receive after the delegate method.

@@ -1,6 +1,6 @@
 /// The four activation states of a scene (reference §1.2, `UIScene.ActivationState`).
 /// A disconnected scene returns to `unattached`; its session may live on.
-public enum SceneState: UInt8, CaseIterable, Sendable, CustomStringConvertible {
+public enum SceneState: UInt8, MachineValue {
   case unattached, foregroundInactive, foregroundActive, background
 
   public var description: String { SceneState.names[Int(rawValue)] }
@@ -19,7 +19,7 @@ public enum SceneState: UInt8, CaseIterable, Sendable, CustomStringConvertible {
 }
 
 /// An input to the scene state machine.
-public enum SceneEvent: UInt8, CaseIterable, Sendable, CustomStringConvertible {
+public enum SceneEvent: UInt8, MachineValue {
   /// A user-requested scene connects and comes to the foreground.
   case connect
   case activate
@@ -38,73 +38,51 @@ public enum SceneEvent: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   }
 }
 
-/// One edge of the scene state machine. As in `AppTransition`, conditional
-/// callbacks (the configuration request for a restored session, the
-/// UIApplication notifications) are filtered by guards in `Device`.
-public struct SceneTransition: Sendable {
-  public var from: SceneState
-  public var event: SceneEvent
-  public var to: SceneState
-  public var callbacks: [Callback]
-  /// True when the callbacks run in the new state; false when they run before it.
-  public var deliveredAfter: Bool
-  /// The reference section the edge comes from.
-  public var reference: String
-}
+/// An edge of the scene machine. As in `AppLifecycle`, conditional callbacks
+/// (the configuration request for a restored session, the UIApplication
+/// notifications) are filtered by guards in `Device`.
+public typealias SceneTransition = Transition<SceneState, SceneEvent>
 
 /// The scene state machine as data: every legal edge, once.
 public enum SceneLifecycle {
-  public static let transitions: [SceneTransition] = {
+  public static let table = TransitionTable<SceneState, SceneEvent>("scene", {
     typealias T = SceneTransition
     var edges: [T] = [
       // §0 "Cold launch" scene column, §2.1: configuration (new sessions only),
       // connection, then the foreground; the scene is still unattached meanwhile.
-      T(from: .unattached, event: .connect, to: .foregroundInactive,
+      T(.unattached, .connect, .foregroundInactive,
         callbacks: [.configurationForConnecting, .sceneWillConnect, .sceneWillEnterForeground],
-        deliveredAfter: false, reference: "§2.1"),
+        after: false, reference: "§2.1"),
       // §1.4 rows Inactive → Active and Active → Inactive, scene column.
-      T(from: .foregroundInactive, event: .activate, to: .foregroundActive,
-        callbacks: [.sceneDidBecomeActive], deliveredAfter: true, reference: "§1.4"),
-      T(from: .foregroundActive, event: .deactivate, to: .foregroundInactive,
-        callbacks: [.sceneWillResignActive], deliveredAfter: false, reference: "§1.4"),
+      T(.foregroundInactive, .activate, .foregroundActive, callbacks: [.sceneDidBecomeActive], reference: "§1.4"),
+      T(.foregroundActive, .deactivate, .foregroundInactive, callbacks: [.sceneWillResignActive], after: false,
+        reference: "§1.4"),
       // §1.4 Inactive → Background and back; §0 "Home": no disconnect on the way.
-      T(from: .foregroundInactive, event: .enterBackground, to: .background,
-        callbacks: [.sceneDidEnterBackground], deliveredAfter: true, reference: "§1.4"),
-      T(from: .background, event: .enterForeground, to: .foregroundInactive,
-        callbacks: [.sceneWillEnterForeground], deliveredAfter: false, reference: "§1.4"),
+      T(.foregroundInactive, .enterBackground, .background, callbacks: [.sceneDidEnterBackground],
+        reference: "§1.4"),
+      T(.background, .enterForeground, .foregroundInactive, callbacks: [.sceneWillEnterForeground], after: false,
+        reference: "§1.4"),
       // §2.6 (a): a scene closed from the switcher disconnects with no
       // sceneDidEnterBackground:. §1.2: UIKit disconnects background scenes to
       // reclaim memory, and §8.3 says only then, never on an app switch.
-      T(from: .foregroundInactive, event: .disconnect, to: .unattached,
-        callbacks: [.sceneDidDisconnect], deliveredAfter: true, reference: "§2.6"),
-      T(from: .background, event: .disconnect, to: .unattached,
-        callbacks: [.sceneDidDisconnect], deliveredAfter: true, reference: "§1.2"),
+      T(.foregroundInactive, .disconnect, .unattached, callbacks: [.sceneDidDisconnect], reference: "§2.6"),
+      T(.background, .disconnect, .unattached, callbacks: [.sceneDidDisconnect], reference: "§1.2"),
     ]
     // §1.4 "Suspended → Not running": a dying process's scenes get nothing.
     for from in [SceneState.foregroundInactive, .foregroundActive, .background] {
-      edges.append(T(from: from, event: .detach, to: .unattached, callbacks: [],
-                     deliveredAfter: true, reference: "§1.4"))
+      edges.append(T(from, .detach, .unattached, silent: true, reference: "§1.4"))
     }
     return edges
-  }()
+  }())
+
+  /// Every legal edge.
+  public static var transitions: [SceneTransition] { table.transitions }
 
   /// The edge for (state, event), or nil when the event is illegal in that state.
   /// - Complexity: O(1)
   public static func transition(from state: SceneState, on event: SceneEvent) -> SceneTransition? {
-    let i = index[Int(state.rawValue) * eventCount + Int(event.rawValue)]
-    return i < 0 ? nil : transitions[Int(i)]
+    table.transition(from: state, on: event)
   }
-
-  static let eventCount = SceneEvent.allCases.count
-  static let index: [Int16] = {
-    var table = [Int16](repeating: -1, count: SceneState.allCases.count * SceneEvent.allCases.count)
-    for (i, t) in transitions.enumerated() {
-      let slot = Int(t.from.rawValue) * SceneEvent.allCases.count + Int(t.event.rawValue)
-      precondition(table[slot] < 0, "duplicate scene edge \(t.from) --\(t.event)-->")
-      table[slot] = Int16(i)
-    }
-    return table
-  }()
 
   /// The app state a set of scenes implies (reference §1.3: the app's state
   /// follows its scenes): active if one is active, inactive if one is on screen,

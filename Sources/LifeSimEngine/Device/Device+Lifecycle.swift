@@ -4,20 +4,23 @@ extension Device {
   /// before or after the state change as the edge says.
   func apply(_ event: AppEvent, to id: AppID, url: String? = nil) throws {
     let from = self[id].state
-    guard let edge = AppLifecycle.transition(from: from, on: event) else {
+    let table = AppLifecycle.table(for: self[id].model)
+    guard let e = table.edge(from: from, on: event) else {
       throw SimulationError.illegalTransition(app: self[id].config.bundle, from: from, event: event, at: now)
     }
     if event == .launch { armLaunchWatchdog(id) }  // §0: 20 s to the first …DidBecomeActive:
-    if !edge.deliveredAfter { try deliver(edge, event, id, url) }
-    setState(id, edge.to, from: from)
-    if edge.deliveredAfter { try deliver(edge, event, id, url) }
+    let after = table.transitions[e].deliveredAfter
+    if !after { try deliver(table.transitions[e].callbacks, event, id, url) }
+    setState(id, table.transitions[e].to, from: from)
+    if after { try deliver(table.transitions[e].callbacks, event, id, url) }
   }
 
-  private func deliver(_ edge: AppTransition, _ event: AppEvent, _ id: AppID, _ url: String?) throws {
+  private func deliver(_ callbacks: [Callback], _ event: AppEvent, _ id: AppID, _ url: String?) throws {
+    guard !callbacks.isEmpty else { return }
     let launching = (event == .launch || event == .launchInBackground) && self[id].model == .appDelegate
     // §2.1 row 0, §5.1: UIApplicationMain loads the main storyboard's root first.
     if launching { try createRoot(id, scene: 0, storyboardPhase: true) }
-    for callback in edge.callbacks(self[id].model) where shouldDeliver(callback, on: event, to: id) {
+    for callback in callbacks where shouldDeliver(callback, on: event, to: id) {
       // §2.7: launch options carry the URL in the app-delegate model; with scenes
       // they are nil and the URL arrives in the connection options.
       let withURL = self[id].model == .appDelegate
@@ -47,46 +50,6 @@ extension Device {
   /// "sessions 1,2": which sessions `application:didDiscardSceneSessions:` reports.
   func discardDetail(_ id: AppID) -> String {
     "sessions " + self[id].discardedSessions.map(String.init).joined(separator: ",")
-  }
-
-  /// Delivers one callback: a trace record, the handler if there is one, then the
-  /// notification and its observers (reference §0 last row).
-  @discardableResult
-  func deliver(_ callback: Callback, to id: AppID, scene: Int32? = nil, url: String? = nil,
-               detail: String? = nil) throws -> HandlerResult {
-    let handled = self[id].handled.contains(callback)
-    trace.append({
-      $0.app = id; $0.callback = callback; $0.handled = handled; $0.scene = scene
-      if let d = url ?? detail { $0.detail = d }
-    }, kind: .callback, at: now)
-    var result = HandlerResult.none
-    let replaced = armWatchdog(for: callback, app: id)
-    defer { if let replaced { watchdog = replaced } }
-    if handled, let host {
-      let saved = busy
-      busy = .callback(id, callback)
-      defer { busy = saved }
-      result = try host.handle(Delivery(app: id, callback: callback, scene: scene, url: url), on: self)
-    }
-    if let n = callback.notification, postsNotification(callback, scene: scene, of: id) {
-      try post(n, to: id)
-    }
-    if (callback == .didBecomeActive || callback == .sceneDidBecomeActive), watchdog?.kind == .launch,
-       watchdog?.app == id {
-      watchdog = nil  // the launch is over
-    }
-    return result
-  }
-
-  /// Posts a UIApplication notification to an app's observers.
-  func post(_ n: AppNotification, to id: AppID) throws {
-    let observed = self[id].observed.contains(n)
-    trace.append({ $0.app = id; $0.notification = n; $0.handled = observed }, kind: .notification, at: now)
-    guard observed, let host else { return }
-    let saved = busy
-    busy = .notification(id, n)
-    defer { busy = saved }
-    try host.observe(n, app: id, on: self)
   }
 
   /// Changes an app's state with a `state` record, and keeps the process

@@ -160,14 +160,14 @@ extension Device {
   func apply(_ event: SceneEvent, scene number: Int32, of id: AppID, url: String? = nil) throws {
     guard let i = self[id].sceneIndex(number) else { return }
     let from = self[id].scenes[i].state
-    guard let edge = SceneLifecycle.transition(from: from, on: event) else {
+    guard let e = SceneLifecycle.table.edge(from: from, on: event) else {
       throw SimulationError.illegalSceneTransition(app: self[id].config.bundle, scene: number,
                                                    from: from, event: event, at: now)
     }
     if event == .activate {
-      try activating(id, scene: number) { try walk(edge, event, number, id, url) }
+      try activating(id, scene: number) { try walk(e, number, id, url) }
     } else {
-      try walk(edge, event, number, id, url)
+      try walk(e, number, id, url)
     }
     if event == .disconnect || event == .detach {
       dropWindows(id, scene: number)  // the scene's window goes with it
@@ -178,15 +178,18 @@ extension Device {
     }
   }
 
-  private func walk(_ edge: SceneTransition, _ event: SceneEvent, _ number: Int32, _ id: AppID, _ url: String?) throws {
-    if !edge.deliveredAfter { try deliver(edge, number, id, url) }
-    setSceneState(id, number, edge.to)
+  /// Walks edge `e` of the scene table for one scene.
+  private func walk(_ e: Int, _ number: Int32, _ id: AppID, _ url: String?) throws {
+    let table = SceneLifecycle.table
+    let after = table.transitions[e].deliveredAfter
+    if !after { try deliver(table.transitions[e].callbacks, number, id, url) }
+    setSceneState(id, number, table.transitions[e].to)
     try followScenes(id)
-    if edge.deliveredAfter { try deliver(edge, number, id, url) }
+    if after { try deliver(table.transitions[e].callbacks, number, id, url) }
   }
 
-  private func deliver(_ edge: SceneTransition, _ number: Int32, _ id: AppID, _ url: String?) throws {
-    for callback in edge.callbacks {
+  private func deliver(_ callbacks: [Callback], _ number: Int32, _ id: AppID, _ url: String?) throws {
+    for callback in callbacks {
       guard let i = self[id].sceneIndex(number) else { return }
       // §2.1 step 5: the configuration is asked for new sessions only.
       if callback == .configurationForConnecting && self[id].scenes[i].hasSession { continue }
@@ -231,7 +234,8 @@ extension Device {
     guard from.isExecuting, let to = SceneLifecycle.appState(of: self[id].scenes.lazy.map(\.state)),
           to != from else { return }
     let steps: [AppEvent] = [.activate, .deactivate, .enterBackground, .enterForeground]
-    guard steps.contains(where: { AppLifecycle.transition(from: from, on: $0)?.to == to }) else {
+    let table = AppLifecycle.table(for: .scene)
+    guard steps.contains(where: { table.transition(from: from, on: $0)?.to == to }) else {
       throw SimulationError.inconsistent("\(self[id].config.bundle): its scenes imply \(to), which is not one step from \(from) (t=\(now))")
     }
     setState(id, to, from: from)
@@ -241,7 +245,7 @@ extension Device {
   /// `detach` edges); their sessions survive.
   func detachScenes(_ id: AppID) {
     for s in self[id].scenes where s.state.isConnected {
-      precondition(SceneLifecycle.transition(from: s.state, on: .detach) != nil)
+      precondition(SceneLifecycle.table.edge(from: s.state, on: .detach) != nil)
       setSceneState(id, s.number, .unattached)
     }
   }

@@ -255,6 +255,7 @@ extension Device {
   /// disappears before the app terminates (§0, §3.7).
   func disappearForExit(_ id: AppID) throws {
     for w in self[id].windows.indices where self[id].windows[w].shown {
+      self[id].windows[w].exiting = true
       guard let top = self[id].windows[w].hierarchy.last, viewController(top).appearance == .appeared else { continue }
       try transition(.exitOnSuspend, a: top, b: nil, app: id, window: w)
     }
@@ -288,7 +289,9 @@ extension Device {
     for window in self[id].windows where scene == nil || window.scene == scene {
       for vc in window.hierarchy {
         for v in viewController(vc).subviews.flatMap(subtree) { views[Int(v.index)].deallocated = true }
-        viewControllers[Int(vc.index)].appearance = .deallocated
+        if let e = AppearanceLifecycle.table.edge(from: viewController(vc).appearance, on: .release) {
+          viewControllers[Int(vc.index)].appearance = AppearanceLifecycle.table.transitions[e].to
+        }
       }
     }
     self[id].windows.removeAll { scene == nil || $0.scene == scene }
@@ -362,8 +365,7 @@ extension Device {
     case .willAppear(let p):
       guard let vc = pick(p) else { return }
       try loadViewIfNeeded(vc)  // §5.5: a view unloaded on iOS ≤ 5 loads again on the next access
-      set(vc) { $0.appearance = .appearing }
-      try deliverUI(.viewWillAppear, vc: vc)
+      try appear(vc, .willAppear)
     case .enterWindow(let p):
       guard let vc = pick(p), !viewController(vc).inWindow else { return }
       set(vc) { $0.inWindow = true }
@@ -376,26 +378,38 @@ extension Device {
       try layoutPass(vc, passes: viewController(vc).hasAppeared ? policy.layoutPassesLater : policy.layoutPassesFirst)
     case .didAppear(let p):
       guard let vc = pick(p) else { return }
-      set(vc) { $0.appearance = .appeared; $0.hasAppeared = true }
-      try deliverUI(.viewDidAppear, vc: vc)
+      set(vc) { $0.hasAppeared = true }
+      try appear(vc, .didAppear)
     case .willDisappear(let p):
       guard let vc = pick(p) else { return }
-      set(vc) { $0.appearance = .disappearing }
-      try deliverUI(.viewWillDisappear, vc: vc)
+      try appear(vc, .willDisappear)
     case .leaveWindow(let p):
       guard let vc = pick(p), viewController(vc).inWindow else { return }
       set(vc) { $0.inWindow = false }
       try moveToWindow(viewController(vc).subviews.flatMap(subtree), entering: false)
     case .didDisappear(let p):
       guard let vc = pick(p) else { return }
-      set(vc) { $0.appearance = .disappeared }
-      try deliverUI(.viewDidDisappear, vc: vc)
+      try appear(vc, .didDisappear)
     case .dealloc(let p):
       guard let vc = pick(p) else { return }
-      try deliverUI(.dealloc, vc: vc)
-      set(vc) { $0.appearance = .deallocated }
+      try appear(vc, .dealloc)
       for v in viewController(vc).subviews.flatMap(subtree) { try deallocView(v) }
     }
+  }
+
+  /// Moves a view controller along its appearance machine, with the edge's
+  /// callbacks before or after the change as the table says (§5.3).
+  private func appear(_ vc: ObjectID, _ event: AppearanceEvent) throws {
+    let from = viewController(vc).appearance
+    guard let e = AppearanceLifecycle.table.edge(from: from, on: event) else {
+      throw SimulationError.inconsistent(
+        "\(viewController(vc).spec.className) of \(self[viewController(vc).app].config.bundle): \(event) while \(from) (t=\(now))")
+    }
+    let after = AppearanceLifecycle.table.transitions[e].deliveredAfter
+    let to = AppearanceLifecycle.table.transitions[e].to
+    if after { set(vc) { $0.appearance = to } }
+    for callback in AppearanceLifecycle.table.transitions[e].callbacks { try deliverUI(callback, vc: vc) }
+    if !after { set(vc) { $0.appearance = to } }
   }
 
   /// `viewIsAppearing:` per profile: always from 17; on 13–16 only to a view
@@ -504,37 +518,6 @@ extension Device {
     change(&viewControllers[Int(vc.index)])
   }
 
-  // MARK: - Delivery
-
-  /// Delivers a callback to a view controller: a trace record, then its own
-  /// handlers and the app's, if there are any.
-  func deliverUI(_ callback: Callback, vc: ObjectID, detail: String? = nil) throws {
-    let c = viewController(vc)
-    try deliverUI(callback, app: c.app, ref: c.ref, window: c.window, handled: c.spec.handled,
-                  delivery: Delivery(app: c.app, callback: callback, vc: vc), detail: detail)
-  }
-
-  func deliverUI(_ callback: Callback, view v: ObjectID) throws {
-    let o = view(v)
-    try deliverUI(callback, app: o.app, ref: o.ref, window: o.window, handled: o.spec.handled,
-                  delivery: Delivery(app: o.app, callback: callback, vc: o.owner, view: v), detail: nil)
-  }
-
-  private func deliverUI(_ callback: Callback, app id: AppID, ref: ObjectRef, window: Int32, handled own: CallbackSet,
-                         delivery: Delivery, detail: String?) throws {
-    let handled = self[id].handled.contains(callback) || own.contains(callback)
-    trace.append({
-      $0.app = id; $0.object = ref; $0.callback = callback; $0.handled = handled
-      if window > 1 { $0.scene = window }
-      if let detail { $0.detail = detail }
-    }, kind: .callback, at: now)
-    guard handled, let host else { return }
-    let saved = busy
-    busy = .callback(id, callback)
-    defer { busy = saved }
-    _ = try host.handle(delivery, on: self)
-  }
-
   // MARK: - Checks
 
   /// Checks a hierarchy change and records it; returns the focus window.
@@ -545,6 +528,11 @@ extension Device {
         throw SimulationError.noRootViewController(operation, app: self[id].config.bundle)
       }
       throw SimulationError.invalidAction(operation, reason: "\(self[id].config.bundle)'s window is not on screen yet")
+    }
+    if self[id].windows[w].exiting {
+      // Found by the action fuzzer: a push from applicationWillTerminate:
+      // after the exit's viewWillDisappear: would make the top disappear twice.
+      throw SimulationError.invalidAction(operation, reason: "\(self[id].config.bundle) is exiting (UIApplicationExitsOnSuspend, reference §3.7): its view controllers have left the screen for good")
     }
     if self[id].windows[w].transitioning || self[id].windows[w].awaitingDidAppear {
       throw SimulationError.invalidAction(operation, reason: "a transition of \(self[id].config.bundle) is still running; UIKit would log \"Unbalanced calls to begin/end appearance transitions\". Start it from a later callback or a timer")

@@ -38,7 +38,7 @@ public struct ObjectSpec: Sendable, Equatable {
 }
 
 /// Where a view controller is in its appearance cycle (UIKit's appear state).
-public enum Appearance: UInt8, Sendable, CustomStringConvertible {
+public enum Appearance: UInt8, MachineValue {
   case disappeared, appearing, appeared, disappearing
   /// `dealloc` ran, or the process (or the scene's window) went away.
   case deallocated
@@ -46,6 +46,45 @@ public enum Appearance: UInt8, Sendable, CustomStringConvertible {
   public var description: String {
     ["disappeared", "appearing", "appeared", "disappearing", "deallocated"][Int(rawValue)]
   }
+}
+
+/// An input to the appearance machine: one step of a screen change.
+public enum AppearanceEvent: UInt8, MachineValue {
+  case willAppear, didAppear, willDisappear, didDisappear, dealloc
+  /// Silent: its window went with its scene or its process (§5.5: `dealloc`
+  /// may never run at exit).
+  case release
+
+  public var description: String {
+    ["willAppear", "didAppear", "willDisappear", "didDisappear", "dealloc", "release"][Int(rawValue)]
+  }
+}
+
+/// The appearance machine of a view controller (reference §5.3, §5.4): the
+/// steps of every screen change walk it, so a step out of order is caught.
+public enum AppearanceLifecycle {
+  public typealias Edge = Transition<Appearance, AppearanceEvent>
+
+  public static let table = TransitionTable<Appearance, AppearanceEvent>("view controller appearance", {
+    typealias T = Edge
+    var edges: [T] = [
+      // §5.3: the state changes as each callback starts.
+      T(.disappeared, .willAppear, .appearing, callbacks: [.viewWillAppear], reference: "§5.3"),
+      T(.appearing, .didAppear, .appeared, callbacks: [.viewDidAppear], reference: "§5.3"),
+      T(.appeared, .willDisappear, .disappearing, callbacks: [.viewWillDisappear], reference: "§5.3"),
+      T(.disappearing, .didDisappear, .disappeared, callbacks: [.viewDidDisappear], reference: "§5.3"),
+      // §5.4 "Interactive pop cancelled" and the cancelled sheet dismissal: an
+      // appearance that turns back, and a disappearance that turns back.
+      T(.appearing, .willDisappear, .disappearing, callbacks: [.viewWillDisappear], reference: "§5.4"),
+      T(.disappearing, .willAppear, .appearing, callbacks: [.viewWillAppear], reference: "§5.4"),
+      // §5.5: popped or dismissed, nothing else holds it; dealloc runs, then it is gone.
+      T(.disappeared, .dealloc, .deallocated, callbacks: [.dealloc], after: false, reference: "§5.5"),
+    ]
+    for from in [Appearance.disappeared, .appearing, .appeared, .disappearing] {
+      edges.append(T(from, .release, .deallocated, silent: true, reference: "§5.5"))
+    }
+    return edges
+  }())
 }
 
 /// How a view controller came on screen.
@@ -133,6 +172,9 @@ public struct Window: Sendable {
   var awaitingDidAppear = false
   /// A transition runs now: another one would unbalance UIKit's appearance calls.
   var transitioning = false
+  /// Its view controllers disappeared because the app is exiting (§3.7): the
+  /// window will not come back in this process.
+  var exiting = false
 
   /// Every view controller in the hierarchy, parent first: the stack from the
   /// root, then the presented ones.

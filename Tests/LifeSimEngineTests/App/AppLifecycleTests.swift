@@ -28,7 +28,7 @@ struct AppLifecycleTests {
 
   @Test func callbacksOfEachEdgeInTheAppDelegateModel() {
     func callbacks(_ s: AppState, _ e: AppEvent) -> [Callback]? {
-      AppLifecycle.transition(from: s, on: e)?.appDelegate
+      AppLifecycle.table(for: .appDelegate).transition(from: s, on: e)?.callbacks
     }
     #expect(callbacks(.notRunning, .launch) == [.willFinishLaunching, .didFinishLaunching])
     #expect(callbacks(.inactive, .activate) == [.didBecomeActive])
@@ -43,7 +43,7 @@ struct AppLifecycleTests {
 
   @Test func inTheSceneModelProcessEdgesCarryOnlyWhatTheAppDelegateStillGets() {
     func callbacks(_ s: AppState, _ e: AppEvent) -> [Callback]? {
-      AppLifecycle.transition(from: s, on: e)?.scene
+      AppLifecycle.table(for: .scene).transition(from: s, on: e)?.callbacks
     }
     // §1.3: launching, discarding and terminating stay on the app delegate.
     #expect(callbacks(.notRunning, .launch) == [.willFinishLaunching, .didFinishLaunching, .didDiscardSceneSessions])
@@ -54,8 +54,8 @@ struct AppLifecycleTests {
                    (.inactive, .enterBackground), (.background, .enterForeground)] {
       #expect(callbacks(s, e) == [], "\(s) --\(e)-->")
     }
-    for edge in AppLifecycle.transitions {
-      #expect(!edge.scene.contains { $0.receiver == .sceneDelegate }, "scene callbacks belong to SceneLifecycle")
+    for edge in AppLifecycle.scene.transitions {
+      #expect(!edge.callbacks.contains { $0.receiver == .sceneDelegate }, "scene callbacks belong to SceneLifecycle")
     }
   }
 

@@ -1,0 +1,92 @@
+// Delivery: how the app's code hears of anything. Every delegate callback,
+// view-controller and view callback and notification goes through `send`,
+// the one path that writes the record, arms the callback's watchdog, marks
+// what runs, and calls the host only when the app registered a handler.
+extension Device {
+  /// What `send` delivers.
+  enum Message {
+    case callback(Delivery)
+    case notification(AppID, AppNotification)
+  }
+
+  /// Delivers an app- or scene-delegate callback, then the UIApplication
+  /// notification that follows it (reference §0 last row).
+  @discardableResult
+  func deliver(_ callback: Callback, to id: AppID, scene: Int32? = nil, url: String? = nil,
+               detail: String? = nil) throws -> HandlerResult {
+    let handled = self[id].handled.contains(callback)
+    let result = try send(.callback(Delivery(app: id, callback: callback, scene: scene, url: url)),
+                          handled: handled, kind: .callback) {
+      $0.app = id; $0.callback = callback; $0.handled = handled; $0.scene = scene
+      if let d = url ?? detail { $0.detail = d }
+    }
+    if let n = callback.notification, postsNotification(callback, scene: scene, of: id) {
+      try post(n, to: id)
+    }
+    if (callback == .didBecomeActive || callback == .sceneDidBecomeActive), watchdog?.kind == .launch,
+       watchdog?.app == id {
+      watchdog = nil  // the launch is over
+    }
+    return result
+  }
+
+  /// Posts a UIApplication notification to an app's observers.
+  func post(_ n: AppNotification, to id: AppID) throws {
+    let observed = self[id].observed.contains(n)
+    try send(.notification(id, n), handled: observed, kind: .notification) {
+      $0.app = id; $0.notification = n; $0.handled = observed
+    }
+  }
+
+  /// Delivers a callback to a view controller: its own handlers (its spec's
+  /// `on`) and the app's, if there are any.
+  func deliverUI(_ callback: Callback, vc: ObjectID, detail: String? = nil) throws {
+    let c = viewController(vc)
+    try deliverUI(Delivery(app: c.app, callback: callback, vc: vc), ref: c.ref, window: c.window,
+                  handledByObject: c.spec.handled, detail: detail)
+  }
+
+  /// Delivers a callback to a view (and the handlers of the view controller that holds it).
+  func deliverUI(_ callback: Callback, view v: ObjectID) throws {
+    let o = view(v)
+    try deliverUI(Delivery(app: o.app, callback: callback, vc: o.owner, view: v), ref: o.ref, window: o.window,
+                  handledByObject: o.spec.handled, detail: nil)
+  }
+
+  private func deliverUI(_ d: Delivery, ref: ObjectRef, window: Int32, handledByObject own: CallbackSet,
+                         detail: String?) throws {
+    let handled = self[d.app].handled.contains(d.callback) || own.contains(d.callback)
+    try send(.callback(d), handled: handled, kind: .callback) {
+      $0.app = d.app; $0.object = ref; $0.callback = d.callback; $0.handled = handled
+      if window > 1 { $0.scene = window }
+      if let detail { $0.detail = detail }
+    }
+  }
+
+  /// The one delivery path: the record, the watchdog of a callback that has
+  /// one (reference §3.1; restored after it), then the host, only when
+  /// `handled`, with `busy` saying what runs. A kill inside the handler
+  /// arrives as `processKilled` and unwinds to the cascade that ran it.
+  @discardableResult
+  private func send(_ message: Message, handled: Bool, kind: RecordKind,
+                    record: (inout TraceRecord) -> Void) throws -> HandlerResult {
+    trace.append(record, kind: kind, at: now)
+    switch message {
+    case .callback(let d):
+      let replaced = armWatchdog(for: d.callback, app: d.app)
+      defer { if let replaced { watchdog = replaced } }
+      guard handled, let host else { return .none }
+      let saved = busy
+      busy = .callback(d.app, d.callback)
+      defer { busy = saved }
+      return try host.handle(d, on: self)
+    case .notification(let id, let n):
+      guard handled, let host else { return .none }
+      let saved = busy
+      busy = .notification(id, n)
+      defer { busy = saved }
+      try host.observe(n, app: id, on: self)
+      return .none
+    }
+  }
+}
