@@ -32,11 +32,13 @@ public struct App: Sendable {
   /// Which delegate callbacks it gets, fixed at install from the config and the profile.
   public let model: LifecycleModel
 
-  public internal(set) var state: AppState = .notRunning
+  // State, pid and footprint change only through `ProcessTable`, which keeps
+  // its totals in step with them (hence `fileprivate(set)`).
+  public fileprivate(set) var state: AppState = .notRunning
   /// The process id, or 0 when not running.
-  public internal(set) var pid: Int32 = 0
+  public fileprivate(set) var pid: Int32 = 0
   /// How many times the process was started.
-  public internal(set) var launches = 0
+  public fileprivate(set) var launches = 0
   /// When the app last left or entered the foreground (for LRU).
   public internal(set) var lastUsed: SimTime = .zero
   /// Scene model: the app's open scene sessions, connected or not, in order of
@@ -60,8 +62,9 @@ public struct App: Sendable {
   public internal(set) var windowEnd: SimTime?
   /// Playing audio (with the `audio` mode): the process stays running (§3.6).
   public internal(set) var playingAudio = false
-  /// Resident memory of the process in MB; the config's value at launch.
-  public internal(set) var footprintMB: Double = 0
+  /// Resident memory of the process in MB; the config's value at launch, 0
+  /// when not running.
+  public fileprivate(set) var footprintMB: Double = 0
   /// Unsaved changes (`ctx:dirty`), lost if the process dies holding them (SPEC §1.8).
   public internal(set) var unsaved = 0
   /// The process's windows: one in the app-delegate model, one per connected
@@ -109,6 +112,115 @@ public struct App: Sendable {
   /// The scene a tap on the icon brings forward: the one brought forward last.
   public var focusScene: Int32? {
     scenes.max { $0.lastForward < $1.lastForward }?.number
+  }
+}
+
+/// The process table: every installed app, and the totals the engine reads
+/// at every step, kept in step as they change instead of recomputed by a
+/// walk over copies of every app (issue 16).
+///
+/// Invariants (`violations()`): a process runs exactly when it has a pid; pids
+/// are unique and never reused; `runningCount` counts the running processes;
+/// `memoryInUseMB` is the sum of their footprints; a dead process has none.
+public struct ProcessTable: Sendable {
+  public private(set) var apps: [App] = []
+  private var nextPid: Int32 = 1
+  /// Processes that exist (any state but notRunning).
+  public private(set) var runningCount = 0
+  /// Memory in use, MB: every process that exists, suspended ones included (§4).
+  /// Summed again in install order whenever a footprint changes, so that it is
+  /// bit for bit the sum the trace has always printed (a running `+=` and `-=`
+  /// drifts in the last bits once footprints have fractions).
+  public private(set) var memoryInUseMB = 0.0
+
+  public init() {}
+
+  public var count: Int { apps.count }
+
+  public subscript(id: AppID) -> App {
+    _read { yield apps[Int(id.index)] }
+    _modify { yield &apps[Int(id.index)] }
+  }
+
+  /// Adds an app; the caller has checked that its bundle is new.
+  mutating func install(_ config: AppConfig, model: LifecycleModel) -> AppID {
+    let id = AppID(apps.count)
+    apps.append(App(id: id, config: config, model: model))
+    return id
+  }
+
+  /// The app with a bundle id.
+  public func find(bundle: String) -> AppID? {
+    for i in apps.indices where apps[i].config.bundle == bundle { return apps[i].id }
+    return nil
+  }
+
+  /// Changes a process's state. Starting gives it a new pid and its
+  /// configured footprint; ending takes both away.
+  /// - Returns: the pid the process had before the change (0 if none).
+  @discardableResult
+  mutating func setState(_ id: AppID, _ to: AppState) -> Int32 {
+    let i = Int(id.index)
+    let from = apps[i].state, pid = apps[i].pid
+    apps[i].state = to
+    if from == .notRunning && to != .notRunning {
+      apps[i].pid = nextPid
+      nextPid += 1
+      apps[i].launches += 1
+      runningCount += 1
+      setFootprint(id, apps[i].config.footprintMB)
+    } else if from != .notRunning && to == .notRunning {
+      apps[i].pid = 0
+      runningCount -= 1
+      setFootprint(id, 0)
+    }
+    return pid
+  }
+
+  /// Sets a process's resident memory (never below 0).
+  mutating func setFootprint(_ id: AppID, _ mb: Double) {
+    apps[Int(id.index)].footprintMB = max(0, mb)
+    var total = 0.0
+    for i in apps.indices where apps[i].state.isRunning { total += apps[i].footprintMB }
+    memoryInUseMB = total
+  }
+
+  /// The processes jetsam may kill, in its default order (§0, §4): lowest band
+  /// first (suspended 0, background 3, foreground 10, audio 12); within a band
+  /// the least recently used first; ties broken by install order.
+  public func victimCandidates() -> [VictimCandidate] {
+    var candidates: [VictimCandidate] = []
+    candidates.reserveCapacity(runningCount)
+    for i in apps.indices where apps[i].state.isRunning {
+      candidates.append(VictimCandidate(app: apps[i].id, band: apps[i].band, footprintMB: apps[i].footprintMB,
+                                        lastUsed: apps[i].lastUsed, state: apps[i].state, unsaved: apps[i].unsaved))
+    }
+    candidates.sort { a, b in
+      if a.band != b.band { return a.band < b.band }
+      if a.lastUsed != b.lastUsed { return a.lastUsed < b.lastUsed }
+      return a.app < b.app
+    }
+    return candidates
+  }
+
+  /// Every invariant of the table that does not hold now.
+  public func violations() -> [String] {
+    var found: [String] = []
+    var running = 0, total = 0.0
+    var pids = Set<Int32>()
+    for app in apps {
+      if app.state.isRunning {
+        running += 1
+        total += app.footprintMB
+        if app.pid <= 0 || app.pid >= nextPid { found.append("\(app.config.bundle): pid \(app.pid) while \(app.state)") }
+        if !pids.insert(app.pid).inserted { found.append("\(app.config.bundle): pid \(app.pid) used twice") }
+      } else if app.pid != 0 || app.footprintMB != 0 {
+        found.append("\(app.config.bundle): pid \(app.pid) and \(app.footprintMB) MB while notRunning")
+      }
+    }
+    if running != runningCount { found.append("runningCount \(runningCount), but \(running) processes run") }
+    if total != memoryInUseMB { found.append("memoryInUseMB \(memoryInUseMB), but the footprints sum to \(total)") }
+    return found
   }
 }
 

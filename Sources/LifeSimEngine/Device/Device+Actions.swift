@@ -37,10 +37,9 @@ extension Device {
     try begin(.lock, .lock)
     if isLocked { throw SimulationError.invalidAction(.lock, reason: "the device is already locked") }
     isLocked = true
-    lockEpoch &+= 1
-    if passcode {
+    if let epoch = protectedData.deviceLocked() {
       // §0 "Protected data": unavailable 10 s after a lock with a passcode.
-      kernel.schedule(.device(.protectedDataLock, epoch: lockEpoch), at: now + policy.protectedDataDelay)
+      kernel.schedule(.device(.protectedDataLock, epoch: epoch), at: now + policy.protectedDataDelay)
     }
     isSwitcherOpen = false
     interruption = nil

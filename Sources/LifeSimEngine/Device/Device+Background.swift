@@ -2,19 +2,6 @@
 // budget, audio, background launches, watchdogs, protected data, and the
 // silent kills that end it all.
 
-/// Which transition a watchdog watches (reference §3.1–§3.3).
-public enum WatchdogKind: UInt8, Sendable, CustomStringConvertible {
-  case launch, background, terminate
-  public var description: String { ["launch", "background", "terminate"][Int(rawValue)] }
-}
-
-/// An armed watchdog: the app whose callbacks it watches and when it bites.
-struct Watchdog: Equatable {
-  var app: AppID
-  var deadline: SimTime
-  var kind: WatchdogKind
-}
-
 extension Device {
   // MARK: - Background tasks (§3.4)
 
@@ -231,33 +218,10 @@ extension Device {
 
   // MARK: - Watchdogs (§3.1)
 
-  /// Arms the watchdog for a callback that has one, unless under a debugger.
-  /// - Returns: the watchdog it replaced, to restore after the callback.
-  func armWatchdog(for callback: Callback, app id: AppID) -> Watchdog?? {
-    guard !debugger else { return nil }
-    let kind: WatchdogKind
-    let limit: SimTime
-    switch callback {
-    case .didEnterBackground, .sceneDidEnterBackground: (kind, limit) = (.background, policy.watchdogBackground)
-    case .willTerminate: (kind, limit) = (.terminate, policy.watchdogTerminate)
-    default: return nil
-    }
-    let saved = watchdog
-    watchdog = Watchdog(app: id, deadline: now + limit, kind: kind)
-    return .some(saved)
-  }
-
-  /// A launch starts its watchdog, which runs to the first `…DidBecomeActive:` (§0).
-  func armLaunchWatchdog(_ id: AppID) {
-    guard !debugger else { return }
-    watchdog = Watchdog(app: id, deadline: now + policy.watchdogLaunch, kind: .launch)
-  }
-
   /// `ctx:work` of the running app: a watchdog armed for it bites at its deadline.
   func checkWatchdog(working app: AppID, until target: SimTime) throws {
-    guard let w = watchdog, w.app == app, target > w.deadline else { return }
+    guard let w = watchdogs.bite(working: app, until: target) else { return }
     kernel.advance(to: w.deadline)
-    watchdog = nil
     try killProcess(app, reason: .watchdog, code: profile.watchdogKillCode, detail: w.kind.description)
   }
 
@@ -288,18 +252,16 @@ extension Device {
 
   // MARK: - Protected data (§0)
 
-  func protectedDataLocks() throws {
-    guard isLocked, protectedDataAvailable else { return }
-    protectedDataAvailable = false
+  /// The delayed lock event of `epoch` came due.
+  func protectedDataLocks(epoch: UInt32) throws {
+    guard protectedData.lockEventFired(epoch: epoch, deviceLocked: isLocked) else { return }
     for app in apps where app.state.isExecuting {
       try cascade(for: app.id) { try deliver(.protectedDataWillBecomeUnavailable, to: app.id) }
     }
   }
 
   func protectedDataUnlocks() throws {
-    lockEpoch &+= 1
-    guard !protectedDataAvailable else { return }
-    protectedDataAvailable = true
+    guard protectedData.deviceUnlocked() else { return }
     for app in apps where app.state.isExecuting {
       try cascade(for: app.id) { try deliver(.protectedDataDidBecomeAvailable, to: app.id) }
     }

@@ -103,7 +103,7 @@ extension Device {
     case .device(.memoryCheck, _):
       try checkMemory()
     case .device(.protectedDataLock, let epoch):
-      if epoch == lockEpoch { try protectedDataLocks() }
+      try protectedDataLocks(epoch: epoch)
     }
   }
 

@@ -23,9 +23,8 @@ extension Device {
     if let n = callback.notification, postsNotification(callback, scene: scene, of: id) {
       try post(n, to: id)
     }
-    if (callback == .didBecomeActive || callback == .sceneDidBecomeActive), watchdog?.kind == .launch,
-       watchdog?.app == id {
-      watchdog = nil  // the launch is over
+    if callback == .didBecomeActive || callback == .sceneDidBecomeActive {
+      watchdogs.launchFinished(app: id)  // §0: the launch watchdog runs to here
     }
     return result
   }
@@ -41,24 +40,24 @@ extension Device {
   /// Delivers a callback to a view controller: its own handlers (its spec's
   /// `on`) and the app's, if there are any.
   func deliverUI(_ callback: Callback, vc: ObjectID, detail: String? = nil) throws {
-    let c = viewController(vc)
-    try deliverUI(Delivery(app: c.app, callback: callback, vc: vc), ref: c.ref, window: c.window,
-                  handledByObject: c.spec.handled, detail: detail)
+    // Field by field: a `let` of the whole view controller would copy its spec and arrays.
+    try deliverUI(Delivery(app: objects[vc: vc].app, callback: callback, vc: vc), ref: objects[vc: vc].ref,
+                  scene: objects[vc: vc].scene, handledByObject: objects[vc: vc].spec.handled, detail: detail)
   }
 
   /// Delivers a callback to a view (and the handlers of the view controller that holds it).
   func deliverUI(_ callback: Callback, view v: ObjectID) throws {
-    let o = view(v)
-    try deliverUI(Delivery(app: o.app, callback: callback, vc: o.owner, view: v), ref: o.ref, window: o.window,
-                  handledByObject: o.spec.handled, detail: nil)
+    try deliverUI(Delivery(app: objects[view: v].app, callback: callback, vc: objects[view: v].owner, view: v),
+                  ref: objects[view: v].ref, scene: objects[view: v].scene,
+                  handledByObject: objects[view: v].spec.handled, detail: nil)
   }
 
-  private func deliverUI(_ d: Delivery, ref: ObjectRef, window: Int32, handledByObject own: CallbackSet,
+  private func deliverUI(_ d: Delivery, ref: ObjectRef, scene: Int32, handledByObject own: CallbackSet,
                          detail: String?) throws {
     let handled = self[d.app].handled.contains(d.callback) || own.contains(d.callback)
     try send(.callback(d), handled: handled, kind: .callback) {
       $0.app = d.app; $0.object = ref; $0.callback = d.callback; $0.handled = handled
-      if window > 1 { $0.scene = window }
+      if scene > 1 { $0.scene = scene }
       if let detail { $0.detail = detail }
     }
   }
@@ -73,8 +72,8 @@ extension Device {
     trace.append(record, kind: kind, at: now)
     switch message {
     case .callback(let d):
-      let replaced = armWatchdog(for: d.callback, app: d.app)
-      defer { if let replaced { watchdog = replaced } }
+      let replaced = watchdogs.arm(for: d.callback, app: d.app, at: now, policy: policy)
+      defer { if let replaced { watchdogs.restore(replaced) } }
       guard handled, let host else { return .none }
       let saved = busy
       busy = .callback(d.app, d.callback)

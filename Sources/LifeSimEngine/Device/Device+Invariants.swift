@@ -36,6 +36,12 @@ extension Device {
                    "\(where_): suspended while a task, audio or a window holds it", &found)
     }
     expect(active <= 1, "t=\(now): \(active) apps are active at once", &found)
+    // Each part's own invariants.
+    found += processes.violations().map { "process table at t=\(now): \($0)" }
+    found += objects.violations().map { "view hierarchy at t=\(now): \($0)" }
+    if let w = watchdogs.armed {
+      expect(self[w.app].state.isExecuting, "t=\(now): a \(w.kind) watchdog watches \(self[w.app].config.bundle), which is \(self[w.app].state)", &found)
+    }
     if let f = frontmost {
       expect(self[f].state.isRunning, "\(self[f].config.bundle) at t=\(now): frontmost but not running", &found)
     }
@@ -56,7 +62,7 @@ extension Device {
       guard window.shown else { continue }
       let onScreen = visible(in: window)
       for vc in window.hierarchy {
-        let c = viewController(vc)
+        let c = objects[vc: vc]
         if onScreen.contains(vc) {
           let expected: Appearance = window.awaitingDidAppear ? .appearing : .appeared
           expect(c.appearance == expected,
@@ -67,9 +73,9 @@ extension Device {
           expect(c.appearance == .disappeared || c.appearance == .appeared,
                        "\(where_): \(c.spec.className) #\(c.instance) is off screen but \(c.appearance)", &found)
         }
-        for v in c.subviews.flatMap(subtree) {
-          expect(!view(v).deallocated && view(v).inWindow == c.inWindow,
-                       "\(where_): view \(view(v).spec.className) #\(view(v).instance) out of step with its view controller", &found)
+        for v in c.subviews.flatMap(objects.subtree) {
+          expect(!objects[view: v].deallocated && objects[view: v].inWindow == c.inWindow,
+                       "\(where_): view \(objects[view: v].spec.className) #\(objects[view: v].instance) out of step with its view controller", &found)
         }
       }
     }

@@ -8,7 +8,7 @@ extension Device {
     guard let e = table.edge(from: from, on: event) else {
       throw SimulationError.illegalTransition(app: self[id].config.bundle, from: from, event: event, at: now)
     }
-    if event == .launch { armLaunchWatchdog(id) }  // §0: 20 s to the first …DidBecomeActive:
+    if event == .launch { watchdogs.armLaunch(app: id, at: now, policy: policy) }  // §0: 20 s to the first …DidBecomeActive:
     let after = table.transitions[e].deliveredAfter
     if !after { try deliver(table.transitions[e].callbacks, event, id, url) }
     setState(id, table.transitions[e].to, from: from)
@@ -55,17 +55,13 @@ extension Device {
   /// Changes an app's state with a `state` record, and keeps the process
   /// bookkeeping: a new pid on start, clean-up on death.
   func setState(_ id: AppID, _ to: AppState, from: AppState) {
-    self[id].state = to
+    let pid = processes.setState(id, to)  // a start gets a pid and its footprint; an end loses both
     trace.append({ $0.app = id; $0.from = from; $0.to = to }, kind: .state, at: now)
     if from == .notRunning {
-      self[id].pid = nextPid
-      nextPid += 1
-      self[id].launches += 1
       launchRefusedURL = false
-      self[id].footprintMB = self[id].config.footprintMB
       scheduleMemoryCheck()
     }
-    if to == .notRunning { processEnded(id) }
+    if to == .notRunning { processEnded(id, pid: pid) }
     if from == .suspended { requeueParkedTimers(id) }
     if to == .active || from == .active { self[id].lastUsed = now }
     if (to == .inactive || to == .active) && (from == .background || from == .suspended) { leftBackground(id) }
@@ -73,7 +69,7 @@ extension Device {
 
   /// A process is gone: its timers, tasks and memory go with it, and unsaved
   /// changes become a `data_loss` record (SPEC §1.8).
-  private func processEnded(_ id: AppID) {
+  private func processEnded(_ id: AppID, pid: Int32) {
     if self[id].unsaved > 0 {
       let count = self[id].unsaved
       stats.dataLossEvents += 1
@@ -86,13 +82,10 @@ extension Device {
     }
     self[id].tasks.removeAll()
     self[id].unsaved = 0
-    self[id].footprintMB = 0
     self[id].playingAudio = false
     leftBackground(id)
-    if watchdog?.app == id { watchdog = nil }
-    if memoryMB != nil { scheduleMemoryCheck() }
-    let pid = self[id].pid
-    self[id].pid = 0
+    watchdogs.processEnded(id)
+    scheduleMemoryCheck()
     var dropped = self[id].parkedTimers
     self[id].parkedTimers.removeAll()
     dropped += kernel.removeAll { event in

@@ -4,8 +4,8 @@
 extension Device {
   // MARK: - Lookup
 
-  public func viewController(_ id: ObjectID) -> ViewController { viewControllers[Int(id.index)] }
-  public func view(_ id: ObjectID) -> View { views[Int(id.index)] }
+  public func viewController(_ id: ObjectID) -> ViewController { objects[vc: id] }
+  public func view(_ id: ObjectID) -> View { objects[view: id] }
 
   /// The window the user sees of an app: its only one, or its focus scene's.
   public func focusWindow(of id: AppID) -> Window? {
@@ -21,15 +21,7 @@ extension Device {
 
   /// The view controllers on screen in a window, parent first: the top one and,
   /// under a sheet or `.overFullScreen`, the ones it leaves visible (§5.4).
-  public func visible(in window: Window) -> [ObjectID] {
-    var result: [ObjectID] = []
-    for vc in window.hierarchy.reversed() {
-      result.append(vc)
-      if case .presented(let style) = viewController(vc).placement, style != .fullScreen { continue }
-      break
-    }
-    return result.reversed()
-  }
+  public func visible(in window: Window) -> [ObjectID] { objects.visible(in: window) }
 
   // MARK: - Navigation and presentation (SPEC §2)
 
@@ -138,7 +130,7 @@ extension Device {
   @discardableResult
   public func addView(_ spec: ObjectSpec, to parent: ViewParent) throws -> ObjectID {
     let (owner, superview) = try resolve(parent)
-    let id = viewController(owner).app
+    let id = objects[vc: owner].app
     try beginViewAction(.addView, .addView, app: id, detail: spec.className)
     let v = newView(spec, owner: owner, superview: superview)
     try asAppCode(id) { try changingHierarchy(of: owner) {
@@ -150,17 +142,17 @@ extension Device {
         try deliverUI(.awakeFromNib, view: v)
       }
       try deliverUI(.willMoveToSuperview, view: v)
-      if let superview { views[Int(superview.index)].subviews.append(v) } else {
-        viewControllers[Int(owner.index)].subviews.append(v)
+      if let superview { objects[view: superview].subviews.append(v) } else {
+        objects[vc: owner].subviews.append(v)
       }
       try deliverUI(.didMoveToSuperview, view: v)
-      let parentInWindow = superview.map { view($0).inWindow } ?? viewController(owner).inWindow
+      let parentInWindow = superview.map { objects[view: $0].inWindow } ?? objects[vc: owner].inWindow
       if parentInWindow {
         try moveToWindow([v], entering: true)
-        layoutPending = true
+        objects.layoutPending = true
       }
     } }
-    if !self[id].state.isRunning { views[Int(v.index)].deallocated = true }  // killed meanwhile
+    if !self[id].state.isRunning { objects[view: v].deallocated = true }  // killed meanwhile
     try endViewAction()
     return v
   }
@@ -169,7 +161,7 @@ extension Device {
   /// window moves if it was in a window, `didMoveToSuperview`, then `dealloc`
   /// for it and its subviews.
   public func removeView(_ v: ObjectID) throws {
-    let view = self.view(v)
+    let view = objects[view: v]
     guard !view.deallocated else {
       throw SimulationError.invalidAction(.removeView, reason: "this \(view.spec.className) was already removed")
     }
@@ -177,14 +169,14 @@ extension Device {
     try beginViewAction(.removeView, .removeView, app: id, detail: view.spec.className)
     try asAppCode(id) { try changingHierarchy(of: view.owner) {
       try deliverUI(.willMoveToSuperview, view: v)
-      if view.inWindow { try moveToWindow(subtree(v), entering: false) }
+      if view.inWindow { try moveToWindow(objects.subtree(v), entering: false) }
       if let s = view.superview {
-        views[Int(s.index)].subviews.removeAll { $0 == v }
+        objects[view: s].subviews.removeAll { $0 == v }
       } else {
-        viewControllers[Int(view.owner.index)].subviews.removeAll { $0 == v }
+        objects[vc: view.owner].subviews.removeAll { $0 == v }
       }
       try deliverUI(.didMoveToSuperview, view: v)
-      for d in subtree(v) { try deallocView(d) }
+      for d in objects.subtree(v) { try deallocView(d) }
     } }
     try endViewAction()
   }
@@ -192,14 +184,14 @@ extension Device {
   /// Loads a view controller's view if it is not loaded (`loadViewIfNeeded`):
   /// `loadView`, then `viewDidLoad` (§5.2).
   public func loadViewIfNeeded(_ vc: ObjectID) throws {
-    guard !viewController(vc).viewLoaded, viewController(vc).appearance != .deallocated else { return }
-    let spec = viewController(vc).spec
-    viewControllers[Int(vc.index)].viewLoaded = true
+    guard !objects[vc: vc].viewLoaded, objects[vc: vc].appearance != .deallocated else { return }
+    let spec = objects[vc: vc].spec
+    objects[vc: vc].viewLoaded = true
     try deliverUI(.loadView, vc: vc)
     if spec.overridesLoadView && spec.creation != .code {
       // §5.2 and seed 003: a custom loadView replaces nib loading entirely.
       trace.append({
-        $0.app = viewController(vc).app; $0.object = viewController(vc).ref
+        $0.app = objects[vc: vc].app; $0.object = objects[vc: vc].ref
         $0.detail = "\(spec.className) comes from a \(spec.creation.rawValue) but overrides loadView: the \(spec.creation.rawValue)'s view is never loaded, so its view is empty (reference §5.2)"
       }, kind: .warning, at: now)
     }
@@ -256,7 +248,7 @@ extension Device {
   func disappearForExit(_ id: AppID) throws {
     for w in self[id].windows.indices where self[id].windows[w].shown {
       self[id].windows[w].exiting = true
-      guard let top = self[id].windows[w].hierarchy.last, viewController(top).appearance == .appeared else { continue }
+      guard let top = self[id].windows[w].hierarchy.last, objects[vc: top].appearance == .appeared else { continue }
       try transition(.exitOnSuspend, a: top, b: nil, app: id, window: w)
     }
   }
@@ -272,10 +264,10 @@ extension Device {
       for vc in window.hierarchy {
         if onScreen.contains(vc) {
           try deliverUI(.viewControllerDidReceiveMemoryWarning, vc: vc)
-        } else if profile.unloadsViewsOnMemoryWarning && viewController(vc).viewLoaded {
+        } else if profile.unloadsViewsOnMemoryWarning && objects[vc: vc].viewLoaded {
           try deliverUI(.viewControllerDidReceiveMemoryWarning, vc: vc)
           if profile.hasViewWillUnload { try deliverUI(.viewWillUnload, vc: vc) }
-          for v in viewController(vc).subviews.flatMap(subtree) { views[Int(v.index)].deallocated = true }
+          for v in objects.views(under: vc) { objects[view: v].deallocated = true }
           set(vc) { $0.subviews.removeAll(); $0.viewLoaded = false }
           try deliverUI(.viewDidUnload, vc: vc)
         }
@@ -288,9 +280,9 @@ extension Device {
   func dropWindows(_ id: AppID, scene: Int32? = nil) {
     for window in self[id].windows where scene == nil || window.scene == scene {
       for vc in window.hierarchy {
-        for v in viewController(vc).subviews.flatMap(subtree) { views[Int(v.index)].deallocated = true }
-        if let e = AppearanceLifecycle.table.edge(from: viewController(vc).appearance, on: .release) {
-          viewControllers[Int(vc.index)].appearance = AppearanceLifecycle.table.transitions[e].to
+        for v in objects.views(under: vc) { objects[view: v].deallocated = true }
+        if let e = AppearanceLifecycle.table.edge(from: objects[vc: vc].appearance, on: .release) {
+          objects[vc: vc].appearance = AppearanceLifecycle.table.transitions[e].to
         }
       }
     }
@@ -301,12 +293,12 @@ extension Device {
   /// the next layout pass", "on the next display"). Runs when the running code
   /// returns, as a run-loop turn would.
   func flushLayout() throws {
-    guard layoutPending else { return }
-    layoutPending = false
+    guard objects.layoutPending else { return }
+    objects.layoutPending = false
     for app in apps where app.state.isExecuting {
       try cascade(for: app.id) {
         for window in self[app.id].windows where window.shown {
-          for vc in window.hierarchy where viewController(vc).inWindow && needsPass(vc) {
+          for vc in window.hierarchy where objects[vc: vc].inWindow && needsPass(vc) {
             try changingHierarchy(of: vc) { try layoutPass(vc, passes: 1) }
           }
         }
@@ -325,14 +317,14 @@ extension Device {
   /// Runs `body` with the view controller's window marked as changing, so that
   /// app code cannot start a transition from a view callback meanwhile.
   private func changingHierarchy(of vc: ObjectID, _ body: () throws -> Void) throws {
-    let id = viewController(vc).app
-    guard let w = self[id].windows.firstIndex(where: { $0.scene == viewController(vc).window }) else {
+    let id = objects[vc: vc].app
+    guard let w = self[id].windows.firstIndex(where: { $0.scene == objects[vc: vc].scene }) else {
       return try body()
     }
     let was = self[id].windows[w].transitioning
     self[id].windows[w].transitioning = true
     defer {
-      if let w = self[id].windows.firstIndex(where: { $0.scene == viewController(vc).window }) {
+      if let w = self[id].windows.firstIndex(where: { $0.scene == objects[vc: vc].scene }) {
         self[id].windows[w].transitioning = was
       }
     }
@@ -360,22 +352,22 @@ extension Device {
     switch step {
     case .prepare(let p):
       guard let vc = pick(p) else { return }
-      if !viewController(vc).created { try createCallbacks(vc) }
+      if !objects[vc: vc].created { try createCallbacks(vc) }
       try loadViewIfNeeded(vc)
     case .willAppear(let p):
       guard let vc = pick(p) else { return }
       try loadViewIfNeeded(vc)  // §5.5: a view unloaded on iOS ≤ 5 loads again on the next access
       try appear(vc, .willAppear)
     case .enterWindow(let p):
-      guard let vc = pick(p), !viewController(vc).inWindow else { return }
+      guard let vc = pick(p), !objects[vc: vc].inWindow else { return }
       set(vc) { $0.inWindow = true }
-      try moveToWindow(viewController(vc).subviews.flatMap(subtree), entering: true)
+      try moveToWindow(objects.views(under: vc), entering: true)
     case .isAppearing(let p):
       guard let vc = pick(p), deliversViewIsAppearing(vc) else { return }
       try deliverUI(.viewIsAppearing, vc: vc)
     case .layout(let p):
       guard let vc = pick(p) else { return }
-      try layoutPass(vc, passes: viewController(vc).hasAppeared ? policy.layoutPassesLater : policy.layoutPassesFirst)
+      try layoutPass(vc, passes: objects[vc: vc].hasAppeared ? policy.layoutPassesLater : policy.layoutPassesFirst)
     case .didAppear(let p):
       guard let vc = pick(p) else { return }
       set(vc) { $0.hasAppeared = true }
@@ -384,26 +376,26 @@ extension Device {
       guard let vc = pick(p) else { return }
       try appear(vc, .willDisappear)
     case .leaveWindow(let p):
-      guard let vc = pick(p), viewController(vc).inWindow else { return }
+      guard let vc = pick(p), objects[vc: vc].inWindow else { return }
       set(vc) { $0.inWindow = false }
-      try moveToWindow(viewController(vc).subviews.flatMap(subtree), entering: false)
+      try moveToWindow(objects.views(under: vc), entering: false)
     case .didDisappear(let p):
       guard let vc = pick(p) else { return }
       try appear(vc, .didDisappear)
     case .dealloc(let p):
       guard let vc = pick(p) else { return }
       try appear(vc, .dealloc)
-      for v in viewController(vc).subviews.flatMap(subtree) { try deallocView(v) }
+      for v in objects.views(under: vc) { try deallocView(v) }
     }
   }
 
   /// Moves a view controller along its appearance machine, with the edge's
   /// callbacks before or after the change as the table says (§5.3).
   private func appear(_ vc: ObjectID, _ event: AppearanceEvent) throws {
-    let from = viewController(vc).appearance
+    let from = objects[vc: vc].appearance
     guard let e = AppearanceLifecycle.table.edge(from: from, on: event) else {
       throw SimulationError.inconsistent(
-        "\(viewController(vc).spec.className) of \(self[viewController(vc).app].config.bundle): \(event) while \(from) (t=\(now))")
+        "\(objects[vc: vc].spec.className) of \(self[objects[vc: vc].app].config.bundle): \(event) while \(from) (t=\(now))")
     }
     let after = AppearanceLifecycle.table.transitions[e].deliveredAfter
     let to = AppearanceLifecycle.table.transitions[e].to
@@ -419,7 +411,7 @@ extension Device {
     case .always: return true
     case .never: return false
     case .whenImplemented:
-      let c = viewController(vc)
+      let c = objects[vc: vc]
       return self[c.app].implemented.contains(.viewIsAppearing) || c.spec.handled.contains(.viewIsAppearing)
     }
   }
@@ -432,20 +424,20 @@ extension Device {
       try deliverUI(.viewWillLayoutSubviews, vc: vc)
       try deliverUI(.viewDidLayoutSubviews, vc: vc)
       if pass == 0 {
-        for v in viewController(vc).subviews.flatMap(subtree) where view(v).inWindow && view(v).needsLayout {
-          views[Int(v.index)].needsLayout = false
+        for v in objects.views(under: vc) where objects[view: v].inWindow && objects[view: v].needsLayout {
+          objects[view: v].needsLayout = false
           try deliverUI(.layoutSubviews, view: v)
         }
       }
     }
-    for v in viewController(vc).subviews.flatMap(subtree) where view(v).inWindow && view(v).needsDisplay {
-      views[Int(v.index)].needsDisplay = false
+    for v in objects.views(under: vc) where objects[view: v].inWindow && objects[view: v].needsDisplay {
+      objects[view: v].needsDisplay = false
       try deliverUI(.drawRect, view: v)
     }
   }
 
   private func needsPass(_ vc: ObjectID) -> Bool {
-    viewController(vc).subviews.flatMap(subtree).contains { view($0).inWindow && (view($0).needsLayout || view($0).needsDisplay) }
+    objects.views(under: vc).contains { objects[view: $0].inWindow && (objects[view: $0].needsLayout || objects[view: $0].needsDisplay) }
   }
 
   /// `willMoveToWindow:` for every view, then `didMoveToWindow` for every view,
@@ -453,69 +445,48 @@ extension Device {
   private func moveToWindow(_ moving: [ObjectID], entering: Bool) throws {
     for v in moving { try deliverUI(.willMoveToWindow, view: v) }
     for v in moving {
-      views[Int(v.index)].inWindow = entering
-      if entering { views[Int(v.index)].needsLayout = true }
+      objects[view: v].inWindow = entering
+      if entering { objects[view: v].needsLayout = true }
       try deliverUI(.didMoveToWindow, view: v)
     }
   }
 
   private func deallocView(_ v: ObjectID) throws {
     try deliverUI(.dealloc, view: v)
-    views[Int(v.index)].deallocated = true
-  }
-
-  /// A view and every view under it, parents first.
-  func subtree(_ v: ObjectID) -> [ObjectID] {
-    [v] + view(v).subviews.flatMap(subtree)
+    objects[view: v].deallocated = true
   }
 
   private func markSubviews(of vc: ObjectID, _ change: (inout View) -> Void) {
-    for v in viewController(vc).subviews.flatMap(subtree) where view(v).inWindow { change(&views[Int(v.index)]) }
+    for v in objects.views(under: vc) where objects[view: v].inWindow { change(&objects[view: v]) }
   }
 
   // MARK: - Objects
 
   private func newViewController(_ spec: ObjectSpec, app id: AppID, window w: Int, placement: Placement) -> ObjectID {
-    let oid = ObjectID(viewControllers.count)
-    let cls = trace.classIndex(of: spec.className)
-    viewControllers.append(ViewController(
-      id: oid, app: id, spec: spec, classIndex: cls, instance: nextInstance(id, cls),
-      window: self[id].windows[w].scene, placement: placement))
-    return oid
+    objects.makeViewController(spec, app: id, classIndex: trace.classIndex(of: spec.className),
+                               scene: self[id].windows[w].scene, placement: placement)
   }
 
   private func newView(_ spec: ObjectSpec, owner: ObjectID, superview: ObjectID?) -> ObjectID {
-    let oid = ObjectID(views.count)
-    let app = viewController(owner).app
-    let cls = trace.classIndex(of: spec.className)
-    views.append(View(id: oid, app: app, spec: spec, classIndex: cls, instance: nextInstance(app, cls),
-                      owner: owner, superview: superview, window: viewController(owner).window))
-    return oid
-  }
-
-  private func nextInstance(_ id: AppID, _ cls: Int32) -> Int32 {
-    let key = Int64(id.index) << 32 | Int64(cls)
-    let n = (instanceCounts[key] ?? 0) + 1
-    instanceCounts[key] = n
-    return n
+    objects.makeView(spec, classIndex: trace.classIndex(of: spec.className), owner: owner, superview: superview)
   }
 
   /// The creation path of a view controller (§5.1).
   private func createCallbacks(_ vc: ObjectID) throws {
     set(vc) { $0.created = true }
-    switch viewController(vc).spec.creation {
+    switch objects[vc: vc].spec.creation {
     case .storyboard:
       try deliverUI(.initWithCoder, vc: vc)
       try deliverUI(.awakeFromNib, vc: vc)
     case .xib:
-      try deliverUI(.initWithNibName, vc: vc, detail: "nibName=\(viewController(vc).spec.className)")
+      try deliverUI(.initWithNibName, vc: vc, detail: "nibName=\(objects[vc: vc].spec.className)")
     case .code:
       try deliverUI(.initWithNibName, vc: vc, detail: "nibName=nil")
     }
   }
 
   private func set(_ vc: ObjectID, _ change: (inout ViewController) -> Void) {
-    change(&viewControllers[Int(vc.index)])
+    change(&objects[vc: vc])
   }
 
   // MARK: - Checks
@@ -572,7 +543,7 @@ extension Device {
 
   private func dismissable(_ id: AppID, _ w: Int, _ operation: Operation) throws -> (ObjectID?, ObjectID, ModalStyle) {
     let window = self[id].windows[w]
-    guard let b = window.presented.last, case .presented(let style) = viewController(b).placement else {
+    guard let b = window.presented.last, case .presented(let style) = objects[vc: b].placement else {
       throw SimulationError.invalidAction(operation, reason: "\(self[id].config.bundle) has no view controller presented")
     }
     return (window.hierarchy.dropLast().last, b, style)
@@ -581,15 +552,15 @@ extension Device {
   private func resolve(_ parent: ViewParent) throws -> (ObjectID, ObjectID?) {
     switch parent {
     case .viewController(let vc):
-      guard viewController(vc).appearance != .deallocated else {
-        throw SimulationError.invalidAction(.addView, reason: "this \(viewController(vc).spec.className) was deallocated")
+      guard objects[vc: vc].appearance != .deallocated else {
+        throw SimulationError.invalidAction(.addView, reason: "this \(objects[vc: vc].spec.className) was deallocated")
       }
       return (vc, nil)
     case .view(let v):
-      guard !view(v).deallocated else {
-        throw SimulationError.invalidAction(.addView, reason: "this \(view(v).spec.className) was removed")
+      guard !objects[view: v].deallocated else {
+        throw SimulationError.invalidAction(.addView, reason: "this \(objects[view: v].spec.className) was removed")
       }
-      return (view(v).owner, v)
+      return (objects[view: v].owner, v)
     }
   }
 

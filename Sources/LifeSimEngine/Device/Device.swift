@@ -1,10 +1,21 @@
 /// One simulated iOS device: a profile, a clock, the installed apps, and what the
 /// user sees (SPEC §1.1).
 ///
-/// A device is built from parts: the `Kernel` (clock and queue), the `Trace`, the
-/// apps with their state machines (`AppLifecycle`, `Routes`) and the profile's
-/// facts. Actions live in `Device+Actions.swift`; the delivery of callbacks in
-/// `Device+Lifecycle.swift`; the clock in `Device+Clock.swift`.
+/// `Device` coordinates parts that each own one concern, with their own
+/// invariants and tests: the `Kernel` (clock and queue), the `Trace`, the
+/// `ProcessTable` (apps, pids, states, memory in use), the `Screen`, the
+/// `MemoryMonitor` (levels and limits), the `Watchdogs`, `ProtectedData`
+/// and the `ViewHierarchy`. The device itself keeps the profile, the
+/// policies, and the order of each cascade:
+///
+/// - `Device+Actions.swift`: what the user and the system do (SPEC §2);
+/// - `Device+Lifecycle.swift`, `Device+Scenes.swift`: walking the process and
+///   scene machines (`AppLifecycle`, `SceneLifecycle`);
+/// - `Device+Delivery.swift`: the one path by which app code hears of anything;
+/// - `Device+Background.swift`, `Device+Memory.swift`: background time,
+///   watchdogs, protected data, jetsam;
+/// - `Device+ViewControllers.swift`: screen changes, views, the layout pass;
+/// - `Device+Clock.swift`: advancing, timers, work inside handlers.
 ///
 ///     let dev = try Device(profile: OSProfile(version: 12), seed: 1)
 ///     let notes = try dev.install(AppConfig(bundle: "com.example.notes"))
@@ -29,33 +40,32 @@ public final class Device {
   }
   /// Counts of opens, kills and data loss, kept even with the trace off.
   public internal(set) var stats = DeviceStats()
-  public internal(set) var apps: [App] = []
   /// Whoever runs the script functions; the bridge owns the device, so this is weak.
   public weak var host: DeviceHost?
 
-  /// The app on screen (or the one that returns on unlock).
-  public internal(set) var frontmost: AppID?
-  public internal(set) var isLocked = false
-  public internal(set) var interruption: Interruption?
-  public internal(set) var isSwitcherOpen = false
-  /// Watchdogs are off under a debugger (reference §3.1).
-  public var debugger: Bool
+  // MARK: Parts
+
+  /// The installed apps and their processes.
+  public internal(set) var processes = ProcessTable()
+  /// What the user sees.
+  public internal(set) var screen = Screen()
+  /// RAM, the per-process limit and the pressure level.
+  public internal(set) var memory: MemoryMonitor
+  /// The watchdog armed now, if any (reference §3.1).
+  public internal(set) var watchdogs: Watchdogs
+  /// Data protection (reference §0).
+  public internal(set) var protectedData = ProtectedData()
+  /// Every view controller and view made so far (SPEC §1.4).
+  public internal(set) var objects = ViewHierarchy()
+
+  // MARK: Profile and policies
+
   /// The documented variants in force (reference §8).
   public let quirks: QuirkSet
   /// The device model, when the script named one (reference §4).
   public let model: DeviceModel?
-  /// Physical memory in MB: the model's, the script's `memory_mb`, or nil.
-  public let memoryMB: Int?
-  /// The per-process memory limit in MB: the model's, or 50% of RAM (reference §0).
-  public var perProcessLimitMB: Int? {
-    model?.perProcessLimitMB ?? memoryMB.map(DeviceModel.defaultLimitMB(ramMB:))
-  }
   /// The policies in force: the profile's defaults, overridable (`dev:policy`).
   public var policy: Policy
-  /// The device has a passcode, so protected data locks with it (reference §0).
-  public var passcode = false
-  /// The memory pressure level last recorded.
-  public internal(set) var memoryLevel = MemoryLevel.normal
   /// Debug builds trap when an invariant fails; the fuzzer turns this off and
   /// reads `invariantViolations()` itself.
   public var trapsOnViolation = true
@@ -65,32 +75,58 @@ public final class Device {
   /// as stalled (a zero-delay timer loop never lets the clock move).
   public var maxEventsPerInstant = 1_000_000
 
-  /// Every view controller and view ever made, by `ObjectID` (SPEC §1.4).
-  public internal(set) var viewControllers: [ViewController] = []
-  public internal(set) var views: [View] = []
-  /// Instances made so far per (app, class), for instance numbers.
-  var instanceCounts: [Int64: Int32] = [:]
-  /// A view entered a window and waits for the next layout and display pass.
-  var layoutPending = false
+  // MARK: The cascade running now
 
   /// What is running right now, for re-entrancy checks and error context.
   public internal(set) var busy: Busy?
   var inClockLoop = false
-  var nextPid: Int32 = 1
   var nextTaskID: Int32 = 1
-  /// The watchdog watching the callback that runs now, if any (reference §3.1).
-  var watchdog: Watchdog?
   /// A process killed while its own code ran: the cascade that ran it unwinds.
   public internal(set) var killedWhileRunning: AppID?
   /// Why a process is dying, for its `data_loss` record.
   var deathReason: KillReason?
-  var lockEpoch: UInt32 = 0
-  var protectedDataAvailable = true
-  var memoryCheckScheduled = false
   /// Counts scenes brought forward, to find the one a tap on the icon shows.
   var forwardCount = 0
   /// Set while launching: a launch method returned false, so a launch URL is refused (§2.7).
   var launchRefusedURL = false
+
+  // MARK: The parts' state, by its familiar names
+
+  public var apps: [App] { processes.apps }
+  public internal(set) var frontmost: AppID? {
+    get { screen.frontmost }
+    set { screen.frontmost = newValue }
+  }
+  public internal(set) var isLocked: Bool {
+    get { screen.isLocked }
+    set { screen.isLocked = newValue }
+  }
+  public internal(set) var interruption: Interruption? {
+    get { screen.interruption }
+    set { screen.interruption = newValue }
+  }
+  public internal(set) var isSwitcherOpen: Bool {
+    get { screen.isSwitcherOpen }
+    set { screen.isSwitcherOpen = newValue }
+  }
+  /// Watchdogs are off under a debugger (reference §3.1).
+  public var debugger: Bool {
+    get { watchdogs.debugger }
+    set { watchdogs.debugger = newValue }
+  }
+  /// The device has a passcode, so protected data locks with it (reference §0).
+  public var passcode: Bool {
+    get { protectedData.passcode }
+    set { protectedData.passcode = newValue }
+  }
+  /// Physical memory in MB: the model's, the script's `memory_mb`, or nil.
+  public var memoryMB: Int? { memory.ramMB }
+  /// The per-process memory limit in MB: the model's, or 50% of RAM (reference §0).
+  public var perProcessLimitMB: Int? { memory.perProcessLimitMB }
+  /// The memory pressure level last recorded.
+  public var memoryLevel: MemoryLevel { memory.level }
+  public var viewControllers: [ViewController] { objects.viewControllers }
+  public var views: [View] { objects.views }
 
   /// What the device is in the middle of running.
   public enum Busy: Equatable, Sendable {
@@ -106,11 +142,11 @@ public final class Device {
     self.profile = profile
     self.seed = seed
     self.random = SeededGenerator(seed: seed)
-    self.debugger = debugger
+    self.watchdogs = Watchdogs(debugger: debugger)
     self.quirks = quirks
     self.policy = Policy(profile: profile)
     self.model = model
-    self.memoryMB = memoryMB ?? model?.ramMB
+    self.memory = MemoryMonitor(ramMB: memoryMB ?? model?.ramMB, model: model)
   }
 
   /// The current virtual time.
@@ -120,28 +156,25 @@ public final class Device {
   /// - Throws: `SimulationError.duplicateBundle`.
   @discardableResult
   public func install(_ config: AppConfig) throws -> AppID {
-    if apps.contains(where: { $0.config.bundle == config.bundle }) {
+    if processes.find(bundle: config.bundle) != nil {
       throw SimulationError.duplicateBundle(config.bundle)
     }
-    let id = AppID(apps.count)
     // §1.3: scenes need iOS 13 and the app's manifest; a manifest is ignored before 13.
     let adopts = (config.scenes ?? true) && profile.supportsScenes
-    apps.append(App(id: id, config: config, model: adopts ? .scene : .appDelegate))
+    let id = processes.install(config, model: adopts ? .scene : .appDelegate)
     trace.appNames.append(config.bundle)
     return id
   }
 
   /// The app with a bundle id.
-  public func app(bundle: String) -> AppID? {
-    apps.first(where: { $0.config.bundle == bundle })?.id
-  }
+  public func app(bundle: String) -> AppID? { processes.find(bundle: bundle) }
 
   public subscript(id: AppID) -> App {
     // Borrowed and in place: `self[id].state` and `self[id].unsaved += 1` must
     // not copy the whole app (its arrays and strings) out and back, as a plain
     // get and set would.
-    _read { yield apps[Int(id.index)] }
-    _modify { yield &apps[Int(id.index)] }
+    _read { yield processes[id] }
+    _modify { yield &processes[id] }
   }
 
   /// Registers a script handler, so the engine calls the host for it.

@@ -104,8 +104,8 @@ public struct ViewController: Sendable {
   let classIndex: Int32
   /// 1 for the first object of its class in its app, 2 for the second, … (documented in the README).
   public let instance: Int32
-  /// The window's scene number (0 in the app-delegate model).
-  public let window: Int32
+  /// The scene number of its window (0 in the app-delegate model).
+  public let scene: Int32
   public internal(set) var placement: Placement
   public internal(set) var appearance: Appearance = .disappeared
   /// Its creation callbacks have run.
@@ -134,8 +134,8 @@ public struct View: Sendable {
   public let owner: ObjectID
   /// The view it was added to, or nil when added to the view controller's view.
   public let superview: ObjectID?
-  /// The window's scene number (0 in the app-delegate model).
-  let window: Int32
+  /// The scene number of its window (0 in the app-delegate model).
+  let scene: Int32
   public internal(set) var subviews: [ObjectID] = []
   /// It is in a window now (`willMoveToWindow:` / `didMoveToWindow` bracket changes).
   public internal(set) var inWindow = false

@@ -1,0 +1,23 @@
+/// What the user sees (SPEC §1.1): the app in front, the lock, an overlay,
+/// the app switcher. The device changes it as actions run; the invariants
+/// check the app states against it.
+public struct Screen: Sendable, Equatable {
+  /// The app on screen (or the one that returns on unlock).
+  public var frontmost: AppID?
+  public var isLocked = false
+  /// A temporary interruption over the app in front (reference §2.4).
+  public var interruption: Interruption?
+  public var isSwitcherOpen = false
+
+  public init() {}
+
+  /// Nothing covers the app in front: it may be active.
+  public var isClear: Bool { !isLocked && interruption == nil && !isSwitcherOpen }
+
+  /// The user leaves the app in front for Home, a lock or another app: the
+  /// switcher and any overlay close with it.
+  mutating func closeOverlays() {
+    isSwitcherOpen = false
+    interruption = nil
+  }
+}

@@ -1,0 +1,68 @@
+/// Which transition a watchdog watches (reference §3.1–§3.3).
+public enum WatchdogKind: UInt8, Sendable, CustomStringConvertible {
+  case launch, background, terminate
+  public var description: String { ["launch", "background", "terminate"][Int(rawValue)] }
+}
+
+/// An armed watchdog: the app whose callbacks it watches and when it bites.
+public struct Watchdog: Equatable, Sendable {
+  public var app: AppID
+  public var deadline: SimTime
+  public var kind: WatchdogKind
+}
+
+/// The watchdogs (reference §3.1): at most one is armed, for the app whose
+/// transition the system waits on. The launch watchdog runs from the launch to
+/// the first `…DidBecomeActive:`; the background and terminate ones run while
+/// their callback does, and the one they replaced comes back after it.
+public struct Watchdogs: Sendable {
+  /// Off under a debugger (§3.1): nothing is armed.
+  public var debugger: Bool
+  public private(set) var armed: Watchdog?
+
+  public init(debugger: Bool) { self.debugger = debugger }
+
+  /// Arms the watchdog of `callback` if it has one.
+  /// - Returns: the watchdog it replaced (`.some(nil)` for none), to restore
+  ///   after the callback; nil when the callback has no watchdog.
+  mutating func arm(for callback: Callback, app: AppID, at now: SimTime, policy: Policy) -> Watchdog?? {
+    guard !debugger else { return nil }
+    let kind: WatchdogKind
+    let limit: SimTime
+    switch callback {
+    case .didEnterBackground, .sceneDidEnterBackground: (kind, limit) = (.background, policy.watchdogBackground)
+    case .willTerminate: (kind, limit) = (.terminate, policy.watchdogTerminate)
+    default: return nil
+    }
+    let saved = armed
+    armed = Watchdog(app: app, deadline: now + limit, kind: kind)
+    return .some(saved)
+  }
+
+  /// Puts back what `arm` replaced.
+  mutating func restore(_ saved: Watchdog?) { armed = saved }
+
+  /// A launch starts its watchdog (§0: 20 s to the first `…DidBecomeActive:`).
+  mutating func armLaunch(app: AppID, at now: SimTime, policy: Policy) {
+    guard !debugger else { return }
+    armed = Watchdog(app: app, deadline: now + policy.watchdogLaunch, kind: .launch)
+  }
+
+  /// `…DidBecomeActive:` was delivered: the app's launch is over.
+  mutating func launchFinished(app: AppID) {
+    if armed?.kind == .launch && armed?.app == app { armed = nil }
+  }
+
+  /// The app's code runs until `target`: the watchdog that bites first, if
+  /// one watches it (it is disarmed; the caller kills at its deadline).
+  mutating func bite(working app: AppID, until target: SimTime) -> Watchdog? {
+    guard let w = armed, w.app == app, target > w.deadline else { return nil }
+    armed = nil
+    return w
+  }
+
+  /// The process ended: nothing of it is watched any more.
+  mutating func processEnded(_ app: AppID) {
+    if armed?.app == app { armed = nil }
+  }
+}
