@@ -59,7 +59,7 @@ public struct App: Sendable {
   /// The background-task limit of the current stretch in the background.
   public internal(set) var backgroundDeadline: SimTime?
   /// The end of the current background launch window (§2.8), if any.
-  public internal(set) var windowEnd: SimTime?
+  public internal(set) var backgroundLaunchEnd: SimTime?
   /// Playing audio (with the `audio` mode): the process stays running (§3.6).
   public internal(set) var playingAudio = false
   /// Resident memory of the process in MB; the config's value at launch, 0

@@ -119,13 +119,13 @@ extension Device {
     try begin(.forceQuit, .forceQuit, app: id)
     try requireUnlocked(.forceQuit)
     try showSwitcher()
-    try removeFromSwitcher(id)
+    try forceQuitCascade(id)
     try settle()
   }
 
   /// The user swipes an app away in the switcher: a kill record for a process,
   /// then the cascade of §2.6 for the app's model.
-  func removeFromSwitcher(_ id: AppID) throws {
+  func forceQuitCascade(_ id: AppID) throws {
     if self[id].state.isRunning { recordKill(id, reason: .user) }
     try cascade(for: id) {
       if self[id].model == .scene {

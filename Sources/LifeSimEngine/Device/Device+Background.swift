@@ -77,7 +77,7 @@ extension Device {
   /// Something keeps the process running in the background: an open task, audio,
   /// or a background launch window (§0 "Suspension").
   func isHeld(_ id: AppID) -> Bool {
-    !self[id].tasks.isEmpty || holdsAudio(id) || self[id].windowEnd != nil
+    !self[id].tasks.isEmpty || holdsAudio(id) || self[id].backgroundLaunchEnd != nil
   }
 
   /// A new stretch in the background: the task budget starts, with the
@@ -110,7 +110,7 @@ extension Device {
   func leftBackground(_ id: AppID) {
     self[id].epoch &+= 1
     self[id].backgroundDeadline = nil
-    self[id].windowEnd = nil
+    self[id].backgroundLaunchEnd = nil
   }
 
   /// Suspends a background process once the running code has returned, if
@@ -144,10 +144,10 @@ extension Device {
     case .taskDeadline:
       // §0: a task still open at the limit kills the process silently.
       if !self[id].tasks.isEmpty {
-        try killProcess(id, reason: .backgroundTask, code: profile.backgroundTaskKillCode)
+        try systemKill(id, reason: .backgroundTask, code: profile.backgroundTaskKillCode)
       }
-    case .windowEnd:
-      try finishWindow(id)
+    case .backgroundLaunchEnd:
+      try finishBackgroundLaunch(id)
     case .idleCheck:
       if !isHeld(id) { try apply(.suspend, to: id) }
     }
@@ -193,7 +193,7 @@ extension Device {
         }
       }
       // The window opens as the event is delivered, so ctx:complete() inside it ends it.
-      if self[id].state == .background { try openWindow(id) }
+      if self[id].state == .background { try startBackgroundLaunch(id) }
       try deliver(callback, to: id)
     }
     try settle()
@@ -201,17 +201,17 @@ extension Device {
 
   /// A background launch's window: the process runs until it completes or
   /// the window ends, then the snapshot, then suspension (§2.8 steps 4–5).
-  private func openWindow(_ id: AppID) throws {
+  private func startBackgroundLaunch(_ id: AppID) throws {
     if self[id].backgroundDeadline == nil { try startBackgroundBudget(id) }
-    let end = now + policy.backgroundWindow
-    self[id].windowEnd = end
-    kernel.schedule(.process(id, pid: self[id].pid, epoch: self[id].epoch, .windowEnd), at: end)
+    let end = now + policy.backgroundLaunchTime
+    self[id].backgroundLaunchEnd = end
+    kernel.schedule(.process(id, pid: self[id].pid, epoch: self[id].epoch, .backgroundLaunchEnd), at: end)
   }
 
   /// Ends a background launch's window (`ctx:complete()`, or its time is up).
-  public func finishWindow(_ id: AppID) throws {
-    guard self[id].windowEnd != nil, self[id].state == .background else { return }
-    self[id].windowEnd = nil
+  public func finishBackgroundLaunch(_ id: AppID) throws {
+    guard self[id].backgroundLaunchEnd != nil, self[id].state == .background else { return }
+    self[id].backgroundLaunchEnd = nil
     trace.append({ $0.app = id }, kind: .snapshot, at: now)
     scheduleIdleCheck(id)
   }
@@ -222,7 +222,7 @@ extension Device {
   func checkWatchdog(working app: AppID, until target: SimTime) throws {
     guard let w = watchdogs.bite(working: app, until: target) else { return }
     kernel.advance(to: w.deadline)
-    try killProcess(app, reason: .watchdog, code: profile.watchdogKillCode, detail: w.kind.description)
+    try systemKill(app, reason: .watchdog, code: profile.watchdogKillCode, detail: w.kind.description)
   }
 
   // MARK: - Killing
@@ -230,7 +230,7 @@ extension Device {
   /// Ends a process with no callback (jetsam, a watchdog, the task limit): a
   /// kill record, then the silent kill edge. When the process's own code is
   /// running, the cascade that runs it unwinds with `processKilled`.
-  func killProcess(_ id: AppID, reason: KillReason, code: UInt32? = nil, detail: String? = nil) throws {
+  func systemKill(_ id: AppID, reason: KillReason, code: UInt32? = nil, detail: String? = nil) throws {
     guard self[id].state.isRunning else { return }
     recordKill(id, reason: reason, code: code, detail: detail)
     try apply(.kill, to: id)

@@ -58,7 +58,7 @@ extension Device {
   private func checkWindows(_ app: App, _ where_: String, _ found: inout [String]) {
     if !app.state.isRunning { expect(app.windows.isEmpty, "\(where_): windows without a process", &found) }
     for window in app.windows {
-      expect(!window.stack.isEmpty && !window.transitioning, "\(where_): a window without a root, or mid-transition", &found)
+      expect(!window.stack.isEmpty && !window.changing, "\(where_): a window without a root, or mid-transition", &found)
       guard window.shown else { continue }
       let onScreen = visible(in: window)
       for vc in window.hierarchy {

@@ -13,7 +13,7 @@ extension Device {
     }
     processes.setFootprint(id, self[id].footprintMB + max(0, mb))
     if memory.overLimit(self[id].footprintMB) {
-      try killProcess(id, reason: .perProcessLimit)
+      try systemKill(id, reason: .perProcessLimit)
       return
     }
     scheduleMemoryCheck()
@@ -47,7 +47,7 @@ extension Device {
     for i in apps.indices {
       let id = AppID(i)
       if self[id].state.isRunning && memory.overLimit(self[id].footprintMB) {
-        try killProcess(id, reason: .perProcessLimit)
+        try systemKill(id, reason: .perProcessLimit)
       }
     }
     let level = memoryLevel(used: memoryUsedMB)
@@ -72,7 +72,7 @@ extension Device {
                                              message: "returned \(self[victim].config.bundle), which is not one of the candidates")
         }
       }
-      try killProcess(victim, reason: .vmPageShortage)
+      try systemKill(victim, reason: .vmPageShortage)
     }
     let after = memoryLevel(used: memoryUsedMB)
     if after != memory.level { recordMemoryLevel(after) }

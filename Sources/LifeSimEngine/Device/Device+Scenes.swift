@@ -29,7 +29,7 @@ extension Device {
     try showSwitcher()
     if self[id].scenes.count == 1 {
       // §2.6 (Douglas Hill, FB6185896): closing the last one terminates the process.
-      try removeFromSwitcher(id)
+      try forceQuitCascade(id)
     } else {
       let wasOnScreen = self[id].state == .active || self[id].state == .inactive
       if self[id].state.isRunning {

@@ -1,6 +1,6 @@
 // View controllers and views (SPEC §1.4, reference §5–§6): the root, the
 // navigation stack, modal presentation, views, and the layout pass. Every
-// appearance sequence comes from one table per kind (`TransitionKind.steps`).
+// appearance sequence comes from one table per kind (`ScreenChange.steps`).
 extension Device {
   // MARK: - Lookup
 
@@ -28,34 +28,34 @@ extension Device {
   /// Pushes a new view controller onto the focus window's navigation stack (§5.4).
   @discardableResult
   public func push(_ spec: ObjectSpec, app id: AppID) throws -> ObjectID {
-    let w = try beginTransition(.push, .push, app: id, detail: spec.className)
+    let w = try beginScreenChange(.push, .push, app: id, detail: spec.className)
     guard self[id].windows[w].presented.isEmpty else {
       throw SimulationError.invalidAction(.push, reason: "\(self[id].config.bundle) has a view controller presented over its navigation stack; dismiss it first")
     }
     let a = self[id].windows[w].stack.last
     let b = newViewController(spec, app: id, window: w, placement: .stack)
     self[id].windows[w].stack.append(b)
-    try asAppCode(id) { try transition(.push, a: a, b: b, app: id, window: w) }
+    try asAppCode(id) { try change(.push, a: a, b: b, app: id, window: w) }
     try endViewAction()
     return b
   }
 
   /// Pops the top view controller (§5.4), which is then deallocated.
   public func pop(app id: AppID) throws {
-    let w = try beginTransition(.pop, .pop, app: id)
+    let w = try beginScreenChange(.pop, .pop, app: id)
     let (a, b) = try poppable(id, w, .pop)
     self[id].windows[w].stack.removeLast()
-    try asAppCode(id) { try transition(.pop, a: a, b: b, app: id, window: w) }
+    try asAppCode(id) { try change(.pop, a: a, b: b, app: id, window: w) }
     try endViewAction()
   }
 
   /// The interactive pop (the edge swipe): completed, it is a pop; cancelled,
   /// the top view controller stays (§5.4 "Interactive pop cancelled").
   public func popGesture(app id: AppID, cancel: Bool) throws {
-    let w = try beginTransition(.popGesture, .popGesture, app: id, detail: cancel ? "cancel" : nil)
+    let w = try beginScreenChange(.popGesture, .popGesture, app: id, detail: cancel ? "cancel" : nil)
     let (a, b) = try poppable(id, w, .popGesture)
     if !cancel { self[id].windows[w].stack.removeLast() }
-    try asAppCode(id) { try transition(cancel ? .popCancelled : .pop, a: a, b: b, app: id, window: w) }
+    try asAppCode(id) { try change(cancel ? .popCancelled : .pop, a: a, b: b, app: id, window: w) }
     try endViewAction()
   }
 
@@ -64,34 +64,34 @@ extension Device {
   @discardableResult
   public func present(_ spec: ObjectSpec, style: ModalStyle?, app id: AppID) throws -> ObjectID {
     let style = style ?? profile.defaultModalStyle
-    let w = try beginTransition(.present, .present, app: id, detail: "\(spec.className) \(style.rawValue)")
+    let w = try beginScreenChange(.present, .present, app: id, detail: "\(spec.className) \(style.rawValue)")
     let a = self[id].windows[w].hierarchy.last
     let b = newViewController(spec, app: id, window: w, placement: .presented(style))
     self[id].windows[w].presented.append(b)
-    try asAppCode(id) { try transition(.present(style), a: a, b: b, app: id, window: w) }
+    try asAppCode(id) { try change(.present(style), a: a, b: b, app: id, window: w) }
     try endViewAction()
     return b
   }
 
   /// Dismisses the view controller presented last, which is then deallocated.
   public func dismiss(app id: AppID) throws {
-    let w = try beginTransition(.dismiss, .dismiss, app: id)
+    let w = try beginScreenChange(.dismiss, .dismiss, app: id)
     let (a, b, style) = try dismissable(id, w, .dismiss)
     self[id].windows[w].presented.removeLast()
-    try asAppCode(id) { try transition(.dismiss(style), a: a, b: b, app: id, window: w) }
+    try asAppCode(id) { try change(.dismiss(style), a: a, b: b, app: id, window: w) }
     try endViewAction()
   }
 
   /// The interactive dismissal of a sheet (swipe down): completed, it is a
   /// dismissal; cancelled, the sheet stays (§5.4).
   public func dismissGesture(app id: AppID, cancel: Bool) throws {
-    let w = try beginTransition(.dismissGesture, .dismissGesture, app: id, detail: cancel ? "cancel" : nil)
+    let w = try beginScreenChange(.dismissGesture, .dismissGesture, app: id, detail: cancel ? "cancel" : nil)
     let (a, b, style) = try dismissable(id, w, .dismissGesture)
     guard style == .pageSheet || style == .formSheet else {
       throw SimulationError.invalidAction(.dismissGesture, reason: "only a .pageSheet or .formSheet can be swiped down; the top view controller is presented \(style.rawValue)")
     }
     if !cancel { self[id].windows[w].presented.removeLast() }
-    try asAppCode(id) { try transition(cancel ? .dismissCancelled : .dismiss(style), a: a, b: b, app: id, window: w) }
+    try asAppCode(id) { try change(cancel ? .dismissCancelled : .dismiss(style), a: a, b: b, app: id, window: w) }
     try endViewAction()
   }
 
@@ -223,7 +223,7 @@ extension Device {
           let root = self[id].windows[w].stack.first else { return }
     self[id].windows[w].shown = true
     self[id].windows[w].awaitingDidAppear = true
-    try transition(.installRoot, a: nil, b: root, app: id, window: w)
+    try change(.installRoot, a: nil, b: root, app: id, window: w)
   }
 
   /// The root's `viewDidAppear:`, at the activation (§2.1 step 6).
@@ -231,7 +231,7 @@ extension Device {
     guard let w = self[id].windows.firstIndex(where: { $0.scene == scene }), self[id].windows[w].awaitingDidAppear,
           let root = self[id].windows[w].stack.first else { return }
     self[id].windows[w].awaitingDidAppear = false
-    try transition(.finishRoot, a: nil, b: root, app: id, window: w)
+    try change(.finishRoot, a: nil, b: root, app: id, window: w)
   }
 
   /// The activation of a window, with its root's pending `viewDidAppear:` on
@@ -249,7 +249,7 @@ extension Device {
     for w in self[id].windows.indices where self[id].windows[w].shown {
       self[id].windows[w].exiting = true
       guard let top = self[id].windows[w].hierarchy.last, objects[vc: top].appearance == .appeared else { continue }
-      try transition(.exitOnSuspend, a: top, b: nil, app: id, window: w)
+      try change(.exitOnSuspend, a: top, b: nil, app: id, window: w)
     }
   }
 
@@ -306,7 +306,7 @@ extension Device {
     }
   }
 
-  // MARK: - Walking a transition
+  // MARK: - Walking a screen change
 
   /// Runs a view action's body. Made by the script, a kill of the app inside
   /// it ends the action; made by app code, the kill unwinds that code too.
@@ -315,26 +315,26 @@ extension Device {
   }
 
   /// Runs `body` with the view controller's window marked as changing, so that
-  /// app code cannot start a transition from a view callback meanwhile.
+  /// app code cannot start a screen change from a view callback meanwhile.
   private func changingHierarchy(of vc: ObjectID, _ body: () throws -> Void) throws {
     let id = objects[vc: vc].app
     guard let w = self[id].windows.firstIndex(where: { $0.scene == objects[vc: vc].scene }) else {
       return try body()
     }
-    let was = self[id].windows[w].transitioning
-    self[id].windows[w].transitioning = true
+    let was = self[id].windows[w].changing
+    self[id].windows[w].changing = true
     defer {
       if let w = self[id].windows.firstIndex(where: { $0.scene == objects[vc: vc].scene }) {
-        self[id].windows[w].transitioning = was
+        self[id].windows[w].changing = was
       }
     }
     try body()
   }
 
   /// Walks one kind's table with A and B (reference §5.4).
-  private func transition(_ kind: TransitionKind, a: ObjectID?, b: ObjectID?, app id: AppID, window w: Int) throws {
-    self[id].windows[w].transitioning = true
-    defer { if w < self[id].windows.count { self[id].windows[w].transitioning = false } }
+  private func change(_ kind: ScreenChange, a: ObjectID?, b: ObjectID?, app id: AppID, window w: Int) throws {
+    self[id].windows[w].changing = true
+    defer { if w < self[id].windows.count { self[id].windows[w].changing = false } }
     // Once only viewDidAppear: and dealloc remain, the transition has completed
     // as far as UIKit's bookkeeping goes: a handler there may start the next.
     let steps = kind.steps
@@ -342,12 +342,12 @@ extension Device {
       switch step { case .didAppear, .dealloc: return false; default: return true }
     } ?? -1) + 1
     for (i, step) in steps.enumerated() {
-      if i == settled, w < self[id].windows.count { self[id].windows[w].transitioning = false }
+      if i == settled, w < self[id].windows.count { self[id].windows[w].changing = false }
       try perform(step, a: a, b: b)
     }
   }
 
-  private func perform(_ step: TransitionStep, a: ObjectID?, b: ObjectID?) throws {
+  private func perform(_ step: ScreenChangeStep, a: ObjectID?, b: ObjectID?) throws {
     func pick(_ p: Party) -> ObjectID? { p == .a ? a : b }
     switch step {
     case .prepare(let p):
@@ -492,7 +492,7 @@ extension Device {
   // MARK: - Checks
 
   /// Checks a hierarchy change and records it; returns the focus window.
-  private func beginTransition(_ action: DeviceAction, _ operation: Operation, app id: AppID, detail: String? = nil) throws -> Int {
+  private func beginScreenChange(_ action: DeviceAction, _ operation: Operation, app id: AppID, detail: String? = nil) throws -> Int {
     try beginViewAction(action, operation, app: id, detail: detail)
     guard let w = focusWindowIndex(id), self[id].windows[w].shown else {
       if self[id].config.root == nil {
@@ -505,7 +505,7 @@ extension Device {
       // after the exit's viewWillDisappear: would make the top disappear twice.
       throw SimulationError.invalidAction(operation, reason: "\(self[id].config.bundle) is exiting (UIApplicationExitsOnSuspend, reference §3.7): its view controllers have left the screen for good")
     }
-    if self[id].windows[w].transitioning || self[id].windows[w].awaitingDidAppear {
+    if self[id].windows[w].changing || self[id].windows[w].awaitingDidAppear {
       throw SimulationError.invalidAction(operation, reason: "a transition of \(self[id].config.bundle) is still running; UIKit would log \"Unbalanced calls to begin/end appearance transitions\". Start it from a later callback or a timer")
     }
     return w

@@ -30,7 +30,7 @@ public enum ProcessEvent: UInt8, Sendable {
   /// The background-task limit: a task still open kills the process.
   case taskDeadline
   /// The end of a background launch's window (fetch, silent push).
-  case windowEnd
+  case backgroundLaunchEnd
   /// Something stopped holding the process: suspend it if nothing else does.
   case idleCheck
 }

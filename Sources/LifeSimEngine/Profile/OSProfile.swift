@@ -55,7 +55,7 @@ public struct OSProfile: Sendable, Equatable {
   public var expirationLead: SimTime { .seconds(5) }
 
   /// A background launch or wake gets a window of about 30 s (§0, §2.8, §3.6).
-  public var backgroundLaunchWindow: SimTime { .seconds(30) }
+  public var backgroundLaunchTime: SimTime { .seconds(30) }
 
   // MARK: - Watchdogs (code 0x8badf00d)
 
@@ -118,7 +118,7 @@ public struct OSProfile: Sendable, Equatable {
       Fact("background_task_budget", backgroundTaskBudget.seconds, "§0, §3.4"),
       Fact("background_task_kill_code", "0x" + String(backgroundTaskKillCode, radix: 16), "§3.4"),
       Fact("expiration_lead", expirationLead.seconds, "§0, §3.4"),
-      Fact("background_launch_window", backgroundLaunchWindow.seconds, "§2.8, §3.6"),
+      Fact("background_launch_window", backgroundLaunchTime.seconds, "§2.8, §3.6"),
       Fact("launch_watchdog", launchWatchdog.seconds, "§0, §3.1"),
       Fact("background_watchdog", backgroundWatchdog.seconds, "§0, §3.2, §8.4"),
       Fact("terminate_watchdog", terminateWatchdog.seconds, "§0, §3.3"),

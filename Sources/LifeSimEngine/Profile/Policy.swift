@@ -21,7 +21,7 @@ public struct Policy: Sendable, Equatable {
   /// first, each giving back this many MB of its app's footprint (§1.2).
   public var reclaimSceneMB: Double?
   /// The window a background launch or wake gets (§2.8: about 30 s).
-  public var backgroundWindow: SimTime
+  public var backgroundLaunchTime: SimTime
   /// How long after a lock protected data becomes unavailable (§0).
   public var protectedDataDelay: SimTime
   /// Layout passes (`viewWillLayoutSubviews` / `viewDidLayoutSubviews`) on a view
@@ -38,7 +38,7 @@ public struct Policy: Sendable, Equatable {
     watchdogTerminate = profile.terminateWatchdog
     memoryWarningAt = profile.memoryWarningFraction
     jetsamAt = profile.jetsamFraction
-    backgroundWindow = profile.backgroundLaunchWindow
+    backgroundLaunchTime = profile.backgroundLaunchTime
     protectedDataDelay = profile.protectedDataDelay
   }
 }

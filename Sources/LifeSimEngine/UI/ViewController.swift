@@ -171,7 +171,7 @@ public struct Window: Sendable {
   /// app (or scene) becomes active (reference §2.1).
   var awaitingDidAppear = false
   /// A transition runs now: another one would unbalance UIKit's appearance calls.
-  var transitioning = false
+  var changing = false
   /// Its view controllers disappeared because the app is exiting (§3.7): the
   /// window will not come back in this process.
   var exiting = false

@@ -104,7 +104,7 @@ extension LuaRuntime {
   /// `ctx:complete()`: the background launch's work is done (its completion handler).
   func ctxComplete() throws -> Int32 {
     let (slot, app) = try contextApp("complete")
-    try slot.device.finishWindow(app)
+    try slot.device.finishBackgroundLaunch(app)
     return 0
   }
 

@@ -29,7 +29,7 @@ extension LuaRuntime {
       p.backgroundTimeFromHost = false
     }
     if let t = try o.seconds("expiration_lead", what: "policy") { p.expirationLead = t }
-    if let t = try o.seconds("background_window", what: "policy") { p.backgroundWindow = t }
+    if let t = try o.seconds("background_window", what: "policy") { p.backgroundLaunchTime = t }
     if let t = try o.seconds("protected_data_delay", what: "policy") { p.protectedDataDelay = t }
     try o.withTable("watchdog", keys: ["launch", "background", "terminate"],
                     hint: "{ launch = 20, background = 10, terminate = 5 }", what: "policy") { w in
@@ -99,7 +99,7 @@ extension LuaRuntime {
     push(L, p.jetsamAt); setField(L, -2, "jetsam_at")
     if let fn = slot.policyFunctions["choose_victim"], p.victimFromHost { slot.pushSlot(fn); setField(L, -2, "choose_victim") }
     if let mb = p.reclaimSceneMB { push(L, mb); setField(L, -2, "reclaim_scene_mb") }
-    push(L, p.backgroundWindow.seconds); setField(L, -2, "background_window")
+    push(L, p.backgroundLaunchTime.seconds); setField(L, -2, "background_window")
     push(L, p.protectedDataDelay.seconds); setField(L, -2, "protected_data_delay")
     lua_createtable(L, 0, 2)
     push(L, p.layoutPassesFirst); setField(L, -2, "first")

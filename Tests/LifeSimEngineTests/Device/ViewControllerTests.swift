@@ -22,7 +22,7 @@ struct ViewControllerTests {
   /// The callbacks a table's steps predict for A and B, with one layout pass
   /// for each `.layout` (later appearances), so a walk can be checked against
   /// the table it came from.
-  private func predicted(_ kind: TransitionKind, a: String, b: String, layoutPasses: (a: Int, b: Int)) -> [String] {
+  private func predicted(_ kind: ScreenChange, a: String, b: String, layoutPasses: (a: Int, b: Int)) -> [String] {
     var out: [String] = []
     for step in kind.steps {
       switch step {
@@ -60,17 +60,17 @@ struct ViewControllerTests {
       (dev, app) = try launched(ios: 12)
       m = dev.mark()
       _ = try dev.present(spec, style: style, app: app)
-      let present: TransitionKind = style == .fullScreen ? .presentFullScreen : .presentOver
+      let present: ScreenChange = style == .fullScreen ? .presentFullScreen : .presentOver
       #expect(calls(dev, since: m) == predicted(present, a: "Root", b: "B", layoutPasses: (1, 2)), "\(style)")
       m = dev.mark()
       try dev.dismiss(app: app)
-      let dismiss: TransitionKind = style == .fullScreen ? .dismissFullScreen : .dismissOver
+      let dismiss: ScreenChange = style == .fullScreen ? .dismissFullScreen : .dismissOver
       #expect(calls(dev, since: m) == predicted(dismiss, a: "Root", b: "B", layoutPasses: (1, 1)), "\(style)")
     }
   }
 
   @Test func thePresenterOfASheetGetsNothing() throws {
-    for kind in [TransitionKind.presentOver, .dismissOver, .dismissCancelled] {
+    for kind in [ScreenChange.presentOver, .dismissOver, .dismissCancelled] {
       for step in kind.steps {
         switch step {
         case .willAppear(.a), .didAppear(.a), .willDisappear(.a), .didDisappear(.a):

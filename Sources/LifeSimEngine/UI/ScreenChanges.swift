@@ -1,12 +1,13 @@
-/// The two view controllers of a transition (reference §5.4): A was on screen,
+/// The two view controllers of a screen change (reference §5.4): A was on screen,
 /// B comes or goes.
 public enum Party: Sendable {
   case a, b
 }
 
-/// One step of a transition. The engine walks a kind's steps in order; a step
-/// whose party is absent (no A under a root) is skipped.
-public enum TransitionStep: Equatable, Sendable {
+/// One step of a screen change (what UIKit calls an appearance transition).
+/// The engine walks a kind's steps in order; a step whose party is
+/// absent (no A under a root) is skipped.
+public enum ScreenChangeStep: Equatable, Sendable {
   /// Create the view controller if it is new, then load its view if needed (§5.1, §5.2).
   case prepare(Party)
   case willAppear(Party)
@@ -26,8 +27,8 @@ public enum TransitionStep: Equatable, Sendable {
   case dealloc(Party)
 }
 
-/// The kinds of transition, each with one table of steps (reference §5.4).
-public enum TransitionKind: String, CaseIterable, Sendable {
+/// The kinds of screen change, each with one table of steps (reference §5.4).
+public enum ScreenChange: String, CaseIterable, Sendable {
   /// The root view controller is put on screen, up to the layout pass; its
   /// `viewDidAppear:` waits for the activation (§2.1 steps 4–6).
   case installRoot
@@ -41,7 +42,7 @@ public enum TransitionKind: String, CaseIterable, Sendable {
   case exitOnSuspend
 
   /// The steps, in order. Each row cites its source.
-  public var steps: [TransitionStep] {
+  public var steps: [ScreenChangeStep] {
     switch self {
     case .installRoot:  // §2.1 app-delegate steps 0–4, scene step 6; §5.3
       return [.prepare(.b), .willAppear(.b), .enterWindow(.b), .isAppearing(.b), .layout(.b)]
@@ -74,11 +75,11 @@ public enum TransitionKind: String, CaseIterable, Sendable {
   }
 
   /// The kind that presents with `style`, and the one that dismisses it.
-  static func present(_ style: ModalStyle) -> TransitionKind {
+  static func present(_ style: ModalStyle) -> ScreenChange {
     style == .fullScreen ? .presentFullScreen : .presentOver
   }
 
-  static func dismiss(_ style: ModalStyle) -> TransitionKind {
+  static func dismiss(_ style: ModalStyle) -> ScreenChange {
     style == .fullScreen ? .dismissFullScreen : .dismissOver
   }
 }
