@@ -254,6 +254,35 @@ int ls_pcall_slot(lua_State *L, int store, lua_Integer fn, lua_Integer arg) {
   return status;
 }
 
+void ls_push_candidates(lua_State *L, int store, const ls_candidate *c, int n) {
+  lua_createtable(L, n, 0);
+  for (int i = 0; i < n; i++) {
+    lua_createtable(L, 0, 7);
+    lua_pushliteral(L, "app");
+    lua_rawgeti(L, store, c[i].app);
+    lua_rawset(L, -3);
+    lua_pushliteral(L, "bundle");
+    lua_rawgeti(L, store, c[i].bundle);
+    lua_rawset(L, -3);
+    lua_pushliteral(L, "band");
+    lua_pushinteger(L, c[i].band);
+    lua_rawset(L, -3);
+    lua_pushliteral(L, "footprint_mb");
+    lua_pushnumber(L, c[i].footprint_mb);
+    lua_rawset(L, -3);
+    lua_pushliteral(L, "last_used");
+    lua_pushnumber(L, c[i].last_used);
+    lua_rawset(L, -3);
+    lua_pushliteral(L, "state");
+    lua_rawgeti(L, store, c[i].state);
+    lua_rawset(L, -3);
+    lua_pushliteral(L, "unsaved");
+    lua_pushinteger(L, c[i].unsaved);
+    lua_rawset(L, -3);
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
 void ls_push_traceback(lua_State *L) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &traceback_key);
 }

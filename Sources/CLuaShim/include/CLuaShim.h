@@ -85,6 +85,23 @@ int ls_pcall(lua_State *L, int nargs, int nresults, int nested);
 /// is 0), as ls_pcall(L, 1, 1, 1) would make it. Leaves the message handler and
 /// the result (or the error) on the stack; the caller resets the top.
 int ls_pcall_slot(lua_State *L, int store, lua_Integer fn, lua_Integer arg);
+
+/// One jetsam candidate for the `choose_victim` policy; the app object, its
+/// bundle id and its state's name are slots of the device's value store.
+typedef struct {
+  lua_Integer app;
+  lua_Integer bundle;
+  lua_Integer state;
+  lua_Integer band;
+  lua_Integer unsaved;
+  double footprint_mb;
+  double last_used;
+} ls_candidate;
+
+/// Pushes the candidates as a new array of tables { app, bundle, band,
+/// footprint_mb, last_used, state, unsaved }, in one C call (raw sets on
+/// tables it made itself: no metamethod can run).
+void ls_push_candidates(lua_State *L, int store, const ls_candidate *c, int n);
 /// Pushes the traceback of the last error caught by ls_pcall (or nil).
 void ls_push_traceback(lua_State *L);
 /// Opens the standard libraries, protected. Returns a Lua status code.

@@ -177,6 +177,15 @@ public struct ProcessTable: Sendable {
     return pid
   }
 
+  /// The apps whose processes execute code now (not suspended, not dead), in
+  /// install order: a snapshot, so a loop over it visits the apps that ran
+  /// when it started, without copying any app.
+  public func executing() -> [AppID] {
+    var ids: [AppID] = []
+    for i in apps.indices where apps[i].state.isExecuting { ids.append(apps[i].id) }
+    return ids
+  }
+
   /// Sets a process's resident memory (never below 0).
   mutating func setFootprint(_ id: AppID, _ mb: Double) {
     apps[Int(id.index)].footprintMB = max(0, mb)
@@ -201,6 +210,17 @@ public struct ProcessTable: Sendable {
       return a.app < b.app
     }
     return candidates
+  }
+
+  /// The first of `victimCandidates()`, found without building or sorting them.
+  public func firstVictim() -> AppID? {
+    var best: Int?
+    for i in apps.indices where apps[i].state.isRunning {
+      guard let b = best else { best = i; continue }
+      let (xb, yb) = (apps[i].band, apps[b].band)  // by index: no app is copied
+      if xb < yb || (xb == yb && apps[i].lastUsed < apps[b].lastUsed) { best = i }
+    }
+    return best.map { apps[$0].id }
   }
 
   /// Every invariant of the table that does not hold now.

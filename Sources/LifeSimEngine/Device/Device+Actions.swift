@@ -148,11 +148,11 @@ extension Device {
 
   /// §2.9: the app delegate, then the notification, for every app that runs code.
   func sendMemoryWarnings() throws {
-    for app in apps where app.state.isExecuting {
+    for app in processes.executing() {
       stats.memoryWarnings += 1
-      try cascade(for: app.id) {
-        try deliver(.didReceiveMemoryWarning, to: app.id)
-        try warnViewControllers(app.id)
+      try cascade(for: app) {
+        try deliver(.didReceiveMemoryWarning, to: app)
+        try warnViewControllers(app)
       }
     }
   }

@@ -255,15 +255,15 @@ extension Device {
   /// The delayed lock event of `epoch` came due.
   func protectedDataLocks(epoch: UInt32) throws {
     guard protectedData.lockEventFired(epoch: epoch, deviceLocked: isLocked) else { return }
-    for app in apps where app.state.isExecuting {
-      try cascade(for: app.id) { try deliver(.protectedDataWillBecomeUnavailable, to: app.id) }
+    for app in processes.executing() {
+      try cascade(for: app) { try deliver(.protectedDataWillBecomeUnavailable, to: app) }
     }
   }
 
   func protectedDataUnlocks() throws {
     guard protectedData.deviceUnlocked() else { return }
-    for app in apps where app.state.isExecuting {
-      try cascade(for: app.id) { try deliver(.protectedDataDidBecomeAvailable, to: app.id) }
+    for app in processes.executing() {
+      try cascade(for: app) { try deliver(.protectedDataDidBecomeAvailable, to: app) }
     }
   }
 }

@@ -113,9 +113,9 @@ extension Device {
   }
 
   private func walkAppDelegate(_ route: Route, _ id: AppID, url: String?) throws {
-    let app = self[id]
-    guard let events = Routes.events(route, from: app.state) else { return }
-    let cold = app.state == .notRunning
+    let state = self[id].state
+    guard let events = Routes.events(route, from: state) else { return }
+    let cold = state == .notRunning
     for event in events {
       if event == .activate {
         try showWindow(id, scene: 0)  // §2.1 step 4: the root appears before the activation

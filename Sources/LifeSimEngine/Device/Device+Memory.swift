@@ -62,10 +62,9 @@ extension Device {
         if self[app].state.isRunning { processes.setFootprint(app, self[app].footprintMB - mb) }
         continue
       }
-      let candidates = victimCandidates()
-      guard let first = candidates.first else { break }
-      var victim = first.app
+      guard var victim = processes.firstVictim() else { break }
       if policy.victimFromHost, let host {
+        let candidates = victimCandidates()
         victim = try host.chooseVictim(candidates, on: self)
         guard candidates.contains(where: { $0.app == victim }) else {
           throw SimulationError.policyFailed(policy: "choose_victim",

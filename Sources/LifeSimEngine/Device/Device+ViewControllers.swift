@@ -295,9 +295,9 @@ extension Device {
   func flushLayout() throws {
     guard objects.layoutPending else { return }
     objects.layoutPending = false
-    for app in apps where app.state.isExecuting {
-      try cascade(for: app.id) {
-        for window in self[app.id].windows where window.shown {
+    for app in processes.executing() {
+      try cascade(for: app) {
+        for window in self[app].windows where window.shown {
           for vc in window.hierarchy where objects[vc: vc].inWindow && needsPass(vc) {
             try changingHierarchy(of: vc) { try layoutPass(vc, passes: 1) }
           }

@@ -90,6 +90,29 @@ struct AppFunctions {
   var observers = [[Int32]](repeating: [], count: AppNotification.allCases.count)
   /// The app's one `ctx` userdata, made at its first use and reused after.
   var context: Int32 = 0
+  /// Its bundle id as a Lua string, made at the first `choose_victim` call.
+  var bundle: Int32 = 0
+}
+
+/// The live devices of a runtime by id: ids are small and made in order, so a
+/// lookup (one per call of a device, app or ctx method) is an array read.
+struct DeviceSlots {
+  private var slots: [DeviceSlot?] = []
+  /// How many devices are live.
+  private(set) var count = 0
+
+  subscript(id: Int32) -> DeviceSlot? {
+    get { id >= 0 && Int(id) < slots.count ? slots[Int(id)] : nil }
+    set {
+      let i = Int(id)
+      while slots.count <= i { slots.append(nil) }
+      count += (newValue == nil ? 0 : 1) - (slots[i] == nil ? 0 : 1)
+      slots[i] = newValue
+    }
+  }
+
+  /// The live devices' ids, in order of creation.
+  var ids: [Int32] { slots.indices.filter { slots[$0] != nil }.map(Int32.init) }
 }
 
 /// One device as the bridge sees it: the engine's `Device`, and the script
@@ -112,6 +135,8 @@ final class DeviceSlot: DeviceHost {
   /// Per app: the slot of each scene object, by session number.
   var sceneObjects: [[Int32: Int32]] = []
   var traceObject: Int32 = 0
+  /// The names of the app states as Lua strings, by raw value (0: not made yet).
+  private var stateNames: [Int32] = []
   /// `dev:policy` functions by policy name.
   var policyFunctions: [String: Int32] = [:]
   /// Open tasks' objects, and every task's name, by task id.
@@ -323,18 +348,24 @@ final class DeviceSlot: DeviceHost {
     guard let fn = policyFunctions["choose_victim"] else { return candidates[0].app }
     return try invoke(fn, app: nil, what: "policy 'choose_victim'", push: {
       pushDevice()
-      lua_createtable(L, Int32(candidates.count), 0)
-      for (i, c) in candidates.enumerated() {
-        lua_createtable(L, 0, 7)
-        runtime.pushApp(c.app, on: self); setField(L, -2, "app")
-        push(L, device[c.app].config.bundle); setField(L, -2, "bundle")
-        push(L, c.band.rawValue); setField(L, -2, "band")
-        push(L, c.footprintMB); setField(L, -2, "footprint_mb")
-        push(L, c.lastUsed.seconds); setField(L, -2, "last_used")
-        push(L, c.state.description); setField(L, -2, "state")
-        push(L, c.unsaved); setField(L, -2, "unsaved")
-        lua_rawseti(L, -2, lua_Integer(i + 1))
+      // Every string the tables hold is made once and kept in the store; the
+      // tables themselves are built by one C call (the policy may run at
+      // every kill of a long experiment).
+      guard pushStore() else {
+        lua_createtable(L, 0, 0)
+        return 2
       }
+      let store = lua_gettop(L)
+      var rows: [ls_candidate] = []
+      rows.reserveCapacity(candidates.count)
+      for c in candidates {
+        rows.append(ls_candidate(
+          app: lua_Integer(appObjects[Int(c.app.index)]), bundle: lua_Integer(bundleString(c.app, store: store)),
+          state: lua_Integer(stateName(c.state, store: store)), band: lua_Integer(c.band.rawValue),
+          unsaved: lua_Integer(c.unsaved), footprint_mb: c.footprintMB, last_used: c.lastUsed.seconds))
+      }
+      rows.withUnsafeBufferPointer { ls_push_candidates(L, store, $0.baseAddress, Int32($0.count)) }
+      ls_remove(L, store)
       return 2
     }, read: {
       // A candidate table, or an app object.
@@ -354,6 +385,29 @@ final class DeviceSlot: DeviceHost {
       }
       return chosen
     })
+  }
+
+  /// The store slot of an app's bundle id as a Lua string, made once.
+  private func bundleString(_ app: AppID, store: Int32) -> Int32 {
+    let i = Int(app.index)
+    if functions[i].bundle == 0 {
+      push(L, device[app].config.bundle)
+      functions[i].bundle = self.store(-1)
+      ls_pop(L, 1)
+    }
+    return functions[i].bundle
+  }
+
+  /// The store slot of a state's name as a Lua string, made once.
+  private func stateName(_ state: AppState, store: Int32) -> Int32 {
+    let i = Int(state.rawValue)
+    if stateNames.isEmpty { stateNames = [Int32](repeating: 0, count: AppState.allCases.count) }
+    if stateNames[i] == 0 {
+      push(L, state.description)
+      stateNames[i] = self.store(-1)
+      ls_pop(L, 1)
+    }
+    return stateNames[i]
   }
 
   /// Calls the function in `slot` with the `ctx` in slot `ctx`, both read raw

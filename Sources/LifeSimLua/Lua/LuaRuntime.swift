@@ -59,7 +59,7 @@ public final class LuaRuntime {
   /// The script's path, for `require` (modules beside it and in Scripts/lib).
   public var scriptPath: String?
 
-  var devices: [Int32: DeviceSlot] = [:]
+  var devices = DeviceSlots()
   var nextDeviceID: Int32 = 1
   /// Devices made by the script, in order, when `retainDevices` is set.
   public private(set) var createdDevices: [Device] = []

@@ -143,7 +143,7 @@ extension LuaRuntime {
     switch callee {
     case "on": names = Callback.allCases.map(\.selector) + ["*"]
     case "observe": names = AppNotification.allCases.map(\.name)
-    default: names = devices.keys.sorted().flatMap { id in devices[id]!.device.apps.map(\.config.bundle) }
+    default: names = devices.ids.flatMap { id in devices[id]!.device.apps.map(\.config.bundle) }
     }
     return Set(names.filter { $0.hasPrefix(prefix) }).sorted()
   }

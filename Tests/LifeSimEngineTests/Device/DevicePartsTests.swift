@@ -226,3 +226,21 @@ struct ViewHierarchyTests {
     #expect(h.visible(in: window) == [full])
   }
 }
+
+extension ProcessTableTests {
+  @Test func theFirstVictimIsTheHeadOfTheCandidates() {
+    var (t, ids) = table([10, 10, 10, 10, 10])
+    #expect(t.firstVictim() == nil)
+    var rng = SeededGenerator(seed: 7)
+    let states: [AppState] = [.active, .background, .suspended, .inactive]
+    for round in 0..<200 {
+      for id in ids {
+        t.setState(id, .notRunning)
+        let s = states[Int(rng.next() % 5 == 4 ? 0 : rng.next() % 4)]
+        if rng.next() % 5 != 0 { t.setState(id, s) }
+        t[id].lastUsed = .seconds(Int64(rng.next() % 3))
+      }
+      #expect(t.firstVictim() == t.victimCandidates().first?.app, "round \(round)")
+    }
+  }
+}
