@@ -361,7 +361,9 @@ static int ls_trampoline(lua_State *L) {
   int saved = S->deny;
   S->deny = 0;
   int r = dispatch(L, id);
-  return ls_finish(L, S, saved, r, lua_tostring(L, lua_upvalueindex(2)));
+  // The function's name is read only for an argument error (it is a fallback
+  // for Lua's own; most calls succeed and need none).
+  return ls_finish(L, S, saved, r, r == LS_ARGERROR ? lua_tostring(L, lua_upvalueindex(2)) : NULL);
 }
 
 void ls_push_function(lua_State *L, int function_id, const char *name) {

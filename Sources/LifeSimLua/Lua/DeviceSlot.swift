@@ -115,13 +115,44 @@ struct DeviceSlots {
   var ids: [Int32] { slots.indices.filter { slots[$0] != nil }.map(Int32.init) }
 }
 
+/// What the device holds as its host. The engine's reference to its host is
+/// weak, and an object that is ever weakly referenced keeps its reference
+/// count in a side table, where every retain and release takes a slow path.
+/// The slot is retained on every call from Lua, so the weak reference goes to
+/// this small forwarder instead, which the slot owns.
+final class HostForwarder: DeviceHost {
+  // The slot owns the forwarder, so it outlives every use of it.
+  unowned(unsafe) let slot: DeviceSlot
+  init(_ slot: DeviceSlot) { self.slot = slot }
+
+  func handle(_ delivery: Delivery, on device: Device) throws -> HandlerResult {
+    try slot.handle(delivery, on: device)
+  }
+  func observe(_ notification: AppNotification, app: AppID, on device: Device) throws {
+    try slot.observe(notification, app: app, on: device)
+  }
+  func fire(_ token: HostToken, on device: Device, app: AppID?) throws {
+    try slot.fire(token, on: device, app: app)
+  }
+  func release(_ token: HostToken, on device: Device) { slot.release(token, on: device) }
+  func expire(_ token: HostToken, task: Int32, app: AppID, on device: Device) throws {
+    try slot.expire(token, task: task, app: app, on: device)
+  }
+  func backgroundTime(for app: AppID, on device: Device) throws -> SimTime {
+    try slot.backgroundTime(for: app, on: device)
+  }
+  func chooseVictim(_ candidates: [VictimCandidate], on device: Device) throws -> AppID {
+    try slot.chooseVictim(candidates, on: device)
+  }
+}
+
 /// One device as the bridge sees it: the engine's `Device`, and the script
 /// functions its apps registered. It is the device's `DeviceHost`.
 ///
 /// Lua values live in a table stored as the device userdata's user value, so
 /// a handler that captures `dev` forms a cycle Lua's collector can see and
 /// break; Swift holds only slot numbers into that table.
-final class DeviceSlot: DeviceHost {
+final class DeviceSlot {
   let id: Int32
   let device: Device
   // unowned(unsafe): the runtime owns every slot (`devices`) and outlives it, and
@@ -151,10 +182,15 @@ final class DeviceSlot: DeviceHost {
   private var nextSlot: Int32 = 1
   private var freeSlots: [Int32] = []
 
+  /// What `device.host` points to (weakly).
+  private(set) var forwarder: HostForwarder!
+
   init(id: Int32, device: Device, runtime: LuaRuntime) {
     self.id = id
     self.device = device
     self.runtime = runtime
+    forwarder = HostForwarder(self)
+    device.host = forwarder
   }
 
   var L: LuaState { runtime.L }
@@ -217,7 +253,7 @@ final class DeviceSlot: DeviceHost {
     }
   }
 
-  // MARK: - DeviceHost
+  // MARK: - The host's work (through `HostForwarder`)
 
   // The hot path (issue 16 item 6): the store is pushed once per delivery, the
   // handler slots are plain array reads, the app's `ctx` is made once, and

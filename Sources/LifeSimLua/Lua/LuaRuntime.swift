@@ -311,7 +311,6 @@ public final class LuaRuntime {
     nextDeviceID += 1
     let slot = DeviceSlot(id: id, device: device, runtime: self)
     devices[id] = slot
-    device.host = slot
     if options.retainDevices { createdDevices.append(device) }
     return slot
   }
