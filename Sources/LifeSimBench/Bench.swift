@@ -126,9 +126,8 @@ public struct Bench {
     let seconds = try repeated {
       guard let file = fopen(path, "wb") else { throw BatchError("cannot write \(path)") }
       defer { fclose(file) }
-      let stream = TraceStream(formatter: TraceWriter(format: .jsonl)) { chunk in
-        var chunk = chunk
-        chunk.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, file) }
+      let stream = TraceStream(formatter: TraceWriter(format: .jsonl)) { bytes in
+        bytes.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, file) }
       }
       let start = monotonicSeconds()
       records = try Self.week(trace: true, stream: stream).trace.count

@@ -2,7 +2,9 @@
 /// in chunks: the engine does no I/O itself, `sink` does (the CLI writes to a
 /// file or standard output). Memory stays flat: one buffer, reused.
 ///
-///     let stream = TraceStream(formatter: TraceWriter(format: .jsonl)) { chunk in fputs(chunk, stdout) }
+///     let stream = TraceStream(formatter: TraceWriter(format: .jsonl)) { bytes in
+///       bytes.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, stdout) }
+///     }
 ///     device.stream(to: stream, keepingRecords: false)
 ///     try device.advance(by: .seconds(86_400))
 ///     device.finishStream()
@@ -10,12 +12,12 @@ public final class TraceStream: @unchecked Sendable {
   // One device's thread uses a stream; it is a class so that the device's
   // `Trace` value can hold it.
   public let formatter: TraceFormatter
-  private let sink: (String) -> Void
-  private var buffer = ""
+  private let sink: ([UInt8]) -> Void
+  private var buffer: [UInt8] = []
   private var started = false
   private let chunkSize: Int
 
-  public init(formatter: TraceFormatter, chunkSize: Int = 1 << 16, sink: @escaping (String) -> Void) {
+  public init(formatter: TraceFormatter, chunkSize: Int = 1 << 16, sink: @escaping ([UInt8]) -> Void) {
     self.formatter = formatter
     self.sink = sink
     self.chunkSize = chunkSize
@@ -28,7 +30,7 @@ public final class TraceStream: @unchecked Sendable {
       formatter.header(for: trace, into: &buffer)
     }
     formatter.record(r, in: trace, into: &buffer)
-    if buffer.utf8.count >= chunkSize { flush() }
+    if buffer.count >= chunkSize { flush() }
   }
 
   /// Writes the footer (and the header, for a trace with no records) and what is buffered.

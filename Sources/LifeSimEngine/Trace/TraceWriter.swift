@@ -8,24 +8,25 @@ public enum NameStyle: String, CaseIterable, Sendable {
   case objc, swift
 }
 
-/// Formats a trace, record by record: what a `TraceStream` writes with, and what
-/// text, JSONL and later formats implement. A format with a document around its
-/// records (a JSON array, Perfetto's protobuf) writes it in the header and footer.
+/// Formats a trace, record by record, into bytes: what a `TraceStream` writes
+/// with, and what text, JSONL and later formats implement. A format with a
+/// document around its records (a JSON array, Perfetto's protobuf) writes it
+/// in the header and footer.
 public protocol TraceFormatter: Sendable {
   /// What comes before the first record.
-  func header(for trace: Trace, into out: inout String)
+  func header(for trace: Trace, into out: inout [UInt8])
   /// One record, with its line ending if the format has lines.
-  func record(_ r: TraceRecord, in trace: Trace, into out: inout String)
+  func record(_ r: TraceRecord, in trace: Trace, into out: inout [UInt8])
   /// What comes after the last record.
-  func footer(for trace: Trace, into out: inout String)
+  func footer(for trace: Trace, into out: inout [UInt8])
 }
 
 extension TraceFormatter {
-  public func header(for trace: Trace, into out: inout String) {}
-  public func footer(for trace: Trace, into out: inout String) {}
+  public func header(for trace: Trace, into out: inout [UInt8]) {}
+  public func footer(for trace: Trace, into out: inout [UInt8]) {}
 }
 
-/// Formats trace records as text lines or JSON lines.
+/// Formats trace records as text lines or JSON lines (SPEC §3).
 public struct TraceWriter: TraceFormatter {
   public var format: TraceFormat
   public var names: NameStyle
@@ -37,117 +38,172 @@ public struct TraceWriter: TraceFormatter {
 
   /// Writes every record of `trace` from `since` into one string, a line each.
   public func render(_ trace: Trace, since: Int = 1) -> String {
-    var out = ""
+    var out: [UInt8] = []
     for r in trace.records where r.seq >= since {
       record(r, in: trace, into: &out)
     }
-    return out
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// One record and its newline.
-  public func record(_ r: TraceRecord, in trace: Trace, into out: inout String) {
+  public func record(_ r: TraceRecord, in trace: Trace, into out: inout [UInt8]) {
     line(r, in: trace, into: &out)
-    out.append("\n")
+    out.append(0x0A)
   }
 
   /// Appends one record, without a newline.
-  public func line(_ r: TraceRecord, in trace: Trace, into out: inout String) {
+  public func line(_ r: TraceRecord, in trace: Trace, into out: inout [UInt8]) {
     switch format {
     case .text: text(r, trace, &out)
     case .jsonl: json(r, trace, &out)
     }
   }
 
+  /// Appends one record to a string, without a newline (the REPL, `compare`).
+  public func line(_ r: TraceRecord, in trace: Trace, into out: inout String) {
+    var bytes: [UInt8] = []
+    line(r, in: trace, into: &bytes)
+    out += String(decoding: bytes, as: UTF8.self)
+  }
+
   // MARK: - text
 
-  private func text(_ r: TraceRecord, _ trace: Trace, _ out: inout String) {
-    out.append("[t=")
+  private func text(_ r: TraceRecord, _ trace: Trace, _ out: inout [UInt8]) {
+    out.append(literal: "[t=")
     r.time.append(to: &out)
-    out.append("]")
-    if let app = r.app { out += " " + trace.name(of: app) }
+    out.append(0x5D)  // ]
+    if let app = r.app {
+      out.append(0x20)
+      out.append(text: trace.name(of: app))
+    }
     switch r.kind {
     case .callback:
       guard let c = r.callback else { break }
       let name = names == .objc ? c.selector : c.swiftName
       let receiver = r.object.map(trace.className(of:)) ?? c.receiver.className
-      out += names == .objc ? " -[\(receiver) \(name)]" : " \(receiver).\(name)"
+      if names == .objc {
+        out.append(literal: " -[")
+        out.append(text: receiver)
+        out.append(0x20)
+        out.append(text: name)
+        out.append(0x5D)
+      } else {
+        out.append(0x20)
+        out.append(text: receiver)
+        out.append(0x2E)
+        out.append(text: name)
+      }
       // A second object of a class, and a second window, are named.
-      if let o = r.object, o.instance > 1 { out += " #\(o.instance)" }
-      if let scene = r.scene, scene > 1 { out += " scene \(scene)" }
+      if let o = r.object, o.instance > 1 {
+        out.append(literal: " #")
+        out.append(decimal: Int(o.instance))
+      }
+      if let scene = r.scene, scene > 1 {
+        out.append(literal: " scene ")
+        out.append(decimal: Int(scene))
+      }
     case .notification:
-      out += " notification " + (r.notification?.name ?? "?")
+      out.append(literal: " notification ")
+      out.append(text: r.notification?.name ?? "?")
     case .state:
-      if let scene = r.scene { out += " scene \(scene)" }
-      out += " state \(r.fromName ?? "?") -> \(r.toName ?? "?")"
+      if let scene = r.scene {
+        out.append(literal: " scene ")
+        out.append(decimal: Int(scene))
+      }
+      out.append(literal: " state ")
+      out.append(text: r.fromName ?? "?")
+      out.append(literal: " -> ")
+      out.append(text: r.toName ?? "?")
     case .action:
-      out += " action " + (r.action?.description ?? "?")
+      out.append(literal: " action ")
+      out.append(text: r.action?.description ?? "?")
     case .kill, .dataLoss:
-      out += " " + r.kind.description
-      if let reason = r.reason { out += " reason=\(reason)" }
-      if let code = r.code { out += " code=" + hex(code) }
+      out.append(0x20)
+      out.append(text: r.kind.description)
+      if let reason = r.reason {
+        out.append(literal: " reason=")
+        out.append(text: reason.description)
+      }
+      if let code = r.code {
+        out.append(literal: " code=")
+        hex(code, &out)
+      }
     default:
-      out += " " + r.kind.description
+      out.append(0x20)
+      out.append(text: r.kind.description)
     }
-    if let d = r.detail { out += " " + d }
+    if let d = r.detail {
+      out.append(0x20)
+      out.append(text: d)
+    }
   }
 
   // MARK: - jsonl
 
-  private func json(_ r: TraceRecord, _ trace: Trace, _ out: inout String) {
-    out.append("{\"t\":")
+  private func json(_ r: TraceRecord, _ trace: Trace, _ out: inout [UInt8]) {
+    out.append(literal: "{\"t\":")
     r.time.append(to: &out)
-    out.append(",\"seq\":")
-    out.append(String(r.seq))
-    out.append(",\"kind\":\"")
-    out.append(r.kind.description)
-    out.append("\"")
-    if let app = r.app { out += ",\"app\":"; jsonString(trace.name(of: app), &out) }
-    if let s = r.scene { out += ",\"scene\":\(s)" }
-    if let o = r.object {
-      out += o.isView ? ",\"view\":" : ",\"vc\":"
-      jsonString(trace.className(of: o), &out)
-      out += ",\"instance\":\(o.instance)"
+    out.append(literal: ",\"seq\":")
+    out.append(decimal: r.seq)
+    out.append(literal: ",\"kind\":\"")
+    out.append(text: r.kind.description)
+    out.append(0x22)
+    if let app = r.app {
+      out.append(literal: ",\"app\":")
+      out.append(jsonString: trace.name(of: app))
     }
-    if let c = r.callback { out += ",\"callback\":\"\(c.selector)\"" }
-    if let n = r.notification { out += ",\"callback\":\"\(n.name)\"" }
-    if let h = r.handled { out += ",\"handled\":\(h)" }
-    if let f = r.fromName { out += ",\"from\":\"\(f)\"" }
-    if let t = r.toName { out += ",\"to\":\"\(t)\"" }
-    if let a = r.action { out += ",\"action\":\"\(a)\"" }
-    if let reason = r.reason { out += ",\"reason\":\"\(reason)\"" }
-    if let code = r.code { out += ",\"code\":\"\(hex(code))\"" }
-    if let d = r.detail { out += ",\"detail\":"; jsonString(d, &out) }
-    out += "}"
+    if let s = r.scene {
+      out.append(literal: ",\"scene\":")
+      out.append(decimal: Int(s))
+    }
+    if let o = r.object {
+      if o.isView { out.append(literal: ",\"view\":") } else { out.append(literal: ",\"vc\":") }
+      out.append(jsonString: trace.className(of: o))
+      out.append(literal: ",\"instance\":")
+      out.append(decimal: Int(o.instance))
+    }
+    // Selectors, notification names and the other enumerations need no escape.
+    if let c = r.callback { field(",\"callback\":\"", c.selector, &out) }
+    if let n = r.notification { field(",\"callback\":\"", n.name, &out) }
+    if let h = r.handled {
+      if h { out.append(literal: ",\"handled\":true") } else { out.append(literal: ",\"handled\":false") }
+    }
+    if let f = r.fromName { field(",\"from\":\"", f, &out) }
+    if let t = r.toName { field(",\"to\":\"", t, &out) }
+    if let a = r.action { field(",\"action\":\"", a.description, &out) }
+    if let reason = r.reason { field(",\"reason\":\"", reason.description, &out) }
+    if let code = r.code {
+      out.append(literal: ",\"code\":\"")
+      hex(code, &out)
+      out.append(0x22)
+    }
+    if let d = r.detail {
+      out.append(literal: ",\"detail\":")
+      out.append(jsonString: d)
+    }
+    out.append(0x7D)  // }
   }
 
-  private func hex(_ code: UInt32) -> String {
-    let digits = String(code, radix: 16)
-    return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+  /// `key` (which opens the quotes), then `value`, then the closing quote.
+  private func field(_ key: StaticString, _ value: String, _ out: inout [UInt8]) {
+    out.append(literal: key)
+    out.append(text: value)
+    out.append(0x22)
+  }
+
+  /// "0x" and eight lowercase hex digits.
+  private func hex(_ code: UInt32, _ out: inout [UInt8]) {
+    let digits: StaticString = "0123456789abcdef"
+    out.append(literal: "0x")
+    digits.withUTF8Buffer { d in
+      for shift in stride(from: 28, through: 0, by: -4) { out.append(d[Int((code >> UInt32(shift)) & 0xF)]) }
+    }
   }
 }
 
 /// Appends `s` as a JSON string literal.
 public func jsonString(_ s: String, _ out: inout String) {
-  // Most strings (bundle ids, class names) need no escape: append them whole.
-  if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-    out.append("\"")
-    out.append(s)
-    out.append("\"")
-    return
-  }
-  out.append("\"")
-  for u in s.unicodeScalars {
-    switch u {
-    case "\"": out += "\\\""
-    case "\\": out += "\\\\"
-    case "\n": out += "\\n"
-    case "\r": out += "\\r"
-    case "\t": out += "\\t"
-    case _ where u.value < 0x20:
-      let h = String(u.value, radix: 16)
-      out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-    default: out.unicodeScalars.append(u)
-    }
-  }
-  out.append("\"")
+  var bytes: [UInt8] = []
+  bytes.append(jsonString: s)
+  out += String(decoding: bytes, as: UTF8.self)
 }

@@ -50,7 +50,7 @@ extension Lifesim {
         let out = try StreamOutput(path: output)
         let writer = TraceWriter(format: format, names: names)
         options.traceStream = { _, number in
-          TraceStream(formatter: DeviceTagged(base: writer, number: number), chunkSize: 0) { out.write($0) }
+          TraceStream(formatter: DeviceTagged(base: writer, number: number), chunkSize: 0) { out.write(bytes: $0) }
         }
         if output == nil { options.output = { out.write($0) } }  // print() keeps its place among the records
         sink = out
@@ -128,6 +128,11 @@ final class StreamOutput: @unchecked Sendable {
     if buffer.count >= 1 << 16 { flush() }
   }
 
+  func write(bytes: [UInt8]) {
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= 1 << 16 { flush() }
+  }
+
   private func flush() {
     guard !buffer.isEmpty else { return }
     buffer.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, file) }
@@ -149,17 +154,21 @@ struct DeviceTagged: TraceFormatter {
   var base: TraceWriter
   var number: Int
 
-  func record(_ r: TraceRecord, in trace: Trace, into out: inout String) {
+  func record(_ r: TraceRecord, in trace: Trace, into out: inout [UInt8]) {
     guard number > 1 else { return base.record(r, in: trace, into: &out) }
     switch base.format {
     case .text:
-      out += "[device \(number)] "
+      out.append(literal: "[device ")
+      out.append(decimal: number)
+      out.append(literal: "] ")
       base.record(r, in: trace, into: &out)
     case .jsonl:
-      var line = ""
-      base.record(r, in: trace, into: &line)
-      out += "{\"device\":\(number),"
-      out += line.dropFirst()
+      out.append(literal: "{\"device\":")
+      out.append(decimal: number)
+      out.append(0x2C)  // ,
+      let start = out.count
+      base.record(r, in: trace, into: &out)
+      out.remove(at: start)  // the record's own "{"
     }
   }
 }

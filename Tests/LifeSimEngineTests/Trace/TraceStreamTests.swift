@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import LifeSimEngine
 
@@ -23,7 +24,9 @@ struct TraceStreamTests {
   func streamedBytesEqualTheWholeTrace(format: TraceFormat) throws {
     let whole = TraceWriter(format: format).render(try Self.day().trace)
     var chunks: [String] = []
-    let stream = TraceStream(formatter: TraceWriter(format: format), chunkSize: 4096) { chunks.append($0) }
+    let stream = TraceStream(formatter: TraceWriter(format: format), chunkSize: 4096) {
+      chunks.append(String(decoding: $0, as: UTF8.self))
+    }
     let streamed = try Self.day(stream: stream, keep: false)
     #expect(chunks.count > 1, "a day's trace should take several chunks")
     #expect(chunks.joined() == whole)
@@ -34,7 +37,7 @@ struct TraceStreamTests {
 
   @Test func keptRecordsAndAStreamAgree() throws {
     var text = ""
-    let stream = TraceStream(formatter: TraceWriter(format: .jsonl)) { text += $0 }
+    let stream = TraceStream(formatter: TraceWriter(format: .jsonl)) { text += String(decoding: $0, as: UTF8.self) }
     let dev = try Self.day(stream: stream, keep: true)
     #expect(text == TraceWriter(format: .jsonl).render(dev.trace))
     #expect(dev.trace.records.count == dev.trace.count)
@@ -44,22 +47,45 @@ struct TraceStreamTests {
   /// also when there are no records.
   @Test func headerAndFooterFrameTheRecords() throws {
     struct Bracketed: TraceFormatter {
-      func header(for trace: Trace, into out: inout String) { out += "[" }
-      func record(_ r: TraceRecord, in trace: Trace, into out: inout String) { out += "\(r.seq)," }
-      func footer(for trace: Trace, into out: inout String) { out += "]" }
+      func header(for trace: Trace, into out: inout [UInt8]) { out.append(literal: "[") }
+      func record(_ r: TraceRecord, in trace: Trace, into out: inout [UInt8]) {
+        out.append(decimal: r.seq)
+        out.append(literal: ",")
+      }
+      func footer(for trace: Trace, into out: inout [UInt8]) { out.append(literal: "]") }
     }
     var text = ""
     let dev = Device(profile: try OSProfile(version: 12), seed: 1)
-    dev.stream(to: TraceStream(formatter: Bracketed()) { text += $0 }, keepingRecords: false)
+    dev.stream(to: TraceStream(formatter: Bracketed()) { text += String(decoding: $0, as: UTF8.self) }, keepingRecords: false)
     dev.finishStream()
     #expect(text == "[]")
     text = ""
     let busy = Device(profile: try OSProfile(version: 12), seed: 1)
-    busy.stream(to: TraceStream(formatter: Bracketed()) { text += $0 }, keepingRecords: false)
+    busy.stream(to: TraceStream(formatter: Bracketed()) { text += String(decoding: $0, as: UTF8.self) }, keepingRecords: false)
     let app = try busy.install(AppConfig(bundle: "a"))
     try busy.launch(app)
     busy.finishStream()
     #expect(text.hasPrefix("[1,2,"))
     #expect(text.hasSuffix(",]"))
+  }
+
+  @Test func bytesAreAppendedAsTheStringFormsWouldBe() {
+    for n in [0, 7, 10, 99, 1234567, -5, Int.max, Int.min + 1] {
+      var out: [UInt8] = []
+      out.append(decimal: n)
+      #expect(String(decoding: out, as: UTF8.self) == String(n))
+    }
+    for s in ["plain", "quote\"d", "back\\slash", "new\nline", "tab\t", "bell\u{07}", "é ü 漢"] {
+      var bytes: [UInt8] = []
+      bytes.append(jsonString: s)
+      // Whatever the escapes, JSON reads back the same string.
+      let decoded = try? JSONDecoder().decode(String.self, from: Data(bytes))
+      #expect(decoded == s, "\(s)")
+    }
+    for t in [SimTime.zero, SimTime(microseconds: 1), SimTime(seconds: 86_400.5)!, SimTime(microseconds: -2_500_000)] {
+      var out: [UInt8] = []
+      t.append(to: &out)
+      #expect(String(decoding: out, as: UTF8.self) == t.description)
+    }
   }
 }
