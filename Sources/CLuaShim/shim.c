@@ -225,6 +225,19 @@ int ls_pcall(lua_State *L, int nargs, int nresults, int nested) {
 ** in one C call. The message handler goes below the function instead of
 ** being rotated into place. Leaves the message handler and the one result
 ** (or the error value) on the stack; the caller resets it. */
+int ls_push_store(lua_State *L, lua_Integer devices, lua_Integer id) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, devices);
+  if (lua_rawgeti(L, -1, id) != LUA_TUSERDATA) {
+    lua_settop(L, -3);
+    lua_pushnil(L);
+    return 0;
+  }
+  lua_getiuservalue(L, -1, 1);
+  lua_replace(L, -3);
+  lua_settop(L, -2);
+  return 1;
+}
+
 int ls_pcall_slot(lua_State *L, int store, lua_Integer fn, lua_Integer arg) {
   ls_state *S = ls_getstate(L);
   lua_pushcfunction(L, ls_msghandler);

@@ -84,6 +84,10 @@ int ls_pcall(lua_State *L, int nargs, int nresults, int nested);
 /// A handler call in one step: `store[fn](store[arg])` (no argument when `arg`
 /// is 0), as ls_pcall(L, 1, 1, 1) would make it. Leaves the message handler and
 /// the result (or the error) on the stack; the caller resets the top.
+/// Pushes the value store of device `id` (user value 1 of its userdata, found
+/// in the registry table `devices`), or nil when the device is gone; returns
+/// whether it is there. Raw reads only.
+int ls_push_store(lua_State *L, lua_Integer devices, lua_Integer id);
 int ls_pcall_slot(lua_State *L, int store, lua_Integer fn, lua_Integer arg);
 
 /// One jetsam candidate for the `choose_victim` policy; the app object, its

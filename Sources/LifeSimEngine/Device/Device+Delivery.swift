@@ -3,23 +3,16 @@
 // the one path that writes the record, arms the callback's watchdog, marks
 // what runs, and calls the host only when the app registered a handler.
 extension Device {
-  /// What `send` delivers.
-  enum Message {
-    case callback(Delivery)
-    case notification(AppID, AppNotification)
-  }
-
   /// Delivers an app- or scene-delegate callback, then the UIApplication
   /// notification that follows it (reference §0 last row).
   @discardableResult
   func deliver(_ callback: Callback, to id: AppID, scene: Int32? = nil, url: String? = nil,
                detail: String? = nil) throws -> HandlerResult {
     let handled = self[id].handled.contains(callback)
-    let result = try send(.callback(Delivery(app: id, callback: callback, scene: scene, url: url)),
-                          handled: handled, kind: .callback) {
+    let result = try send(.callback(id, callback), handled: handled, kind: .callback, record: {
       $0.app = id; $0.callback = callback; $0.handled = handled; $0.scene = scene
       if let d = url ?? detail { $0.detail = d }
-    }
+    }, call: { try $0.handle(Delivery(app: id, callback: callback, scene: scene, url: url), on: self) })
     if let n = callback.notification, postsNotification(callback, scene: scene, of: id) {
       try post(n, to: id)
     }
@@ -32,9 +25,12 @@ extension Device {
   /// Posts a UIApplication notification to an app's observers.
   func post(_ n: AppNotification, to id: AppID) throws {
     let observed = self[id].observed.contains(n)
-    try send(.notification(id, n), handled: observed, kind: .notification) {
+    try send(.notification(id, n), handled: observed, kind: .notification, record: {
       $0.app = id; $0.notification = n; $0.handled = observed
-    }
+    }, call: {
+      try $0.observe(n, app: id, on: self)
+      return .none
+    })
   }
 
   /// Delivers a callback to a view controller: its own handlers (its spec's
@@ -55,37 +51,30 @@ extension Device {
   private func deliverUI(_ d: Delivery, ref: ObjectRef, scene: Int32, handledByObject own: CallbackSet,
                          detail: String?) throws {
     let handled = self[d.app].handled.contains(d.callback) || own.contains(d.callback)
-    try send(.callback(d), handled: handled, kind: .callback) {
+    try send(.callback(d.app, d.callback), handled: handled, kind: .callback, record: {
       $0.app = d.app; $0.object = ref; $0.callback = d.callback; $0.handled = handled
       if scene > 1 { $0.scene = scene }
       if let detail { $0.detail = detail }
-    }
+    }, call: { try $0.handle(d, on: self) })
   }
 
   /// The one delivery path: the record, the watchdog of a callback that has
-  /// one (reference §3.1; restored after it), then the host, only when
-  /// `handled`, with `busy` saying what runs. A kill inside the handler
+  /// one (reference §3.1; restored after it), then `call` on the host, only
+  /// when `handled`, with `busy` saying what runs. A kill inside the handler
   /// arrives as `processKilled` and unwinds to the cascade that ran it.
   @discardableResult
-  private func send(_ message: Message, handled: Bool, kind: RecordKind,
-                    record: (inout TraceRecord) -> Void) throws -> HandlerResult {
+  private func send(_ running: Busy, handled: Bool, kind: RecordKind, record: (inout TraceRecord) -> Void,
+                    call: (DeviceHost) throws -> HandlerResult) throws -> HandlerResult {
     trace.append(record, kind: kind, at: now)
-    switch message {
-    case .callback(let d):
-      let replaced = watchdogs.arm(for: d.callback, app: d.app, at: now, policy: policy)
-      defer { if let replaced { watchdogs.restore(replaced) } }
-      guard handled, let host else { return .none }
-      let saved = busy
-      busy = .callback(d.app, d.callback)
-      defer { busy = saved }
-      return try host.handle(d, on: self)
-    case .notification(let id, let n):
-      guard handled, let host else { return .none }
-      let saved = busy
-      busy = .notification(id, n)
-      defer { busy = saved }
-      try host.observe(n, app: id, on: self)
-      return .none
+    var replaced: Watchdog??
+    if case .callback(let app, let callback) = running {
+      replaced = watchdogs.arm(for: callback, app: app, at: now, policy: policy)
     }
+    defer { if let replaced { watchdogs.restore(replaced) } }
+    guard handled, let host else { return .none }
+    let saved = busy
+    busy = running
+    defer { busy = saved }
+    return try call(host)
   }
 }

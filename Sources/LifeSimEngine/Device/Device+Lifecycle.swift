@@ -3,16 +3,15 @@ extension Device {
   /// Applies one state-machine event to an app: its callbacks, in table order,
   /// before or after the state change as the edge says.
   func apply(_ event: AppEvent, to id: AppID, url: String? = nil) throws {
-    let from = self[id].state
-    let table = AppLifecycle.table(for: self[id].model)
-    guard let e = table.edge(from: from, on: event) else {
+    let from = self[id].state, model = self[id].model
+    guard let e = AppLifecycle.edge(model, from: from, on: event) else {
       throw SimulationError.illegalTransition(app: self[id].config.bundle, from: from, event: event, at: now)
     }
     if event == .launch { watchdogs.armLaunch(app: id, at: now, policy: policy) }  // §0: 20 s to the first …DidBecomeActive:
-    let after = table.transitions[e].deliveredAfter
-    if !after { try deliver(table.transitions[e].callbacks, event, id, url) }
-    setState(id, table.transitions[e].to, from: from)
-    if after { try deliver(table.transitions[e].callbacks, event, id, url) }
+    let after = AppLifecycle.deliveredAfter(model, e)
+    if !after { try deliver(AppLifecycle.callbacks(model, e), event, id, url) }
+    setState(id, AppLifecycle.target(model, e), from: from)
+    if after { try deliver(AppLifecycle.callbacks(model, e), event, id, url) }
   }
 
   private func deliver(_ callbacks: [Callback], _ event: AppEvent, _ id: AppID, _ url: String?) throws {

@@ -180,12 +180,11 @@ extension Device {
 
   /// Walks edge `e` of the scene table for one scene.
   private func walk(_ e: Int, _ number: Int32, _ id: AppID, _ url: String?) throws {
-    let table = SceneLifecycle.table
-    let after = table.transitions[e].deliveredAfter
-    if !after { try deliver(table.transitions[e].callbacks, number, id, url) }
-    setSceneState(id, number, table.transitions[e].to)
+    let after = SceneLifecycle.table.transitions[e].deliveredAfter
+    if !after { try deliver(SceneLifecycle.table.transitions[e].callbacks, number, id, url) }
+    setSceneState(id, number, SceneLifecycle.table.transitions[e].to)
     try followScenes(id)
-    if after { try deliver(table.transitions[e].callbacks, number, id, url) }
+    if after { try deliver(SceneLifecycle.table.transitions[e].callbacks, number, id, url) }
   }
 
   private func deliver(_ callbacks: [Callback], _ number: Int32, _ id: AppID, _ url: String?) throws {
@@ -210,12 +209,17 @@ extension Device {
   /// still posted). In the app-delegate model every one is posted.
   func postsNotification(_ callback: Callback, scene: Int32?, of id: AppID) -> Bool {
     guard callback.receiver == .sceneDelegate, let scene else { return true }
-    let others = self[id].scenes.lazy.filter { $0.number != scene }.map(\.state)
+    let needs: (SceneState) -> Bool
     switch callback {
-    case .sceneWillEnterForeground, .sceneDidEnterBackground: return !others.contains(where: \.isForeground)
-    case .sceneDidBecomeActive, .sceneWillResignActive: return !others.contains(.foregroundActive)
+    case .sceneWillEnterForeground, .sceneDidEnterBackground: needs = { $0.isForeground }
+    case .sceneDidBecomeActive, .sceneWillResignActive: needs = { $0 == .foregroundActive }
     default: return true
     }
+    // Posted unless another scene keeps the app where it was.
+    for i in self[id].scenes.indices where self[id].scenes[i].number != scene && needs(self[id].scenes[i].state) {
+      return false
+    }
+    return true
   }
 
   /// Sets a scene's state with a `state` record that names the scene.
@@ -231,11 +235,22 @@ extension Device {
   /// Each change is one edge of the process machine.
   private func followScenes(_ id: AppID) throws {
     let from = self[id].state
-    guard from.isExecuting, let to = SceneLifecycle.appState(of: self[id].scenes.lazy.map(\.state)),
-          to != from else { return }
-    let steps: [AppEvent] = [.activate, .deactivate, .enterBackground, .enterForeground]
-    let table = AppLifecycle.table(for: .scene)
-    guard steps.contains(where: { table.transition(from: from, on: $0)?.to == to }) else {
+    guard from.isExecuting else { return }
+    var implied: AppState?
+    for i in self[id].scenes.indices {
+      switch self[id].scenes[i].state {
+      case .foregroundActive: implied = .active
+      case .foregroundInactive: if implied != .active { implied = .inactive }
+      case .background: if implied == nil { implied = .background }
+      case .unattached: break
+      }
+    }
+    // The same rule as `SceneLifecycle.appState(of:)`, without a lazy sequence.
+    guard let to = implied, to != from else { return }
+    func oneStep(_ event: AppEvent) -> Bool {
+      AppLifecycle.edge(.scene, from: from, on: event).map { AppLifecycle.target(.scene, $0) } == to
+    }
+    guard oneStep(.activate) || oneStep(.deactivate) || oneStep(.enterBackground) || oneStep(.enterForeground) else {
       throw SimulationError.inconsistent("\(self[id].config.bundle): its scenes imply \(to), which is not one step from \(from) (t=\(now))")
     }
     setState(id, to, from: from)

@@ -40,8 +40,11 @@ public final class Device {
   }
   /// Counts of opens, kills and data loss, kept even with the trace off.
   public internal(set) var stats = DeviceStats()
-  /// Whoever runs the script functions; the bridge owns the device, so this is weak.
-  public weak var host: DeviceHost?
+  /// Whoever runs the script functions. Held strongly: a weak reference would
+  /// cost a side-table retain and release on every handled callback. A host
+  /// that holds its device must set this to nil when it lets go of it (the
+  /// bridge's device slot does, as it goes).
+  public var host: DeviceHost?
 
   // MARK: Parts
 

@@ -115,13 +115,13 @@ struct DeviceSlots {
   var ids: [Int32] { slots.indices.filter { slots[$0] != nil }.map(Int32.init) }
 }
 
-/// What the device holds as its host. The engine's reference to its host is
-/// weak, and an object that is ever weakly referenced keeps its reference
-/// count in a side table, where every retain and release takes a slow path.
-/// The slot is retained on every call from Lua, so the weak reference goes to
-/// this small forwarder instead, which the slot owns.
+/// What the device holds as its host. The device holds its host strongly and
+/// the slot holds the device, so the device's reference goes to this small
+/// forwarder, which does not retain the slot: no cycle. The slot detaches it
+/// from the device as the slot goes (`DeviceSlot.deinit`).
 final class HostForwarder: DeviceHost {
-  // The slot owns the forwarder, so it outlives every use of it.
+  // Valid for as long as the device can call it: the slot detaches the
+  // forwarder before the slot's memory goes.
   unowned(unsafe) let slot: DeviceSlot
   init(_ slot: DeviceSlot) { self.slot = slot }
 
@@ -193,6 +193,12 @@ final class DeviceSlot {
     device.host = forwarder
   }
 
+  deinit {
+    // The device may outlive the slot (kept by `retainDevices`, or by Swift
+    // code): it must not call into a slot that is gone.
+    if device.host === forwarder { device.host = nil }
+  }
+
   var L: LuaState { runtime.L }
 
   // MARK: - The value store (user value 1 of the device userdata)
@@ -206,14 +212,10 @@ final class DeviceSlot {
     }
   }
 
-  /// Pushes the store table, or returns false when the device is gone.
+  /// Pushes the store table (nil when the device is gone, and returns false). Stack effect: +1.
   @discardableResult
   func pushStore() -> Bool {
-    pushDevice()
-    guard lua_type(L, -1) == LUA_TUSERDATA else { return false }
-    lua_getiuservalue(L, -1, 1)
-    ls_remove(L, -2)
-    return true
+    ls_push_store(L, lua_Integer(runtime.devicesTableRef), lua_Integer(id)) != 0
   }
 
   /// Stores the value at `index` and returns its slot (stack effect: none).

@@ -75,6 +75,7 @@ final class Fuzzer: DeviceHost {
 
   /// Runs `steps` random actions; returns the first failure, if any.
   func run(steps: Int) throws -> String? {
+    defer { device.host = nil }  // the device holds its host strongly: break the cycle
     for step in 0..<steps {
       let name: String
       do { name = try act() } catch { return "step \(step): \(error)\n" + recentTrace() }
