@@ -84,20 +84,41 @@ extension Lifesim {
       if let worst { throw worst }
     }
 
+    /// Writes every device's trace in 64 kB chunks of bytes: never the whole
+    /// text at once (a week's trace is megabytes).
     private func writeTraces(_ devices: [Device]) throws {
       let writer = TraceWriter(format: format, names: names)
-      var text = ""
+      let file: UnsafeMutablePointer<FILE>
+      if let output {
+        guard let f = fopen(output, "wb") else {
+          throw CommandFailure.cannotWrite(path: output, reason: String(cString: strerror(errno)))
+        }
+        file = f
+      } else {
+        file = stdout
+      }
+      var failed = false
+      var chunk: [UInt8] = []
+      chunk.reserveCapacity(1 << 16 + 4096)
+      func flush() {
+        guard !chunk.isEmpty else { return }
+        if chunk.withUnsafeBufferPointer({ fwrite($0.baseAddress, 1, $0.count, file) }) != chunk.count { failed = true }
+        chunk.removeAll(keepingCapacity: true)
+      }
       for (i, device) in devices.enumerated() {
         if devices.count > 1 && format == .text {
-          text += "# device \(i + 1): iOS \(device.profile.version), seed \(device.seed)\n"
+          chunk.append(text: "# device \(i + 1): iOS \(device.profile.version), seed \(device.seed)\n")
         }
-        text += writer.render(device.trace)
+        for r in device.trace.records {
+          writer.record(r, in: device.trace, into: &chunk)
+          if chunk.count >= 1 << 16 { flush() }
+        }
       }
-      guard let output else {
-        writeOut(text)
-        return
-      }
-      try writeTextFile(output, text)
+      flush()
+      // Standard output is written as `print` is, without a check; a file is checked.
+      guard let output else { return }
+      if fclose(file) != 0 { failed = true }
+      if failed { throw CommandFailure.cannotWrite(path: output, reason: String(cString: strerror(errno))) }
     }
   }
 }
