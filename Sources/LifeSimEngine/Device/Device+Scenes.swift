@@ -95,7 +95,12 @@ extension Device {
       try bringSceneForward(scene, of: id, url: url)
       self[id].backgroundLaunchBlocked = false  // §2.6: the user opened the app
     case .toBackground, .toInactive, .userTerminate:
-      for s in self[id].scenes where s.state.isConnected {
+      // By index: a loop holding the array while its scenes change would copy it.
+      var i = 0
+      while i < self[id].scenes.count {
+        let s = self[id].scenes[i]
+        i += 1
+        guard s.state.isConnected else { continue }
         for event in SceneRoutes.events(route, from: s.state) { try apply(event, scene: s.number, of: id) }
       }
     }
@@ -117,7 +122,11 @@ extension Device {
     for event in events {
       if event == .activate {
         // Another window of the app on screen gives way to this one.
-        for other in self[id].scenes where other.number != number && other.state.isForeground {
+        var j = 0
+        while j < self[id].scenes.count {
+          let other = self[id].scenes[j]
+          j += 1
+          guard other.number != number && other.state.isForeground else { continue }
           for e in SceneRoutes.events(.toBackground, from: other.state) { try apply(e, scene: other.number, of: id) }
         }
         // §2.7: a scene that connects finds the URL in its connection options;
@@ -259,7 +268,9 @@ extension Device {
   /// A dead process's scenes return to unattached with no callback (the
   /// `detach` edges); their sessions survive.
   func detachScenes(_ id: AppID) {
-    for s in self[id].scenes where s.state.isConnected {
+    for i in self[id].scenes.indices {
+      let s = self[id].scenes[i]
+      guard s.state.isConnected else { continue }
       precondition(SceneLifecycle.table.edge(from: s.state, on: .detach) != nil)
       setSceneState(id, s.number, .unattached)
     }
