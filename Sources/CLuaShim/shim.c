@@ -268,32 +268,41 @@ int ls_pcall_slot(lua_State *L, int store, lua_Integer fn, lua_Integer arg) {
 }
 
 void ls_push_candidates(lua_State *L, int store, const ls_candidate *c, int n) {
+  // The seven keys are pushed once and copied for each candidate: pushing a
+  // literal looks it up in Lua's string cache, with a strcmp, every time.
+  static const char *const keys[] = {
+    "app", "bundle", "band", "footprint_mb", "last_used", "state", "unsaved"
+  };
+  int k0 = lua_gettop(L) + 1;
+  for (int k = 0; k < 7; k++) lua_pushstring(L, keys[k]);
   lua_createtable(L, n, 0);
   for (int i = 0; i < n; i++) {
     lua_createtable(L, 0, 7);
-    lua_pushliteral(L, "app");
+    lua_pushvalue(L, k0);
     lua_rawgeti(L, store, c[i].app);
     lua_rawset(L, -3);
-    lua_pushliteral(L, "bundle");
+    lua_pushvalue(L, k0 + 1);
     lua_rawgeti(L, store, c[i].bundle);
     lua_rawset(L, -3);
-    lua_pushliteral(L, "band");
+    lua_pushvalue(L, k0 + 2);
     lua_pushinteger(L, c[i].band);
     lua_rawset(L, -3);
-    lua_pushliteral(L, "footprint_mb");
+    lua_pushvalue(L, k0 + 3);
     lua_pushnumber(L, c[i].footprint_mb);
     lua_rawset(L, -3);
-    lua_pushliteral(L, "last_used");
+    lua_pushvalue(L, k0 + 4);
     lua_pushnumber(L, c[i].last_used);
     lua_rawset(L, -3);
-    lua_pushliteral(L, "state");
+    lua_pushvalue(L, k0 + 5);
     lua_rawgeti(L, store, c[i].state);
     lua_rawset(L, -3);
-    lua_pushliteral(L, "unsaved");
+    lua_pushvalue(L, k0 + 6);
     lua_pushinteger(L, c[i].unsaved);
     lua_rawset(L, -3);
     lua_rawseti(L, -2, i + 1);
   }
+  lua_replace(L, k0);  /* the array goes where the first key was */
+  lua_settop(L, k0);   /* and the other keys go */
 }
 
 void ls_push_traceback(lua_State *L) {
@@ -426,6 +435,9 @@ void ls_push_finalizer(lua_State *L, int function_id) {
 }
 
 void ls_register_metatable(lua_State *L, int kind) {
+  // Lua never moves an object, and the registry keeps this one: its address
+  // identifies it for as long as the state lives.
+  ls_getstate(L)->metatables[kind & 31] = lua_topointer(L, -1);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &metatable_keys[kind & 31]);
 }
 
@@ -436,10 +448,10 @@ void ls_push_metatable(lua_State *L, int kind) {
 void *ls_touserdata_kind(lua_State *L, int idx, int kind) {
   void *p = lua_touserdata(L, idx);
   if (p == NULL || !lua_getmetatable(L, idx)) return NULL;
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &metatable_keys[kind & 31]);
-  int same = lua_rawequal(L, -1, -2);
-  lua_settop(L, -3);
-  return same ? p : NULL;
+  const void *mt = lua_topointer(L, -1);
+  lua_settop(L, -2);
+  const void *want = ls_getstate(L)->metatables[kind & 31];
+  return want != NULL && mt == want ? p : NULL;
 }
 
 int ls_userdata_kind(lua_State *L, int idx) {

@@ -48,6 +48,7 @@ typedef struct ls_state {
   int depth;                   // nesting of ls_pcall
   lua_State *running;          // the thread of the innermost ls_pcall, or NULL
   void *host;                  // the Swift runtime (unretained)
+  const void *metatables[32];  // each kind's metatable (the registry keeps it), to check userdata by pointer
 } ls_state;
 
 #define LS_TRIP_NONE 0

@@ -54,17 +54,21 @@ extension API {
 extension LuaRuntime {
   func selfContext() throws -> (DeviceSlot, ContextInfo) {
     let h = try checkHandle(1, .context)
-    guard let info = contexts.top(device: h.device, app: h.index) else {
-      throw ScriptError(message: "this ctx belongs to a handler that has returned; use the ctx passed to the function that is running")
-    }
+    guard let info = contexts.top(device: h.device, app: h.index) else { throw Self.expiredContext }
     return (try slot(h.device), info)
   }
 
   /// The app of the running ctx, for methods that act on the process.
   func contextApp(_ method: String) throws -> (DeviceSlot, AppID) {
-    let (slot, info) = try selfContext()
-    return (slot, info.app)
+    // The ctx's handle names its app; only whether it is live needs the stack
+    // (no copy of the entry).
+    let h = try checkHandle(1, .context)
+    guard contexts.isLive(device: h.device, app: h.index) else { throw Self.expiredContext }
+    return (try slot(h.device), AppID(Int(h.index)))
   }
+
+  static let expiredContext = ScriptError(
+    message: "this ctx belongs to a handler that has returned; use the ctx passed to the function that is running")
 
   /// `ctx:play_audio(true|false)`
   func ctxPlayAudio() throws -> Int32 {
@@ -110,7 +114,7 @@ extension LuaRuntime {
 
   /// `ctx:work(seconds)`: the handler takes that much virtual time.
   func ctxWork() throws -> Int32 {
-    let (slot, _) = try selfContext()
+    let (slot, _) = try contextApp("work")
     try slot.device.work(try args.seconds(2))
     return 0
   }
@@ -118,10 +122,9 @@ extension LuaRuntime {
   /// `ctx:after(seconds, fn)`: an app timer; `fn(ctx)` runs when it comes due,
   /// unless the app is suspended then (it runs once the app runs again).
   func ctxAfter() throws -> Int32 {
-    let (slot, info) = try selfContext()
+    let (slot, app) = try contextApp("after")
     let delay = try args.seconds(2)
     try args.function(3)
-    let app = info.app
     let token = HostToken(Int(slot.store(3)))
     do {
       try slot.device.scheduleAppTimer(token, app: app, after: delay)

@@ -68,6 +68,16 @@ struct ContextStack {
   mutating func push(_ info: ContextInfo) { entries.append(info) }
   mutating func pop() { entries.removeLast() }
 
+  /// Whether a function of (device, app) runs now.
+  func isLive(device: Int32, app: Int32) -> Bool {
+    var i = entries.count - 1
+    while i >= 0 {
+      if entries[i].device == device && entries[i].app.index == app { return true }
+      i -= 1
+    }
+    return false
+  }
+
   /// The innermost live entry of (device, app).
   func top(device: Int32, app: Int32) -> ContextInfo? {
     var i = entries.count - 1
