@@ -212,13 +212,19 @@ public struct ProcessTable: Sendable {
     return candidates
   }
 
-  /// The first of `victimCandidates()`, found without building or sorting them.
-  public func firstVictim() -> AppID? {
+  /// The victim jetsam takes by `order`, found in one pass without building
+  /// or sorting candidates: for `.bands` the first of `victimCandidates()`; for
+  /// `.lru` the least recently used of them, the first in that order on a tie.
+  public func firstVictim(order: VictimOrder = .bands) -> AppID? {
     var best: Int?
     for i in apps.indices where apps[i].state.isRunning {
       guard let b = best else { best = i; continue }
       let (xb, yb) = (apps[i].band, apps[b].band)  // by index: no app is copied
-      if xb < yb || (xb == yb && apps[i].lastUsed < apps[b].lastUsed) { best = i }
+      let (xt, yt) = (apps[i].lastUsed, apps[b].lastUsed)
+      switch order {
+      case .bands: if xb < yb || (xb == yb && xt < yt) { best = i }
+      case .lru: if xt < yt || (xt == yt && xb < yb) { best = i }
+      }
     }
     return best.map { apps[$0].id }
   }

@@ -62,7 +62,7 @@ extension Device {
         if self[app].state.isRunning { processes.setFootprint(app, self[app].footprintMB - mb) }
         continue
       }
-      guard var victim = processes.firstVictim() else { break }
+      guard var victim = processes.firstVictim(order: policy.victimOrder) else { break }
       if policy.victimFromHost, let host {
         let candidates = victimCandidates()
         victim = try host.chooseVictim(candidates, on: self)

@@ -17,6 +17,8 @@ public struct Policy: Sendable, Equatable {
   public var jetsamAt: Double
   /// When true, the host picks jetsam victims (`choose_victim`).
   public var victimFromHost = false
+  /// The order jetsam takes its victims in when the host does not pick them.
+  public var victimOrder = VictimOrder.bands
   /// When set, jetsam first disconnects background scenes, least recently used
   /// first, each giving back this many MB of its app's footprint (§1.2).
   public var reclaimSceneMB: Double?
@@ -63,6 +65,16 @@ public struct VictimCandidate: Sendable, Equatable {
 }
 
 /// The memory pressure level (reference §4), recorded in `memory` records.
+/// Built-in orders for jetsam's victims (`choose_victim = "bands"` or `"lru"`).
+public enum VictimOrder: String, CaseIterable, Sendable {
+  /// Reference §0, §4: the lowest band first (suspended, background,
+  /// foreground, audio), then the least recently used, then install order.
+  case bands
+  /// Strict least recently used, whatever the band: the model of the classic
+  /// cache experiments (and of the SimPy peer); ties go as in `bands`.
+  case lru
+}
+
 public enum MemoryLevel: UInt8, Sendable, Comparable, CustomStringConvertible {
   case normal, warning, critical
   public static func < (a: MemoryLevel, b: MemoryLevel) -> Bool { a.rawValue < b.rawValue }

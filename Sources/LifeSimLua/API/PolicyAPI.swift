@@ -49,9 +49,13 @@ extension LuaRuntime {
 
     if functions.contains("choose_victim") {
       p.victimFromHost = true
+    } else if let name = try? o.optional("choose_victim", as: String.self), let order = VictimOrder(rawValue: name) {
+      p.victimFromHost = false
+      p.victimOrder = order
     } else if o.has("choose_victim") {
       throw o.withValue("choose_victim") { _ in
-        o.fail("policy 'choose_victim' must be a function(dev, candidates), got \(typeName(L, -1))")
+        let got = lua_type(L, -1) == LUA_TSTRING ? "\"\(stringValue(L, -1) ?? "")\"" : describeValue(L, -1)
+        return o.fail("policy 'choose_victim' must be a function(dev, candidates) or one of \"bands\", \"lru\", got \(got)")
       }
     }
 
@@ -97,7 +101,11 @@ extension LuaRuntime {
     setField(L, -2, "watchdog")
     push(L, p.memoryWarningAt); setField(L, -2, "memory_warning_at")
     push(L, p.jetsamAt); setField(L, -2, "jetsam_at")
-    if let fn = slot.policyFunctions["choose_victim"], p.victimFromHost { slot.pushSlot(fn); setField(L, -2, "choose_victim") }
+    if let fn = slot.policyFunctions["choose_victim"], p.victimFromHost {
+      slot.pushSlot(fn); setField(L, -2, "choose_victim")
+    } else if p.victimOrder != .bands {
+      push(L, p.victimOrder.rawValue); setField(L, -2, "choose_victim")
+    }
     if let mb = p.reclaimSceneMB { push(L, mb); setField(L, -2, "reclaim_scene_mb") }
     push(L, p.backgroundLaunchTime.seconds); setField(L, -2, "background_window")
     push(L, p.protectedDataDelay.seconds); setField(L, -2, "protected_data_delay")

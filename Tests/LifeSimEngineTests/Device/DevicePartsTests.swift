@@ -240,7 +240,12 @@ extension ProcessTableTests {
         if rng.next() % 5 != 0 { t.setState(id, s) }
         t[id].lastUsed = .seconds(Int64(rng.next() % 3))
       }
-      #expect(t.firstVictim() == t.victimCandidates().first?.app, "round \(round)")
+      let candidates = t.victimCandidates()
+      #expect(t.firstVictim() == candidates.first?.app, "round \(round)")
+      // Strict LRU: the least recently used candidate, the first in default order on a tie.
+      var lru = candidates.first
+      for c in candidates where c.lastUsed < lru!.lastUsed { lru = c }
+      #expect(t.firstVictim(order: .lru) == lru?.app, "round \(round)")
     }
   }
 }
