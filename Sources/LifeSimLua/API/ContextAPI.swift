@@ -26,9 +26,11 @@ extension API {
     },
     contextField("callback", "The selector, notification name, or \"timer\".") { L, _, info in push(L, info.source.name) },
     contextField("now", "The virtual time, in seconds.") { L, slot, _ in push(L, slot.device.now.seconds) },
-    contextField("options", "The launch options: { url = … }.") { L, _, info in
+    contextField("options", "The launch options: { url = … }.") { L, slot, info in
       lua_createtable(L, 0, 1)
-      if let url = info.url { push(L, url); setField(L, -2, "url") }
+      if let url = slot.runtime.contexts.url(device: info.device, app: info.app.index) {
+        push(L, url); setField(L, -2, "url")
+      }
     },
     contextField("scene", "The scene, for scene callbacks.") { L, slot, info in
       if let n = info.scene { slot.runtime.pushScene(n, of: info.app, on: slot) } else { lua_pushnil(L) }

@@ -30,17 +30,30 @@ struct Handle {
   var extra: Int32
 }
 
-/// What a `ctx` stands for while a function of its app runs.
+/// What a `ctx` stands for while a function of its app runs. Plain values
+/// only (the URL, the one string, is kept beside the stack), so pushing and
+/// popping an entry copies bytes and retains nothing.
 struct ContextInfo {
   var device: Int32
   var app: AppID
   /// What runs: a callback, an observer, or an app timer.
   var source: ContextSource
   var scene: Int32?
-  var url: String?
   /// For view-controller and view callbacks.
   var vc: ObjectID?
   var view: ObjectID?
+  /// Whether the stack holds a URL for this entry (`ContextStack.url(of:)`).
+  fileprivate(set) var hasURL = false
+
+  init(device: Int32, app: AppID, source: ContextSource, scene: Int32? = nil, vc: ObjectID? = nil,
+       view: ObjectID? = nil) {
+    self.device = device
+    self.app = app
+    self.source = source
+    self.scene = scene
+    self.vc = vc
+    self.view = view
+  }
 }
 
 /// What a `ctx`'s function was called for; `ctx.callback` names it.
@@ -64,9 +77,33 @@ enum ContextSource {
 /// and one used when no function of its app runs finds none.
 struct ContextStack {
   private var entries: [ContextInfo] = []
+  /// The URLs of the entries that have one, in stack order.
+  private var urls: [String] = []
 
-  mutating func push(_ info: ContextInfo) { entries.append(info) }
-  mutating func pop() { entries.removeLast() }
+  mutating func push(_ info: ContextInfo, url: String? = nil) {
+    var info = info
+    if let url {
+      info.hasURL = true
+      urls.append(url)
+    }
+    entries.append(info)
+  }
+
+  mutating func pop() {
+    if entries[entries.count - 1].hasURL { urls.removeLast() }
+    entries.removeLast()
+  }
+
+  /// The URL of the innermost live entry of (device, app), if it has one.
+  func url(device: Int32, app: Int32) -> String? {
+    var i = entries.count - 1, u = urls.count
+    while i >= 0 {
+      if entries[i].hasURL { u -= 1 }
+      if entries[i].device == device && entries[i].app.index == app { return entries[i].hasURL ? urls[u] : nil }
+      i -= 1
+    }
+    return nil
+  }
 
   /// Whether a function of (device, app) runs now.
   func isLive(device: Int32, app: Int32) -> Bool {
@@ -275,10 +312,10 @@ final class DeviceSlot {
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
     guard pushStore() else { return .none }
-    let store = lua_gettop(L)
+    let store = top + 1
     let ctx = contextObject(app, store: store)
     runtime.contexts.push(ContextInfo(device: id, app: delivery.app, source: .callback(delivery.callback),
-                                      scene: delivery.scene, url: delivery.url, vc: delivery.vc, view: delivery.view))
+                                      scene: delivery.scene, vc: delivery.vc, view: delivery.view), url: delivery.url)
     defer { runtime.contexts.pop() }
     var result = HandlerResult.none
     // The object's own handler (its spec's `on`), then the app's, then "*".
@@ -462,8 +499,8 @@ final class DeviceSlot {
   /// from the store at `store`, and reads a boolean result.
   private func call(_ slot: Int32, ctx: Int32, store: Int32, app: AppID,
                     what: @autoclosure () -> String) throws -> HandlerResult {
-    let top = lua_gettop(L)
-    defer { lua_settop(L, top) }
+    // The store is the top of the stack: what the call leaves goes with it.
+    defer { lua_settop(L, store) }
     let status = ls_pcall_slot(L, store, lua_Integer(slot), lua_Integer(ctx))
     try check(status, app: app, what: what())
     return lua_type(L, -1) == LUA_TBOOLEAN ? .bool(lua_toboolean(L, -1) != 0) : .none
