@@ -41,7 +41,7 @@ public struct Bench {
   /// The cold-launch experiment (Scripts/experiments/coldlaunch.lua).
   public var experiment = "Scripts/experiments/coldlaunch.lua"
   /// Seeds per point of the experiment figure (the grid has 10 points).
-  public var seeds = 6
+  public var seeds = 12
   /// Records in the traced run whose peak memory is measured.
   public var records = 10_000_000
   /// Runs in the batch whose peak memory is measured (and a tenth of it, to show it is flat).

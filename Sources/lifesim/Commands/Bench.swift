@@ -27,7 +27,7 @@ extension Lifesim {
     var jobs: Int?
 
     @Option(help: ArgumentHelp("Seeds per point of the cold-launch sweep (10 points).", valueName: "N"))
-    var seeds = 6
+    var seeds = 12
 
     @Option(help: ArgumentHelp("The experiment of the experiment figures.", valueName: "file"))
     var experiment = "Scripts/experiments/coldlaunch.lua"
