@@ -56,19 +56,30 @@ local function count(list, selector)
   return n
 end
 
-lifesim.test("the layout pass: twice on the first appearance, once later, configurable", function()
+-- Reference §5.4 (pop row) and issue 17: published pop logs (iOS 12 and 13, apps
+-- that log the layout pair at launch) show viewWillAppear: then viewDidAppear:
+-- on the revealed view controller with no layout pass between.
+lifesim.test("the layout pass: twice on the first appearance, none when a pop reveals it, configurable", function()
   local calls, dev, app = pushed_calls(17, { class = "B" })
   assert(count(calls, "viewDidLayoutSubviews") == 2)
   app:push{ class = "C" }
   local m = dev:mark()
   app:pop()
-  assert(count(dev.trace:callbacks{ vc = "B", since = m }, "viewDidLayoutSubviews") == 1, "a later appearance")
-  calls = pushed_calls(17, { class = "B" }, { layout_passes = { first = 3, later = 1 } })
+  assert(count(dev.trace:callbacks{ vc = "B", since = m }, "viewDidLayoutSubviews") == 0, "a revealed view controller")
+  calls = pushed_calls(17, { class = "B" }, { layout_passes = { first = 3, revealed = 1 } })
   assert(count(calls, "viewDidLayoutSubviews") == 3)
   local policy = dev:policy()
-  assert(policy.layout_passes.first == 2 and policy.layout_passes.later == 1)
+  assert(policy.layout_passes.first == 2 and policy.layout_passes.revealed == 0)
+  assert(policy.layout_passes.later == 0, "later is the old name of revealed")
+  assert(dev.profile.layout_passes_first == 2 and dev.profile.layout_passes_revealed == 0)
   local ok, err = pcall(dev.policy, dev, { layout_passes = { first = 0 } })
   assert(not ok and err:find("layout_passes.first", 1, true), err)
+  -- The old name still works: one pass on every revealed view controller.
+  local _, dev2, app2 = pushed_calls(17, { class = "B" }, { layout_passes = { later = 1 } })
+  app2:push{ class = "C" }
+  m = dev2:mark()
+  app2:pop()
+  assert(count(dev2.trace:callbacks{ vc = "B", since = m }, "viewDidLayoutSubviews") == 1)
 end)
 
 lifesim.test("rotation: a layout pass with no appearance callbacks", function()

@@ -367,7 +367,9 @@ extension Device {
       try deliverUI(.viewIsAppearing, vc: vc)
     case .layout(let p):
       guard let vc = pick(p) else { return }
-      try layoutPass(vc, passes: objects[vc: vc].hasAppeared ? policy.layoutPassesLater : policy.layoutPassesFirst)
+      // A view controller that appeared before is being revealed (a pop, a
+      // full-screen dismissal): its view keeps its size (§5.4).
+      try layoutPass(vc, passes: objects[vc: vc].hasAppeared ? policy.layoutPassesRevealed : policy.layoutPassesFirst)
     case .didAppear(let p):
       guard let vc = pick(p) else { return }
       set(vc) { $0.hasAppeared = true }

@@ -104,6 +104,17 @@ public struct OSProfile: Sendable, Equatable {
   /// rotation before that gives only the layout pass (§5.3).
   public var hasViewWillTransitionToSize: Bool { version >= 8 }
 
+  /// Layout passes (`viewWillLayoutSubviews` / `viewDidLayoutSubviews`) on a
+  /// view controller's first appearance: two, as the logs of seed 003 and the
+  /// ones cited in §5.3 show.
+  public var layoutPassesFirst: Int { 2 }
+
+  /// Layout passes on a view controller that a pop or a dismissal reveals:
+  /// none. Its view keeps its size, and the published pop logs (iOS 12 and 13,
+  /// apps that log the layout pair at launch) show `viewWillAppear:` then
+  /// `viewDidAppear:` with nothing between (§5.4, pop and dismiss rows).
+  public var layoutPassesRevealed: Int { 0 }
+
   // MARK: - The table
 
   /// Every fact above, by the name scripts see in `dev.profile`, with its value
@@ -130,6 +141,8 @@ public struct OSProfile: Sendable, Equatable {
       Fact("unloads_views_on_memory_warning", unloadsViewsOnMemoryWarning, "§5.5, §7 row 6"),
       Fact("view_will_unload", hasViewWillUnload, "§5.5"),
       Fact("view_will_transition_to_size", hasViewWillTransitionToSize, "§5.3; UIKit API from iOS 8"),
+      Fact("layout_passes_first", Double(layoutPassesFirst), "§0, §5.3"),
+      Fact("layout_passes_revealed", Double(layoutPassesRevealed), "§5.4 pop and dismiss rows"),
     ]
   }
 

@@ -27,9 +27,10 @@ public struct Policy: Sendable, Equatable {
   /// How long after a lock protected data becomes unavailable (§0).
   public var protectedDataDelay: SimTime
   /// Layout passes (`viewWillLayoutSubviews` / `viewDidLayoutSubviews`) on a view
-  /// controller's first appearance and on later ones: 2 and 1, as in seed 003 (§0, §5.3).
-  public var layoutPassesFirst = 2
-  public var layoutPassesLater = 1
+  /// controller's first appearance, and on one that a pop or a dismissal
+  /// reveals: the profile's facts, 2 and 0 (§5.3, §5.4).
+  public var layoutPassesFirst: Int
+  public var layoutPassesRevealed: Int
 
   /// The defaults of a profile.
   public init(profile: OSProfile) {
@@ -42,6 +43,8 @@ public struct Policy: Sendable, Equatable {
     jetsamAt = profile.jetsamFraction
     backgroundLaunchTime = profile.backgroundLaunchTime
     protectedDataDelay = profile.protectedDataDelay
+    layoutPassesFirst = profile.layoutPassesFirst
+    layoutPassesRevealed = profile.layoutPassesRevealed
   }
 }
 

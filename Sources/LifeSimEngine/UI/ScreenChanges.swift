@@ -15,8 +15,9 @@ public enum ScreenChangeStep: Equatable, Sendable {
   case enterWindow(Party)
   /// `viewIsAppearing:`, when the profile and the handlers say so (§0, §5.3).
   case isAppearing(Party)
-  /// The layout pass (twice on a first appearance, once later; `Policy`), then
-  /// the subviews that need it lay out and draw (§5.3, §6).
+  /// The layout pass (twice on a first appearance, none for a view controller
+  /// that a pop or a dismissal reveals; `Policy`), then the subviews that need
+  /// it lay out and draw (§5.3, §5.4, §6).
   case layout(Party)
   case didAppear(Party)
   case willDisappear(Party)
@@ -51,7 +52,7 @@ public enum ScreenChange: String, CaseIterable, Sendable {
     case .push:  // §5.4 row "Nav push B over A"
       return [.prepare(.b), .willDisappear(.a), .willAppear(.b), .enterWindow(.b), .isAppearing(.b), .layout(.b),
               .leaveWindow(.a), .didDisappear(.a), .didAppear(.b)]
-    case .pop:  // §5.4 row "Nav pop B"; A lays out again (§0: once on later appearances)
+    case .pop:  // §5.4 row "Nav pop B"; A's layout step runs `layout_passes.revealed` (none by default)
       return [.willDisappear(.b), .willAppear(.a), .enterWindow(.a), .isAppearing(.a), .layout(.a),
               .leaveWindow(.b), .didDisappear(.b), .didAppear(.a), .dealloc(.b)]
     case .popCancelled:  // §5.4 row "Interactive pop cancelled": A gets no viewDidAppear:, B stays

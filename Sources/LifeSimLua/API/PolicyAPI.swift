@@ -66,11 +66,14 @@ extension LuaRuntime {
       p.reclaimSceneMB = mb
     }
 
-    try o.withTable("layout_passes", keys: ["first", "later"], hint: "{ first = 2, later = 1 }", what: "policy") { passes in
-      for (key, path) in [("first", \Policy.layoutPassesFirst), ("later", \Policy.layoutPassesLater)] {
+    // `later` is the old name of `revealed` (a view controller a pop or a dismissal reveals).
+    try o.withTable("layout_passes", keys: ["first", "revealed", "later"], hint: "{ first = 2, revealed = 0 }",
+                    what: "policy") { passes in
+      for (key, path, least) in [("first", \Policy.layoutPassesFirst, 1.0), ("revealed", \Policy.layoutPassesRevealed, 0),
+                                 ("later", \Policy.layoutPassesRevealed, 0)] {
         guard let n = try passes.optional(key, as: Double.self) else { continue }
-        guard n == n.rounded(), n >= 1, n <= 10 else {
-          throw o.fail("policy 'layout_passes.\(key)' must be a whole number from 1 to 10, got \(formatNumber(n))")
+        guard n == n.rounded(), n >= least, n <= 10 else {
+          throw o.fail("policy 'layout_passes.\(key)' must be a whole number from \(Int(least)) to 10, got \(formatNumber(n))")
         }
         p[keyPath: path] = Int(n)
       }
@@ -111,7 +114,8 @@ extension LuaRuntime {
     push(L, p.protectedDataDelay.seconds); setField(L, -2, "protected_data_delay")
     lua_createtable(L, 0, 2)
     push(L, p.layoutPassesFirst); setField(L, -2, "first")
-    push(L, p.layoutPassesLater); setField(L, -2, "later")
+    push(L, p.layoutPassesRevealed); setField(L, -2, "revealed")
+    push(L, p.layoutPassesRevealed); setField(L, -2, "later")  // the old name
     setField(L, -2, "layout_passes")
   }
 }
