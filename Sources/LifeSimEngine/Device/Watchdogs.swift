@@ -1,7 +1,9 @@
 /// Which transition a watchdog watches (reference §3.1–§3.3).
 public enum WatchdogKind: UInt8, Sendable, CustomStringConvertible {
   case launch, background, terminate
-  public var description: String { ["launch", "background", "terminate"][Int(rawValue)] }
+  /// Resigning, becoming active, entering the foreground (§3.1 `scene-update`).
+  case sceneUpdate
+  public var description: String { ["launch", "background", "terminate", "scene-update"][Int(rawValue)] }
 }
 
 /// An armed watchdog: the app whose callbacks it watches and when it bites.
@@ -32,10 +34,18 @@ public struct Watchdogs: Sendable {
     switch callback {
     case .didEnterBackground, .sceneDidEnterBackground: (kind, limit) = (.background, policy.watchdogBackground)
     case .willTerminate: (kind, limit) = (.terminate, policy.watchdogTerminate)
+    // §3.1: every other transition the system waits on, in either model.
+    case .willResignActive, .didBecomeActive, .willEnterForeground,
+         .sceneWillResignActive, .sceneDidBecomeActive, .sceneWillEnterForeground:
+      (kind, limit) = (.sceneUpdate, policy.watchdogSceneUpdate)
     default: return nil
     }
     let saved = armed
-    armed = Watchdog(app: app, deadline: now + limit, kind: kind)
+    let watchdog = Watchdog(app: app, deadline: now + limit, kind: kind)
+    // A watchdog of the same app that bites sooner stays (a launch that is
+    // nearly out of time is not given ten more seconds by its activation).
+    if let current = armed, current.app == app, current.deadline <= watchdog.deadline { return .some(saved) }
+    armed = watchdog
     return .some(saved)
   }
 

@@ -65,6 +65,10 @@ public struct OSProfile: Sendable, Equatable {
   public var backgroundWatchdog: SimTime { .seconds(10) }
   /// `applicationWillTerminate:`: 5 s (§0, §3.3).
   public var terminateWatchdog: SimTime { .seconds(5) }
+  /// The `scene-update` watchdog: a foreground or background transition of a
+  /// running app (resign, become active, enter the foreground) has 10 s, as
+  /// real crash logs show (§3.1).
+  public var sceneUpdateWatchdog: SimTime { .seconds(10) }
   /// The code of a watchdog kill (§3.1).
   public var watchdogKillCode: UInt32 { 0x8bad_f00d }
 
@@ -133,6 +137,7 @@ public struct OSProfile: Sendable, Equatable {
       Fact("launch_watchdog", launchWatchdog.seconds, "§0, §3.1"),
       Fact("background_watchdog", backgroundWatchdog.seconds, "§0, §3.2, §8.4"),
       Fact("terminate_watchdog", terminateWatchdog.seconds, "§0, §3.3"),
+      Fact("scene_update_watchdog", sceneUpdateWatchdog.seconds, "§3.1"),
       Fact("memory_warning_at", memoryWarningFraction, "§0 Memory warning"),
       Fact("jetsam_at", jetsamFraction, "§0 Jetsam"),
       Fact("protected_data_delay", protectedDataDelay.seconds, "§0 Protected data"),

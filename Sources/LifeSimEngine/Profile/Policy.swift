@@ -11,6 +11,8 @@ public struct Policy: Sendable, Equatable {
   public var watchdogLaunch: SimTime
   public var watchdogBackground: SimTime
   public var watchdogTerminate: SimTime
+  /// The `scene-update` watchdog of the other transitions the system waits on (§3.1).
+  public var watchdogSceneUpdate: SimTime
   /// Fractions of RAM in use at which a memory warning is sent, and at which
   /// jetsam starts killing (SPEC §2 `dev:policy`).
   public var memoryWarningAt: Double
@@ -39,6 +41,7 @@ public struct Policy: Sendable, Equatable {
     watchdogLaunch = profile.launchWatchdog
     watchdogBackground = profile.backgroundWatchdog
     watchdogTerminate = profile.terminateWatchdog
+    watchdogSceneUpdate = profile.sceneUpdateWatchdog
     memoryWarningAt = profile.memoryWarningFraction
     jetsamAt = profile.jetsamFraction
     backgroundLaunchTime = profile.backgroundLaunchTime

@@ -31,11 +31,12 @@ extension LuaRuntime {
     if let t = try o.seconds("expiration_lead", what: "policy") { p.expirationLead = t }
     if let t = try o.seconds("background_window", what: "policy") { p.backgroundLaunchTime = t }
     if let t = try o.seconds("protected_data_delay", what: "policy") { p.protectedDataDelay = t }
-    try o.withTable("watchdog", keys: ["launch", "background", "terminate"],
-                    hint: "{ launch = 20, background = 10, terminate = 5 }", what: "policy") { w in
+    try o.withTable("watchdog", keys: ["launch", "background", "terminate", "scene_update"],
+                    hint: "{ launch = 20, background = 10, terminate = 5, scene_update = 10 }", what: "policy") { w in
       if let s = try w.seconds("launch", what: "policy") { p.watchdogLaunch = s }
       if let s = try w.seconds("background", what: "policy") { p.watchdogBackground = s }
       if let s = try w.seconds("terminate", what: "policy") { p.watchdogTerminate = s }
+      if let s = try w.seconds("scene_update", what: "policy") { p.watchdogSceneUpdate = s }
     }
 
     for (key, path) in [("memory_warning_at", \Policy.memoryWarningAt), ("jetsam_at", \Policy.jetsamAt)] {
@@ -101,6 +102,7 @@ extension LuaRuntime {
     push(L, p.watchdogLaunch.seconds); setField(L, -2, "launch")
     push(L, p.watchdogBackground.seconds); setField(L, -2, "background")
     push(L, p.watchdogTerminate.seconds); setField(L, -2, "terminate")
+    push(L, p.watchdogSceneUpdate.seconds); setField(L, -2, "scene_update")
     setField(L, -2, "watchdog")
     push(L, p.memoryWarningAt); setField(L, -2, "memory_warning_at")
     push(L, p.jetsamAt); setField(L, -2, "jetsam_at")
