@@ -20,7 +20,8 @@ struct BenchTests {
     #expect(r.status == 0, "\(r.stderr)")
     // A debug build on a busy machine may not separate the handler's cost from
     // noise; then the figure says so instead of a rate.
-    #expect(r.stdout.contains("the cost of lua_pcall from C") || r.stdout.contains("dispatch") && r.stdout.contains("not measured"))
+    #expect(r.stdout.contains("the cost of lua_pcall from C") || r.stdout.contains("dispatch") && r.stdout.contains("not measured"),
+            "\(r.stdout)")
     #expect(!r.stdout.contains("inf"))
     for line in ["dispatch", "engine", "records/s (no Lua, trace off)",
                  "trace", "JSONL records/s", "experiment, --jobs 1", "experiment, --jobs 2", "runs/s of bench-experiment.lua",

@@ -70,7 +70,11 @@ extension Device {
     if case .callback(let app, let callback) = running {
       replaced = watchdogs.arm(for: callback, app: app, at: now, policy: policy)
     }
-    defer { if let replaced { watchdogs.restore(replaced) } }
+    defer {
+      // What the callback's watchdog replaced comes back, unless its process
+      // died meanwhile (a kill ends every watchdog of the process).
+      if let replaced { watchdogs.restore(replaced.flatMap { self[$0.app].state.isExecuting ? $0 : nil }) }
+    }
     guard handled, let host else { return .none }
     let saved = busy
     busy = running
