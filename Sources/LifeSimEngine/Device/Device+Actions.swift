@@ -5,24 +5,21 @@ extension Device {
   /// Another app on screen goes to the background first.
   /// - Parameter url: a URL to open (SPEC `dev:launch(app, { url = … })`).
   public func launch(_ id: AppID, url: String? = nil) throws {
-    try begin(url == nil ? .launch : .openURL, .launch, app: id, detail: url)
-    try requireUnlocked(.launch)
+    try begin(url == nil ? .launch : .openURL, .launch, app: id, detail: url) { try requireUnlocked(.launch) }
     try bringToFront(id, url: url)
     try settle()
   }
 
   /// Opens a URL in an app, cold or warm (§2.7).
   public func openURL(_ id: AppID, url: String) throws {
-    try begin(.openURL, .openURL, app: id, detail: url)
-    try requireUnlocked(.openURL)
+    try begin(.openURL, .openURL, app: id, detail: url) { try requireUnlocked(.openURL) }
     try bringToFront(id, url: url)
     try settle()
   }
 
   /// Presses Home (or swipes up): the app on screen goes to the background (§2.2).
   public func home() throws {
-    try begin(.home, .home)
-    try requireUnlocked(.home)
+    try begin(.home, .home) { try requireUnlocked(.home) }
     isSwitcherOpen = false
     interruption = nil
     if let f = frontmost {
@@ -34,8 +31,9 @@ extension Device {
 
   /// Locks the device: from iOS 5 like Home, on iOS 4 only a resign (§2.3).
   public func lock() throws {
-    try begin(.lock, .lock)
-    if isLocked { throw SimulationError.invalidAction(.lock, reason: "the device is already locked") }
+    try begin(.lock, .lock) {
+      if isLocked { throw SimulationError.invalidAction(.lock, reason: "the device is already locked") }
+    }
     isLocked = true
     if let epoch = protectedData.deviceLocked() {
       // §0 "Protected data": unavailable 10 s after a lock with a passcode.
@@ -55,8 +53,9 @@ extension Device {
 
   /// Unlocks the device: the app that was on screen returns (§2.3).
   public func unlock() throws {
-    try begin(.unlock, .unlock)
-    guard isLocked else { throw SimulationError.invalidAction(.unlock, reason: "the device is not locked") }
+    try begin(.unlock, .unlock) {
+      guard isLocked else { throw SimulationError.invalidAction(.unlock, reason: "the device is not locked") }
+    }
     isLocked = false
     try protectedDataUnlocks()
     // An overlay that arrived while locked (a call) still covers the app (§2.4).
@@ -66,9 +65,8 @@ extension Device {
 
   /// Shows a temporary interruption: the frontmost app resigns active (§2.4).
   public func interrupt(_ kind: Interruption) throws {
-    try begin(.interrupt, .interrupt, detail: kind.description)
-    if let current = interruption {
-      throw SimulationError.interruptionShowing(.interrupt, current)
+    try begin(.interrupt, .interrupt, detail: kind.description) {
+      if let current = interruption { throw SimulationError.interruptionShowing(.interrupt, current) }
     }
     interruption = kind
     if let f = frontmost, !isLocked { try walk(.toInactive, f) }
@@ -78,10 +76,12 @@ extension Device {
   /// Dismisses the interruption: the app becomes active again (§2.4). With
   /// `accept` (answering a call) the app goes to the background instead.
   public func endInterrupt(accept: Bool = false) throws {
-    try begin(.endInterrupt, .endInterrupt, detail: accept ? "accept" : nil)
-    guard let current = interruption else {
-      throw SimulationError.invalidAction(.endInterrupt, reason: "no interruption is showing")
+    try begin(.endInterrupt, .endInterrupt, detail: accept ? "accept" : nil) {
+      guard interruption != nil else {
+        throw SimulationError.invalidAction(.endInterrupt, reason: "no interruption is showing")
+      }
     }
+    guard let current = interruption else { return }
     interruption = nil
     if let f = frontmost, !isLocked {
       if accept && current == .call {
@@ -96,8 +96,7 @@ extension Device {
 
   /// Opens the app switcher: the frontmost app resigns active (§2.5).
   public func openSwitcher() throws {
-    try begin(.switcher, .openSwitcher)
-    try requireUnlocked(.openSwitcher)
+    try begin(.switcher, .openSwitcher) { try requireUnlocked(.openSwitcher) }
     try showSwitcher()
     try settle()
   }
@@ -106,8 +105,7 @@ extension Device {
   /// becomes active without `…WillEnterForeground:`; another one comes forward
   /// and the old one goes to the background (§2.5).
   public func switchTo(_ id: AppID) throws {
-    try begin(.switchTo, .switchTo, app: id)
-    try requireUnlocked(.switchTo)
+    try begin(.switchTo, .switchTo, app: id) { try requireUnlocked(.switchTo) }
     try showSwitcher()
     try bringToFront(id, url: nil)
     try settle()
@@ -116,8 +114,7 @@ extension Device {
   /// Force-quits an app from the switcher (opening it first if needed), in the
   /// three cases of §2.6: frontmost, running in the background, suspended.
   public func forceQuit(_ id: AppID) throws {
-    try begin(.forceQuit, .forceQuit, app: id)
-    try requireUnlocked(.forceQuit)
+    try begin(.forceQuit, .forceQuit, app: id) { try requireUnlocked(.forceQuit) }
     try showSwitcher()
     try forceQuitCascade(id)
     try settle()
@@ -126,7 +123,10 @@ extension Device {
   /// The user swipes an app away in the switcher: a kill record for a process,
   /// then the cascade of §2.6 for the app's model.
   func forceQuitCascade(_ id: AppID) throws {
-    if self[id].state.isRunning { recordKill(id, reason: .user) }
+    // The process dies after applicationWillTerminate: has run, so its kill
+    // record comes then: just before its state becomes notRunning (issue 17).
+    if self[id].state.isRunning { pendingUserKill = id }
+    defer { pendingUserKill = nil }
     try cascade(for: id) {
       if self[id].model == .scene {
         try terminateScenes(id)
@@ -159,11 +159,15 @@ extension Device {
 
   // MARK: - Helpers
 
-  /// Records the action, after checking that it is not made from inside app code.
-  func begin(_ action: DeviceAction, _ operation: Operation, app: AppID? = nil, detail: String? = nil) throws {
+  /// Records the action, after checking that it is not made from inside app
+  /// code and that `checks` allow it: a refused action raises its error and
+  /// leaves no `action` record (issue 17).
+  func begin(_ action: DeviceAction, _ operation: Operation, app: AppID? = nil, detail: String? = nil,
+             checks: () throws -> Void = {}) throws {
     if let busy, busy != .script {
       throw SimulationError.reentrant(operation, inside: activity(busy))
     }
+    try checks()
     trace.append({ $0.action = action; $0.app = app; $0.detail = detail }, kind: .action, at: now)
   }
 

@@ -170,9 +170,10 @@ extension Device {
 
   private func backgroundEvent(_ id: AppID, _ callback: Callback, mode: String,
                                action: DeviceAction, operation: Operation) throws {
-    try begin(action, operation, app: id)
-    guard self[id].hasMode(mode) else {
-      throw SimulationError.missingBackgroundMode(operation, app: self[id].config.bundle, mode: mode)
+    try begin(action, operation, app: id) {
+      guard self[id].hasMode(mode) else {
+        throw SimulationError.missingBackgroundMode(operation, app: self[id].config.bundle, mode: mode)
+      }
     }
     if self[id].backgroundLaunchBlocked {
       // §2.6: after a force-quit, no background launch until the user opens the app.

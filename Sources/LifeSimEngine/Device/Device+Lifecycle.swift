@@ -54,6 +54,10 @@ extension Device {
   /// Changes an app's state with a `state` record, and keeps the process
   /// bookkeeping: a new pid on start, clean-up on death.
   func setState(_ id: AppID, _ to: AppState, from: AppState) {
+    if to == .notRunning && pendingUserKill == id {
+      pendingUserKill = nil
+      recordKill(id, reason: .user)
+    }
     let pid = processes.setState(id, to)  // a start gets a pid and its footprint; an end loses both
     trace.append({ $0.app = id; $0.from = from; $0.to = to }, kind: .state, at: now)
     if from == .notRunning {
@@ -164,6 +168,9 @@ extension Device {
 
   /// A kill record: why a process died, and the code where there is one.
   func recordKill(_ id: AppID, reason: KillReason, code: UInt32? = nil, detail: String? = nil) {
+    // Killed otherwise (a watchdog in applicationWillTerminate:) before the
+    // force-quit could: that is how it died.
+    if pendingUserKill == id && reason != .user { pendingUserKill = nil }
     trace.append({ $0.app = id; $0.reason = reason; $0.code = code; $0.detail = detail }, kind: .kill, at: now)
     stats.killsByReason[Int(reason.rawValue)] += 1
     deathReason = reason

@@ -10,9 +10,10 @@ extension Device {
   /// - Throws: `invalidAction` for an app without scenes.
   @discardableResult
   public func openScene(_ id: AppID) throws -> Int32 {
-    try begin(.openScene, .openScene, app: id)
-    try requireUnlocked(.openScene)
-    try requireScenes(id, .openScene)
+    try begin(.openScene, .openScene, app: id) {
+      try requireUnlocked(.openScene)
+      try requireScenes(id, .openScene)
+    }
     let number = newScene(id)
     try bringToFront(id, url: nil, scene: number)
     try settle()
@@ -23,9 +24,10 @@ extension Device {
   /// then `application:didDiscardSceneSessions:`, and the process keeps running.
   /// Closing the app's last window terminates it, as a force-quit does.
   public func closeScene(_ id: AppID, scene number: Int32) throws {
-    try begin(.closeScene, .closeScene, app: id, detail: "scene \(number)")
-    try requireUnlocked(.closeScene)
-    try requireOpen(id, number, .closeScene)
+    try begin(.closeScene, .closeScene, app: id, detail: "scene \(number)") {
+      try requireUnlocked(.closeScene)
+      try requireOpen(id, number, .closeScene)
+    }
     try showSwitcher()
     if self[id].scenes.count == 1 {
       // §2.6 (Douglas Hill, FB6185896): closing the last one terminates the process.
@@ -65,8 +67,10 @@ extension Device {
   /// `sceneDidDisconnect:`; the session survives, and the scene reconnects
   /// (with no configuration request) when the user brings it back.
   public func disconnectScene(_ id: AppID, scene number: Int32) throws {
-    try begin(.disconnectScene, .disconnectScene, app: id, detail: "scene \(number)")
-    try requireOpen(id, number, .disconnectScene)
+    try begin(.disconnectScene, .disconnectScene, app: id, detail: "scene \(number)") {
+      try requireOpen(id, number, .disconnectScene)
+      try requireReclaimable(number, of: id)
+    }
     try reclaimScene(number, of: id)
     try settle()
   }
@@ -75,13 +79,18 @@ extension Device {
   /// `sceneDidDisconnect:` (for memory policies; records no action).
   /// - Throws: `invalidAction` unless the scene is in the background.
   public func reclaimScene(_ number: Int32, of id: AppID) throws {
+    try requireReclaimable(number, of: id)
+    try cascade(for: id) { try whileExecuting(id) { try apply(.disconnect, scene: number, of: id) } }
+  }
+
+  /// Only a background scene can be disconnected by the system (§1.2).
+  private func requireReclaimable(_ number: Int32, of id: AppID) throws {
     guard let i = self[id].sceneIndex(number), self[id].scenes[i].state == .background else {
       let state = self[id].sceneIndex(number).map { self[id].scenes[$0].state.description } ?? "closed"
       throw SimulationError.invalidAction(
         .disconnectScene,
         reason: "only a background scene can be disconnected by the system (reference §1.2); scene \(number) of \(self[id].config.bundle) is \(state)")
     }
-    try cascade(for: id) { try whileExecuting(id) { try apply(.disconnect, scene: number, of: id) } }
   }
 
   // MARK: - Walking scenes

@@ -28,9 +28,10 @@ extension Device {
   /// Pushes a new view controller onto the focus window's navigation stack (§5.4).
   @discardableResult
   public func push(_ spec: ObjectSpec, app id: AppID) throws -> ObjectID {
-    let w = try beginScreenChange(.push, .push, app: id, detail: spec.className)
-    guard self[id].windows[w].presented.isEmpty else {
-      throw SimulationError.invalidAction(.push, reason: "\(self[id].config.bundle) has a view controller presented over its navigation stack; dismiss it first")
+    let w = try beginScreenChange(.push, .push, app: id, detail: spec.className) { w in
+      guard self[id].windows[w].presented.isEmpty else {
+        throw SimulationError.invalidAction(.push, reason: "\(self[id].config.bundle) has a view controller presented over its navigation stack; dismiss it first")
+      }
     }
     let a = self[id].windows[w].stack.last
     let b = newViewController(spec, app: id, window: w, placement: .stack)
@@ -42,7 +43,7 @@ extension Device {
 
   /// Pops the top view controller (§5.4), which is then deallocated.
   public func pop(app id: AppID) throws {
-    let w = try beginScreenChange(.pop, .pop, app: id)
+    let w = try beginScreenChange(.pop, .pop, app: id) { _ = try poppable(id, $0, .pop) }
     let (a, b) = try poppable(id, w, .pop)
     self[id].windows[w].stack.removeLast()
     try asAppCode(id) { try change(.pop, a: a, b: b, app: id, window: w) }
@@ -52,7 +53,9 @@ extension Device {
   /// The interactive pop (the edge swipe): completed, it is a pop; cancelled,
   /// the top view controller stays (§5.4 "Interactive pop cancelled").
   public func popGesture(app id: AppID, cancel: Bool) throws {
-    let w = try beginScreenChange(.popGesture, .popGesture, app: id, detail: cancel ? "cancel" : nil)
+    let w = try beginScreenChange(.popGesture, .popGesture, app: id, detail: cancel ? "cancel" : nil) {
+      _ = try poppable(id, $0, .popGesture)
+    }
     let (a, b) = try poppable(id, w, .popGesture)
     if !cancel { self[id].windows[w].stack.removeLast() }
     try asAppCode(id) { try change(cancel ? .popCancelled : .pop, a: a, b: b, app: id, window: w) }
@@ -75,7 +78,7 @@ extension Device {
 
   /// Dismisses the view controller presented last, which is then deallocated.
   public func dismiss(app id: AppID) throws {
-    let w = try beginScreenChange(.dismiss, .dismiss, app: id)
+    let w = try beginScreenChange(.dismiss, .dismiss, app: id) { _ = try dismissable(id, $0, .dismiss) }
     let (a, b, style) = try dismissable(id, w, .dismiss)
     self[id].windows[w].presented.removeLast()
     try asAppCode(id) { try change(.dismiss(style), a: a, b: b, app: id, window: w) }
@@ -85,11 +88,13 @@ extension Device {
   /// The interactive dismissal of a sheet (swipe down): completed, it is a
   /// dismissal; cancelled, the sheet stays (§5.4).
   public func dismissGesture(app id: AppID, cancel: Bool) throws {
-    let w = try beginScreenChange(.dismissGesture, .dismissGesture, app: id, detail: cancel ? "cancel" : nil)
-    let (a, b, style) = try dismissable(id, w, .dismissGesture)
-    guard style == .pageSheet || style == .formSheet else {
-      throw SimulationError.invalidAction(.dismissGesture, reason: "only a .pageSheet or .formSheet can be swiped down; the top view controller is presented \(style.rawValue)")
+    let w = try beginScreenChange(.dismissGesture, .dismissGesture, app: id, detail: cancel ? "cancel" : nil) { w in
+      let (_, _, style) = try dismissable(id, w, .dismissGesture)
+      guard style == .pageSheet || style == .formSheet else {
+        throw SimulationError.invalidAction(.dismissGesture, reason: "only a .pageSheet or .formSheet can be swiped down; the top view controller is presented \(style.rawValue)")
+      }
     }
+    let (a, b, style) = try dismissable(id, w, .dismissGesture)
     if !cancel { self[id].windows[w].presented.removeLast() }
     try asAppCode(id) { try change(cancel ? .dismissCancelled : .dismiss(style), a: a, b: b, app: id, window: w) }
     try endViewAction()
@@ -494,34 +499,42 @@ extension Device {
   // MARK: - Checks
 
   /// Checks a hierarchy change and records it; returns the focus window.
-  private func beginScreenChange(_ action: DeviceAction, _ operation: Operation, app id: AppID, detail: String? = nil) throws -> Int {
-    try beginViewAction(action, operation, app: id, detail: detail)
-    guard let w = focusWindowIndex(id), self[id].windows[w].shown else {
-      if self[id].config.root == nil {
-        throw SimulationError.noRootViewController(operation, app: self[id].config.bundle)
+  private func beginScreenChange(_ action: DeviceAction, _ operation: Operation, app id: AppID, detail: String? = nil,
+                                 checks: (Int) throws -> Void = { _ in }) throws -> Int {
+    var window = -1
+    try beginViewAction(action, operation, app: id, detail: detail) {
+      guard let w = focusWindowIndex(id), self[id].windows[w].shown else {
+        if self[id].config.root == nil {
+          throw SimulationError.noRootViewController(operation, app: self[id].config.bundle)
+        }
+        throw SimulationError.invalidAction(operation, reason: "\(self[id].config.bundle)'s window is not on screen yet")
       }
-      throw SimulationError.invalidAction(operation, reason: "\(self[id].config.bundle)'s window is not on screen yet")
+      if self[id].windows[w].exiting {
+        // Found by the action fuzzer: a push from applicationWillTerminate:
+        // after the exit's viewWillDisappear: would make the top disappear twice.
+        throw SimulationError.invalidAction(operation, reason: "\(self[id].config.bundle) is exiting (UIApplicationExitsOnSuspend, reference §3.7): its view controllers have left the screen for good")
+      }
+      if self[id].windows[w].changing || self[id].windows[w].awaitingDidAppear {
+        throw SimulationError.invalidAction(operation, reason: "a transition of \(self[id].config.bundle) is still running; UIKit would log \"Unbalanced calls to begin/end appearance transitions\". Start it from a later callback or a timer")
+      }
+      try checks(w)
+      window = w
     }
-    if self[id].windows[w].exiting {
-      // Found by the action fuzzer: a push from applicationWillTerminate:
-      // after the exit's viewWillDisappear: would make the top disappear twice.
-      throw SimulationError.invalidAction(operation, reason: "\(self[id].config.bundle) is exiting (UIApplicationExitsOnSuspend, reference §3.7): its view controllers have left the screen for good")
-    }
-    if self[id].windows[w].changing || self[id].windows[w].awaitingDidAppear {
-      throw SimulationError.invalidAction(operation, reason: "a transition of \(self[id].config.bundle) is still running; UIKit would log \"Unbalanced calls to begin/end appearance transitions\". Start it from a later callback or a timer")
-    }
-    return w
+    return window
   }
 
   /// Records a view action made by the script (not by app code), after
-  /// checking that the app's code can run.
-  private func beginViewAction(_ action: DeviceAction, _ operation: Operation, app id: AppID, detail: String?) throws {
+  /// checking that the app's code can run and that `checks` allow it: a
+  /// refused action leaves no record.
+  private func beginViewAction(_ action: DeviceAction, _ operation: Operation, app id: AppID, detail: String?,
+                               checks: () throws -> Void = {}) throws {
     if let running = runningApp, running != id {
       throw SimulationError.reentrant(operation, app: self[id].config.bundle, inside: activity(busy!))
     }
     guard self[id].state.isExecuting else {
       throw SimulationError.notExecuting(operation, app: self[id].config.bundle, state: self[id].state)
     }
+    try checks()
     if runningApp == nil {
       trace.append({ $0.action = action; $0.app = id; $0.detail = detail }, kind: .action, at: now)
     }

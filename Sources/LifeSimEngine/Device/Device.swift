@@ -88,6 +88,9 @@ public final class Device {
   public internal(set) var killedWhileRunning: AppID?
   /// Why a process is dying, for its `data_loss` record.
   var deathReason: KillReason?
+  /// A force-quit in progress: its `kill reason=user` record waits for the
+  /// process to die, after the callbacks of its termination.
+  var pendingUserKill: AppID?
   /// Counts scenes brought forward, to find the one a tap on the icon shows.
   var forwardCount = 0
   /// Set while launching: a launch method returned false, so a launch URL is refused (§2.7).
