@@ -370,7 +370,7 @@ struct BridgeDeviceModelTests {
     #expect(f == nil)
     #expect(out == "iPhone 11\t3844\t2068\nnil\t3000\t1500\n")
     let (_, _, g) = try runScript("lifesim.device{ model = 'iPhone 11 Pro' }")
-    #expect(g?.message.contains("unknown device model 'iPhone 11 Pro' (did you mean 'iPhone 11'?)") == true)
+    #expect(g?.message.contains("unknown device model 'iPhone 11 Pro' (did you mean 'iPhone 12 Pro'?)") == true)
     #expect(g?.message.contains("known models: iPad 1, iPad 2") == true)
   }
 }

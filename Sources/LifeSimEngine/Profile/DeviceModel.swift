@@ -1,7 +1,13 @@
-/// A device model with its RAM and per-process memory limit (reference §4).
+/// A device model with its RAM, its per-process memory limit and the iOS
+/// versions it runs (reference §4).
 ///
-/// The figures are the community-measured foreground crash limits of reference
-/// §4 (Stack Overflow answer 15200855): indicative, as §8.9 says, not Apple's.
+/// The limits of the older models are the community-measured foreground crash
+/// limits of reference §4 (Stack Overflow answer 15200855): indicative, as
+/// §8.9 says, not Apple's. For the later models no such measurement has been
+/// published, so their limit is lifesim's default, half of RAM
+/// (`limitMeasured == false`), and their RAM is the figure the public spec
+/// tables give (the Wikipedia lists of iPhone and iPad models, from teardowns:
+/// Apple does not publish RAM).
 ///
 ///     let m = DeviceModel.named("iPhone 11")!   // 3844 MB RAM, 2068 MB per process
 public struct DeviceModel: Sendable, Equatable {
@@ -10,9 +16,25 @@ public struct DeviceModel: Sendable, Equatable {
   public var ramMB: Int
   /// The per-process limit at which the foreground app is killed, in MB.
   public var perProcessLimitMB: Int
+  /// Whether the limit was measured (reference §4's table) or is the default.
+  public var limitMeasured: Bool
+  /// The first and last major iOS versions the model runs (nil: still supported).
+  public var firstIOS: Int
+  public var lastIOS: Int?
 
   /// The per-process limit when no model is given: 50% of RAM (reference §0 "Jetsam").
   public static func defaultLimitMB(ramMB: Int) -> Int { ramMB / 2 }
+
+  /// Whether the model runs iOS `version`.
+  public func runs(ios version: Int) -> Bool {
+    version >= firstIOS && version <= (lastIOS ?? Int.max)
+  }
+
+  /// "iOS 4 to 7", "iOS 14 and later".
+  public var iosRange: String {
+    guard let lastIOS else { return "iOS \(firstIOS) and later" }
+    return "iOS \(firstIOS) to \(lastIOS)"
+  }
 
   /// Finds a model by name, ignoring case, spaces and punctuation ("iphone11" works).
   public static func named(_ name: String) -> DeviceModel? {
@@ -24,19 +46,55 @@ public struct DeviceModel: Sendable, Equatable {
     String(s.lowercased().filter { $0.isLetter || $0.isNumber })
   }
 
-  /// Every model of reference §4, in the table's order.
+  private static func measured(_ name: String, limit: Int, ram: Int, ios: ClosedRange<Int>) -> DeviceModel {
+    DeviceModel(name: name, ramMB: ram, perProcessLimitMB: limit, limitMeasured: true,
+                firstIOS: ios.lowerBound, lastIOS: ios.upperBound)
+  }
+
+  private static func unmeasured(_ name: String, ramGB: Int, from first: Int, to last: Int? = nil) -> DeviceModel {
+    let ram = ramGB * 1024
+    return DeviceModel(name: name, ramMB: ram, perProcessLimitMB: defaultLimitMB(ramMB: ram), limitMeasured: false,
+                       firstIOS: first, lastIOS: last)
+  }
+
+  /// Every model lifesim knows: reference §4's table (limit, RAM as measured),
+  /// then later models (RAM from the public spec tables, default limit). The
+  /// iOS ranges are Apple's compatibility lists (first shipped, last supported).
   public static let all: [DeviceModel] = [
-    ("iPad 1", 127, 256), ("iPad 2", 275, 512), ("iPad 3", 645, 1024), ("iPad 4", 585, 1024),
-    ("iPad mini 1", 297, 512), ("iPad mini retina", 696, 1024), ("iPad Air", 697, 1024),
-    ("iPad Air 2", 1383, 2048), ("iPad Pro 9.7", 1395, 1971), ("iPad Pro 10.5", 3057, 4000),
-    ("iPad Pro 12.9 2015", 3058, 3999), ("iPad Pro 12.9 2017", 3057, 3974),
-    ("iPad Pro 11 2018", 2858, 3769), ("iPad Pro 12.9 2018", 4598, 5650), ("iPad 10.2", 1844, 2998),
-    ("iPod touch 4", 130, 256), ("iPod touch 5", 286, 512),
-    ("iPhone 4", 325, 512), ("iPhone 4s", 286, 512), ("iPhone 5", 645, 1024), ("iPhone 5s", 646, 1024),
-    ("iPhone 6", 645, 1024), ("iPhone 6 Plus", 645, 1024), ("iPhone 6s", 1396, 2048),
-    ("iPhone 6s Plus", 1392, 2048), ("iPhone SE", 1395, 2048), ("iPhone 7", 1395, 2048),
-    ("iPhone 7 Plus", 2040, 3072), ("iPhone 8", 1364, 1990), ("iPhone X", 1392, 2785),
-    ("iPhone XS", 2040, 3754), ("iPhone XS Max", 2039, 3735), ("iPhone XR", 1792, 2813),
-    ("iPhone 11", 2068, 3844), ("iPhone 11 Pro Max", 2067, 3740),
-  ].map { DeviceModel(name: $0.0, ramMB: $0.2, perProcessLimitMB: $0.1) }
+    measured("iPad 1", limit: 127, ram: 256, ios: 3...5), measured("iPad 2", limit: 275, ram: 512, ios: 4...9),
+    measured("iPad 3", limit: 645, ram: 1024, ios: 5...9), measured("iPad 4", limit: 585, ram: 1024, ios: 6...10),
+    measured("iPad mini 1", limit: 297, ram: 512, ios: 6...9),
+    measured("iPad mini retina", limit: 696, ram: 1024, ios: 7...12),
+    measured("iPad Air", limit: 697, ram: 1024, ios: 7...12), measured("iPad Air 2", limit: 1383, ram: 2048, ios: 8...15),
+    measured("iPad Pro 9.7", limit: 1395, ram: 1971, ios: 9...16),
+    measured("iPad Pro 10.5", limit: 3057, ram: 4000, ios: 10...17),
+    measured("iPad Pro 12.9 2015", limit: 3058, ram: 3999, ios: 9...16),
+    measured("iPad Pro 12.9 2017", limit: 3057, ram: 3974, ios: 10...17),
+    measured("iPad Pro 11 2018", limit: 2858, ram: 3769, ios: 12...26),
+    measured("iPad Pro 12.9 2018", limit: 4598, ram: 5650, ios: 12...26),
+    measured("iPad 10.2", limit: 1844, ram: 2998, ios: 13...18),
+    measured("iPod touch 4", limit: 130, ram: 256, ios: 4...6), measured("iPod touch 5", limit: 286, ram: 512, ios: 6...9),
+    measured("iPhone 4", limit: 325, ram: 512, ios: 4...7), measured("iPhone 4s", limit: 286, ram: 512, ios: 5...9),
+    measured("iPhone 5", limit: 645, ram: 1024, ios: 6...10), measured("iPhone 5s", limit: 646, ram: 1024, ios: 7...12),
+    measured("iPhone 6", limit: 645, ram: 1024, ios: 8...12), measured("iPhone 6 Plus", limit: 645, ram: 1024, ios: 8...12),
+    measured("iPhone 6s", limit: 1396, ram: 2048, ios: 9...15),
+    measured("iPhone 6s Plus", limit: 1392, ram: 2048, ios: 9...15),
+    measured("iPhone SE", limit: 1395, ram: 2048, ios: 9...15), measured("iPhone 7", limit: 1395, ram: 2048, ios: 10...15),
+    measured("iPhone 7 Plus", limit: 2040, ram: 3072, ios: 10...15),
+    measured("iPhone 8", limit: 1364, ram: 1990, ios: 11...16), measured("iPhone X", limit: 1392, ram: 2785, ios: 11...16),
+    measured("iPhone XS", limit: 2040, ram: 3754, ios: 12...18),
+    measured("iPhone XS Max", limit: 2039, ram: 3735, ios: 12...18),
+    measured("iPhone XR", limit: 1792, ram: 2813, ios: 12...18),
+    measured("iPhone 11", limit: 2068, ram: 3844, ios: 13...26),
+    measured("iPhone 11 Pro Max", limit: 2067, ram: 3740, ios: 13...26),
+    // Later models: RAM from the public spec tables; no published limit.
+    unmeasured("iPhone SE 2020", ramGB: 3, from: 13), unmeasured("iPhone 12", ramGB: 4, from: 14),
+    unmeasured("iPhone 12 Pro", ramGB: 6, from: 14), unmeasured("iPhone 13", ramGB: 4, from: 15),
+    unmeasured("iPhone 13 Pro", ramGB: 6, from: 15), unmeasured("iPhone SE 2022", ramGB: 4, from: 15),
+    unmeasured("iPhone 14", ramGB: 6, from: 16), unmeasured("iPhone 14 Pro", ramGB: 6, from: 16),
+    unmeasured("iPhone 15", ramGB: 6, from: 17), unmeasured("iPhone 15 Pro", ramGB: 8, from: 17),
+    unmeasured("iPhone 16", ramGB: 8, from: 18), unmeasured("iPhone 16 Pro", ramGB: 8, from: 18),
+    unmeasured("iPad 9", ramGB: 3, from: 15), unmeasured("iPad Air 2022", ramGB: 8, from: 15),
+    unmeasured("iPad Pro 11 2022", ramGB: 8, from: 16), unmeasured("iPad mini 6", ramGB: 4, from: 15),
+  ]
 }

@@ -61,6 +61,10 @@ extension API {
     deviceField("model", "The device model's name, or nil.") { L, _, d in
       if let m = d.model { push(L, m.name) } else { lua_pushnil(L) }
     },
+    deviceField("limit_measured",
+                "Whether the model's per-process limit was measured (reference §4), or is the default half of RAM; nil without a model.") { L, _, d in
+      if let m = d.model { push(L, m.limitMeasured) } else { lua_pushnil(L) }
+    },
     deviceField("debugger", "Whether a debugger is attached (watchdogs off).") { L, _, d in push(L, d.debugger) },
     deviceField("quirks", "The quirks the device selected.") { L, _, d in push(L, d.quirks.members.map(\.description)) },
     deviceField("profile", "The profile's facts by name (reference §7), and its version.") { L, _, d in

@@ -82,6 +82,10 @@ extension LuaRuntime {
       }
       quirks = try readQuirks(o)
     }
+    if let model, !model.runs(ios: ios) {
+      // A model that never ran the version asked for (Apple's compatibility lists).
+      throw ScriptError(message: "lifesim.device: the \(model.name) runs \(model.iosRange), not iOS \(ios); pick another ios or model")
+    }
     let profile = try OSProfile(version: ios)
     let device = Device(profile: profile, seed: seed, debugger: debugger, model: model,
                         memoryMB: memoryMB, quirks: quirks)

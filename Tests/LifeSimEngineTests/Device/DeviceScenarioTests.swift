@@ -435,8 +435,10 @@ struct DeviceModelTests {
     let m = try #require(DeviceModel.named("iphone 11"))
     #expect(m.ramMB == 3844 && m.perProcessLimitMB == 2068)
     #expect(DeviceModel.named("iPhone X")?.perProcessLimitMB == 1392)
-    #expect(DeviceModel.named("iPhone 12") == nil)
-    #expect(DeviceModel.all.count == 35)
+    #expect(DeviceModel.named("iPhone 99") == nil)
+    #expect(DeviceModel.all.count == 51)
+    #expect(DeviceModel.named("iPhone 4")!.runs(ios: 7) && !DeviceModel.named("iPhone 4")!.runs(ios: 8))
+    #expect(DeviceModel.named("iPhone 15 Pro")!.ramMB == 8192 && !DeviceModel.named("iPhone 15 Pro")!.limitMeasured)
     let dev = Device(profile: try OSProfile(version: 13), seed: 1, model: m)
     #expect(dev.memoryMB == 3844 && dev.perProcessLimitMB == 2068)
     // §0: with no model, the per-process limit is 50% of RAM.
