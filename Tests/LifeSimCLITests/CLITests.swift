@@ -185,9 +185,32 @@ struct CLICompareTests {
     let lines = r.stdout.split(separator: "\n").map(String.init)
     #expect(lines.first?.hasPrefix("  iOS 12") == true)
     // The terminate step: the same willTerminate on both sides, after differing steps.
-    #expect(lines.last?.hasPrefix("  com.example.lifecycle -[AppDelegate applicationWillTerminate:]") == true)
+    // One app: no bundle id in the cells; the force-quit's kill shows by default.
+    #expect(lines.contains { $0.hasPrefix("  -[AppDelegate applicationWillTerminate:]") })
+    #expect(lines.last?.hasPrefix("  kill reason=user") == true)
+    #expect(!r.stdout.contains("com.example.lifecycle"))
     #expect(lines.contains { $0.hasPrefix("* ") && $0.contains("sceneDidDisconnect:") })
-    #expect(lines.contains { $0.hasPrefix("* com.example.lifecycle -[AppDelegate applicationDidEnterBackground:]") })
+    #expect(lines.contains { $0.hasPrefix("* -[AppDelegate applicationDidEnterBackground:]") })
+  }
+
+  /// A script that pins `ios` still gets one version per column, and is told.
+  @Test func everyColumnRunsItsHeadersVersion() throws {
+    let pinned = try script("pinned.lua", """
+      local dev = lifesim.device{ ios = 12 }
+      local a = dev:install{ bundle = "com.example.a" }
+      local b = dev:install{ bundle = "com.example.b" }
+      dev:launch(a) dev:launch(b)
+      """)
+    let r = try lifesim(["compare", pinned, "--ios", "12", "--ios", "17", "--width", "30"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("sets ios = 12 in lifesim.device; each column ran the version in its header instead"))
+    #expect(r.stdout.contains("-[SceneDelegate"), "the iOS 17 column must run iOS 17:\n\(r.stdout)")
+    // Two apps: each row names its app by the last part of its bundle id.
+    #expect(r.stdout.contains("a: -[AppDelegate") && !r.stdout.contains("com.example.a"))
+    for line in r.stdout.split(separator: "\n") {
+      for cell in line.dropFirst(2).components(separatedBy: " | ") { #expect(cell.count <= 30, "\(line)") }
+    }
+    #expect(try lifesim(["compare", pinned, "--ios", "12", "--ios", "17", "--width", "5"]).status == 2)
   }
 
   @Test func compareNeedsTwoSupportedVersions() throws {

@@ -56,7 +56,11 @@ extension LuaRuntime {
         guard v == v.rounded(), abs(v) < 1e6 else {
           throw o.fail("field 'ios' must be a major version such as 17, got \(v)")
         }
-        ios = Int(v)
+        if options.overrideIOS {
+          if Int(v) != options.ios && !pinnedVersions.contains(Int(v)) { pinnedVersions.append(Int(v)) }
+        } else {
+          ios = Int(v)
+        }
       }
       if let s = try o.optional("seed", as: Double.self) {
         guard s == s.rounded(), s >= 0, s < 9.2e18 else {

@@ -9,6 +9,10 @@ public struct RuntimeOptions: Sendable {
   public var seed: UInt64 = 1
   /// The iOS version of devices that do not name one.
   public var ios: Int = 17
+  /// Every device runs `ios`, whatever the script's `lifesim.device{ ios = … }`
+  /// says (`lifesim compare`, whose columns are versions); `pinnedVersions`
+  /// tells what was overridden.
+  public var overrideIOS = false
   /// Give scripts the whole standard library (`lifesim run --unsafe`).
   public var unsafe = false
   /// The memory cap of the Lua state, in bytes (`--max-memory`).
@@ -63,6 +67,9 @@ public final class LuaRuntime {
   var nextDeviceID: Int32 = 1
   /// Devices made by the script, in order, when `retainDevices` is set.
   public private(set) var createdDevices: [Device] = []
+  /// The versions scripts asked for in `lifesim.device{ ios = … }` that
+  /// `overrideIOS` replaced, in order of first use.
+  public internal(set) var pinnedVersions: [Int] = []
   /// The `lifesim.test` cases run so far, in order.
   public internal(set) var testResults: [TestCaseResult] = []
 

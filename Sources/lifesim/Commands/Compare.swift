@@ -9,10 +9,13 @@ extension Lifesim {
     static let configuration = CommandConfiguration(
       abstract: "Run one scenario under several iOS versions and show the traces side by side.",
       discussion: """
-        The script runs once per --ios value; devices that do not name an iOS \
-        version get that one. Actions and callbacks are aligned in columns; a \
-        row marked * differs between versions. With --handled, only callbacks \
-        the script handles are shown (the methods the app implements).
+        The script runs once per --ios value, and every device runs the \
+        version of its column: a script's own lifesim.device{ ios = … } is \
+        overridden, and compare says so. Actions, callbacks, kills and data \
+        loss are aligned in columns; a row marked * differs between versions. \
+        With --handled, only callbacks the script handles are shown (the \
+        methods the app implements). A device with one app shows no bundle id; \
+        with several, each row names its app by the last part of its bundle id.
         """
     )
 
@@ -31,18 +34,24 @@ extension Lifesim {
     @Option(help: "The run's seed.")
     var seed: UInt64 = 1
 
+    @Option(help: ArgumentHelp("The widest a column gets; longer cells are cut with …", valueName: "N"))
+    var width: Int?
+
     func validate() throws {
       guard versions.count >= 2 else { throw ValidationError("give at least two versions: --ios 12 --ios 17") }
       for v in versions where !OSProfile.supportedVersions.contains(v) {
         throw ValidationError(SimulationError.unsupportedVersion(v).description)
       }
+      if let width, width < 12 { throw ValidationError("--width must be at least 12, got \(width)") }
     }
 
     func run() throws {
       var traces: [[[String]]] = []  // per version, per device, the lines
+      var pinned: [Int] = []  // versions the script asked for, overridden
       for v in versions {
         var options = RuntimeOptions()
         options.ios = v
+        options.overrideIOS = true  // each column is the version in its header
         options.seed = seed
         options.output = { _ in }
         let runtime = try LuaRuntime(options: options)
@@ -51,7 +60,12 @@ extension Lifesim {
         } catch let f as LuaFailure {
           throw CommandFailure.script(f, context: "iOS \(v)")
         }
+        for p in runtime.pinnedVersions where !pinned.contains(p) { pinned.append(p) }
         traces.append(runtime.createdDevices.map(lines(of:)))
+      }
+      if !pinned.isEmpty {
+        let what = pinned.map { "ios = \($0)" }.joined(separator: ", ")
+        printError("lifesim compare: \(file) sets \(what) in lifesim.device; each column ran the version in its header instead")
       }
       let deviceCount = traces.map(\.count).max() ?? 0
       var out = ""
@@ -66,24 +80,35 @@ extension Lifesim {
     private func lines(of device: Device) -> [String] {
       let writer = TraceWriter(format: .text)
       let trace = device.trace
+      let single = trace.appNames.count == 1
       return trace.records.compactMap { r in
         switch r.kind {
-        case .action: break
+        case .action, .kill, .dataLoss: break
         case .callback: if handled && r.handled != true { return nil }
         case .notification: if !all || (handled && r.handled != true) { return nil }
         default: if !all { return nil }
         }
         var line = ""
         writer.line(r, in: trace, into: &line)
-        // Drop the "[t=…] " prefix.
+        // Drop the "[t=…] " prefix, and the bundle id: a device with one app
+        // names none, one with several names each by its id's last part.
         if let close = line.firstIndex(of: "]") { line = String(line[line.index(after: close)...].dropFirst()) }
+        if let app = r.app {
+          let bundle = trace.name(of: app)
+          if line.hasPrefix(bundle + " ") {
+            let rest = String(line.dropFirst(bundle.count + 1))
+            line = single ? rest : (bundle.split(separator: ".").last.map(String.init) ?? bundle) + ": " + rest
+          }
+        }
         return line
       }
     }
 
     private func table(_ columns: [[String]]) -> String {
-      let rows = alignColumns(columns)
-      let width = max(12, columns.dropLast().flatMap { $0 }.map(\.count).max() ?? 0)
+      let cap = self.width ?? Int.max
+      func cut(_ s: String) -> String { s.count <= cap ? s : String(s.prefix(cap - 1)) + "…" }
+      let rows = alignColumns(columns).map { $0.map { $0.map(cut) } }
+      let width = min(cap, max(12, columns.dropLast().flatMap { $0 }.map(\.count).max() ?? 0))
       func pad(_ s: String) -> String { s + String(repeating: " ", count: max(0, width - s.count)) }
       var out = "  " + versions.enumerated().map { i, v in
         i == versions.count - 1 ? "iOS \(v)" : pad("iOS \(v)")
