@@ -4,8 +4,11 @@ local h = require "helpers"
 local kinds = { "call", "alert", "control_center", "notification_center", "siri" }
 
 for _, kind in ipairs(kinds) do
-  lifesim.test("iOS 12: " .. kind .. " shown then dismissed", function()
-    local dev, notes = h.launched({ ios = 12 })
+  -- On iOS 11 and 12 Notification Center pulled all the way down reactivates the
+  -- app (Scripts/app_delegate/notification_center.lua); elsewhere it is like the rest.
+  local ios = kind == "notification_center" and 10 or 12
+  lifesim.test(("iOS %d: %s shown then dismissed"):format(ios, kind), function()
+    local dev, notes = h.launched({ ios = ios })
 
     local m = dev:mark()
     dev:interrupt(kind)

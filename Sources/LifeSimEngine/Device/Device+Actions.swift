@@ -68,8 +68,25 @@ extension Device {
     try begin(.interrupt, .interrupt, detail: kind.description) {
       if let current = interruption { throw SimulationError.interruptionShowing(.interrupt, current) }
     }
+    if kind == .notificationCenterPeek {
+      // §2.4: the shade is pulled part way and springs back: resign, then
+      // become active again, with nothing left showing.
+      if let f = frontmost, !isLocked, !isSwitcherOpen {
+        try walk(.toInactive, f)
+        try walk(.toActive, f)
+      }
+      try settle()
+      return
+    }
     interruption = kind
-    if let f = frontmost, !isLocked { try walk(.toInactive, f) }
+    if let f = frontmost, !isLocked {
+      try walk(.toInactive, f)
+      if kind == .notificationCenter && profile.notificationCenterReactivates, frontmost == f, !isSwitcherOpen {
+        // §2.4, iOS 11–12: fully pulled down, Notification Center lets the app become active again.
+        screen.activeUnderInterruption = true
+        try walk(.toActive, f)
+      }
+    }
     try settle()
   }
 
@@ -82,7 +99,15 @@ extension Device {
       }
     }
     guard let current = interruption else { return }
+    let wasActiveUnder = screen.activeUnderInterruption
     interruption = nil
+    if wasActiveUnder, let f = frontmost, !isLocked, !isSwitcherOpen {
+      // §2.4, iOS 11–12: dismissing it resigns the app, which becomes active once more.
+      try walk(.toInactive, f)
+      try walk(.toActive, f)
+      try settle()
+      return
+    }
     if let f = frontmost, !isLocked {
       if accept && current == .call {
         try sendToBackground(f)

@@ -20,7 +20,7 @@ extension Device {
       if app.state == .active {
         active += 1
         expect(frontmost == app.id, "\(where_): active but not frontmost", &found)
-        expect(!isLocked && interruption == nil && !isSwitcherOpen,
+        expect(screen.isClear,
                      "\(where_): active behind a lock, an interruption or the switcher", &found)
       }
       if app.state == .inactive {

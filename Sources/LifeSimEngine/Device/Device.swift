@@ -109,7 +109,10 @@ public final class Device {
   }
   public internal(set) var interruption: Interruption? {
     get { screen.interruption }
-    set { screen.interruption = newValue }
+    set {
+      screen.interruption = newValue
+      if newValue == nil { screen.activeUnderInterruption = false }
+    }
   }
   public internal(set) var isSwitcherOpen: Bool {
     get { screen.isSwitcherOpen }

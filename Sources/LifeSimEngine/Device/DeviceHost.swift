@@ -53,10 +53,18 @@ public enum HandlerResult: Equatable, Sendable {
 
 /// A temporary interruption that makes the frontmost app inactive (reference §2.4).
 public enum Interruption: UInt8, CaseIterable, Sendable, CustomStringConvertible {
-  case call, alert, controlCenter, notificationCenter, siri
+  case call, alert, controlCenter
+  /// Notification Center pulled all the way down (on iOS 11–12 the app becomes
+  /// active again under it, and once more when it is dismissed: §2.4).
+  case notificationCenter
+  case siri
+  /// Notification Center pulled part way, then let go: it springs back, and
+  /// the app resigns and becomes active again at once (§2.4). Nothing stays
+  /// showing.
+  case notificationCenterPeek
 
   public var description: String {
-    ["call", "alert", "control_center", "notification_center", "siri"][Int(rawValue)]
+    ["call", "alert", "control_center", "notification_center", "siri", "notification_center_peek"][Int(rawValue)]
   }
 
   public init?(name: String) {

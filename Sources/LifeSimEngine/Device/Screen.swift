@@ -8,16 +8,22 @@ public struct Screen: Sendable, Equatable {
   /// A temporary interruption over the app in front (reference §2.4).
   public var interruption: Interruption?
   public var isSwitcherOpen = false
+  /// The interruption showing lets the app in front be active under it (a
+  /// Notification Center pulled all the way down on iOS 11–12, §2.4).
+  public var activeUnderInterruption = false
 
   public init() {}
 
   /// Nothing covers the app in front: it may be active.
-  public var isClear: Bool { !isLocked && interruption == nil && !isSwitcherOpen }
+  public var isClear: Bool {
+    !isLocked && (interruption == nil || activeUnderInterruption) && !isSwitcherOpen
+  }
 
   /// The user leaves the app in front for Home, a lock or another app: the
   /// switcher and any overlay close with it.
   mutating func closeOverlays() {
     isSwitcherOpen = false
     interruption = nil
+    activeUnderInterruption = false
   }
 }

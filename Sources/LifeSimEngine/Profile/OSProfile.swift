@@ -119,6 +119,13 @@ public struct OSProfile: Sendable, Equatable {
   /// `viewDidAppear:` with nothing between (§5.4, pop and dismiss rows).
   public var layoutPassesRevealed: Int { 0 }
 
+  /// Notification Center pulled all the way down lets the app under it become
+  /// active again, and dismissing it makes it resign and become active once
+  /// more: three activations where other versions have one (iOS 11 and 12: a
+  /// bug report on 11 and 12.1.4 with a template app that prints in
+  /// `applicationDidBecomeActive:`; §2.4).
+  public var notificationCenterReactivates: Bool { version == 11 || version == 12 }
+
   // MARK: - The table
 
   /// Every fact above, by the name scripts see in `dev.profile`, with its value
@@ -146,6 +153,7 @@ public struct OSProfile: Sendable, Equatable {
       Fact("unloads_views_on_memory_warning", unloadsViewsOnMemoryWarning, "§5.5, §7 row 6"),
       Fact("view_will_unload", hasViewWillUnload, "§5.5"),
       Fact("view_will_transition_to_size", hasViewWillTransitionToSize, "§5.3; UIKit API from iOS 8"),
+      Fact("notification_center_reactivates", notificationCenterReactivates, "§2.4 (iOS 11 and 12.1.4 bug report)"),
       Fact("layout_passes_first", Double(layoutPassesFirst), "§0, §5.3"),
       Fact("layout_passes_revealed", Double(layoutPassesRevealed), "§5.4 pop and dismiss rows"),
     ]

@@ -104,14 +104,30 @@ struct AppDelegateScenarioTests {
     #expect(throws: SimulationError.self) { try dev.unlock() }
   }
 
-  @Test(arguments: Interruption.allCases)
+  @Test(arguments: Interruption.allCases.filter { $0 != .notificationCenterPeek })
   func interruptionsOnlyResign(kind: Interruption) throws {
-    let (dev, app) = try makeDevice(ios: 12)
+    // iOS 10: on 11–12 Notification Center pulled all the way down reactivates the app (below).
+    let (dev, app) = try makeDevice(ios: 10)
     try dev.launch(app)
     let m = dev.mark()
     try dev.interrupt(kind)
     #expect(dev[app].state == .inactive)
     try dev.endInterrupt()
+    #expect(dev.callbacks(since: m) == ["applicationWillResignActive:", "applicationDidBecomeActive:"])
+  }
+
+  @Test func notificationCenterOnIOS12ReactivatesTheAppAndAPeekSpringsBack() throws {
+    let (dev, app) = try makeDevice(ios: 12)
+    try dev.launch(app)
+    var m = dev.mark()
+    try dev.interrupt(.notificationCenter)
+    #expect(dev[app].state == .active && dev.interruption == .notificationCenter)
+    try dev.endInterrupt()
+    #expect(dev.callbacks(since: m) == ["applicationWillResignActive:", "applicationDidBecomeActive:",
+                                        "applicationWillResignActive:", "applicationDidBecomeActive:"])
+    m = dev.mark()
+    try dev.interrupt(.notificationCenterPeek)
+    #expect(dev.interruption == nil && dev[app].state == .active)
     #expect(dev.callbacks(since: m) == ["applicationWillResignActive:", "applicationDidBecomeActive:"])
   }
 
