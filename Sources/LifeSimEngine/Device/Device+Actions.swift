@@ -64,8 +64,12 @@ extension Device {
   }
 
   /// Shows a temporary interruption: the frontmost app resigns active (§2.4).
-  public func interrupt(_ kind: Interruption) throws {
-    try begin(.interrupt, .interrupt, detail: kind.description) {
+  /// - Parameter callStyle: for a call, how it shows; nil means the profile's
+  ///   default (a banner from iOS 14).
+  public func interrupt(_ kind: Interruption, callStyle: CallStyle? = nil) throws {
+    let style = callStyle ?? profile.callStyle
+    let banner = kind == .call && style == .banner
+    try begin(.interrupt, .interrupt, detail: banner ? "call banner" : kind.description) {
       if let current = interruption { throw SimulationError.interruptionShowing(.interrupt, current) }
     }
     if kind == .notificationCenterPeek {
@@ -79,6 +83,12 @@ extension Device {
       return
     }
     interruption = kind
+    if banner {
+      // §2.4, iOS 14+: the compact banner leaves the app under it active.
+      screen.activeUnderInterruption = true
+      try settle()
+      return
+    }
     if let f = frontmost, !isLocked {
       try walk(.toInactive, f)
       if kind == .notificationCenter && profile.notificationCenterReactivates, frontmost == f, !isSwitcherOpen {
@@ -101,6 +111,13 @@ extension Device {
     guard let current = interruption else { return }
     let wasActiveUnder = screen.activeUnderInterruption
     interruption = nil
+    if current == .call && accept { screen.callInProgress = true }
+    if current == .call && wasActiveUnder {
+      // A call banner: the app was never interrupted; answering keeps the call
+      // in the compact banner and the app in front.
+      try settle()
+      return
+    }
     if wasActiveUnder, let f = frontmost, !isLocked, !isSwitcherOpen {
       // §2.4, iOS 11–12: dismissing it resigns the app, which becomes active once more.
       try walk(.toInactive, f)
@@ -112,9 +129,30 @@ extension Device {
       if accept && current == .call {
         try sendToBackground(f)
         frontmost = nil
+        screen.callReturnsTo = f  // iOS returns to it when the call ends
       } else if !isSwitcherOpen {
         try walk(.toActive, f)
       }
+    }
+    try settle()
+  }
+
+  /// An answered call ends: iOS returns to the app that was in front when a
+  /// full-screen call was answered (it enters the foreground and becomes
+  /// active, or launches if it died meanwhile); after a banner call nothing
+  /// changes for the app (§2.4).
+  public func endCall() throws {
+    try begin(.endCall, .endCall) {
+      guard screen.callInProgress else {
+        throw SimulationError.invalidAction(.endCall, reason: "no answered call is in progress; answer one with end_interrupt{ accept = true }")
+      }
+    }
+    screen.callInProgress = false
+    let back = screen.callReturnsTo
+    screen.callReturnsTo = nil
+    if let back, frontmost == nil, !isLocked, interruption == nil, !isSwitcherOpen {
+      frontmost = back
+      try walk(.toActive, back)
     }
     try settle()
   }

@@ -51,6 +51,14 @@ public enum HandlerResult: Equatable, Sendable {
   case bool(Bool)
 }
 
+/// How an incoming call shows on an unlocked phone (reference §2.4).
+public enum CallStyle: String, CaseIterable, Sendable {
+  /// iOS 14+: a compact banner at the top; the app under it stays active.
+  case banner
+  /// The full-screen call interface: the app resigns active.
+  case fullScreen = "full_screen"
+}
+
 /// A temporary interruption that makes the frontmost app inactive (reference §2.4).
 public enum Interruption: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   case call, alert, controlCenter

@@ -11,6 +11,11 @@ public struct Screen: Sendable, Equatable {
   /// The interruption showing lets the app in front be active under it (a
   /// Notification Center pulled all the way down on iOS 11–12, §2.4).
   public var activeUnderInterruption = false
+  /// An answered call goes on (a green pill in the status bar).
+  public var callInProgress = false
+  /// The app that was in front when a full-screen call was answered: iOS
+  /// returns to it when the call ends.
+  public var callReturnsTo: AppID?
 
   public init() {}
 

@@ -126,6 +126,12 @@ public struct OSProfile: Sendable, Equatable {
   /// `applicationDidBecomeActive:`; §2.4).
   public var notificationCenterReactivates: Bool { version == 11 || version == 12 }
 
+  /// How an incoming call shows on an unlocked phone: from iOS 14 a compact
+  /// banner by default, under which the app stays active ("Compact calls",
+  /// Apple's iOS 14 feature list); before, the full-screen call interface,
+  /// which makes it resign (§2.4).
+  public var callStyle: CallStyle { version >= 14 ? .banner : .fullScreen }
+
   // MARK: - The table
 
   /// Every fact above, by the name scripts see in `dev.profile`, with its value
@@ -154,6 +160,7 @@ public struct OSProfile: Sendable, Equatable {
       Fact("view_will_unload", hasViewWillUnload, "§5.5"),
       Fact("view_will_transition_to_size", hasViewWillTransitionToSize, "§5.3; UIKit API from iOS 8"),
       Fact("notification_center_reactivates", notificationCenterReactivates, "§2.4 (iOS 11 and 12.1.4 bug report)"),
+      Fact("call_style", callStyle.rawValue, "§2.4; iOS 14 compact calls"),
       Fact("layout_passes_first", Double(layoutPassesFirst), "§0, §5.3"),
       Fact("layout_passes_revealed", Double(layoutPassesRevealed), "§5.4 pop and dismiss rows"),
     ]

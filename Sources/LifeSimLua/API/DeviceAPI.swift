@@ -13,10 +13,13 @@ extension API {
     .method(.device, "home", "dev:home()", "Presses Home: the frontmost app goes to the background.") { try $0.devSimple { try $0.home() } },
     .method(.device, "lock", "dev:lock()", "Locks the device.") { try $0.devSimple { try $0.lock() } },
     .method(.device, "unlock", "dev:unlock()", "Unlocks the device.") { try $0.devSimple { try $0.unlock() } },
-    .method(.device, "interrupt", "dev:interrupt(\"call\" | \"alert\" | \"control_center\" | \"notification_center\" | \"siri\")",
-            "An interruption over the frontmost app (it resigns active).") { try $0.devInterrupt() },
+    .method(.device, "interrupt",
+            "dev:interrupt(\"call\" [, { style = \"banner\" | \"full_screen\" }] | \"alert\" | \"control_center\" | \"notification_center\" | \"notification_center_peek\" | \"siri\")",
+            "An interruption over the frontmost app (it resigns active; a call banner leaves it active).") { try $0.devInterrupt() },
     .method(.device, "end_interrupt", "dev:end_interrupt([{ accept = true }])",
-            "Ends the interruption; accepting a call sends the app to the background.") { try $0.devEndInterrupt() },
+            "Ends the interruption; accepting a full-screen call sends the app to the background.") { try $0.devEndInterrupt() },
+    .method(.device, "end_call", "dev:end_call()",
+            "An answered call ends; iOS returns to the app a full-screen call interrupted.") { try $0.devSimple { try $0.endCall() } },
     .method(.device, "switcher", "dev:switcher()", "Opens the app switcher.") { try $0.devSimple { try $0.openSwitcher() } },
     .method(.device, "switch_to", "dev:switch_to(app)", "Picks an app in the switcher.") { try $0.devWithApp { try $0.switchTo($1) } },
     .method(.device, "kill", "dev:kill(app)", "Force-quits the app from the switcher.") { try $0.devWithApp { try $0.forceQuit($1) } },
@@ -220,7 +223,15 @@ extension LuaRuntime {
       let names = Interruption.allCases.map(\.description)
       throw ArgumentError(position: 2, message: "unknown interruption '\(name)'\(suggestion(for: name, in: names)); expected one of \(names.joined(separator: ", "))")
     }
-    try slot.device.interrupt(kind)
+    var style: CallStyle?
+    if let o = try args.options(3, keys: ["style"]), let name = try o.optional("style", as: String.self) {
+      guard kind == .call else { throw o.fail("only a call has a style") }
+      guard let s = CallStyle(rawValue: name) else {
+        throw o.fail("field 'style' must be \"banner\" or \"full_screen\", got \"\(name)\"")
+      }
+      style = s
+    }
+    try slot.device.interrupt(kind, callStyle: style)
     return 0
   }
 

@@ -22,6 +22,7 @@ extension Operation {
     case .backgroundFetch: return "dev:background_fetch"
     case .silentPush: return "dev:silent_push"
     case .rotate: return "dev:rotate"
+    case .endCall: return "dev:end_call"
     case .openScene: return "app:open_scene"
     case .closeScene: return "scene:close"
     case .disconnectScene: return "scene:disconnect"
