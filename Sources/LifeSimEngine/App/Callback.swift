@@ -74,6 +74,9 @@ public enum Callback: UInt8, CaseIterable, Sendable {
   case didMoveToWindow
   case layoutSubviews
   case drawRect
+  // UNUserNotificationCenterDelegate, usually the app delegate (reference §2.12)
+  case userNotificationCenterWillPresent
+  case userNotificationCenterDidReceive
 
   /// Its row: names, receiver, notification and source, in one place.
   public var info: CallbackInfo { Callback.rows[Int(rawValue)] }
@@ -159,6 +162,10 @@ public enum Callback: UInt8, CaseIterable, Sendable {
     CallbackInfo(.didMoveToWindow, "didMoveToWindow", "didMoveToWindow()", .view, nil, "§6"),
     CallbackInfo(.layoutSubviews, "layoutSubviews", "layoutSubviews()", .view, nil, "§6"),
     CallbackInfo(.drawRect, "drawRect:", "draw(_:)", .view, nil, "§6"),
+    CallbackInfo(.userNotificationCenterWillPresent, "userNotificationCenter:willPresentNotification:withCompletionHandler:",
+                 "userNotificationCenter(_:willPresent:withCompletionHandler:)", .appDelegate, nil, "§2.12"),
+    CallbackInfo(.userNotificationCenterDidReceive, "userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:",
+                 "userNotificationCenter(_:didReceive:withCompletionHandler:)", .appDelegate, nil, "§2.12"),
     ]
     precondition(rows.map(\.callback) == Callback.allCases, "Callback.rows must list every case once, in order")
     return rows

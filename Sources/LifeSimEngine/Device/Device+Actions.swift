@@ -157,6 +157,50 @@ extension Device {
     try settle()
   }
 
+  /// The user taps a delivered notification of `id`, on a banner or in
+  /// Notification Center (§2.12). An app with a `UNUserNotificationCenter`
+  /// delegate (a handler for `userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:`)
+  /// gets that method; one without gets, for a remote notification, the legacy
+  /// `application:didReceiveRemoteNotification:fetchCompletionHandler:`. Either
+  /// way the app comes forward first (cold: the launch options carry the
+  /// notification in the app-delegate model) and the method runs while it is
+  /// still inactive, just before it becomes active; an app already active gets
+  /// it at once.
+  public func openNotification(_ id: AppID, remote: Bool) throws {
+    try begin(.openNotification, .openNotification, app: id, detail: remote ? "remote" : "local") {
+      try requireUnlocked(.openNotification)
+    }
+    // Implemented, not merely covered by on("*"): the app set a delegate.
+    let delegate = self[id].implemented.contains(.userNotificationCenterDidReceive)
+    let callback: Callback? = delegate ? .userNotificationCenterDidReceive : remote ? .didReceiveRemoteNotification : nil
+    if frontmost == id && self[id].state == .active && interruption == nil && !isSwitcherOpen {
+      if let callback { try cascade(for: id) { try deliver(callback, to: id) } }
+      try settle()
+      return
+    }
+    openedNotification = OpenedNotification(app: id, remote: remote, callback: callback)
+    defer { openedNotification = nil }
+    try bringToFront(id, url: nil)
+    try settle()
+  }
+
+  /// A notification of `id` arrives (§2.12). In front and active, an app with
+  /// a `UNUserNotificationCenter` delegate gets
+  /// `userNotificationCenter:willPresentNotification:withCompletionHandler:`;
+  /// without one, a remote notification reaches the legacy
+  /// `application:didReceiveRemoteNotification:fetchCompletionHandler:`.
+  /// Otherwise the system shows it and the app hears nothing until it is opened.
+  public func notify(_ id: AppID, remote: Bool) throws {
+    try begin(.notify, .notify, app: id, detail: remote ? "remote" : "local")
+    if frontmost == id && self[id].state == .active {
+      let delegate = self[id].implemented.contains(.userNotificationCenterWillPresent)
+        || self[id].implemented.contains(.userNotificationCenterDidReceive)
+      let callback: Callback? = delegate ? .userNotificationCenterWillPresent : remote ? .didReceiveRemoteNotification : nil
+      if let callback { try cascade(for: id) { try deliver(callback, to: id) } }
+    }
+    try settle()
+  }
+
   /// Opens the app switcher: the frontmost app resigns active (§2.5).
   public func openSwitcher() throws {
     try begin(.switcher, .openSwitcher) { try requireUnlocked(.openSwitcher) }

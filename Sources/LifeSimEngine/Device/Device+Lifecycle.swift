@@ -24,8 +24,12 @@ extension Device {
       // they are nil and the URL arrives in the connection options.
       let withURL = self[id].model == .appDelegate
         && (callback == .willFinishLaunching || callback == .didFinishLaunching)
-      let result = try deliver(callback, to: id, url: withURL ? url : nil,
-                               detail: callback == .didDiscardSceneSessions ? discardDetail(id) : nil)
+      // §2.12: the launch options carry an opened notification in the app-delegate model.
+      var detail = callback == .didDiscardSceneSessions ? discardDetail(id) : nil
+      if withURL, url == nil, let n = openedNotification, n.app == id {
+        detail = n.remote ? "remote notification" : "local notification"
+      }
+      let result = try deliver(callback, to: id, url: withURL ? url : nil, detail: detail)
       if result == .bool(false), callback == .willFinishLaunching || callback == .didFinishLaunching {
         launchRefusedURL = true
       }
@@ -123,6 +127,7 @@ extension Device {
       if event == .activate {
         try showWindow(id, scene: 0)  // §2.1 step 4: the root appears before the activation
         if let url { try deliverURL(url, to: id, cold: cold) }
+        try deliverOpenedNotification(id)
         try activating(id, scene: 0) { try apply(event, to: id, url: cold ? url : nil) }
         continue
       }
@@ -132,6 +137,14 @@ extension Device {
     if route == .toActive {
       self[id].backgroundLaunchBlocked = false  // §2.6: the user opened the app
     }
+  }
+
+  /// §2.12: an opened notification reaches its method while the app is still
+  /// inactive, just before it becomes active.
+  func deliverOpenedNotification(_ id: AppID) throws {
+    guard let n = openedNotification, n.app == id else { return }
+    openedNotification = nil
+    if let c = n.callback { try deliver(c, to: id) }
   }
 
   /// §2.7: the app-delegate URL callback runs only if neither launch method

@@ -141,6 +141,7 @@ extension Device {
         // §2.7: a scene that connects finds the URL in its connection options;
         // one that was connected gets scene:openURLContexts: before activation.
         if let url, !connecting { try deliver(.sceneOpenURLContexts, to: id, scene: number, url: url) }
+        try deliverOpenedNotification(id)  // §2.12
       }
       try apply(event, scene: number, of: id, url: connecting ? url : nil)
     }

@@ -91,6 +91,17 @@ public final class Device {
   /// A force-quit in progress: its `kill reason=user` record waits for the
   /// process to die, after the callbacks of its termination.
   var pendingUserKill: AppID?
+  /// A notification the user opened: its delegate method waits for the app to
+  /// come forward, and is delivered just before it becomes active (§2.12).
+  var openedNotification: OpenedNotification?
+
+  struct OpenedNotification {
+    var app: AppID
+    var remote: Bool
+    /// The method it reaches: the UNUserNotificationCenter delegate's, the
+    /// legacy remote-notification one, or none.
+    var callback: Callback?
+  }
   /// Counts scenes brought forward, to find the one a tap on the icon shows.
   var forwardCount = 0
   /// Set while launching: a launch method returned false, so a launch URL is refused (§2.7).

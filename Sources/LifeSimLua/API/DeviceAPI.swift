@@ -18,6 +18,14 @@ extension API {
             "An interruption over the frontmost app (it resigns active; a call banner leaves it active).") { try $0.devInterrupt() },
     .method(.device, "end_interrupt", "dev:end_interrupt([{ accept = true }])",
             "Ends the interruption; accepting a full-screen call sends the app to the background.") { try $0.devEndInterrupt() },
+    .method(.device, "open_notification", "dev:open_notification(app [, { remote = true }])",
+            "The user taps the app's notification (a banner or a Notification Center entry).") { rt in
+      try rt.devNotification { try $0.openNotification($1, remote: $2) }
+    },
+    .method(.device, "notify", "dev:notify(app [, { remote = true }])",
+            "A notification of the app arrives; in front, the app may present it.") { rt in
+      try rt.devNotification { try $0.notify($1, remote: $2) }
+    },
     .method(.device, "end_call", "dev:end_call()",
             "An answered call ends; iOS returns to the app a full-screen call interrupted.") { try $0.devSimple { try $0.endCall() } },
     .method(.device, "switcher", "dev:switcher()", "Opens the app switcher.") { try $0.devSimple { try $0.openSwitcher() } },
@@ -205,6 +213,15 @@ extension LuaRuntime {
   /// An action that takes no argument.
   func devSimple(_ action: (Device) throws -> Void) throws -> Int32 {
     try action(try selfDevice().device)
+    return 0
+  }
+
+  /// `dev:open_notification(app [, { remote = true }])` and `dev:notify(…)`.
+  func devNotification(_ action: (Device, AppID, Bool) throws -> Void) throws -> Int32 {
+    let slot = try selfDevice()
+    let app = try checkApp(2, on: slot)
+    let remote = try args.options(3, keys: ["remote"])?.optional("remote", as: Bool.self) ?? false
+    try action(slot.device, app, remote)
     return 0
   }
 

@@ -23,6 +23,8 @@ extension Operation {
     case .silentPush: return "dev:silent_push"
     case .rotate: return "dev:rotate"
     case .endCall: return "dev:end_call"
+    case .openNotification: return "dev:open_notification"
+    case .notify: return "dev:notify"
     case .openScene: return "app:open_scene"
     case .closeScene: return "scene:close"
     case .disconnectScene: return "scene:disconnect"
