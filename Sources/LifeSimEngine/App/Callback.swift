@@ -77,6 +77,9 @@ public enum Callback: UInt8, CaseIterable, Sendable {
   // UNUserNotificationCenterDelegate, usually the app delegate (reference §2.12)
   case userNotificationCenterWillPresent
   case userNotificationCenterDidReceive
+  // UIViewController containment (reference §5.6)
+  case willMoveToParent
+  case didMoveToParent
 
   /// Its row: names, receiver, notification and source, in one place.
   public var info: CallbackInfo { Callback.rows[Int(rawValue)] }
@@ -166,6 +169,8 @@ public enum Callback: UInt8, CaseIterable, Sendable {
                  "userNotificationCenter(_:willPresent:withCompletionHandler:)", .appDelegate, nil, "§2.12"),
     CallbackInfo(.userNotificationCenterDidReceive, "userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:",
                  "userNotificationCenter(_:didReceive:withCompletionHandler:)", .appDelegate, nil, "§2.12"),
+    CallbackInfo(.willMoveToParent, "willMoveToParentViewController:", "willMove(toParent:)", .viewController, nil, "§5.6"),
+    CallbackInfo(.didMoveToParent, "didMoveToParentViewController:", "didMove(toParent:)", .viewController, nil, "§5.6"),
     ]
     precondition(rows.map(\.callback) == Callback.allCases, "Callback.rows must list every case once, in order")
     return rows

@@ -120,6 +120,69 @@ extension Device {
     try settle()
   }
 
+  // MARK: - Containment (reference §5.6)
+
+  /// `addChild(_:)` with the child's view added to the parent's: UIKit calls
+  /// `willMoveToParentViewController:`; the child's view loads; if the parent
+  /// is on screen the child appears (`viewWillAppear:`, the layout pass,
+  /// `viewDidAppear:`); then the app calls `didMoveToParentViewController:`.
+  @discardableResult
+  public func addChild(_ spec: ObjectSpec, to parent: ObjectID) throws -> ObjectID {
+    let id = objects[vc: parent].app
+    try beginViewAction(.addChild, .addChild, app: id, detail: spec.className) {
+      guard objects[vc: parent].appearance != .deallocated else {
+        throw SimulationError.invalidAction(.addChild, reason: "this \(objects[vc: parent].spec.className) was deallocated")
+      }
+    }
+    let child = objects.makeViewController(spec, app: id, classIndex: trace.classIndex(of: spec.className),
+                                           scene: objects[vc: parent].scene, placement: .child(of: parent))
+    objects[vc: parent].children.append(child)
+    try asAppCode(id) { try changingHierarchy(of: parent) {
+      try createCallbacks(child)
+      try deliverUI(.willMoveToParent, vc: child)
+      try loadViewIfNeeded(parent)
+      try loadViewIfNeeded(child)
+      if objects[vc: parent].appearance == .appeared && objects[vc: parent].inWindow {
+        try appear(child, .willAppear)
+        objects[vc: child].inWindow = true
+        try moveToWindow(objects.views(under: child), entering: true)
+        try layoutPass(child, passes: policy.layoutPassesFirst)
+        objects[vc: child].hasAppeared = true
+        try appear(child, .didAppear)
+      }
+      try deliverUI(.didMoveToParent, vc: child)
+    } }
+    try endViewAction()
+    return child
+  }
+
+  /// `willMove(toParent: nil)`, the view removed (the child disappears if it
+  /// was on screen), `removeFromParent()` (UIKit calls
+  /// `didMoveToParentViewController:`), then `dealloc`.
+  public func removeFromParent(_ child: ObjectID) throws {
+    guard case .child(let parent) = objects[vc: child].placement, objects[vc: child].appearance != .deallocated else {
+      throw SimulationError.invalidAction(.removeFromParent, reason: "this \(objects[vc: child].spec.className) is not a child view controller")
+    }
+    let id = objects[vc: child].app
+    try beginViewAction(.removeFromParent, .removeFromParent, app: id, detail: objects[vc: child].spec.className)
+    try asAppCode(id) { try changingHierarchy(of: parent) {
+      try deliverUI(.willMoveToParent, vc: child)
+      if objects[vc: child].appearance == .appeared {
+        try appear(child, .willDisappear)
+        objects[vc: child].inWindow = false
+        try moveToWindow(objects.views(under: child), entering: false)
+        try appear(child, .didDisappear)
+      }
+      objects[vc: parent].children.removeAll { $0 == child }
+      try deliverUI(.didMoveToParent, vc: child)
+      if objects[vc: child].appearance == .disappeared {
+        try appear(child, .dealloc)
+        for v in objects.views(under: child) { try deallocView(v) }
+      }
+    } }
+    try endViewAction()
+  }
+
   // MARK: - Views (SPEC §2 `add_view`, reference §6)
 
   /// Where a view is added: a view controller's view, or another view.
@@ -283,13 +346,15 @@ extension Device {
   /// A window goes with its scene or its process: its view controllers and
   /// views are released with no callback (§5.5: `dealloc` may never run at exit).
   func dropWindows(_ id: AppID, scene: Int32? = nil) {
-    for window in self[id].windows where scene == nil || window.scene == scene {
-      for vc in window.hierarchy {
-        for v in objects.views(under: vc) { objects[view: v].deallocated = true }
-        if let e = AppearanceLifecycle.table.edge(from: objects[vc: vc].appearance, on: .release) {
-          objects[vc: vc].appearance = AppearanceLifecycle.table.transitions[e].to
-        }
+    func release(_ vc: ObjectID) {
+      for v in objects.views(under: vc) { objects[view: v].deallocated = true }
+      if let e = AppearanceLifecycle.table.edge(from: objects[vc: vc].appearance, on: .release) {
+        objects[vc: vc].appearance = AppearanceLifecycle.table.transitions[e].to
       }
+      for child in objects[vc: vc].children { release(child) }  // §5.6: children go with their container
+    }
+    for window in self[id].windows where scene == nil || window.scene == scene {
+      for vc in window.hierarchy { release(vc) }
     }
     self[id].windows.removeAll { scene == nil || $0.scene == scene }
   }
@@ -409,6 +474,15 @@ extension Device {
     if after { set(vc) { $0.appearance = to } }
     for callback in AppearanceLifecycle.table.transitions[e].callbacks { try deliverUI(callback, vc: vc) }
     if !after { set(vc) { $0.appearance = to } }
+    // §5.6: a container forwards its appearance to its children, after its own
+    // callback (children that cannot take the step, such as one added while
+    // the parent was off screen, are left as they are).
+    for child in objects[vc: vc].children
+    where AppearanceLifecycle.table.edge(from: objects[vc: child].appearance, on: event) != nil {
+      if event == .didAppear { set(child) { $0.hasAppeared = true } }
+      try appear(child, event)
+      if event == .dealloc { for v in objects.views(under: child) { try deallocView(v) } }
+    }
   }
 
   /// `viewIsAppearing:` per profile: always from 17; on 13–16 only to a view

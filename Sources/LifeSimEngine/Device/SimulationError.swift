@@ -9,7 +9,7 @@ public enum Operation: String, CaseIterable, Sendable, CustomStringConvertible {
   // Windows (scene sessions).
   case openScene, closeScene, disconnectScene
   // The view hierarchy.
-  case push, pop, popGesture, present, dismiss, dismissGesture, addView, removeView, loadView
+  case push, pop, popGesture, present, dismiss, dismissGesture, addView, removeView, loadView, addChild, removeFromParent
   // The clock.
   case advance, run
   // What app code does while it runs.

@@ -93,6 +93,8 @@ public enum Placement: Equatable, Sendable {
   case stack
   /// Presented modally, with its style.
   case presented(ModalStyle)
+  /// A child of another view controller (containment, §5.6).
+  case child(of: ObjectID)
 }
 
 /// A view controller (SPEC §1.4, reference §5).
@@ -116,6 +118,8 @@ public struct ViewController: Sendable {
   public internal(set) var inWindow = false
   /// The view controller appeared at least once (the layout pass runs twice the first time, §0).
   var hasAppeared = false
+  /// Its child view controllers, in the order they were added (§5.6).
+  public internal(set) var children: [ObjectID] = []
   /// The subviews of its view, in order.
   public internal(set) var subviews: [ObjectID] = []
 

@@ -9,6 +9,26 @@ extension API {
     .method(.vc, "add_view", "vc:add_view{ class =, from = \"code\" | \"xib\" }",
             "Adds a view to the view controller's view.") { try $0.vcAddView() },
     .method(.vc, "load_view", "vc:load_view()", "Loads the view if it is not loaded (loadViewIfNeeded).") { try $0.vcLoadView() },
+    .method(.vc, "add_child", "vc:add_child{ class =, from =, on = }",
+            "Adds a child view controller and its view (containment); it appears if the parent is on screen.") { rt in
+      let (slot, id) = try rt.selfVC()
+      let spec = try rt.readSpec(2, arg: 2, on: slot, isView: false)
+      let child = try slot.device.addChild(spec, to: id)
+      rt.pushViewController(child, on: slot)
+      return 1
+    },
+    .method(.vc, "remove_from_parent", "vc:remove_from_parent()",
+            "Removes a child view controller from its container; it disappears and is deallocated.") { rt in
+      let (slot, id) = try rt.selfVC()
+      try slot.device.removeFromParent(id)
+      return 0
+    },
+    vcField("parent", "Its container, for a child view controller; else nil.") { L, slot, vc in
+      if case .child(let parent) = vc.placement { slot.runtime.pushViewController(parent, on: slot) } else { lua_pushnil(L) }
+    },
+    vcField("children", "Its child view controllers, in the order they were added.") { _, slot, vc in
+      slot.runtime.pushViewControllers(vc.children, on: slot)
+    },
     vcField("class", "Its class name.") { L, _, vc in push(L, vc.spec.className) },
     vcField("instance", "Which instance of its class it is, from 1.") { L, _, vc in push(L, Int(vc.instance)) },
     vcField("from", "\"storyboard\", \"xib\" or \"code\".") { L, _, vc in push(L, vc.spec.creation.rawValue) },
@@ -23,6 +43,7 @@ extension API {
       switch vc.placement {
       case .stack: push(L, "stack")
       case .presented(let style): push(L, style.rawValue)
+      case .child: push(L, "child")
       }
     },
     vcField("views", "The views added to its view.") { _, slot, vc in slot.runtime.pushViews(vc.subviews, on: slot) },

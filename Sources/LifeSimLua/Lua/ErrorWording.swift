@@ -37,6 +37,8 @@ extension Operation {
     case .addView: return "add_view"
     case .removeView: return "view:remove"
     case .loadView: return "vc:load_view"
+    case .addChild: return "vc:add_child"
+    case .removeFromParent: return "vc:remove_from_parent"
     case .advance: return "dev:advance"
     case .run: return "dev:run"
     case .work: return "ctx:work"

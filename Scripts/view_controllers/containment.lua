@@ -1,0 +1,76 @@
+-- View controller containment: adding and removing a child, and appearance forwarded to children.
+--
+-- Sources: Apple, UIViewController "Implementing a container view controller" and
+-- addChild(_:) / removeFromParent() / willMove(toParent:) / didMove(toParent:): addChild calls the
+-- child's willMove(toParent:) for you, the container adds the child's view and then calls
+-- didMove(toParent:); to remove, call willMove(toParent: nil), remove the view, then
+-- removeFromParent(), which calls didMove(toParent: nil); a container forwards appearance
+-- callbacks to its children automatically (shouldAutomaticallyForwardAppearanceMethods).
+-- Reference §5.6.
+local h = require "helpers"
+
+local function vc_calls(dev, m)
+  local out = {}
+  for _, r in ipairs(dev.trace:records{ kind = "callback", since = m }) do
+    if r.vc then out[#out + 1] = r.vc .. " " .. r.callback end
+  end
+  return out
+end
+
+lifesim.test("a child added to a container on screen: willMove, its view, it appears, didMove", function()
+  local dev, app = h.launched({ ios = 12 }, { root = { class = "Root" } })
+  local m = dev:mark()
+  local child = app.top:add_child{ class = "Child", from = "code" }
+  lifesim.expect_callbacks(vc_calls(dev, m), {
+    "Child initWithNibName:bundle:", "Child willMoveToParentViewController:",
+    "Child loadView", "Child viewDidLoad",
+    "Child viewWillAppear:",
+    "Child viewWillLayoutSubviews", "Child viewDidLayoutSubviews",
+    "Child viewWillLayoutSubviews", "Child viewDidLayoutSubviews",
+    "Child viewDidAppear:",
+    "Child didMoveToParentViewController:",
+  })
+  assert(child.parent == app.top and #app.top.children == 1 and child.presentation == "child")
+  assert(child.state == "appeared")
+end)
+
+lifesim.test("the container forwards its appearance: a push covers both, a pop reveals both", function()
+  local dev, app = h.launched({ ios = 12 }, { root = { class = "Root" } })
+  local child = app.top:add_child{ class = "Child" }
+  local m = dev:mark()
+  app:push{ class = "Detail" }
+  local got = vc_calls(dev, m)
+  local function index(x) for i, c in ipairs(got) do if c == x then return i end end end
+  assert(index("Child viewWillDisappear:") == index("Root viewWillDisappear:") + 1, table.concat(got, ", "))
+  assert(index("Child viewDidDisappear:") == index("Root viewDidDisappear:") + 1)
+  assert(child.state == "disappeared")
+  m = dev:mark()
+  app:pop()
+  got = vc_calls(dev, m)
+  assert(index("Child viewWillAppear:") == index("Root viewWillAppear:") + 1, table.concat(got, ", "))
+  assert(child.state == "appeared")
+end)
+
+lifesim.test("removing a child: willMove, it disappears, didMove, dealloc", function()
+  local dev, app = h.launched({ ios = 12 }, { root = { class = "Root" } })
+  local child = app.top:add_child{ class = "Child" }
+  local m = dev:mark()
+  child:remove_from_parent()
+  lifesim.expect_callbacks(vc_calls(dev, m), {
+    "Child willMoveToParentViewController:", "Child viewWillDisappear:", "Child viewDidDisappear:",
+    "Child didMoveToParentViewController:", "Child dealloc",
+  })
+  assert(#app.top.children == 0 and child.state == "deallocated")
+  local ok, err = pcall(child.remove_from_parent, child)
+  assert(not ok and tostring(err):find("not a child", 1, true), tostring(err))
+end)
+
+lifesim.test("a child added to a container off screen appears with it later", function()
+  local dev, app = h.launched({ ios = 12 }, { root = { class = "Root" } })
+  local detail = app:push{ class = "Detail" }
+  local root = app.stack[1]
+  local child = root:add_child{ class = "Child" }
+  assert(child.state == "disappeared", "off screen: no appearance yet, got " .. child.state)
+  app:pop()
+  assert(child.state == "appeared" and detail.state == "deallocated")
+end)
