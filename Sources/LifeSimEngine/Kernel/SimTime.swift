@@ -41,20 +41,11 @@ public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     return out
   }
 
-  /// Appends `description` to `out` without building it first (trace writers).
+  /// Appends `description` to `out` (the digits come from the byte version
+  /// that trace formatters use, in Trace/TraceBytes.swift).
   public func append(to out: inout String) {
-    if microseconds < 0 { out.append("-") }
-    let m = microseconds.magnitude
-    out.append(String(m / 1_000_000))
-    out.append(".")
-    var frac = m % 1_000_000
-    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (48, 48, 48, 48, 48, 48)
-    withUnsafeMutableBytes(of: &digits) { buf in
-      for i in stride(from: 5, through: 0, by: -1) {
-        buf[i] = UInt8(48 + frac % 10)
-        frac /= 10
-      }
-      out.append(String(decoding: buf, as: UTF8.self))
-    }
+    var bytes: [UInt8] = []
+    append(to: &bytes)
+    out += String(decoding: bytes, as: UTF8.self)
   }
 }
