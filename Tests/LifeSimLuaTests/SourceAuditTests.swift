@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LifeSimEngine
 
 /// The repository's folder, found from this file's path.
 let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
@@ -47,5 +48,43 @@ struct SourceAuditTests {
     #expect(found.isEmpty, "Lua calls that can raise, made from Swift:\n\(found.joined(separator: "\n"))")
     // The audit would pass vacuously if the folders were missing.
     #expect(try swiftSources(under: "Sources/LifeSimLua").count > 10)
+  }
+}
+
+/// The project's reference keeps the numbering the code cites: every
+/// "reference §N" or "reference §N.M" in the sources and scripts names a
+/// section heading of docs/reference.md, and every callback row and
+/// transition edge cites a section that exists.
+struct ReferenceCitationTests {
+  @Test func everyCitedSectionExists() throws {
+    let reference = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/reference.md"), encoding: .utf8)
+    var sections = Set<String>()
+    for line in reference.split(separator: "\n") where line.hasPrefix("## ") || line.hasPrefix("### ") {
+      let words = line.split(separator: " ")
+      guard words.count > 1 else { continue }
+      sections.insert(String(words[1]).trimmingCharacters(in: CharacterSet(charactersIn: ".")))
+    }
+    #expect(sections.contains("0") && sections.contains("5.6") && sections.contains("2.12"), "\(sections.sorted())")
+    var cited = Set<String>()
+    for folder in ["Sources", "Scripts"] {
+      let base = repositoryRoot.appendingPathComponent(folder)
+      let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)!
+      for case let url as URL in files where url.pathExtension == "swift" || url.pathExtension == "lua" {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        var rest = Substring(text)
+        while let r = rest.range(of: "reference §") {
+          let number = rest[r.upperBound...].prefix { $0.isNumber || $0 == "." }
+          let trimmed = number.hasSuffix(".") ? number.dropLast() : number
+          if !trimmed.isEmpty { cited.insert(String(trimmed)) }
+          rest = rest[r.upperBound...]
+        }
+      }
+    }
+    #expect(cited.count > 10)
+    for c in cited.sorted() { #expect(sections.contains(c), "reference §\(c) is cited but docs/reference.md has no such section") }
+    for row in Callback.rows {
+      let section = row.reference.dropFirst().prefix { $0.isNumber || $0 == "." }
+      #expect(sections.contains(String(section)), "\(row.selector) cites \(row.reference)")
+    }
   }
 }
