@@ -74,3 +74,13 @@ lifesim.test("in front: willPresent on arrival, didReceive at once when tapped; 
   lifesim.expect_callbacks(dev2.trace:callbacks{ app = plain, since = m },
                            { "sceneWillEnterForeground:", "sceneDidBecomeActive:" })
 end)
+
+lifesim.test("before iOS 10 there is no UNUserNotificationCenter: a remote notification takes the legacy path", function()
+  local dev, notes = h.launched({ ios = 9 })
+  notes:on(did_receive, function() end)
+  dev:home()
+  local m = dev:mark()
+  dev:open_notification(notes, { remote = true })
+  lifesim.expect_callbacks(dev.trace:callbacks{ app = notes, since = m },
+                           { "applicationWillEnterForeground:", legacy, "applicationDidBecomeActive:" })
+end)

@@ -74,3 +74,17 @@ lifesim.test("a child added to a container off screen appears with it later", fu
   app:pop()
   assert(child.state == "appeared" and detail.state == "deallocated")
 end)
+
+lifesim.test("iOS 17: a child appearing gets viewIsAppearing: too, with its container or on its own", function()
+  local dev, app = h.launched({ ios = 17 }, { root = { class = "Root" } })
+  local m = dev:mark()
+  app.top:add_child{ class = "Child" }
+  local got = vc_calls(dev, m)
+  local function index(x) for i, c in ipairs(got) do if c == x then return i end end end
+  assert(index("Child viewIsAppearing:") == index("Child viewWillAppear:") + 1, table.concat(got, ", "))
+  app:push{ class = "Detail" }
+  m = dev:mark()
+  app:pop()
+  got = vc_calls(dev, m)
+  assert(index("Child viewIsAppearing:") == index("Root viewIsAppearing:") + 1, table.concat(got, ", "))
+end)

@@ -171,7 +171,8 @@ extension Device {
       try requireUnlocked(.openNotification)
     }
     // Implemented, not merely covered by on("*"): the app set a delegate.
-    let delegate = self[id].implemented.contains(.userNotificationCenterDidReceive)
+    // UNUserNotificationCenter exists from iOS 10 (§2.12).
+    let delegate = profile.version >= 10 && self[id].implemented.contains(.userNotificationCenterDidReceive)
     let callback: Callback? = delegate ? .userNotificationCenterDidReceive : remote ? .didReceiveRemoteNotification : nil
     if frontmost == id && self[id].state == .active && interruption == nil && !isSwitcherOpen {
       if let callback { try cascade(for: id) { try deliver(callback, to: id) } }
@@ -193,8 +194,8 @@ extension Device {
   public func notify(_ id: AppID, remote: Bool) throws {
     try begin(.notify, .notify, app: id, detail: remote ? "remote" : "local")
     if frontmost == id && self[id].state == .active {
-      let delegate = self[id].implemented.contains(.userNotificationCenterWillPresent)
-        || self[id].implemented.contains(.userNotificationCenterDidReceive)
+      let delegate = profile.version >= 10 && (self[id].implemented.contains(.userNotificationCenterWillPresent)
+        || self[id].implemented.contains(.userNotificationCenterDidReceive))
       let callback: Callback? = delegate ? .userNotificationCenterWillPresent : remote ? .didReceiveRemoteNotification : nil
       if let callback { try cascade(for: id) { try deliver(callback, to: id) } }
     }

@@ -146,6 +146,7 @@ extension Device {
         try appear(child, .willAppear)
         objects[vc: child].inWindow = true
         try moveToWindow(objects.views(under: child), entering: true)
+        if deliversViewIsAppearing(child) { try deliverUI(.viewIsAppearing, vc: child) }  // §0, §5.3
         try layoutPass(child, passes: policy.layoutPassesFirst)
         objects[vc: child].hasAppeared = true
         try appear(child, .didAppear)
@@ -433,8 +434,12 @@ extension Device {
       set(vc) { $0.inWindow = true }
       try moveToWindow(objects.views(under: vc), entering: true)
     case .isAppearing(let p):
-      guard let vc = pick(p), deliversViewIsAppearing(vc) else { return }
-      try deliverUI(.viewIsAppearing, vc: vc)
+      guard let vc = pick(p) else { return }
+      if deliversViewIsAppearing(vc) { try deliverUI(.viewIsAppearing, vc: vc) }
+      // §5.6: a container forwards viewIsAppearing: to the children appearing with it.
+      for child in objects[vc: vc].children where objects[vc: child].appearance == .appearing && deliversViewIsAppearing(child) {
+        try deliverUI(.viewIsAppearing, vc: child)
+      }
     case .layout(let p):
       guard let vc = pick(p) else { return }
       // A view controller that appeared before is being revealed (a pop, a
