@@ -8,11 +8,7 @@
 -- notification_center_reactivates is true on iOS 11 and 12 only.
 local h = require "helpers"
 
-local function count(list, item)
-  local n = 0
-  for _, x in ipairs(list) do if x == item then n = n + 1 end end
-  return n
-end
+local count = h.count
 
 lifesim.test("iOS 12: fully pulled down, the app becomes active again, and once more on dismissal", function()
   local dev, notes = h.launched({ ios = 12 })

@@ -80,4 +80,11 @@ function M.object_calls(dev, since, delegates)
   return out
 end
 
+-- How many times `item` occurs in `list`.
+function M.count(list, item)
+  local n = 0
+  for _, x in ipairs(list) do if x == item then n = n + 1 end end
+  return n
+end
+
 return M

@@ -192,11 +192,12 @@ static int ls_msghandler(lua_State *L) {
   return 1;
 }
 
-int ls_pcall(lua_State *L, int nargs, int nresults, int nested) {
+/* The protected call both entry points make: the function and its arguments
+** are on the stack above the message handler at `msgh`. Code runs denied
+** growth past the cap, a nested call runs under the handler budget, and a
+** handler whose own budget tripped leaves its caller running under its own. */
+static int ls_protected(lua_State *L, int nargs, int nresults, int msgh, int nested) {
   ls_state *S = ls_getstate(L);
-  int base = lua_gettop(L) - nargs;  // the function's index
-  lua_pushcfunction(L, ls_msghandler);
-  lua_rotate(L, base, 1);
   int saved_deny = S->deny;
   long long saved_call = S->call_remaining;
   if (nested) S->call_remaining = S->handler_budget;
@@ -204,18 +205,25 @@ int ls_pcall(lua_State *L, int nargs, int nresults, int nested) {
   S->depth++;
   lua_State *saved_running = S->running;
   S->running = L;
-  int status = lua_pcall(L, nargs, nresults, base);
+  int status = lua_pcall(L, nargs, nresults, msgh);
   S->running = saved_running;
   S->depth--;
   S->deny = saved_deny;
   if (nested) S->call_remaining = saved_call;
-  lua_rotate(L, base, -1);  // drop the handler
-  lua_settop(L, -2);
   if (S->tripped == LS_TRIP_CALL && nested) {
-    // A handler's own budget tripped; its caller keeps running, under its own budget.
     S->tripped = LS_TRIP_NONE;
     lua_sethook(L, ls_hook, LUA_MASKCOUNT, HOOK_STEP);
   }
+  return status;
+}
+
+int ls_pcall(lua_State *L, int nargs, int nresults, int nested) {
+  int base = lua_gettop(L) - nargs;  // the function's index
+  lua_pushcfunction(L, ls_msghandler);
+  lua_rotate(L, base, 1);
+  int status = ls_protected(L, nargs, nresults, base, nested);
+  lua_rotate(L, base, -1);  // drop the handler
+  lua_settop(L, -2);
   return status;
 }
 
@@ -239,7 +247,6 @@ int ls_push_store(lua_State *L, lua_Integer devices, lua_Integer id) {
 }
 
 int ls_pcall_slot(lua_State *L, int store, lua_Integer fn, lua_Integer arg) {
-  ls_state *S = ls_getstate(L);
   lua_pushcfunction(L, ls_msghandler);
   int base = lua_gettop(L);
   lua_rawgeti(L, store, fn);
@@ -248,23 +255,7 @@ int ls_pcall_slot(lua_State *L, int store, lua_Integer fn, lua_Integer arg) {
     lua_rawgeti(L, store, arg);
     nargs = 1;
   }
-  int saved_deny = S->deny;
-  long long saved_call = S->call_remaining;
-  S->call_remaining = S->handler_budget;
-  S->deny = 1;
-  S->depth++;
-  lua_State *saved_running = S->running;
-  S->running = L;
-  int status = lua_pcall(L, nargs, 1, base);
-  S->running = saved_running;
-  S->depth--;
-  S->deny = saved_deny;
-  S->call_remaining = saved_call;
-  if (S->tripped == LS_TRIP_CALL) {
-    S->tripped = LS_TRIP_NONE;
-    lua_sethook(L, ls_hook, LUA_MASKCOUNT, HOOK_STEP);
-  }
-  return status;
+  return ls_protected(L, nargs, 1, base, 1);
 }
 
 void ls_push_candidates(lua_State *L, int store, const ls_candidate *c, int n) {

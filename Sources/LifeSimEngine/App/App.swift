@@ -135,8 +135,6 @@ public struct ProcessTable: Sendable {
 
   public init() {}
 
-  public var count: Int { apps.count }
-
   public subscript(id: AppID) -> App {
     _read { yield apps[Int(id.index)] }
     _modify { yield &apps[Int(id.index)] }

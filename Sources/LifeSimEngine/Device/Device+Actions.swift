@@ -20,8 +20,7 @@ extension Device {
   /// Presses Home (or swipes up): the app on screen goes to the background (§2.2).
   public func home() throws {
     try begin(.home, .home) { try requireUnlocked(.home) }
-    isSwitcherOpen = false
-    interruption = nil
+    screen.closeOverlays()
     if let f = frontmost {
       try sendToBackground(f)
       frontmost = nil
@@ -39,8 +38,7 @@ extension Device {
       // §0 "Protected data": unavailable 10 s after a lock with a passcode.
       kernel.schedule(.device(.protectedDataLock, epoch: epoch), at: now + policy.protectedDataDelay)
     }
-    isSwitcherOpen = false
-    interruption = nil
+    screen.closeOverlays()
     if let f = frontmost {
       if profile.lockEntersBackground {
         try sendToBackground(f)
@@ -293,8 +291,7 @@ extension Device {
   /// Makes `id` the app on screen: the previous one leaves, the switcher and
   /// any overlay close, and `id` becomes active (cold or warm).
   func bringToFront(_ id: AppID, url: String?, scene: Int32? = nil) throws {
-    isSwitcherOpen = false
-    interruption = nil
+    screen.closeOverlays()
     if let f = frontmost, f != id { try sendToBackground(f) }
     if frontmost != id {
       stats.opens += 1
