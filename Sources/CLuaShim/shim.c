@@ -227,35 +227,44 @@ int ls_pcall(lua_State *L, int nargs, int nresults, int nested) {
   return status;
 }
 
-/* The hot path of a handler call (issue 16): the function in slot `fn` of
-** the table at `store`, called with the value in slot `arg` (no argument
-** when `arg` is 0), protected and budgeted as ls_pcall(.., nested = 1) does,
-** in one C call. The message handler goes below the function instead of
-** being rotated into place. Leaves the message handler and the one result
-** (or the error value) on the stack; the caller resets it. */
-int ls_push_store(lua_State *L, lua_Integer devices, lua_Integer id) {
-  lua_rawgeti(L, LUA_REGISTRYINDEX, devices);
-  if (lua_rawgeti(L, -1, id) != LUA_TUSERDATA) {
-    lua_settop(L, -3);
-    lua_pushnil(L);
-    return 0;
-  }
-  lua_getiuservalue(L, -1, 1);
-  lua_replace(L, -3);
-  lua_settop(L, -2);
-  return 1;
+int ls_push_store(lua_State *L, lua_Integer stores, lua_Integer id) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, stores);
+  int found = lua_rawgeti(L, -1, id) == LUA_TTABLE;
+  lua_replace(L, -2);
+  return found;
 }
 
-int ls_pcall_slot(lua_State *L, int store, lua_Integer fn, lua_Integer arg) {
-  lua_pushcfunction(L, ls_msghandler);
-  int base = lua_gettop(L);
-  lua_rawgeti(L, store, fn);
+/* The hot path of a handler call (issue 16): one C call per handler. It
+** finds the device's value store, calls store[fn](store[arg]) protected and
+** under the handler budget as ls_pcall(.., nested = 1) does, and reads the
+** result, so that Swift crosses into C once. The message handler goes below
+** the function instead of being rotated into place. */
+int ls_call_handler(lua_State *L, lua_Integer stores, lua_Integer id, lua_Integer fn, lua_Integer arg,
+                    int *result) {
+  int top = lua_gettop(L);
+  *result = LS_RESULT_NONE;
+  lua_pushcfunction(L, ls_msghandler);  /* top + 1 */
+  lua_rawgeti(L, LUA_REGISTRYINDEX, stores);
+  if (lua_rawgeti(L, -1, id) != LUA_TTABLE) {  /* the device is gone */
+    lua_settop(L, top);
+    return LUA_OK;
+  }
+  /* the store, at top + 3 */
+  lua_rawgeti(L, top + 3, fn);
   int nargs = 0;
   if (arg != 0) {
-    lua_rawgeti(L, store, arg);
+    lua_rawgeti(L, top + 3, arg);
     nargs = 1;
   }
-  return ls_protected(L, nargs, 1, base, 1);
+  int status = ls_protected(L, nargs, 1, top + 1, 1);
+  if (status == LUA_OK) {
+    if (lua_type(L, -1) == LUA_TBOOLEAN) *result = lua_toboolean(L, -1) ? LS_RESULT_TRUE : LS_RESULT_FALSE;
+    lua_settop(L, top);
+  } else {
+    lua_replace(L, top + 1);  /* the error value, alone above `top` */
+    lua_settop(L, top + 1);
+  }
+  return status;
 }
 
 void ls_push_candidates(lua_State *L, int store, const ls_candidate *c, int n) {

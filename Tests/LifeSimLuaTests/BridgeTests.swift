@@ -209,6 +209,38 @@ struct BridgeLifetimeTests {
     #expect(rt.devices.count < 5, "devices leaked: \(rt.devices.count)")
   }
 
+  /// The engine's device holds the bridge's slot as its host, and the slot
+  /// holds the device: the slot must let go when the userdata is collected,
+  /// or every device of a batch would stay in memory.
+  @Test func collectedDevicesFreeTheEngineDevices() throws {
+    final class WeakDevices: @unchecked Sendable {
+      var refs: [() -> Device?] = []
+    }
+    let seen = WeakDevices()
+    let (rt, _, f) = try runScript("""
+      for i = 1, 50 do
+        local dev = lifesim.device{ ios = 17, seed = i }
+        local app = dev:install{ bundle = "a" }
+        app:on("*", function(ctx) return dev.now end)
+        dev:launch(app)
+        dev:home()
+      end
+      collectgarbage("collect")
+      collectgarbage("collect")
+      """) { options in
+      options.retainDevices = false
+      options.traceStream = { device, _ in
+        seen.refs.append { [weak device] in device }
+        return nil
+      }
+    }
+    #expect(f == nil)
+    #expect(seen.refs.count == 50)
+    let alive = seen.refs.filter { $0() != nil }.count
+    #expect(alive < 5, "engine devices kept alive: \(alive) of 50")
+    withExtendedLifetime(rt) {}
+  }
+
   @Test func aCtxKeptPastItsHandlerGivesAClearError() throws {
     let (_, _, f) = try runScript("""
       local dev = lifesim.device{ ios = 12 }

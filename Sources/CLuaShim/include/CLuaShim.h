@@ -82,14 +82,20 @@ int ls_sigint_take(void);
 /// on the stack and the traceback is stored; ls_push_traceback pushes it.
 /// `nested` gives the call the per-handler budget instead of the caller's.
 int ls_pcall(lua_State *L, int nargs, int nresults, int nested);
+/// Pushes the value store of device `id` (user value 1 of its userdata, and
+/// held weakly by the registry table `stores` too), or nil when the device is
+/// gone; returns whether it is there. Raw reads only.
+int ls_push_store(lua_State *L, lua_Integer stores, lua_Integer id);
+
+/// What a handler returned, as ls_call_handler reports it.
+enum { LS_RESULT_NONE = 0, LS_RESULT_FALSE = 1, LS_RESULT_TRUE = 2 };
 /// A handler call in one step: `store[fn](store[arg])` (no argument when `arg`
-/// is 0), as ls_pcall(L, 1, 1, 1) would make it. Leaves the message handler and
-/// the result (or the error) on the stack; the caller resets the top.
-/// Pushes the value store of device `id` (user value 1 of its userdata, found
-/// in the registry table `devices`), or nil when the device is gone; returns
-/// whether it is there. Raw reads only.
-int ls_push_store(lua_State *L, lua_Integer devices, lua_Integer id);
-int ls_pcall_slot(lua_State *L, int store, lua_Integer fn, lua_Integer arg);
+/// is 0) on the store of device `id`, as ls_pcall(L, 1, 1, 1) would make it,
+/// with its boolean result in `*result`. On success the stack is as it was;
+/// on failure the error value is left on top (the caller pops it). A device
+/// that is gone runs nothing and counts as success.
+int ls_call_handler(lua_State *L, lua_Integer stores, lua_Integer id, lua_Integer fn, lua_Integer arg,
+                    int *result);
 
 /// One jetsam candidate for the `choose_victim` policy; the app object, its
 /// bundle id and its state's name are slots of the device's value store.

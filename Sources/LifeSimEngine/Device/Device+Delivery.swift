@@ -9,10 +9,16 @@ extension Device {
   func deliver(_ callback: Callback, to id: AppID, scene: Int32? = nil, url: String? = nil,
                detail: String? = nil) throws -> HandlerResult {
     let handled = self[id].handled.contains(callback)
+    var outerURL: String??
+    if handled, let url {
+      outerURL = .some(deliveryURL)
+      deliveryURL = url
+    }
+    defer { if let outerURL { deliveryURL = outerURL } }
     let result = try send(.callback(id, callback), handled: handled, kind: .callback, record: {
       $0.app = id; $0.callback = callback; $0.handled = handled; $0.scene = scene
       if let d = url ?? detail { $0.detail = d }
-    }, call: { try $0.handle(Delivery(app: id, callback: callback, scene: scene, url: url), on: self) })
+    }, call: { try $0.handle(Delivery(app: id, callback: callback, scene: scene, hasURL: url != nil), on: self) })
     if let n = callback.notification, postsNotification(callback, scene: scene, of: id) {
       try post(n, to: id)
     }
@@ -62,7 +68,9 @@ extension Device {
   /// one (reference §3.1; restored after it), then `call` on the host, only
   /// when `handled`, with `busy` saying what runs. A kill inside the handler
   /// arrives as `processKilled` and unwinds to the cascade that ran it.
-  @discardableResult
+  // Inlined into its four callers so that `record` and `call` are not
+  // closures at run time (their thunks cost about 230 instructions a call).
+  @inline(__always) @discardableResult
   private func send(_ running: Busy, handled: Bool, kind: RecordKind, record: (inout TraceRecord) -> Void,
                     call: (DeviceHost) throws -> HandlerResult) throws -> HandlerResult {
     trace.append(record, kind: kind, at: now)

@@ -82,6 +82,8 @@ public final class Device {
 
   /// What is running right now, for re-entrancy checks and error context.
   public internal(set) var busy: Busy?
+  /// The URL of the callback whose handler runs, when it has one (`Delivery.hasURL`).
+  public internal(set) var deliveryURL: String?
   var inClockLoop = false
   var nextTaskID: Int32 = 1
   /// A process killed while its own code ran: the cascade that ran it unwinds.

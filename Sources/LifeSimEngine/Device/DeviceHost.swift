@@ -21,25 +21,28 @@ public protocol DeviceHost: AnyObject {
   func chooseVictim(_ candidates: [VictimCandidate], on device: Device) throws -> AppID
 }
 
-/// One callback being delivered to an app.
+/// One callback being delivered to an app. Plain values only, so that a
+/// delivery costs no reference counting: its URL, if it has one, is
+/// `Device.deliveryURL` while the handler runs.
 public struct Delivery: Sendable {
   public var app: AppID
   public var callback: Callback
   /// The scene number, for scene-delegate callbacks.
   public var scene: Int32?
-  /// The URL in the launch options, connection options or open-URL call.
-  public var url: String?
+  /// Whether the callback carries a URL (in the launch options, connection
+  /// options or open-URL call); `Device.deliveryURL` holds it.
+  public var hasURL: Bool
   /// For view-controller callbacks the view controller; for view callbacks the
   /// view and the view controller that holds it.
   public var vc: ObjectID?
   public var view: ObjectID?
 
-  public init(app: AppID, callback: Callback, scene: Int32? = nil, url: String? = nil,
+  public init(app: AppID, callback: Callback, scene: Int32? = nil, hasURL: Bool = false,
               vc: ObjectID? = nil, view: ObjectID? = nil) {
     self.app = app
     self.callback = callback
     self.scene = scene
-    self.url = url
+    self.hasURL = hasURL
     self.vc = vc
     self.view = view
   }

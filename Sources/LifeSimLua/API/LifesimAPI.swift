@@ -102,6 +102,10 @@ extension LuaRuntime {
       device.stream(to: stream, keepingRecords: false)
     }
     lua_createtable(L, 0, 0)  // the value store
+    lua_rawgeti(L, ls_registryindex(), lua_Integer(storesTableRef))
+    lua_pushvalue(L, -2)
+    lua_rawseti(L, -2, lua_Integer(slot.id))
+    ls_pop(L, 1)
     pushObject(Handle(kind: ObjectKind.device.rawValue, device: slot.id, index: 0, extra: 0), userValue: true)
     lua_rawgeti(L, ls_registryindex(), lua_Integer(devicesTableRef))
     lua_pushvalue(L, -2)

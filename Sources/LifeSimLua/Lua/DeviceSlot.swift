@@ -76,30 +76,64 @@ enum ContextSource {
 /// stack, searched from the top: a `ctx` reads the innermost entry of its app,
 /// and one used when no function of its app runs finds none.
 struct ContextStack {
-  private var entries: [ContextInfo] = []
-  /// The URLs of the entries that have one, in stack order.
-  private var urls: [String] = []
+  // A handle to storage the runtime owns (and frees with `deallocate()`), and
+  // a buffer of plain values rather than an array: a push and a pop on every
+  // handler call, with no reference counting and no uniqueness checks.
+  private struct Storage {
+    var entries: UnsafeMutablePointer<ContextInfo>
+    var capacity: Int
+    var count = 0
+    /// The URLs of the entries that have one, in stack order.
+    var urls: [String] = []
+  }
+  private let s: UnsafeMutablePointer<Storage>
 
-  mutating func push(_ info: ContextInfo, url: String? = nil) {
-    var info = info
-    if let url {
-      info.hasURL = true
-      urls.append(url)
-    }
-    entries.append(info)
+  init() {
+    s = .allocate(capacity: 1)
+    s.initialize(to: Storage(entries: .allocate(capacity: 16), capacity: 16))
   }
 
-  mutating func pop() {
-    if entries[entries.count - 1].hasURL { urls.removeLast() }
-    entries.removeLast()
+  func deallocate() {
+    s.pointee.entries.deallocate()  // ContextInfo holds no references
+    s.deinitialize(count: 1)
+    s.deallocate()
+  }
+
+  var count: Int { s.pointee.count }
+  private var entries: UnsafeMutablePointer<ContextInfo> { s.pointee.entries }
+
+  @inline(__always)
+  func push(_ info: ContextInfo, url: String? = nil) {
+    if s.pointee.count == s.pointee.capacity { grow() }
+    let n = s.pointee.count
+    (s.pointee.entries + n).initialize(to: info)
+    if let url {
+      s.pointee.entries[n].hasURL = true
+      s.pointee.urls.append(url)
+    }
+    s.pointee.count = n + 1
+  }
+
+  private func grow() {
+    let bigger = UnsafeMutablePointer<ContextInfo>.allocate(capacity: s.pointee.capacity * 2)
+    bigger.moveInitialize(from: s.pointee.entries, count: s.pointee.count)
+    s.pointee.entries.deallocate()
+    s.pointee.entries = bigger
+    s.pointee.capacity *= 2
+  }
+
+  @inline(__always)
+  func pop() {
+    s.pointee.count -= 1
+    if s.pointee.entries[s.pointee.count].hasURL { s.pointee.urls.removeLast() }
   }
 
   /// The URL of the innermost live entry of (device, app), if it has one.
   func url(device: Int32, app: Int32) -> String? {
-    var i = entries.count - 1, u = urls.count
+    var i = count - 1, u = s.pointee.urls.count
     while i >= 0 {
       if entries[i].hasURL { u -= 1 }
-      if entries[i].device == device && entries[i].app.index == app { return entries[i].hasURL ? urls[u] : nil }
+      if entries[i].device == device && entries[i].app.index == app { return entries[i].hasURL ? s.pointee.urls[u] : nil }
       i -= 1
     }
     return nil
@@ -107,7 +141,7 @@ struct ContextStack {
 
   /// Whether a function of (device, app) runs now.
   func isLive(device: Int32, app: Int32) -> Bool {
-    var i = entries.count - 1
+    var i = count - 1
     while i >= 0 {
       if entries[i].device == device && entries[i].app.index == app { return true }
       i -= 1
@@ -117,7 +151,7 @@ struct ContextStack {
 
   /// The innermost live entry of (device, app).
   func top(device: Int32, app: Int32) -> ContextInfo? {
-    var i = entries.count - 1
+    var i = count - 1
     while i >= 0 {
       if entries[i].device == device && entries[i].app.index == app { return entries[i] }
       i -= 1
@@ -154,6 +188,7 @@ struct DeviceSlots {
       let i = Int(id)
       while slots.count <= i { slots.append(nil) }
       count += (newValue == nil ? 0 : 1) - (slots[i] == nil ? 0 : 1)
+      if let old = slots[i], old !== newValue { old.detach() }
       slots[i] = newValue
     }
   }
@@ -162,49 +197,24 @@ struct DeviceSlots {
   var ids: [Int32] { slots.indices.filter { slots[$0] != nil }.map(Int32.init) }
 }
 
-/// What the device holds as its host. The device holds its host strongly and
-/// the slot holds the device, so the device's reference goes to this small
-/// forwarder, which does not retain the slot: no cycle. The slot detaches it
-/// from the device as the slot goes (`DeviceSlot.deinit`).
-final class HostForwarder: DeviceHost {
-  // Valid for as long as the device can call it: the slot detaches the
-  // forwarder before the slot's memory goes.
-  unowned(unsafe) let slot: DeviceSlot
-  init(_ slot: DeviceSlot) { self.slot = slot }
-
-  func handle(_ delivery: Delivery, on device: Device) throws -> HandlerResult {
-    try slot.handle(delivery, on: device)
-  }
-  func observe(_ notification: AppNotification, app: AppID, on device: Device) throws {
-    try slot.observe(notification, app: app, on: device)
-  }
-  func fire(_ token: HostToken, on device: Device, app: AppID?) throws {
-    try slot.fire(token, on: device, app: app)
-  }
-  func release(_ token: HostToken, on device: Device) { slot.release(token, on: device) }
-  func expire(_ token: HostToken, task: Int32, app: AppID, on device: Device) throws {
-    try slot.expire(token, task: task, app: app, on: device)
-  }
-  func backgroundTime(for app: AppID, on device: Device) throws -> SimTime {
-    try slot.backgroundTime(for: app, on: device)
-  }
-  func chooseVictim(_ candidates: [VictimCandidate], on device: Device) throws -> AppID {
-    try slot.chooseVictim(candidates, on: device)
-  }
-}
-
 /// One device as the bridge sees it: the engine's `Device`, and the script
-/// functions its apps registered. It is the device's `DeviceHost`.
+/// functions its apps registered. It is the device's `DeviceHost`: the device
+/// holds it strongly (a weakly referenced object keeps its reference count in
+/// a side table, slow on every call), and the slot holds the device, so the
+/// cycle is broken by hand: `detach()` when the device's userdata is
+/// collected (`DeviceSlots`).
 ///
 /// Lua values live in a table stored as the device userdata's user value, so
 /// a handler that captures `dev` forms a cycle Lua's collector can see and
 /// break; Swift holds only slot numbers into that table.
-final class DeviceSlot {
+final class DeviceSlot: DeviceHost {
   let id: Int32
   let device: Device
   // unowned(unsafe): the runtime owns every slot (`devices`) and outlives it, and
   // a checked unowned reference costs a retain and release on every handler call.
   unowned(unsafe) let runtime: LuaRuntime
+  /// The runtime's, read on every handler call.
+  let contexts: ContextStack
 
   /// Per app: its handlers, observers and `ctx`.
   var functions: [AppFunctions] = []
@@ -229,21 +239,18 @@ final class DeviceSlot {
   private var nextSlot: Int32 = 1
   private var freeSlots: [Int32] = []
 
-  /// What `device.host` points to (weakly).
-  private(set) var forwarder: HostForwarder!
-
   init(id: Int32, device: Device, runtime: LuaRuntime) {
     self.id = id
     self.device = device
     self.runtime = runtime
-    forwarder = HostForwarder(self)
-    device.host = forwarder
+    self.contexts = runtime.contexts
+    device.host = self
   }
 
-  deinit {
-    // The device may outlive the slot (kept by `retainDevices`, or by Swift
-    // code): it must not call into a slot that is gone.
-    if device.host === forwarder { device.host = nil }
+  /// Lets go of the device: it may outlive the slot (kept by
+  /// `retainDevices`, or by Swift code) and must not call into it.
+  func detach() {
+    if device.host === self { device.host = nil }
   }
 
   var L: LuaState { runtime.L }
@@ -262,7 +269,7 @@ final class DeviceSlot {
   /// Pushes the store table (nil when the device is gone, and returns false). Stack effect: +1.
   @discardableResult
   func pushStore() -> Bool {
-    ls_push_store(L, lua_Integer(runtime.devicesTableRef), lua_Integer(id)) != 0
+    ls_push_store(L, lua_Integer(runtime.storesTableRef), lua_Integer(id)) != 0
   }
 
   /// Stores the value at `index` and returns its slot (stack effect: none).
@@ -304,32 +311,31 @@ final class DeviceSlot {
 
   // MARK: - The host's work (through `HostForwarder`)
 
-  // The hot path (issue 16 item 6): the store is pushed once per delivery, the
-  // handler slots are plain array reads, the app's `ctx` is made once, and
-  // each call is one C function (`ls_pcall_slot`). Nothing here allocates.
+  // The hot path (issue 16 item 6): the handler slots are plain array reads,
+  // the app's `ctx` is made once, and each call is one C function
+  // (`ls_call_handler`) that finds the store and makes the protected call.
+  // Nothing here allocates.
   func handle(_ delivery: Delivery, on device: Device) throws -> HandlerResult {
     let app = Int(delivery.app.index), c = Int(delivery.callback.rawValue)
-    let top = lua_gettop(L)
-    defer { lua_settop(L, top) }
-    guard pushStore() else { return .none }
-    let store = top + 1
-    let ctx = contextObject(app, store: store)
-    runtime.contexts.push(ContextInfo(device: id, app: delivery.app, source: .callback(delivery.callback),
-                                      scene: delivery.scene, vc: delivery.vc, view: delivery.view), url: delivery.url)
-    defer { runtime.contexts.pop() }
+    let ctx = contextObject(app)
+    let info = ContextInfo(device: id, app: delivery.app, source: .callback(delivery.callback),
+                           scene: delivery.scene, vc: delivery.vc, view: delivery.view)
+    if delivery.hasURL { contexts.push(info, url: device.deliveryURL) } else { contexts.push(info) }
+    defer { contexts.pop() }
     var result = HandlerResult.none
     // The object's own handler (its spec's `on`), then the app's, then "*".
     // Each slot is read just before its call: a handler may register another.
-    if let token = specToken(delivery), let slot = specHandlers[token]?[delivery.callback.rawValue] {
-      _ = try call(slot, ctx: ctx, store: store, app: delivery.app, what: describe(delivery))
+    if delivery.vc != nil || delivery.view != nil, let token = specToken(delivery),
+       let slot = specHandlers[token]?[delivery.callback.rawValue] {
+      _ = try call(slot, ctx: ctx, app: delivery.app, what: .delivery(delivery.callback, vc: delivery.vc, view: delivery.view))
     }
     let own = functions[app].handlers[c]
     if own != 0 {
-      result = try call(own, ctx: ctx, store: store, app: delivery.app, what: describe(delivery))
+      result = try call(own, ctx: ctx, app: delivery.app, what: .delivery(delivery.callback, vc: delivery.vc, view: delivery.view))
     }
     let any = functions[app].wildcard
     if any != 0 {
-      let r = try call(any, ctx: ctx, store: store, app: delivery.app, what: describe(delivery))
+      let r = try call(any, ctx: ctx, app: delivery.app, what: .delivery(delivery.callback, vc: delivery.vc, view: delivery.view))
       if own == 0 { result = r }
     }
     return result
@@ -341,39 +347,40 @@ final class DeviceSlot {
     // The observers registered when the notification is posted; one added
     // meanwhile waits for the next post.
     let observers = functions[Int(app.index)].observers[n]
-    try withContext(app, .notification(notification)) { ctx, store in
-      for slot in observers { _ = try call(slot, ctx: ctx, store: store, app: app, what: notification.name) }
+    try withContext(app, .notification(notification)) { ctx in
+      for slot in observers { _ = try call(slot, ctx: ctx, app: app, what: .notification(notification)) }
     }
   }
 
   func fire(_ token: HostToken, on device: Device, app: AppID?) throws {
     let slot = Int32(token.rawValue)
     if let app {
-      try withContext(app, .timer) { ctx, store in
-        _ = try call(slot, ctx: ctx, store: store, app: app, what: "timer (ctx:after)")
+      try withContext(app, .timer) { ctx in
+        _ = try call(slot, ctx: ctx, app: app, what: .timer)
       }
     } else {
       try invoke(slot, app: nil, what: "dev:at/dev:after function") { 0 }
     }
   }
 
-  /// Runs `body` with the store pushed and the app's `ctx` live for `source`.
-  private func withContext(_ app: AppID, _ source: ContextSource,
-                           _ body: (_ ctx: Int32, _ store: Int32) throws -> Void) throws {
-    let top = lua_gettop(L)
-    defer { lua_settop(L, top) }
-    guard pushStore() else { return }
-    let store = lua_gettop(L)
-    let ctx = contextObject(Int(app.index), store: store)
-    runtime.contexts.push(ContextInfo(device: id, app: app, source: source))
-    defer { runtime.contexts.pop() }
-    try body(ctx, store)
+  /// Runs `body` with the app's `ctx` live for `source`.
+  private func withContext(_ app: AppID, _ source: ContextSource, _ body: (_ ctx: Int32) throws -> Void) throws {
+    let ctx = contextObject(Int(app.index))
+    contexts.push(ContextInfo(device: id, app: app, source: source))
+    defer { contexts.pop() }
+    try body(ctx)
   }
 
-  /// The slot of an app's `ctx` userdata, made at its first use. The store at
-  /// `store` holds it, so it lives as long as the device.
-  private func contextObject(_ app: Int, store: Int32) -> Int32 {
-    if functions[app].context != 0 { return functions[app].context }
+  /// The slot of an app's `ctx` userdata, made at its first use. The store
+  /// holds it, so it lives as long as the device.
+  @inline(__always)
+  private func contextObject(_ app: Int) -> Int32 {
+    let slot = functions[app].context
+    return slot != 0 ? slot : makeContextObject(app)
+  }
+
+  @inline(never)
+  private func makeContextObject(_ app: Int) -> Int32 {
     let slot = withBalancedStack(L, pushing: 0) { () -> Int32 in
       pushDevice()  // the ctx keeps its device alive
       runtime.pushObject(Handle(kind: ObjectKind.context.rawValue, device: id, index: Int32(app), extra: 0),
@@ -395,14 +402,26 @@ final class DeviceSlot {
     return spec?.handlers.map { Int32($0.rawValue) }
   }
 
-  private func describe(_ d: Delivery) -> String {
-    // A view's or view controller's callback names its class (and instance, from 2).
-    let object = d.view.map { (device.view($0).spec.className, device.view($0).instance) }
-      ?? d.vc.map { (device.viewController($0).spec.className, device.viewController($0).instance) }
-    guard let (cls, instance) = object else { return "-[\(d.callback.receiver.className) \(d.callback.selector)]" }
-    return "-[\(cls) \(d.callback.selector)]" + (instance > 1 ? " #\(instance)" : "")
+  /// What a handler call ran for, to name it when it fails. Plain values
+  /// only: it is made on every call, and described only on a failure.
+  enum Running {
+    case delivery(Callback, vc: ObjectID?, view: ObjectID?)
+    case notification(AppNotification)
+    case timer
   }
 
+  private func describe(_ what: Running) -> String {
+    switch what {
+    case .notification(let n): return n.name
+    case .timer: return "timer (ctx:after)"
+    case .delivery(let callback, let vc, let view):
+      // A view's or view controller's callback names its class (and instance, from 2).
+      let object = view.map { (device.view($0).spec.className, device.view($0).instance) }
+        ?? vc.map { (device.viewController($0).spec.className, device.viewController($0).instance) }
+      guard let (cls, instance) = object else { return "-[\(callback.receiver.className) \(callback.selector)]" }
+      return "-[\(cls) \(callback.selector)]" + (instance > 1 ? " #\(instance)" : "")
+    }
+  }
 
   func expire(_ token: HostToken, task: Int32, app: AppID, on device: Device) throws {
     _ = try invoke(Int32(token.rawValue), app: app, what: "expiration handler (task \(task))") {
@@ -496,14 +515,27 @@ final class DeviceSlot {
   }
 
   /// Calls the function in `slot` with the `ctx` in slot `ctx`, both read raw
-  /// from the store at `store`, and reads a boolean result.
-  private func call(_ slot: Int32, ctx: Int32, store: Int32, app: AppID,
-                    what: @autoclosure () -> String) throws -> HandlerResult {
-    // The store is the top of the stack: what the call leaves goes with it.
-    defer { lua_settop(L, store) }
-    let status = ls_pcall_slot(L, store, lua_Integer(slot), lua_Integer(ctx))
-    try check(status, app: app, what: what())
-    return lua_type(L, -1) == LUA_TBOOLEAN ? .bool(lua_toboolean(L, -1) != 0) : .none
+  /// from the store, and reads a boolean result.
+  @inline(__always)
+  private func call(_ slot: Int32, ctx: Int32, app: AppID, what: Running) throws -> HandlerResult {
+    var result: Int32 = 0
+    let status = ls_call_handler(L, lua_Integer(runtime.storesTableRef), lua_Integer(id), lua_Integer(slot),
+                                 lua_Integer(ctx), &result)
+    if status != LUA_OK || device.killedWhileRunning == app { try failed(status, app: app, what: what) }
+    switch Int(result) {
+    case LS_RESULT_TRUE: return .bool(true)
+    case LS_RESULT_FALSE: return .bool(false)
+    default: return .none
+    }
+  }
+
+  /// The rare end of `call`: the error value is on top of the stack, or the
+  /// process was killed while its code ran.
+  @inline(never)
+  private func failed(_ status: Int32, app: AppID, what: Running) throws {
+    let top = lua_gettop(L) - (status == LUA_OK ? 0 : 1)
+    defer { lua_settop(L, top) }
+    try check(status, app: app, what: describe(what))
   }
 
   private func invoke(_ slot: Int32, app: AppID?, what: @autoclosure () -> String,

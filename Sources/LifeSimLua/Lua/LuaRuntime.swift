@@ -73,10 +73,12 @@ public final class LuaRuntime {
   /// The `lifesim.test` cases run so far, in order.
   public internal(set) var testResults: [TestCaseResult] = []
 
-  var contexts = ContextStack()
+  let contexts = ContextStack()
 
   // Registry references made at start-up.
   var devicesTableRef: Int32 = 0
+  /// The registry's weak-valued table of device id -> value store.
+  var storesTableRef: Int32 = 0
   var errorMetatableRef: Int32 = 0
   var tostringRef: Int32 = 0
   var resetRunRef: Int32 = 0
@@ -114,6 +116,7 @@ public final class LuaRuntime {
 
   deinit {
     ls_close(mainState)
+    contexts.deallocate()
   }
 
   /// Bytes in use by the Lua state.

@@ -19,6 +19,13 @@ extension LuaRuntime {
     push(L, "v"); setField(L, -2, "__mode")
     lua_setmetatable(L, -2)
     devicesTableRef = luaL_ref(L, ls_registryindex())
+    // And one more, device id -> its value store: a handler call finds the store
+    // in two reads instead of three (the device's user value holds it strongly).
+    lua_createtable(L, 0, 0)
+    lua_createtable(L, 0, 1)
+    push(L, "v"); setField(L, -2, "__mode")
+    lua_setmetatable(L, -2)
+    storesTableRef = luaL_ref(L, ls_registryindex())
 
     for kind in ObjectKind.allCases { registerMetatable(kind) }
 
