@@ -88,3 +88,45 @@ lifesim.test("iOS 17: a child appearing gets viewIsAppearing: too, with its cont
   got = vc_calls(dev, m)
   assert(index("Child viewIsAppearing:") == index("Root viewIsAppearing:") + 1, table.concat(got, ", "))
 end)
+
+-- A child added from applicationDidBecomeActive: at launch, when the root view controller has had
+-- viewWillAppear: and not yet viewDidAppear:. Source: rdar://14058168 (mirrored at
+-- https://github.com/lionheart/openradar-mirror/issues/13725): the child's viewDidAppear: ran once
+-- on iOS 5.0 and twice on iOS 6.1, and once when the addition was delayed by 0.1 s. Reference §5.6
+-- (profile fact child_appears_twice_mid_appearance).
+local function add_child_when_active(ios, delay)
+  local dev = lifesim.device{ ios = ios }
+  local app = dev:install{ bundle = "com.example.containment", root = { class = "Root" } }
+  app:on("applicationDidBecomeActive:", function(ctx)
+    if delay then
+      ctx:after(delay, function(c) c.app.top:add_child{ class = "A" } end)
+    else
+      ctx.app.top:add_child{ class = "A" }
+    end
+  end)
+  local m = dev:mark()
+  dev:launch(app)
+  dev:advance(1)
+  local did = {}
+  for _, c in ipairs(vc_calls(dev, m)) do
+    if c == "A viewDidAppear:" or c == "Root viewDidAppear:" then did[#did + 1] = c end
+  end
+  return table.concat(did, ", "), app, dev
+end
+
+lifesim.test("a child added while its container appears: viewWillAppear: now, viewDidAppear: with the container's", function()
+  for _, ios in ipairs{ 5, 7, 12 } do
+    local did, app = add_child_when_active(ios)
+    assert(did == "Root viewDidAppear:, A viewDidAppear:", ios .. ": " .. did)
+    assert(app.top.children[1].state == "appeared")
+  end
+end)
+
+lifesim.test("iOS 6: the child's viewDidAppear: twice, as it is added and forwarded; delayed 0.1 s, once", function()
+  local did, app, dev = add_child_when_active(6)
+  assert(did == "A viewDidAppear:, Root viewDidAppear:, A viewDidAppear:", did)
+  assert(app.top.children[1].state == "appeared")
+  assert(dev.profile.child_appears_twice_mid_appearance == true)
+  did = add_child_when_active(6, 0.1)
+  assert(did == "Root viewDidAppear:, A viewDidAppear:", did)
+end)

@@ -126,6 +126,8 @@ extension Device {
   /// `willMoveToParentViewController:`; the child's view loads; if the parent
   /// is on screen the child appears (`viewWillAppear:`, the layout pass,
   /// `viewDidAppear:`); then the app calls `didMoveToParentViewController:`.
+  /// A parent that is appearing gives the child its `viewWillAppear:` now and
+  /// its `viewDidAppear:` with its own (§5.6).
   @discardableResult
   public func addChild(_ spec: ObjectSpec, to parent: ObjectID) throws -> ObjectID {
     let id = objects[vc: parent].app
@@ -142,14 +144,23 @@ extension Device {
       try deliverUI(.willMoveToParent, vc: child)
       try loadViewIfNeeded(parent)
       try loadViewIfNeeded(child)
-      if objects[vc: parent].appearance == .appeared && objects[vc: parent].inWindow {
+      // On screen, or appearing (added from `applicationDidBecomeActive:` at
+      // launch, between the container's viewWillAppear: and viewDidAppear:).
+      let parentAppearance = objects[vc: parent].appearance
+      if (parentAppearance == .appeared || parentAppearance == .appearing) && objects[vc: parent].inWindow {
         try appear(child, .willAppear)
         objects[vc: child].inWindow = true
         try moveToWindow(objects.views(under: child), entering: true)
         if deliversViewIsAppearing(child) { try deliverUI(.viewIsAppearing, vc: child) }  // §0, §5.3
         try layoutPass(child, passes: policy.layoutPassesFirst)
-        objects[vc: child].hasAppeared = true
-        try appear(child, .didAppear)
+        if parentAppearance == .appeared {
+          objects[vc: child].hasAppeared = true
+          try appear(child, .didAppear)
+        } else if profile.childAppearsTwiceMidAppearance {
+          // §5.6: iOS 6's extra viewDidAppear:; the child stays appearing, and
+          // gets the usual one when its container's is forwarded.
+          try deliverUI(.viewDidAppear, vc: child)
+        }
       }
       try deliverUI(.didMoveToParent, vc: child)
     } }

@@ -126,6 +126,13 @@ public struct OSProfile: Sendable, Equatable {
   /// `applicationDidBecomeActive:`; §2.4).
   public var notificationCenterReactivates: Bool { version == 11 || version == 12 }
 
+  /// A child view controller added to a container that is appearing (from
+  /// `applicationDidBecomeActive:` at launch) gets `viewDidAppear:` twice on
+  /// iOS 6: once as it is added and once forwarded by its container. A bug
+  /// report (rdar://14058168) saw it once on iOS 5.0 and twice on iOS 6.1;
+  /// later versions were not reported, and lifesim gives them one (§5.6).
+  public var childAppearsTwiceMidAppearance: Bool { version == 6 }
+
   /// How an incoming call shows on an unlocked phone: from iOS 14 a compact
   /// banner by default, under which the app stays active ("Compact calls",
   /// Apple's iOS 14 feature list); before, the full-screen call interface,
@@ -161,6 +168,7 @@ public struct OSProfile: Sendable, Equatable {
       Fact("view_will_transition_to_size", hasViewWillTransitionToSize, "§5.3; UIKit API from iOS 8"),
       Fact("notification_center_reactivates", notificationCenterReactivates, "§2.4 (iOS 11 and 12.1.4 bug report)"),
       Fact("call_style", callStyle.rawValue, "§2.4; iOS 14 compact calls"),
+      Fact("child_appears_twice_mid_appearance", childAppearsTwiceMidAppearance, "§5.6 (rdar://14058168, iOS 5.0 and 6.1)"),
       Fact("layout_passes_first", Double(layoutPassesFirst), "§0, §5.3"),
       Fact("layout_passes_revealed", Double(layoutPassesRevealed), "§5.4 pop and dismiss rows"),
     ]
