@@ -6,19 +6,27 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # Installs what is missing: Debian's Lua 5.4 and libedit headers, pkg-config,
-# and script(1), which the REPL's terminal test drives.
+# script(1), which the REPL's terminal test drives, rsvg-convert, which renders
+# the SVG pictures in the tests, and Python's jsonschema, which validates the
+# JSONL traces against docs/trace.schema.json.
 setup() {
   local need=()
   command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
   pkg-config --exists lua5.4 2>/dev/null || need+=(liblua5.4-dev)
   pkg-config --exists libedit 2>/dev/null || need+=(libedit-dev)
   command -v script >/dev/null 2>&1 || need+=(bsdutils)
+  command -v rsvg-convert >/dev/null 2>&1 || need+=(librsvg2-bin)
+  command -v python3 >/dev/null 2>&1 || need+=(python3)
   if ((${#need[@]})); then
     local sudo=""
     if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
     echo "dev.sh: installing ${need[*]}" >&2
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+  fi
+  if [ "${1:-}" = test ] && ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
+    echo "dev.sh: installing jsonschema (pip)" >&2
+    python3 -m pip install -q jsonschema 2>/dev/null || python3 -m pip install -q --break-system-packages jsonschema
   fi
   command -v swift >/dev/null 2>&1 || { echo "dev.sh: swift (6.0 or later) is not on PATH" >&2; exit 2; }
 }
@@ -31,7 +39,7 @@ case "${1:-}" in
     echo "(the full trace, with states, notifications and snapshots, is in tour_trace.txt)"
     ;;
   test)
-    setup
+    setup test
     swift build --build-tests
     swift test
     ;;

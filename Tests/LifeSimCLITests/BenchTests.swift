@@ -65,9 +65,18 @@ struct StreamTests {
       """)
     let r = try lifesim(["run", file, "--stream", "--format", "jsonl"])
     #expect(r.status == 0, "\(r.stderr)")
-    #expect(r.stdout.contains("{\"device\":2,\"t\":0.000000,\"seq\":1,\"kind\":\"action\",\"app\":\"y\""))
+    // The second device's records name it; `seq` counts the file's records
+    // and `device_seq` keeps the device's own; print() is a log record.
+    #expect(r.stdout.contains("{\"device\":2,\"t\":0.000000,\"seq\":9,\"device_seq\":1,\"kind\":\"action\",\"app\":\"y\""))
     #expect(r.stdout.contains("{\"t\":0.000000,\"seq\":1,\"kind\":\"action\",\"app\":\"x\""))
     #expect(r.stdout.contains("trace:callbacks: this device streams its trace as it is made and keeps no records"))
-    #expect(r.stdout.contains("\n8\n"))
+    #expect(r.stdout.contains("\"kind\":\"log\",\"detail\":\"8\"}"))
+    var seqs = Set<Int>()
+    for line in r.stdout.split(separator: "\n") {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      let seq = try #require(object?["seq"] as? Int, "not a record: \(line)")
+      #expect(seqs.insert(seq).inserted, "seq \(seq) twice")
+    }
+    #expect(seqs.count == 18)
   }
 }

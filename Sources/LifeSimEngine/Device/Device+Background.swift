@@ -129,7 +129,9 @@ extension Device {
       for task in self[id].tasks where !task.expired {
         guard let i = self[id].tasks.firstIndex(where: { $0.id == task.id }) else { continue }
         self[id].tasks[i].expired = true
-        trace.append({ $0.app = id; $0.detail = task.name }, kind: .expire, at: now)
+        let deadline = self[id].backgroundDeadline
+        trace.append({ $0.app = id; $0.detail = task.name; $0.task = task.id; $0.deadline = deadline },
+                     kind: .expire, at: now)
         if let token = task.expiration, let host {
           try cascade(for: id) {
             let saved = busy

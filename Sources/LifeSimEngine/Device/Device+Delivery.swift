@@ -18,6 +18,7 @@ extension Device {
     let result = try send(.callback(id, callback), handled: handled, kind: .callback, record: {
       $0.app = id; $0.callback = callback; $0.handled = handled; $0.scene = scene
       if let d = url ?? detail { $0.detail = d }
+      if let url { $0.url = url }
     }, call: { try $0.handle(Delivery(app: id, callback: callback, scene: scene, hasURL: url != nil), on: self) })
     if let n = callback.notification, postsNotification(callback, scene: scene, of: id) {
       try post(n, to: id)
@@ -73,7 +74,32 @@ extension Device {
   @inline(__always) @discardableResult
   private func send(_ running: Busy, handled: Bool, kind: RecordKind, record: (inout TraceRecord) -> Void,
                     call: (DeviceHost) throws -> HandlerResult) throws -> HandlerResult {
+    guard handled, let host else {
+      trace.append(record, kind: kind, at: now)
+      try armWatchdog(running) {}
+      return .none
+    }
+    // The record gets the virtual time its handler took (ctx:work): a streamed
+    // trace holds it, and what the handler records, until the handler returns.
+    trace.hold()
     trace.append(record, kind: kind, at: now)
+    let seq = trace.lastSeq, start = now
+    defer {
+      if now > start { trace.setDuration(of: seq, now - start) }
+      trace.release()
+    }
+    return try armWatchdog(running) {
+      let saved = busy
+      busy = running
+      defer { busy = saved }
+      return try call(host)
+    }
+  }
+
+  /// Runs `body` under the callback's watchdog, if it has one (reference
+  /// §3.1), and restores what it replaced after.
+  @inline(__always)
+  private func armWatchdog<T>(_ running: Busy, _ body: () throws -> T) rethrows -> T {
     var replaced: Watchdog??
     if case .callback(let app, let callback) = running {
       replaced = watchdogs.arm(for: callback, app: app, at: now, policy: policy)
@@ -83,10 +109,6 @@ extension Device {
       // died meanwhile (a kill ends every watchdog of the process).
       if let replaced { watchdogs.restore(replaced.flatMap { self[$0.app].state.isExecuting ? $0 : nil }) }
     }
-    guard handled, let host else { return .none }
-    let saved = busy
-    busy = running
-    defer { busy = saved }
-    return try call(host)
+    return try body()
   }
 }

@@ -81,7 +81,9 @@ extension Device {
       let count = self[id].unsaved
       stats.dataLossEvents += 1
       stats.unsavedLost += count
-      trace.append({ $0.app = id; $0.reason = deathReason; $0.detail = "\(count) unsaved" }, kind: .dataLoss, at: now)
+      trace.append({
+        $0.app = id; $0.reason = deathReason; $0.detail = "\(count) unsaved"; $0.unsaved = Int32(clamping: count)
+      }, kind: .dataLoss, at: now)
     }
     deathReason = nil
     for task in self[id].tasks {

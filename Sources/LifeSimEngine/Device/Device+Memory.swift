@@ -95,7 +95,10 @@ extension Device {
     memory.level = level
     let used = memoryUsedMB
     let ram = memory.ramMB ?? 0
-    trace.append({ $0.detail = "\(level) \(formatNumber(used))/\(ram) MB" }, kind: .memory, at: now)
+    trace.append({
+      $0.detail = "\(level) \(formatNumber(used))/\(ram) MB"
+      $0.memoryLevel = level; $0.usedMB = used; $0.limitMB = Double(ram)
+    }, kind: .memory, at: now)
   }
 }
 

@@ -1,5 +1,5 @@
 /// Which transition a watchdog watches (reference §3.1–§3.3).
-public enum WatchdogKind: UInt8, Sendable, CustomStringConvertible {
+public enum WatchdogKind: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   case launch, background, terminate
   /// Resigning, becoming active, entering the foreground (§3.1 `scene-update`).
   case sceneUpdate

@@ -81,7 +81,7 @@ public enum VictimOrder: String, CaseIterable, Sendable {
   case lru
 }
 
-public enum MemoryLevel: UInt8, Sendable, Comparable, CustomStringConvertible {
+public enum MemoryLevel: UInt8, CaseIterable, Sendable, Comparable, CustomStringConvertible {
   case normal, warning, critical
   public static func < (a: MemoryLevel, b: MemoryLevel) -> Bool { a.rawValue < b.rawValue }
   public var description: String { ["normal", "warning", "critical"][Int(rawValue)] }

@@ -30,8 +30,36 @@ public struct Trace: Sendable {
     count += 1
     var r = TraceRecord(time: time, seq: count, kind: kind)
     make(&r)
-    if let stream { stream.write(r, in: self) }
+    if let stream {
+      if held > 0 { pending.append(r) } else { stream.write(r, in: self) }
+    }
     if keepsRecords { records.append(r) }
+  }
+
+  // A handler's duration is known when it returns, after its callback's
+  // record was made: while any handler runs, streamed records wait here.
+  private var held = 0
+  private var pending: [TraceRecord] = []
+
+  /// The sequence number of the last record made (0 when none, or when the
+  /// trace is off).
+  var lastSeq: Int { isEnabled ? count : 0 }
+
+  /// Streamed records wait from here until the matching `release()`.
+  mutating func hold() { held += 1 }
+
+  mutating func release() {
+    held -= 1
+    guard held == 0, !pending.isEmpty, let stream else { return }
+    for r in pending { stream.write(r, in: self) }
+    pending.removeAll(keepingCapacity: true)
+  }
+
+  /// Sets how long the handler of record `seq` took (SPEC `ctx:work`).
+  mutating func setDuration(of seq: Int, _ duration: SimTime) {
+    guard seq > 0 else { return }
+    if keepsRecords, seq <= records.count, records[seq - 1].seq == seq { records[seq - 1].duration = duration }
+    if let first = pending.first?.seq, seq >= first, seq - first < pending.count { pending[seq - first].duration = duration }
   }
 
   /// The bundle id of an app.

@@ -47,6 +47,10 @@ extension Array where Element == UInt8 {
   @inlinable
   public mutating func append(decimal n: Int) { append(decimal: Int64(n)) }
 
+  /// A finite number as JSON and the text format write it: whole numbers
+  /// without a fraction, others in their shortest exact form.
+  public mutating func append(number x: Double) { append(text: formatNumber(x)) }
+
   /// Appends `s` as a JSON string literal, quotes included.
   public mutating func append(jsonString s: String) {
     var s = s

@@ -74,6 +74,21 @@ public struct TraceRecord: Equatable, Sendable {
   public var reason: KillReason?
   public var code: UInt32?
   public var detail: String?
+  /// For `memory` records: the level reached, the memory in use and the
+  /// device's RAM, in MB (the numbers the `detail` text shows).
+  public var memoryLevel: MemoryLevel?
+  public var usedMB: Double?
+  public var limitMB: Double?
+  /// For `data_loss` records: how many unsaved changes were lost.
+  public var unsaved: Int32?
+  /// For `expire` records: the task's number (its name is the `detail`) and
+  /// when its process will be killed unless it ends its tasks.
+  public var task: Int32?
+  public var deadline: SimTime?
+  /// For callbacks that carry a URL, and `open_url` actions.
+  public var url: String?
+  /// For handled callbacks whose handler took virtual time (`ctx:work`): how long.
+  public var duration: SimTime?
 
   /// The name of the state before, the app's or the scene's.
   public var fromName: String? { from?.description ?? sceneFrom?.description }

@@ -26,14 +26,37 @@ extension TraceFormatter {
   public func footer(for trace: Trace, into out: inout [UInt8]) {}
 }
 
-/// Formats trace records as text lines or JSON lines (SPEC §3).
+/// The running count of the records in one output file, shared by the
+/// writers of the devices whose records go there: `seq` is unique within the
+/// file (docs/trace.md).
+public final class FileSequence: @unchecked Sendable {
+  // One thread writes a file: `lifesim run` runs its devices on one.
+  public private(set) var count = 0
+  public init() {}
+  func next() -> Int {
+    count += 1
+    return count
+  }
+}
+
+/// Formats trace records as text lines or JSON lines (SPEC §3, docs/trace.md).
 public struct TraceWriter: TraceFormatter {
   public var format: TraceFormat
   public var names: NameStyle
+  /// In a file with the records of several devices: the device's number,
+  /// written as the record's `device` (JSONL).
+  public var device: Int?
+  /// The file's record count, when several devices write to it: `seq` then
+  /// numbers records within the file and `device_seq` keeps the device's own
+  /// (what `since` takes), where the two differ (JSONL).
+  public var fileSequence: FileSequence?
 
-  public init(format: TraceFormat, names: NameStyle = .objc) {
+  public init(format: TraceFormat, names: NameStyle = .objc, device: Int? = nil,
+              fileSequence: FileSequence? = nil) {
     self.format = format
     self.names = names
+    self.device = device
+    self.fileSequence = fileSequence
   }
 
   /// Writes every record of `trace` from `since` into one string, a line each.
@@ -141,10 +164,21 @@ public struct TraceWriter: TraceFormatter {
   // MARK: - jsonl
 
   private func json(_ r: TraceRecord, _ trace: Trace, _ out: inout [UInt8]) {
-    out.append(literal: "{\"t\":")
+    out.append(0x7B)  // {
+    if let device {
+      out.append(literal: "\"device\":")
+      out.append(decimal: device)
+      out.append(0x2C)
+    }
+    out.append(literal: "\"t\":")
     r.time.append(to: &out)
     out.append(literal: ",\"seq\":")
-    out.append(decimal: r.seq)
+    let seq = fileSequence?.next() ?? r.seq
+    out.append(decimal: seq)
+    if seq != r.seq {
+      out.append(literal: ",\"device_seq\":")
+      out.append(decimal: r.seq)
+    }
     out.append(literal: ",\"kind\":\"")
     out.append(text: r.kind.description)
     out.append(0x22)
@@ -164,9 +198,17 @@ public struct TraceWriter: TraceFormatter {
     }
     // Selectors, notification names and the other enumerations need no escape.
     if let c = r.callback { field(",\"callback\":\"", c.selector, &out) }
-    if let n = r.notification { field(",\"callback\":\"", n.name, &out) }
+    if let n = r.notification {
+      // `callback` is the name's old place, kept for readers of format 1.
+      field(",\"callback\":\"", n.name, &out)
+      field(",\"notification\":\"", n.name, &out)
+    }
     if let h = r.handled {
       if h { out.append(literal: ",\"handled\":true") } else { out.append(literal: ",\"handled\":false") }
+    }
+    if let d = r.duration {
+      out.append(literal: ",\"duration\":")
+      d.append(to: &out)
     }
     if let f = r.fromName { field(",\"from\":\"", f, &out) }
     if let t = r.toName { field(",\"to\":\"", t, &out) }
@@ -176,6 +218,41 @@ public struct TraceWriter: TraceFormatter {
       out.append(literal: ",\"code\":\"")
       hex(code, &out)
       out.append(0x22)
+    }
+    if r.kind == .kill, r.reason == .watchdog, let d = r.detail {
+      out.append(literal: ",\"watchdog\":")
+      out.append(jsonString: d)
+    }
+    if let level = r.memoryLevel { field(",\"level\":\"", level.description, &out) }
+    if let used = r.usedMB {
+      out.append(literal: ",\"used_mb\":")
+      out.append(number: used)
+    }
+    if let limit = r.limitMB {
+      out.append(literal: ",\"limit_mb\":")
+      out.append(number: limit)
+    }
+    if let n = r.unsaved {
+      out.append(literal: ",\"unsaved\":")
+      out.append(decimal: Int(n))
+    }
+    if r.kind == .expire {
+      if let name = r.detail {
+        out.append(literal: ",\"task\":")
+        out.append(jsonString: name)
+      }
+      if let id = r.task {
+        out.append(literal: ",\"task_id\":")
+        out.append(decimal: Int(id))
+      }
+      if let deadline = r.deadline {
+        out.append(literal: ",\"deadline\":")
+        deadline.append(to: &out)
+      }
+    }
+    if let url = r.url ?? (r.action == .openURL ? r.detail : nil) {
+      out.append(literal: ",\"url\":")
+      out.append(jsonString: url)
     }
     if let d = r.detail {
       out.append(literal: ",\"detail\":")

@@ -180,10 +180,26 @@ extension LuaRuntime {
     return 0
   }
 
-  /// The prelude's `print` writes here.
+  /// The prelude's `print` writes here: a `log` record, or `options.output`.
   func write() throws -> Int32 {
-    options.output(try args.string(1))
+    let text = try args.string(1)
+    guard options.printsToTrace, let (device, app) = printTarget() else {
+      options.output(text)
+      return 0
+    }
+    device.log(text.hasSuffix("\n") ? String(text.dropLast()) : text, app: app)
+    options.printEcho?(text)
     return 0
+  }
+
+  /// The device (and app) a `print` belongs to: the app whose code runs, or
+  /// the newest device; nil when there is none, or its trace is off.
+  private func printTarget() -> (Device, AppID?)? {
+    if let info = contexts.innermost, let slot = devices[info.device], slot.device.recordsTrace {
+      return (slot.device, info.app)
+    }
+    guard let slot = devices.newest, slot.device.recordsTrace else { return nil }
+    return (slot.device, nil)
   }
 
   /// Finds a module for `require`: beside the script, then in `Scripts/lib`

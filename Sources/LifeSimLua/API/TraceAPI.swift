@@ -96,13 +96,28 @@ extension LuaRuntime {
         push(L, Int(o.instance)); setField(L, -2, "instance")
       }
       if let c = r.callback { push(L, c.selector); setField(L, -2, "callback") }
-      if let n = r.notification { push(L, n.name); setField(L, -2, "callback") }
+      if let n = r.notification {
+        push(L, n.name); setField(L, -2, "callback")
+        push(L, n.name); setField(L, -2, "notification")
+      }
       if let h = r.handled { push(L, h); setField(L, -2, "handled") }
+      if let d = r.duration { push(L, d.seconds); setField(L, -2, "duration") }
       if let f = r.fromName { push(L, f); setField(L, -2, "from") }
       if let t = r.toName { push(L, t); setField(L, -2, "to") }
       if let a = r.action { push(L, a.description); setField(L, -2, "action") }
       if let reason = r.reason { push(L, reason.description); setField(L, -2, "reason") }
       if let code = r.code { push(L, "0x" + String(code, radix: 16)); setField(L, -2, "code") }
+      if r.kind == .kill, r.reason == .watchdog, let d = r.detail { push(L, d); setField(L, -2, "watchdog") }
+      if let level = r.memoryLevel { push(L, level.description); setField(L, -2, "level") }
+      if let used = r.usedMB { push(L, used); setField(L, -2, "used_mb") }
+      if let limit = r.limitMB { push(L, limit); setField(L, -2, "limit_mb") }
+      if let n = r.unsaved { push(L, Int(n)); setField(L, -2, "unsaved") }
+      if r.kind == .expire {
+        if let name = r.detail { push(L, name); setField(L, -2, "task") }
+        if let id = r.task { push(L, Int(id)); setField(L, -2, "task_id") }
+        if let deadline = r.deadline { push(L, deadline.seconds); setField(L, -2, "deadline") }
+      }
+      if let url = r.url ?? (r.action == .openURL ? r.detail : nil) { push(L, url); setField(L, -2, "url") }
       if let d = r.detail { push(L, d); setField(L, -2, "detail") }
       lua_rawseti(L, -2, lua_Integer(i + 1))
     }

@@ -139,6 +139,9 @@ struct ContextStack {
     return nil
   }
 
+  /// The innermost live entry of any device, if a function of an app runs.
+  var innermost: ContextInfo? { count > 0 ? entries[count - 1] : nil }
+
   /// Whether a function of (device, app) runs now.
   func isLive(device: Int32, app: Int32) -> Bool {
     var i = count - 1
@@ -195,6 +198,9 @@ struct DeviceSlots {
 
   /// The live devices' ids, in order of creation.
   var ids: [Int32] { slots.indices.filter { slots[$0] != nil }.map(Int32.init) }
+
+  /// The live device made last.
+  var newest: DeviceSlot? { slots.last { $0 != nil } ?? nil }
 }
 
 /// One device as the bridge sees it: the engine's `Device`, and the script

@@ -27,8 +27,16 @@ public struct RuntimeOptions: Sendable {
   public var maxEventsPerInstant = 100_000
   /// Keep every device made, so their traces can be written after the script.
   public var retainDevices = true
-  /// Where `print` writes.
+  /// Where `print` writes (when it does not make a trace record).
   public var output: @Sendable (String) -> Void = { print($0, terminator: "") }
+  /// `print` makes a `log` record at the virtual time it runs, in the trace of
+  /// the device whose app's code runs, or else of the newest device, so that
+  /// it interleaves with the callbacks (`lifesim run`). Before any device
+  /// exists, or on a device that keeps no trace, it writes to `output`.
+  public var printsToTrace = false
+  /// Where a `print` that became a record is also written, if anywhere
+  /// (`lifesim run -o FILE` shows it on the terminal too).
+  public var printEcho: (@Sendable (String) -> Void)?
   /// When set, each device the script makes (numbered from 1) streams its
   /// records through the stream this returns, as they are made, and keeps none:
   /// `dev.trace` queries are then refused (`lifesim run --stream`).

@@ -45,14 +45,27 @@ extension Lifesim {
         printError("lifesim: warning: --unsafe gives the script the whole standard library (io, os, debug)")
       }
       var options = common.runtimeOptions()
+      // print() is a `log` record in the trace, among the callbacks; with the
+      // trace in a file it shows on the terminal too. Before any device exists
+      // it goes to standard output, or to standard error when a JSONL trace
+      // goes there (a stray line would break it).
+      options.printsToTrace = true
+      if output != nil {
+        options.printEcho = { print($0, terminator: "") }
+      } else if format == .jsonl {
+        options.output = { fputs($0, stderr) }
+      }
       var sink: StreamOutput?
       if stream {
         let out = try StreamOutput(path: output)
         let writer = TraceWriter(format: format, names: names)
+        let sequence = FileSequence()
         options.traceStream = { _, number in
-          TraceStream(formatter: DeviceTagged(base: writer, number: number), chunkSize: 0) { out.write(bytes: $0) }
+          TraceStream(formatter: DeviceTagged(base: writer, number: number, sequence: sequence), chunkSize: 0) {
+            out.write(bytes: $0)
+          }
         }
-        if output == nil { options.output = { out.write($0) } }  // print() keeps its place among the records
+        if output == nil && format == .text { options.output = { out.write($0) } }  // keeps its place among the records
         sink = out
       }
       let runtime = try LuaRuntime(options: options)
@@ -105,9 +118,16 @@ extension Lifesim {
         if chunk.withUnsafeBufferPointer({ fwrite($0.baseAddress, 1, $0.count, file) }) != chunk.count { failed = true }
         chunk.removeAll(keepingCapacity: true)
       }
+      // Several devices: JSONL records name theirs, and `seq` counts in the file.
+      let sequence = devices.count > 1 ? FileSequence() : nil
       for (i, device) in devices.enumerated() {
         if devices.count > 1 && format == .text {
           chunk.append(text: "# device \(i + 1): iOS \(device.profile.version), seed \(device.seed)\n")
+        }
+        var writer = writer
+        if devices.count > 1 {
+          writer.device = i + 1
+          writer.fileSequence = sequence
         }
         for r in device.trace.records {
           writer.record(r, in: device.trace, into: &chunk)
@@ -169,27 +189,29 @@ final class StreamOutput: @unchecked Sendable {
 }
 
 /// The records of a second device onwards, tagged with its number:
-/// `[device 2] [t=…] …` in text, `{"device":2,"t":…}` in JSONL. The first
-/// device's records are as `lifesim run` writes them without --stream.
+/// `[device 2] [t=…] …` in text, `{"device":2,…}` in JSONL, where `seq`
+/// counts the file's records and `device_seq` keeps the device's own when they
+/// differ. The first device's records carry no number (it is made before any
+/// other), so a run with one device writes what it writes without --stream.
 struct DeviceTagged: TraceFormatter {
   var base: TraceWriter
   var number: Int
+  var sequence: FileSequence
+
+  init(base: TraceWriter, number: Int, sequence: FileSequence) {
+    self.base = base
+    self.number = number
+    self.sequence = sequence
+    self.base.fileSequence = sequence
+    if number > 1 && base.format == .jsonl { self.base.device = number }
+  }
 
   func record(_ r: TraceRecord, in trace: Trace, into out: inout [UInt8]) {
-    guard number > 1 else { return base.record(r, in: trace, into: &out) }
-    switch base.format {
-    case .text:
+    if number > 1 && base.format == .text {
       out.append(literal: "[device ")
       out.append(decimal: number)
       out.append(literal: "] ")
-      base.record(r, in: trace, into: &out)
-    case .jsonl:
-      out.append(literal: "{\"device\":")
-      out.append(decimal: number)
-      out.append(0x2C)  // ,
-      let start = out.count
-      base.record(r, in: trace, into: &out)
-      out.remove(at: start)  // the record's own "{"
     }
+    base.record(r, in: trace, into: &out)
   }
 }

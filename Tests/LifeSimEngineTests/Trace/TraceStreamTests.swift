@@ -43,6 +43,39 @@ struct TraceStreamTests {
     #expect(dev.trace.records.count == dev.trace.count)
   }
 
+  /// A handler that works (ctx:work) gives its callback's record a duration,
+  /// also in a streamed trace, where records wait until the handler returns.
+  @Test func aWorkingHandlerGivesItsRecordADuration() throws {
+    func run(stream: Bool) throws -> (Device, String) {
+      let dev = Device(profile: try OSProfile(version: 12), seed: 1)
+      var text = ""
+      if stream {
+        dev.stream(to: TraceStream(formatter: TraceWriter(format: .jsonl), chunkSize: 0) {
+          text += String(decoding: $0, as: UTF8.self)
+        }, keepingRecords: true)
+      }
+      let app = try dev.install(AppConfig(bundle: "a"))
+      let host = RecordingHost()
+      host.onHandle = { d, device in
+        if d.callback == .didBecomeActive { try device.work(.seconds(2)) }
+      }
+      dev.host = host
+      defer { dev.host = nil }
+      dev.setHandled(.didBecomeActive, for: app)
+      dev.setHandled(.didFinishLaunching, for: app)
+      try dev.launch(app)
+      dev.finishStream()
+      return (dev, text)
+    }
+    let (kept, _) = try run(stream: false)
+    let active = try #require(kept.trace.records.first { $0.callback == .didBecomeActive })
+    #expect(active.duration == .seconds(2))
+    #expect(kept.trace.records.first { $0.callback == .didFinishLaunching }?.duration == nil)
+    let (streamed, text) = try run(stream: true)
+    #expect(text == TraceWriter(format: .jsonl).render(streamed.trace))
+    #expect(text.contains(#""callback":"applicationDidBecomeActive:","handled":true,"duration":2.000000"#))
+  }
+
   /// A format with a document around its records gets its header and footer,
   /// also when there are no records.
   @Test func headerAndFooterFrameTheRecords() throws {
