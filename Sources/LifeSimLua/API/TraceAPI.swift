@@ -9,7 +9,7 @@ extension API {
             "The selectors delivered, in order; every filter is optional.") { try $0.traceCallbacks() },
     .method(.trace, "records", "dev.trace:records{ app =, kind =, since = }",
             "The records as tables with the JSONL field names.") { try $0.traceRecords() },
-    .method(.trace, "text", "dev.trace:text{ since =, format = \"text\" | \"jsonl\" }", "The trace as one string.") { try $0.traceText() },
+    .method(.trace, "text", "dev.trace:text{ since =, format = \"text\" | \"jsonl\" | \"chrome\" }", "The trace as one string.") { try $0.traceText() },
     .field(.trace, "count", "How many records the device has made.") { rt in push(rt.L, try rt.selfTrace().device.trace.count) },
     .meta(.trace, "__tostring") { try $0.traceToString() },
   ]
@@ -129,16 +129,24 @@ extension LuaRuntime {
     let slot = try queryableTrace()
     var since = 1
     var format = TraceFormat.text
+    var chrome = false
     if let o = try args.options(2, keys: ["since", "format"]) {
       if let s = try o.optional("since", as: Double.self) { since = Int(max(0, min(s.isNaN ? 0 : s, 1e15))) }
       if let f = try o.optional("format", as: String.self) {
-        guard let parsed = TraceFormat(rawValue: f) else {
-          throw o.fail("unknown format '\(f)' (expected text or jsonl)")
+        if f == "chrome" {
+          chrome = true
+        } else if let parsed = TraceFormat(rawValue: f) {
+          format = parsed
+        } else {
+          throw o.fail("unknown format '\(f)' (expected text, jsonl or chrome)")
         }
-        format = parsed
       }
     }
-    push(L, TraceWriter(format: format).render(slot.device.trace, since: since))
+    if chrome {
+      push(L, ChromeTraceWriter.render(slot.device.trace, since: since))
+    } else {
+      push(L, TraceWriter(format: format).render(slot.device.trace, since: since))
+    }
     return 1
   }
 

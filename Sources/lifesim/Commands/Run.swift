@@ -24,8 +24,8 @@ extension Lifesim {
 
     @OptionGroup var common: CommonOptions
 
-    @Option(help: "The trace format: text or jsonl.")
-    var format: TraceFormat = .text
+    @Option(help: "The trace format: text, jsonl, or chrome (Trace Event Format JSON for Perfetto and chrome://tracing).")
+    var format: OutputFormat = .text
 
     @Option(help: "How callbacks are named in text traces: objc or swift.")
     var names: NameStyle = .objc
@@ -52,17 +52,30 @@ extension Lifesim {
       options.printsToTrace = true
       if output != nil {
         options.printEcho = { print($0, terminator: "") }
-      } else if format == .jsonl {
+      } else if format != .text {
         options.output = { fputs($0, stderr) }
       }
       var sink: StreamOutput?
+      let document = ChromeDocument()
       if stream {
         let out = try StreamOutput(path: output)
-        let writer = TraceWriter(format: format, names: names)
         let sequence = FileSequence()
-        options.traceStream = { _, number in
-          TraceStream(formatter: DeviceTagged(base: writer, number: number, sequence: sequence), chunkSize: 0) {
-            out.write(bytes: $0)
+        switch format.lineFormat {
+        case let lines?:
+          let writer = TraceWriter(format: lines, names: names)
+          options.traceStream = { _, number in
+            TraceStream(formatter: DeviceTagged(base: writer, number: number, sequence: sequence), chunkSize: 0) {
+              out.write(bytes: $0)
+            }
+          }
+        case nil:
+          var opening: [UInt8] = []
+          document.header(into: &opening)
+          out.write(bytes: opening)
+          options.traceStream = { _, number in
+            TraceStream(formatter: ChromeTraceWriter(document: document, device: number), chunkSize: 0) {
+              out.write(bytes: $0)
+            }
           }
         }
         if output == nil && format == .text { options.output = { out.write($0) } }  // keeps its place among the records
@@ -81,6 +94,11 @@ extension Lifesim {
       }
       if let sink {
         for device in runtime.createdDevices { device.finishStream() }
+        if format == .chrome {
+          var closing: [UInt8] = []
+          document.footer(into: &closing)
+          sink.write(bytes: closing)
+        }
         try sink.close()
       } else {
         try writeTraces(runtime.createdDevices)
@@ -100,7 +118,6 @@ extension Lifesim {
     /// Writes every device's trace in 64 kB chunks of bytes: never the whole
     /// text at once (a week's trace is megabytes).
     private func writeTraces(_ devices: [Device]) throws {
-      let writer = TraceWriter(format: format, names: names)
       let file: UnsafeMutablePointer<FILE>
       if let output {
         guard let f = fopen(output, "wb") else {
@@ -120,20 +137,32 @@ extension Lifesim {
       }
       // Several devices: JSONL records name theirs, and `seq` counts in the file.
       let sequence = devices.count > 1 ? FileSequence() : nil
+      let document = ChromeDocument()
+      if format == .chrome { document.header(into: &chunk) }
       for (i, device) in devices.enumerated() {
-        if devices.count > 1 && format == .text {
-          chunk.append(text: "# device \(i + 1): iOS \(device.profile.version), seed \(device.seed)\n")
+        let formatter: TraceFormatter
+        switch format.lineFormat {
+        case let lines?:
+          if devices.count > 1 && lines == .text {
+            chunk.append(text: "# device \(i + 1): iOS \(device.profile.version), seed \(device.seed)\n")
+          }
+          var writer = TraceWriter(format: lines, names: names)
+          if devices.count > 1 {
+            writer.device = i + 1
+            writer.fileSequence = sequence
+          }
+          formatter = writer
+        case nil:
+          formatter = ChromeTraceWriter(document: document, device: i + 1)
         }
-        var writer = writer
-        if devices.count > 1 {
-          writer.device = i + 1
-          writer.fileSequence = sequence
-        }
+        formatter.header(for: device.trace, into: &chunk)
         for r in device.trace.records {
-          writer.record(r, in: device.trace, into: &chunk)
+          formatter.record(r, in: device.trace, into: &chunk)
           if chunk.count >= 1 << 16 { flush() }
         }
+        formatter.footer(for: device.trace, into: &chunk)
       }
+      if format == .chrome { document.footer(into: &chunk) }
       flush()
       // Standard output is written as `print` is, without a check; a file is checked.
       guard let output else { return }
@@ -141,6 +170,15 @@ extension Lifesim {
       if failed { throw CommandFailure.cannotWrite(path: output, reason: String(cString: strerror(errno))) }
     }
   }
+}
+
+/// The formats of `lifesim run --format`: the two line formats of SPEC §3, and
+/// Chrome's Trace Event Format (docs/trace.md).
+enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+  case text, jsonl, chrome
+
+  /// The line format, for `text` and `jsonl`.
+  var lineFormat: TraceFormat? { TraceFormat(rawValue: rawValue) }
 }
 
 /// Where `lifesim run --stream` writes: standard output or a file, through one
