@@ -8,6 +8,7 @@
 //                  Lua errors after Swift has returned, the allocator and the hooks.
 //   LifeSimEngine  pure Swift: clock, kernel, devices, apps, lifecycle tables, trace.
 //   LifeSimLua     the bridge: adapts the engine to Lua 5.4.
+//   LifeSimPictures state diagrams and timelines drawn from the engine's tables and traces.
 //   LifeSimBatch   experiments: worker threads, result files, summaries, plots.
 //   LifeSimBench   the measurements of `lifesim bench`.
 //   CEdit          Debian's libedit (readline interface), through pkg-config.
@@ -60,6 +61,7 @@ let package = Package(
       dependencies: ["LifeSimEngine", "CLuaShim", "CLua", .product(name: "CSV", package: "CSV.swift")],
       swiftSettings: hotPath
     ),
+    .target(name: "LifeSimPictures", dependencies: ["LifeSimEngine"], swiftSettings: swift5),
     .target(
       name: "LifeSimBatch",
       dependencies: [
@@ -85,7 +87,7 @@ let package = Package(
     .executableTarget(
       name: "lifesim",
       dependencies: [
-        "LifeSimEngine", "LifeSimLua", "LifeSimBatch", "LifeSimBench", "LifeSimREPL",
+        "LifeSimEngine", "LifeSimLua", "LifeSimBatch", "LifeSimBench", "LifeSimREPL", "LifeSimPictures",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swift5
@@ -98,6 +100,11 @@ let package = Package(
     .testTarget(
       name: "LifeSimLuaTests",
       dependencies: ["LifeSimLua", "LifeSimEngine"],
+      swiftSettings: swift5
+    ),
+    .testTarget(
+      name: "LifeSimPicturesTests",
+      dependencies: ["LifeSimPictures", "LifeSimEngine"],
       swiftSettings: swift5
     ),
     .testTarget(

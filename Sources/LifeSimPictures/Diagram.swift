@@ -1,0 +1,284 @@
+import LifeSimEngine
+
+/// The state machines `lifesim diagram` draws, all read from the engine's
+/// own transition tables (never from a copy kept by hand).
+public enum DiagramMachine: String, CaseIterable, Sendable {
+  /// The process: `AppLifecycle`, in the app-delegate or the scene model.
+  case process
+  /// A scene: `SceneLifecycle`.
+  case scene
+  /// A view controller's appearance: `AppearanceLifecycle`.
+  case vc
+}
+
+/// The output formats of `lifesim diagram`.
+public enum DiagramFormat: String, CaseIterable, Sendable {
+  case svg, dot, mermaid
+}
+
+public struct DiagramError: Error, CustomStringConvertible {
+  public let description: String
+}
+
+/// A state machine ready to draw: its states in a reading order, and its
+/// edges labelled with the event and the callbacks the profile delivers.
+public struct StateDiagram: Sendable {
+  public struct Edge: Sendable {
+    public var from: Int
+    public var to: Int
+    public var event: String
+    public var callbacks: [String]
+    /// The system makes the change without telling the app: drawn dashed.
+    public var silent: Bool
+    public var reference: String
+  }
+
+  public let title: String
+  public let states: [String]
+  public let edges: [Edge]
+
+  /// The diagram of `table`, with each callback named by `name` (nil: the
+  /// profile does not deliver it, and the label leaves it out).
+  public init<S: MachineValue, E: MachineValue>(_ table: TransitionTable<S, E>, title: String,
+                                                 name: (Callback) -> String? = { $0.selector }) {
+    self.title = title
+    states = S.allCases.map(\.description)
+    let order = Array(S.allCases)
+    edges = table.transitions.map { t in
+      Edge(from: order.firstIndex(of: t.from)!, to: order.firstIndex(of: t.to)!, event: t.event.description,
+           callbacks: t.callbacks.compactMap(name), silent: t.isSilent, reference: t.reference)
+    }
+  }
+
+  /// The diagram of `machine` for iOS `version`: the process machine in
+  /// `model` (by default the version's: scenes from iOS 13).
+  public static func make(machine: DiagramMachine, ios version: Int, model: LifecycleModel? = nil) throws -> StateDiagram {
+    let profile: OSProfile
+    do { profile = try OSProfile(version: version) } catch { throw DiagramError(description: "\(error)") }
+    // The callbacks this version delivers, as Device.shouldDeliver decides.
+    func name(_ c: Callback) -> String? {
+      switch c {
+      case .willFinishLaunching: return profile.hasWillFinishLaunching ? c.selector : nil  // §7 row 6
+      case .didDiscardSceneSessions: return c.selector + " (if any)"  // §2.1, §2.6
+      default: return c.selector
+      }
+    }
+    switch machine {
+    case .process:
+      let model = model ?? (profile.supportsScenes ? .scene : .appDelegate)
+      if model == .scene && !profile.supportsScenes {
+        throw DiagramError(description: "the scene model needs iOS 13 or later (asked: iOS \(version))")
+      }
+      let table = AppLifecycle.table(for: model)
+      return StateDiagram(table, title: "iOS \(version): \(table.name)", name: name)
+    case .scene:
+      guard profile.supportsScenes else {
+        throw DiagramError(description: "scenes need iOS 13 or later (asked: iOS \(version))")
+      }
+      return StateDiagram(SceneLifecycle.table, title: "iOS \(version): \(SceneLifecycle.table.name)", name: name)
+    case .vc:
+      return StateDiagram(AppearanceLifecycle.table, title: "iOS \(version): \(AppearanceLifecycle.table.name)",
+                          name: name)
+    }
+  }
+
+  public func render(_ format: DiagramFormat) -> String {
+    switch format {
+    case .svg: return svg()
+    case .dot: return dot()
+    case .mermaid: return mermaid()
+    }
+  }
+
+  // MARK: - Graphviz
+
+  /// Graphviz's `dot` language: states as boxes, silent edges dashed.
+  public func dot() -> String {
+    func quote(_ s: String) -> String { "\"" + s.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\"" }
+    var out = "digraph lifecycle {\n"
+    out += "  label=\(quote(title)); labelloc=t; rankdir=LR;\n"
+    out += "  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n"
+    out += "  edge [fontname=\"Helvetica\", fontsize=10];\n"
+    for s in states { out += "  \(quote(s));\n" }
+    for e in edges {
+      let label = ([e.event] + e.callbacks).joined(separator: "\\n")
+      out += "  \(quote(states[e.from])) -> \(quote(states[e.to])) [label=\"\(label)\""
+      if e.silent { out += ", style=dashed" }
+      out += "];\n"
+    }
+    return out + "}\n"
+  }
+
+  // MARK: - Mermaid
+
+  /// A Mermaid flowchart (its state diagrams cannot dash an edge): silent
+  /// edges are dotted links.
+  public func mermaid() -> String {
+    func id(_ i: Int) -> String { "s\(i)" }
+    func text(_ s: String) -> String { s.replacing("\"", with: "#quot;") }
+    var out = "---\ntitle: \(title)\n---\nflowchart LR\n"
+    for (i, s) in states.enumerated() { out += "  \(id(i))([\"\(text(s))\"])\n" }
+    for e in edges {
+      let label = text(([e.event] + e.callbacks).joined(separator: "<br/>"))
+      out += "  \(id(e.from)) " + (e.silent ? "-. \"\(label)\" .->" : "-- \"\(label)\" -->") + " \(id(e.to))\n"
+    }
+    return out
+  }
+
+  // MARK: - SVG
+
+  /// An arc diagram: the states in a row, edges to the right as arcs above
+  /// the row, edges to the left as arcs below it. An arc leaves from the top
+  /// or bottom of its state and clears every state between, so no edge
+  /// crosses a state; each label sits at its arc's apex, and an arc whose
+  /// label would touch another label or a state is raised until it does not.
+  public func svg() -> String {
+    let nodeFont = 14.0, labelFont = 11.5, lineHeight = 14.0
+    let nodeHeight = 40.0, margin = 30.0
+    let nodeWidths = states.map { max(SVG.textWidth($0, size: nodeFont) + 32, 104) }
+
+    func lines(_ e: Edge) -> [String] { [e.event + (e.silent ? " (silent)" : "")] + e.callbacks }
+    func labelSize(_ e: Edge) -> (w: Double, h: Double) {
+      let w = lines(e).map { SVG.textWidth($0, size: labelFont) }.max() ?? 0
+      return (w + 12, Double(lines(e).count) * lineHeight + 6)
+    }
+
+    // Columns: wide enough apart for the labels of arcs between neighbours.
+    var centers: [Double] = []
+    var x = margin
+    for i in states.indices {
+      if i == 0 {
+        x += nodeWidths[0] / 2
+      } else {
+        let neighbours = edges.filter { min($0.from, $0.to) == i - 1 && max($0.from, $0.to) == i }
+        let widest = neighbours.map { labelSize($0).w }.max() ?? 0
+        x += max((nodeWidths[i - 1] + nodeWidths[i]) / 2 + 70, widest + 30)
+      }
+      centers.append(x)
+    }
+    let rowWidth = x + nodeWidths.last! / 2 + margin
+
+    // Ports: where each arc meets a state, spread along its top or bottom
+    // edge in the order of the arcs' other ends, so arrows do not pile up.
+    var ports: [Int: (from: Double, to: Double)] = [:]
+    for (side, above) in [(0, true), (1, false)] {
+      _ = side
+      for s in states.indices {
+        var ends: [(edge: Int, isFrom: Bool, other: Double)] = []
+        for (k, e) in edges.enumerated() where (e.from < e.to) == above {
+          if e.from == s { ends.append((k, true, centers[e.to])) }
+          if e.to == s { ends.append((k, false, centers[e.from])) }
+        }
+        ends.sort { ($0.other, $0.isFrom ? 0 : 1) < ($1.other, $1.isFrom ? 0 : 1) }
+        let usable = nodeWidths[s] * 0.76
+        for (j, end) in ends.enumerated() {
+          let px = centers[s] - usable / 2 + usable * (Double(j) + 0.5) / Double(ends.count)
+          var p = ports[end.edge] ?? (0, 0)
+          if end.isFrom { p.from = px } else { p.to = px }
+          ports[end.edge] = p
+        }
+      }
+    }
+
+    // Heights: shortest arcs first; raise an arc until its label is clear.
+    let baseline = 0.0  // the row's centre line, shifted into place below
+    var placed: [Box] = states.indices.map {
+      Box(x0: centers[$0] - nodeWidths[$0] / 2, y0: baseline - nodeHeight / 2,
+          x1: centers[$0] + nodeWidths[$0] / 2, y1: baseline + nodeHeight / 2)
+    }
+    var heights = [Double](repeating: 0, count: edges.count)
+    var labelBoxes = [Box](repeating: Box(x0: 0, y0: 0, x1: 0, y1: 0), count: edges.count)
+    let byLength = edges.indices.sorted { a, b in
+      let la = abs(centers[edges[a].to] - centers[edges[a].from]), lb = abs(centers[edges[b].to] - centers[edges[b].from])
+      return (la, a) < (lb, b)
+    }
+    for k in byLength {
+      let e = edges[k], above = e.from < e.to
+      let p = ports[k]!
+      let mid = (p.from + p.to) / 2
+      let size = labelSize(e)
+      var h = 34.0 + 18 * Double(abs(e.to - e.from) - 1)
+      while true {
+        let apex = above ? baseline - nodeHeight / 2 - h : baseline + nodeHeight / 2 + h
+        let box = Box(x0: mid - size.w / 2, y0: apex - size.h / 2, x1: mid + size.w / 2, y1: apex + size.h / 2)
+        if !placed.contains(where: { box.intersects($0, margin: 4) }) {
+          heights[k] = h
+          labelBoxes[k] = box
+          placed.append(box)
+          break
+        }
+        h += 8
+      }
+    }
+
+    // The key and the title need their room too.
+    let keyText = ("event, then the callbacks it delivers in order", "silent: the system acts and the app is not told")
+    let keyWidth = 48 + SVG.textWidth(keyText.0, size: 11.5) + 30 + 48 + SVG.textWidth(keyText.1, size: 11.5)
+    let width = max(rowWidth, keyWidth + 2 * margin, SVG.textWidth(title, size: 16) + 2 * margin)
+    let top = (labelBoxes.map(\.y0).min() ?? -nodeHeight) - margin - 34  // room for the title
+    let bottom = (labelBoxes.map(\.y1).max() ?? nodeHeight) + margin + 40  // room for the key
+    let height = bottom - top
+    func y(_ v: Double) -> Double { v - top }
+
+    var out = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <svg xmlns="http://www.w3.org/2000/svg" width="\(SVG.n(width))" height="\(SVG.n(height))" \
+      viewBox="0 0 \(SVG.n(width)) \(SVG.n(height))" font-family="Helvetica, Arial, sans-serif">
+      <title>\(SVG.escape(title))</title>
+      <defs>
+        <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+          <path d="M 0 0 L 10 5 L 0 10 z" fill="#333333"/>
+        </marker>
+        <marker id="arrow-silent" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+          <path d="M 0 0 L 10 5 L 0 10 z" fill="#777777"/>
+        </marker>
+      </defs>
+      <rect width="100%" height="100%" fill="#ffffff"/>
+      <text x="\(SVG.n(width / 2))" y="24" text-anchor="middle" font-size="16" font-weight="bold">\(SVG.escape(title))</text>
+
+      """
+    // Arcs first, then labels and states over them.
+    for (k, e) in edges.enumerated() {
+      let above = e.from < e.to
+      let p = ports[k]!
+      let edgeY = above ? baseline - nodeHeight / 2 : baseline + nodeHeight / 2
+      let control = above ? edgeY - heights[k] * 4 / 3 : edgeY + heights[k] * 4 / 3
+      let colour = e.silent ? "#777777" : "#333333"
+      out += "<path d=\"M \(SVG.n(p.from)) \(SVG.n(y(edgeY))) C \(SVG.n(p.from)) \(SVG.n(y(control))) "
+      out += "\(SVG.n(p.to)) \(SVG.n(y(control))) \(SVG.n(p.to)) \(SVG.n(y(edgeY)))\" fill=\"none\" stroke=\"\(colour)\" "
+      out += "stroke-width=\"1.5\"" + (e.silent ? " stroke-dasharray=\"6 4\"" : "")
+      out += " marker-end=\"url(#\(e.silent ? "arrow-silent" : "arrow"))\">"
+      out += "<title>\(SVG.escape("\(states[e.from]) → \(states[e.to]): \(e.event) (reference \(e.reference))"))</title></path>\n"
+    }
+    for (k, e) in edges.enumerated() {
+      let b = labelBoxes[k]
+      out += "<g><title>\(SVG.escape("\(states[e.from]) → \(states[e.to]) (reference \(e.reference))"))</title>"
+      out += "<rect x=\"\(SVG.n(b.x0))\" y=\"\(SVG.n(y(b.y0)))\" width=\"\(SVG.n(b.x1 - b.x0))\" height=\"\(SVG.n(b.y1 - b.y0))\" "
+      out += "rx=\"4\" fill=\"#ffffff\" fill-opacity=\"0.92\" stroke=\"\(e.silent ? "#bbbbbb" : "#dddddd")\"/>"
+      for (j, line) in lines(e).enumerated() {
+        let ty = b.y0 + 3 + lineHeight * Double(j + 1) - 3
+        let style = j == 0 ? (e.silent ? " font-style=\"italic\" fill=\"#555555\"" : " font-weight=\"bold\"") : " fill=\"#222222\""
+        out += "<text x=\"\(SVG.n((b.x0 + b.x1) / 2))\" y=\"\(SVG.n(y(ty)))\" text-anchor=\"middle\" font-size=\"\(SVG.n(labelFont))\"\(style)>"
+        out += SVG.escape(line) + "</text>"
+      }
+      out += "</g>\n"
+    }
+    for (i, s) in states.enumerated() {
+      let colour = SVG.palette[i % SVG.palette.count]
+      let x0 = centers[i] - nodeWidths[i] / 2
+      out += "<g><title>\(SVG.escape(s))</title><rect x=\"\(SVG.n(x0))\" y=\"\(SVG.n(y(baseline - nodeHeight / 2)))\" "
+      out += "width=\"\(SVG.n(nodeWidths[i]))\" height=\"\(SVG.n(nodeHeight))\" rx=\"10\" fill=\"\(colour)\" fill-opacity=\"0.16\" "
+      out += "stroke=\"\(colour)\" stroke-width=\"2\"/>"
+      out += "<text x=\"\(SVG.n(centers[i]))\" y=\"\(SVG.n(y(baseline) + 5))\" text-anchor=\"middle\" font-size=\"\(SVG.n(nodeFont))\" "
+      out += "font-weight=\"bold\" fill=\"#111111\">\(SVG.escape(s))</text></g>\n"
+    }
+    // The key.
+    let keyY = y(bottom - 22)
+    out += "<line x1=\"\(SVG.n(margin))\" y1=\"\(SVG.n(keyY))\" x2=\"\(SVG.n(margin + 40))\" y2=\"\(SVG.n(keyY))\" stroke=\"#333333\" stroke-width=\"1.5\"/>"
+    out += "<text x=\"\(SVG.n(margin + 48))\" y=\"\(SVG.n(keyY + 4))\" font-size=\"11.5\">\(keyText.0)</text>"
+    let second = margin + 48 + SVG.textWidth(keyText.0, size: 11.5) + 30
+    out += "<line x1=\"\(SVG.n(second))\" y1=\"\(SVG.n(keyY))\" x2=\"\(SVG.n(second + 40))\" y2=\"\(SVG.n(keyY))\" stroke=\"#777777\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>"
+    out += "<text x=\"\(SVG.n(second + 48))\" y=\"\(SVG.n(keyY + 4))\" font-size=\"11.5\">\(keyText.1)</text>\n"
+    return out + "</svg>\n"
+  }
+}

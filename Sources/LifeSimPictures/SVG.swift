@@ -1,0 +1,51 @@
+/// Small helpers for the SVG pictures: escaping, text widths, the palette.
+enum SVG {
+  /// Okabe–Ito: distinguishable with the common colour-vision deficiencies.
+  static let palette = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"]
+
+  /// Text for an XML attribute or element.
+  static func escape(_ s: String) -> String {
+    var out = ""
+    out.reserveCapacity(s.count)
+    for c in s {
+      switch c {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      default: out.append(c)
+      }
+    }
+    return out
+  }
+
+  /// The width of `text` in the sans-serif font at `size` px, estimated from
+  /// the average advance of its characters (no font metrics here): generous,
+  /// so that labels placed apart by it do not touch.
+  static func textWidth(_ text: String, size: Double) -> Double {
+    var em = 0.0
+    for c in text.unicodeScalars {
+      switch c {
+      case "i", "l", "j", "t", "f", "r", ":", ".", ",", "(", ")", " ", "I", "!", "'", "|": em += 0.34
+      case "m", "w", "M", "W": em += 0.9
+      case "A"..."Z": em += 0.68
+      default: em += 0.56
+      }
+    }
+    return em * size
+  }
+
+  /// A number with at most two decimals, for coordinates.
+  static func n(_ x: Double) -> String {
+    let r = (x * 100).rounded() / 100
+    return r == r.rounded() ? String(Int(r)) : String(r)
+  }
+}
+
+/// An axis-aligned box, for placing labels apart.
+struct Box {
+  var x0, y0, x1, y1: Double
+  func intersects(_ o: Box, margin: Double = 2) -> Bool {
+    x0 - margin < o.x1 && o.x0 - margin < x1 && y0 - margin < o.y1 && o.y0 - margin < y1
+  }
+}

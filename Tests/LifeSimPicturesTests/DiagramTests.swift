@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import LifeSimEngine
+@testable import LifeSimPictures
+
+/// `lifesim diagram` draws from the engine's tables: every edge of a table is
+/// an edge of its diagram, silent edges are dashed, and in the SVG no label
+/// touches another label or a state.
+struct DiagramTests {
+  @Test(arguments: [(DiagramMachine.process, 12), (.process, 17), (.scene, 17), (.vc, 17), (.process, 5)])
+  func everyEdgeOfTheTableIsDrawn(machine: DiagramMachine, ios: Int) throws {
+    let d = try StateDiagram.make(machine: machine, ios: ios)
+    let count: Int
+    switch machine {
+    case .process: count = AppLifecycle.table(for: ios >= 13 ? .scene : .appDelegate).transitions.count
+    case .scene: count = SceneLifecycle.table.transitions.count
+    case .vc: count = AppearanceLifecycle.table.transitions.count
+    }
+    #expect(d.edges.count == count)
+    let dot = d.dot()
+    #expect(dot.components(separatedBy: " -> ").count - 1 == count)
+    #expect(dot.components(separatedBy: "style=dashed").count - 1 == d.edges.filter(\.silent).count)
+    let mermaid = d.mermaid()
+    #expect(mermaid.components(separatedBy: ".->").count - 1 == d.edges.filter(\.silent).count)
+    let svg = d.svg()
+    #expect(svg.components(separatedBy: "stroke-dasharray=\"6 4\"").count - 1 == d.edges.filter(\.silent).count + 1)  // + the key
+    #expect(svg.hasPrefix("<?xml") && svg.hasSuffix("</svg>\n"))
+  }
+
+  @Test func theProfileDecidesTheCallbacks() throws {
+    let old = try StateDiagram.make(machine: .process, ios: 5)
+    let launch = try #require(old.edges.first { $0.event == "launch" })
+    #expect(!launch.callbacks.contains("application:willFinishLaunchingWithOptions:"))  // iOS 6 and later (§7 row 6)
+    let new = try StateDiagram.make(machine: .process, ios: 12)
+    #expect(new.edges.first { $0.event == "launch" }?.callbacks.first == "application:willFinishLaunchingWithOptions:")
+    #expect(throws: DiagramError.self) { try StateDiagram.make(machine: .scene, ios: 12) }
+    #expect(throws: DiagramError.self) { try StateDiagram.make(machine: .process, ios: 12, model: .scene) }
+  }
+
+  /// The label boxes the SVG draws, read back from it: none overlaps another.
+  @Test(arguments: [DiagramMachine.process, .scene, .vc])
+  func labelsDoNotOverlap(machine: DiagramMachine) throws {
+    for (ios, model) in [(12, LifecycleModel.appDelegate), (17, .scene), (17, .appDelegate)] {
+      if machine != .process && model == .appDelegate { continue }  // one diagram per version for these
+      let svg = try StateDiagram.make(machine: machine, ios: ios, model: machine == .process ? model : nil).svg()
+      var boxes: [Box] = []
+      for line in svg.split(separator: "\n") where line.contains("<rect x=") {
+        func value(_ name: String) -> Double? {
+          guard let r = line.range(of: " \(name)=\"") else { return nil }
+          return Double(line[r.upperBound...].prefix { $0 != "\"" })
+        }
+        guard let x = value("x"), let y = value("y"), let w = value("width"), let h = value("height") else { continue }
+        boxes.append(Box(x0: x, y0: y, x1: x + w, y1: y + h))
+      }
+      #expect(boxes.count > 5)
+      for i in boxes.indices {
+        for j in boxes.indices where j > i {
+          #expect(!boxes[i].intersects(boxes[j], margin: 0), "\(machine) iOS \(ios): boxes \(i) and \(j) overlap")
+        }
+      }
+    }
+  }
+}
