@@ -63,7 +63,8 @@ extension Device {
       recordKill(id, reason: .user)
     }
     let pid = processes.setState(id, to)  // a start gets a pid and its footprint; an end loses both
-    trace.append({ $0.app = id; $0.from = from; $0.to = to }, kind: .state, at: now)
+    let used = memoryUsedMB
+    trace.append({ $0.app = id; $0.from = from; $0.to = to; $0.usedMB = used }, kind: .state, at: now)
     if from == .notRunning {
       launchRefusedURL = false
       scheduleMemoryCheck()

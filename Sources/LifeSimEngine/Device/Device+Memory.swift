@@ -98,6 +98,7 @@ extension Device {
     trace.append({
       $0.detail = "\(level) \(formatNumber(used))/\(ram) MB"
       $0.memoryLevel = level; $0.usedMB = used; $0.limitMB = Double(ram)
+      $0.warningMB = policy.memoryWarningAt * Double(ram); $0.jetsamMB = policy.jetsamAt * Double(ram)
     }, kind: .memory, at: now)
   }
 }

@@ -76,9 +76,13 @@ public struct TraceRecord: Equatable, Sendable {
   public var detail: String?
   /// For `memory` records: the level reached, the memory in use and the
   /// device's RAM, in MB (the numbers the `detail` text shows).
+  /// `usedMB` is also on app `state` records: the memory in use after the change.
   public var memoryLevel: MemoryLevel?
   public var usedMB: Double?
   public var limitMB: Double?
+  /// For `memory` records: where the warning and critical (jetsam) levels begin, in MB.
+  public var warningMB: Double?
+  public var jetsamMB: Double?
   /// For `data_loss` records: how many unsaved changes were lost.
   public var unsaved: Int32?
   /// For `expire` records: the task's number (its name is the `detail`) and

@@ -232,6 +232,14 @@ public struct TraceWriter: TraceFormatter {
       out.append(literal: ",\"limit_mb\":")
       out.append(number: limit)
     }
+    if let warning = r.warningMB {
+      out.append(literal: ",\"warning_mb\":")
+      out.append(number: warning)
+    }
+    if let jetsam = r.jetsamMB {
+      out.append(literal: ",\"jetsam_mb\":")
+      out.append(number: jetsam)
+    }
     if let n = r.unsaved {
       out.append(literal: ",\"unsaved\":")
       out.append(decimal: Int(n))

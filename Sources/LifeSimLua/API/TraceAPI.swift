@@ -111,6 +111,8 @@ extension LuaRuntime {
       if let level = r.memoryLevel { push(L, level.description); setField(L, -2, "level") }
       if let used = r.usedMB { push(L, used); setField(L, -2, "used_mb") }
       if let limit = r.limitMB { push(L, limit); setField(L, -2, "limit_mb") }
+      if let warning = r.warningMB { push(L, warning); setField(L, -2, "warning_mb") }
+      if let jetsam = r.jetsamMB { push(L, jetsam); setField(L, -2, "jetsam_mb") }
       if let n = r.unsaved { push(L, Int(n)); setField(L, -2, "unsaved") }
       if r.kind == .expire {
         if let name = r.detail { push(L, name); setField(L, -2, "task") }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LifeSimEngine
 import LifeSimLua
+import LifeSimPictures
 
 #if canImport(Glibc)
 import Glibc
@@ -39,6 +40,15 @@ extension Lifesim {
       records). Records of a second device onwards carry its number.
       """)
     var stream = false
+
+    @Option(help: ArgumentHelp("Also draw the trace as a timeline, an SVG file (see lifesim timeline).", valueName: "file"))
+    var timeline: String?
+
+    func validate() throws {
+      if stream && timeline != nil {
+        throw ValidationError("--timeline needs the records kept: without --stream, or write --format jsonl and run lifesim timeline on it")
+      }
+    }
 
     func run() throws {
       if common.unsafe {
@@ -102,6 +112,17 @@ extension Lifesim {
         try sink.close()
       } else {
         try writeTraces(runtime.createdDevices)
+      }
+      if let timeline {
+        var options = TimelineOptions()
+        options.title = file
+        let devices = runtime.createdDevices
+        let svg = try LifeSimPictures.Timeline.render(options: options) { body in
+          for (i, device) in devices.enumerated() {
+            for r in device.trace.records { try body(TimelineEvent(r, in: device.trace, device: i + 1)) }
+          }
+        }
+        try writeTextFile(timeline, svg)
       }
       // A failed lifesim.test case fails the run too (exit 1, or 2 for an error).
       var worst: ExitCode?

@@ -1,0 +1,541 @@
+/// `lifesim timeline`: a trace as swimlanes over virtual time, as an SVG.
+///
+/// One lane per app (its process states) and one per scene (its scene
+/// states); markers for callbacks, kills, data losses, expirations and memory
+/// warnings; a memory band with the warning and jetsam levels; a time axis.
+/// Two passes over the records, each in bounded memory: the first finds the
+/// range, the lanes and where nothing happens for long (those stretches are
+/// compressed and shaded, with the gap written); the second accumulates what
+/// each pixel column shows. Markers closer than a few pixels are drawn as one,
+/// with a count and the first selectors in its tooltip.
+public struct TimelineOptions: Sendable {
+  /// The range shown, in virtual seconds (default: the whole trace).
+  public var from: Double?
+  public var to: Double?
+  /// The width of the drawing area for time, in pixels.
+  public var width = 1100.0
+  public var title = "lifesim timeline"
+
+  public init() {}
+}
+
+public final class Timeline {
+  let options: TimelineOptions
+
+  // MARK: Pass 1
+
+  private var tMin = Int64.max, tMax = Int64.min
+  private var count = 0
+  private struct LaneKey: Hashable {
+    var device: Int
+    var app: String
+    var scene: Int?
+  }
+  private var laneIndex: [LaneKey: Int] = [:]
+  private var laneKeys: [LaneKey] = []
+  private var laneActive: [Bool] = []
+  private var laneStateAtStart: [String?] = []
+  private var devices = Set<Int>()
+  private static let bins = 4096
+  private var histogram = [Int32](repeating: 0, count: Timeline.bins)
+  private var scanned = false
+
+  // MARK: Pass 2
+
+  private struct Segment {
+    var start: Int64
+    var end: Int64
+  }
+  /// Compressed stretches of nothing, in time order.
+  private var gaps: [Segment] = []
+  private var columns = 0
+  private static let states = ["active", "inactive", "background", "suspended",
+                               "foregroundActive", "foregroundInactive"]
+  /// Per lane: per column, time spent in each drawn state.
+  private var occupancy: [[Float]] = []
+  private var current: [(state: Int?, since: Int64)] = []
+  struct Bucket {
+    var counts = [Int32](repeating: 0, count: MarkerKind.allCases.count)
+    var names: [String] = []
+  }
+  enum MarkerKind: Int, CaseIterable {
+    case callback, kill, dataLoss, expire, memoryWarning
+  }
+  /// Per lane: marker buckets by bucket index.
+  private var markers: [[Int: Bucket]] = []
+  /// Per column: the most memory in use, and the last value (-1: no change there).
+  private var memoryMax: [Double] = []
+  private var memoryLast: [Double] = []
+  private var memoryBefore: Double?
+  private var memoryLimit: Double?
+  private var warningMB: Double?
+  private var jetsamMB: Double?
+  private var memoryEvents: [Int: Bucket] = [:]
+  private static let bucketWidth = 6.0
+
+  public init(options: TimelineOptions = TimelineOptions()) {
+    self.options = options
+  }
+
+  var rangeStart: Int64 { options.from.map { Int64(($0 * 1_000_000).rounded()) } ?? Int64.min }
+  var rangeEnd: Int64 { options.to.map { Int64(($0 * 1_000_000).rounded()) } ?? Int64.max }
+
+  private var lastLane: (key: LaneKey, index: Int)?
+
+  private func lane(_ e: TimelineEvent) -> Int? {
+    guard let app = e.app else { return nil }
+    let isSceneLane = e.scene != nil && (e.kind == .state || e.kind == .callback)
+    let key = LaneKey(device: e.device, app: app, scene: isSceneLane ? e.scene : nil)
+    // Records of one app come in runs: the last lane first, then the table.
+    if let last = lastLane, last.key == key { return last.index }
+    if let i = laneIndex[key] {
+      lastLane = (key, i)
+      return i
+    }
+    if key.scene != nil { _ = lane(TimelineEvent.appOnly(e)) }  // the app's lane comes first
+    let i = laneKeys.count
+    laneIndex[key] = i
+    laneKeys.append(key)
+    laneActive.append(false)
+    laneStateAtStart.append(nil)
+    return i
+  }
+
+  /// Pass 1: every record, in order.
+  public func scan(_ e: TimelineEvent) {
+    devices.insert(e.device)
+    let l = lane(e)
+    if e.time < rangeStart {
+      if let l, e.kind == .state { laneStateAtStart[l] = e.to }
+      return
+    }
+    guard e.time <= rangeEnd else { return }
+    tMin = min(tMin, e.time)
+    tMax = max(tMax, e.time + e.duration)
+    count += 1
+    if let l { laneActive[l] = true }
+  }
+
+  /// Pass 1, again: the histogram needs the range, so it takes a second look.
+  public func scanActivity(_ e: TimelineEvent) {
+    guard e.time >= rangeStart, e.time <= rangeEnd, tMax > tMin else { return }
+    let span = Double(tMax - tMin)
+    let b = min(Timeline.bins - 1, Int(Double(e.time - tMin) / span * Double(Timeline.bins)))
+    histogram[b] &+= 1
+    if e.duration > 0 {
+      let end = min(Timeline.bins - 1, Int(Double(e.time + e.duration - tMin) / span * Double(Timeline.bins)))
+      if end > b { for k in (b + 1)...end { histogram[k] &+= 1 } }
+    }
+  }
+
+  /// Between the passes: the compressed stretches and the per-column arrays.
+  public func prepare() {
+    scanned = true
+    if options.from != nil, let from = options.from { tMin = min(tMin, Int64(from * 1_000_000)) }
+    if let to = options.to, tMax != Int64.min { tMax = max(tMax, Int64(to * 1_000_000)) }
+    if count == 0 || tMax <= tMin {
+      tMax = max(tMin == Int64.max ? 1_000_000 : tMin + 1_000_000, tMax)
+      if tMin == Int64.max { tMin = 0 }
+    }
+    // Idle stretches: runs of empty bins of at least a tenth of the span and 10 s.
+    let span = Double(tMax - tMin)
+    let binTime = span / Double(Timeline.bins)
+    let minimum = max(span / 10, 10_000_000)
+    var k = 0
+    while k < Timeline.bins {
+      guard histogram[k] == 0 else { k += 1; continue }
+      var j = k
+      while j < Timeline.bins, histogram[j] == 0 { j += 1 }
+      // Keep one bin of context on each side.
+      let start = tMin + Int64(Double(k + 1) * binTime), end = tMin + Int64(Double(j - 1) * binTime)
+      if Double(end - start) >= minimum { gaps.append(Segment(start: start, end: end)) }
+      k = j
+    }
+    columns = Int(options.width)
+    let laneCount = laneKeys.count
+    occupancy = Array(repeating: [Float](repeating: 0, count: columns * Timeline.states.count), count: laneCount)
+    current = laneStateAtStart.map { ($0.flatMap { Timeline.states.firstIndex(of: $0) }, tMin) }
+    markers = Array(repeating: [:], count: laneCount)
+    memoryMax = [Double](repeating: -1, count: columns)
+    memoryLast = [Double](repeating: -1, count: columns)
+  }
+
+  // MARK: Time to x
+
+  static let gapWidth = 44.0
+
+  /// The x of a time, in [0, width], with the gaps compressed.
+  func x(_ t: Int64) -> Double {
+    let total = Double(tMax - tMin) - gaps.reduce(0) { $0 + Double($1.end - $1.start) }
+    let drawable = options.width - Double(gaps.count) * Timeline.gapWidth
+    var x = 0.0, cursor = tMin
+    for g in gaps {
+      if t <= g.start { break }
+      x += Double(g.start - cursor) / total * drawable
+      if t < g.end { return x + Double(t - g.start) / Double(g.end - g.start) * Timeline.gapWidth }
+      x += Timeline.gapWidth
+      cursor = g.end
+    }
+    return min(options.width, x + Double(max(0, t - cursor)) / max(total, 1) * drawable)
+  }
+
+  private func addState(_ lane: Int, _ state: Int, from a: Int64, to b: Int64) {
+    guard b > a else { return }
+    let x0 = x(max(a, tMin)), x1 = x(min(b, tMax))
+    var c = Int(x0)
+    while Double(c) < x1, c < columns {
+      let lo = max(Double(c), x0), hi = min(Double(c + 1), x1)
+      if hi > lo { occupancy[lane][c * Timeline.states.count + state] += Float(hi - lo) }
+      c += 1
+    }
+  }
+
+  /// `name` is made only for the first few markers of a bucket (its tooltip).
+  private func addMarker(_ lane: Int?, _ kind: MarkerKind, _ t: Int64, _ name: @autoclosure () -> String) {
+    let b = Int(x(t) / Timeline.bucketWidth)
+    func add(_ bucket: inout Bucket) {
+      bucket.counts[kind.rawValue] += 1
+      if bucket.names.count < 6 { bucket.names.append("\(Timeline.duration(Double(t) / 1_000_000)): \(name())") }
+    }
+    if let lane { add(&markers[lane][b, default: Bucket()]) } else { add(&memoryEvents[b, default: Bucket()]) }
+  }
+
+  /// Pass 2: every record, in order.
+  public func draw(_ e: TimelineEvent) {
+    precondition(scanned, "prepare() comes between the passes")
+    if let used = e.usedMB { noteMemory(used, at: e.time) }
+    if e.kind == .memory {
+      memoryLimit = e.limitMB ?? memoryLimit
+      warningMB = e.warningMB ?? warningMB
+      jetsamMB = e.jetsamMB ?? jetsamMB
+    }
+    guard e.time <= tMax else { return }
+    let l = lane(e)
+    if e.kind == .state, let l {
+      let s = e.to.flatMap { Timeline.states.firstIndex(of: $0) }
+      if let old = current[l].state { addState(l, old, from: current[l].since, to: e.time) }
+      current[l] = (s, max(e.time, tMin))
+      return
+    }
+    guard e.time >= tMin else { return }
+    switch e.kind {
+    case .callback, .notification:
+      let name = e.name ?? "callback"
+      // -[… didReceiveMemoryWarning], -[AppDelegate applicationDidReceiveMemoryWarning:], and its notification.
+      if name.hasSuffix("ReceiveMemoryWarning]") || name.hasSuffix("ReceiveMemoryWarning:]")
+        || name == "UIApplicationDidReceiveMemoryWarningNotification" {
+        addMarker(l, .memoryWarning, e.time, name)
+      } else {
+        addMarker(l, .callback, e.time, name)
+      }
+    case .kill:
+      addMarker(l, .kill, e.time, "killed (\(e.reason ?? "?"))" + (e.detail.map { ", \($0)" } ?? ""))
+    case .dataLoss:
+      addMarker(l, .dataLoss, e.time, "data loss, \(e.unsaved.map(String.init) ?? "?") unsaved")
+    case .expire:
+      addMarker(l, .expire, e.time, "expiration of task \(e.detail ?? "?")")
+    case .memory:
+      if e.name == nil, let used = e.usedMB {
+        addMarker(nil, .memoryWarning, e.time, "memory \(e.detail ?? Timeline.megabytes(used))")
+      }
+    default:
+      break
+    }
+  }
+
+  private func noteMemory(_ used: Double, at t: Int64) {
+    guard t >= tMin else {
+      memoryBefore = used  // what holds when the range begins
+      return
+    }
+    guard t <= tMax else { return }
+    let c = min(columns - 1, Int(x(t)))
+    memoryMax[c] = max(memoryMax[c], used)
+    memoryLast[c] = used
+  }
+
+  /// After pass 2: close what is open.
+  public func finish() {
+    for l in current.indices { if let s = current[l].state { addState(l, s, from: current[l].since, to: tMax) } }
+    // The memory in use holds between its changes: a column with no change
+    // shows what the last one left.
+    var last = memoryBefore ?? -1
+    for c in 0..<columns {
+      if memoryLast[c] >= 0 {
+        memoryMax[c] = max(memoryMax[c], last)
+        last = memoryLast[c]
+      } else {
+        memoryMax[c] = last
+      }
+    }
+  }
+
+  // MARK: - Drawing
+
+  static let stateColour: [String: String] = [
+    "active": "#009E73", "foregroundActive": "#009E73",
+    "inactive": "#E69F00", "foregroundInactive": "#E69F00",
+    "background": "#56B4E9", "suspended": "#999999",
+  ]
+  /// The band's height per state, a share of the lane: the state is told by
+  /// height and by colour, never by colour alone.
+  static let stateHeight: [String: Double] = [
+    "active": 1, "foregroundActive": 1, "inactive": 0.72, "foregroundInactive": 0.72,
+    "background": 0.46, "suspended": 0.22,
+  ]
+
+  public func svg() -> String {
+    let left = 250.0, right = 60.0, top = 56.0
+    let laneHeight = 26.0, sceneLaneHeight = 20.0
+    let shown = laneKeys.indices.filter { laneActive[$0] || current[$0].state != nil || laneStateAtStart[$0] != nil }
+    var laneY: [Int: Double] = [:]
+    var y = top
+    for l in shown {
+      laneY[l] = y
+      y += laneKeys[l].scene == nil ? laneHeight : sceneLaneHeight
+    }
+    let lanesBottom = y
+    let memoryTop = lanesBottom + 18, memoryHeight = 70.0
+    let axisY = memoryTop + memoryHeight + 12
+    let legendY = axisY + 46
+    let width = left + options.width + right, height = legendY + 40
+    func X(_ x: Double) -> Double { left + x }
+
+    var out = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <svg xmlns="http://www.w3.org/2000/svg" width="\(SVG.n(width))" height="\(SVG.n(height))" \
+      viewBox="0 0 \(SVG.n(width)) \(SVG.n(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
+      <title>\(SVG.escape(options.title))</title>
+      <rect width="100%" height="100%" fill="#ffffff"/>
+      <text x="\(SVG.n(left))" y="26" font-size="16" font-weight="bold">\(SVG.escape(options.title))</text>
+      <text x="\(SVG.n(left))" y="44" fill="#555555">\(SVG.escape(summary(shownLanes: shown.count)))</text>
+
+      """
+    // Compressed stretches, shaded, with the gap written.
+    for g in gaps {
+      let x0 = X(x(g.start)), x1 = X(x(g.end))
+      out += "<g><title>\(SVG.escape("nothing happens for \(Timeline.duration(Double(g.end - g.start) / 1_000_000)); compressed"))</title>"
+      out += "<rect x=\"\(SVG.n(x0))\" y=\"\(SVG.n(top - 4))\" width=\"\(SVG.n(x1 - x0))\" height=\"\(SVG.n(axisY - top + 4))\" fill=\"#eeeeee\"/>"
+      out += "<text x=\"\(SVG.n((x0 + x1) / 2))\" y=\"\(SVG.n(axisY + 30))\" text-anchor=\"middle\" font-size=\"10\" fill=\"#555555\">"
+      out += "\(SVG.escape(Timeline.duration(Double(g.end - g.start) / 1_000_000, short: true)))</text></g>\n"
+    }
+    // Lanes.
+    for l in shown {
+      let key = laneKeys[l], y0 = laneY[l]!
+      let h = key.scene == nil ? laneHeight : sceneLaneHeight
+      let name = (devices.count > 1 ? "\(key.device): " : "") + (key.scene.map { "    scene \($0)" } ?? key.app)
+      out += "<line x1=\"\(SVG.n(X(0)))\" y1=\"\(SVG.n(y0 + h))\" x2=\"\(SVG.n(X(options.width)))\" y2=\"\(SVG.n(y0 + h))\" stroke=\"#e4e4e4\"/>"
+      out += "<text x=\"\(SVG.n(left - 10))\" y=\"\(SVG.n(y0 + h / 2 + 4))\" text-anchor=\"end\"\(key.scene == nil ? "" : " fill=\"#555555\" font-size=\"11\"")>"
+      out += "\(SVG.escape(Timeline.clip(name, to: 36)))</text>\n"
+      // State runs: the state that holds most of each column, joined.
+      var run: (state: Int, start: Int)?
+      func flush(_ end: Int) {
+        guard let r = run else { return }
+        let state = Timeline.states[r.state]
+        let band = (h - 6) * (Timeline.stateHeight[state] ?? 0.5)
+        out += "<rect x=\"\(SVG.n(X(Double(r.start))))\" y=\"\(SVG.n(y0 + h - 3 - band))\" width=\"\(SVG.n(Double(end - r.start)))\" "
+        out += "height=\"\(SVG.n(band))\" fill=\"\(Timeline.stateColour[state] ?? "#999999")\"><title>\(SVG.escape(state))</title></rect>"
+        if Double(end - r.start) > SVG.textWidth(state, size: 9) + 8 && band >= 10 {
+          out += "<text x=\"\(SVG.n(X(Double(r.start)) + 3))\" y=\"\(SVG.n(y0 + h - 6))\" font-size=\"9\" fill=\"#ffffff\">\(state)</text>"
+        }
+        out += "\n"
+        run = nil
+      }
+      let n = Timeline.states.count
+      for c in 0..<columns {
+        var best = -1, bestTime: Float = 0.25
+        for s in 0..<n where occupancy[l][c * n + s] > bestTime {
+          best = s
+          bestTime = occupancy[l][c * n + s]
+        }
+        if let r = run, r.state != best { flush(c) }
+        if best >= 0 && run == nil { run = (best, c) }
+      }
+      flush(columns)
+      // Markers over the band.
+      for b in markers[l].keys.sorted() {
+        out += marker(markers[l][b]!, x: X((Double(b) + 0.5) * Timeline.bucketWidth), y: y0 + h / 2)
+      }
+    }
+    // The memory band.
+    out += memoryBand(top: memoryTop, height: memoryHeight, X: X)
+    // The time axis.
+    out += axis(y: axisY, X: X)
+    // The key.
+    out += legend(y: legendY, left: 20)
+    return out + "</svg>\n"
+  }
+
+  private func summary(shownLanes: Int) -> String {
+    let span = Timeline.duration(Double(tMax - tMin) / 1_000_000)
+    var s = "\(Timeline.duration(Double(tMin) / 1_000_000)) to \(Timeline.duration(Double(tMax) / 1_000_000)) (\(span)), \(count) records"
+    let hidden = laneKeys.count - shownLanes
+    if hidden > 0 { s += ", \(hidden) lane\(hidden == 1 ? "" : "s") with nothing in range hidden" }
+    if !gaps.isEmpty { s += ", \(gaps.count) idle stretch\(gaps.count == 1 ? "" : "es") compressed" }
+    return s
+  }
+
+  /// One marker (or several close together, drawn as the most important).
+  private func marker(_ b: Bucket, x: Double, y: Double) -> String {
+    let total = b.counts.reduce(0, +)
+    let tip = SVG.escape(b.names.joined(separator: "\n") + (Int(total) > b.names.count ? "\n… \(Int(total) - b.names.count) more" : ""))
+    var out = "<g><title>\(tip)</title>"
+    if b.counts[MarkerKind.kill.rawValue] > 0 {
+      out += "<path d=\"M \(SVG.n(x - 5)) \(SVG.n(y - 5)) L \(SVG.n(x + 5)) \(SVG.n(y + 5)) M \(SVG.n(x + 5)) \(SVG.n(y - 5)) L \(SVG.n(x - 5)) \(SVG.n(y + 5))\" stroke=\"#D55E00\" stroke-width=\"3\"/>"
+    } else if b.counts[MarkerKind.dataLoss.rawValue] > 0 {
+      out += "<path d=\"M \(SVG.n(x)) \(SVG.n(y - 6)) L \(SVG.n(x + 6)) \(SVG.n(y + 5)) L \(SVG.n(x - 6)) \(SVG.n(y + 5)) z\" fill=\"#CC79A7\" stroke=\"#000000\" stroke-width=\"0.8\"/>"
+    } else if b.counts[MarkerKind.expire.rawValue] > 0 {
+      out += "<path d=\"M \(SVG.n(x)) \(SVG.n(y - 6)) L \(SVG.n(x + 6)) \(SVG.n(y)) L \(SVG.n(x)) \(SVG.n(y + 6)) L \(SVG.n(x - 6)) \(SVG.n(y)) z\" fill=\"#0072B2\" stroke=\"#ffffff\" stroke-width=\"0.8\"/>"
+    } else if b.counts[MarkerKind.memoryWarning.rawValue] > 0 {
+      out += "<circle cx=\"\(SVG.n(x))\" cy=\"\(SVG.n(y))\" r=\"5\" fill=\"#F0E442\" stroke=\"#000000\" stroke-width=\"1\"/>"
+    } else {
+      out += "<line x1=\"\(SVG.n(x))\" y1=\"\(SVG.n(y - 7))\" x2=\"\(SVG.n(x))\" y2=\"\(SVG.n(y + 7))\" stroke=\"#222222\" stroke-width=\"\(total > 1 ? "2.5" : "1.2")\"/>"
+    }
+    if total > 1 {
+      out += "<text x=\"\(SVG.n(x + 4))\" y=\"\(SVG.n(y - 6))\" font-size=\"8\" fill=\"#333333\">\(total)</text>"
+    }
+    return out + "</g>\n"
+  }
+
+  private func memoryBand(top: Double, height: Double, X: (Double) -> Double) -> String {
+    let known = memoryMax.filter { $0 >= 0 }
+    var out = "<text x=\"\(SVG.n(X(0) - 10))\" y=\"\(SVG.n(top + height - 4))\" text-anchor=\"end\">memory in use</text>\n"
+    out += "<rect x=\"\(SVG.n(X(0)))\" y=\"\(SVG.n(top))\" width=\"\(SVG.n(options.width))\" height=\"\(SVG.n(height))\" fill=\"#fafafa\" stroke=\"#dddddd\"/>\n"
+    guard let peak = known.max() else {
+      return out + "<text x=\"\(SVG.n(X(8)))\" y=\"\(SVG.n(top + height / 2 + 4))\" fill=\"#777777\">no memory figures in this trace</text>\n"
+    }
+    let scale = max(memoryLimit ?? 0, jetsamMB ?? 0, peak, 1)
+    func Y(_ mb: Double) -> Double { top + height - mb / scale * height }
+    var d = ""
+    for c in 0..<columns where memoryMax[c] >= 0 {
+      d += (d.isEmpty ? "M " : " L ") + "\(SVG.n(X(Double(c)))) \(SVG.n(Y(memoryMax[c])))"
+    }
+    out += "<path d=\"\(d)\" fill=\"none\" stroke=\"#0072B2\" stroke-width=\"1.5\"><title>memory in use</title></path>\n"
+    // The levels, named outside the band on the right: the warning's below
+    // its line, the jetsam level's above, so that the two never touch.
+    for (label, mb, colour, below) in [("warning", warningMB, "#E69F00", true), ("jetsam", jetsamMB, "#D55E00", false)] {
+      guard let mb else { continue }
+      out += "<line x1=\"\(SVG.n(X(0)))\" y1=\"\(SVG.n(Y(mb)))\" x2=\"\(SVG.n(X(options.width)))\" y2=\"\(SVG.n(Y(mb)))\" stroke=\"\(colour)\" stroke-dasharray=\"5 3\"/>"
+      out += "<text x=\"\(SVG.n(X(0) - 10))\" y=\"\(SVG.n(Y(mb) + (below ? 12 : -3)))\" text-anchor=\"end\" font-size=\"10\" fill=\"\(colour)\">\(label) \(Timeline.megabytes(mb))</text>\n"
+    }
+    out += "<text x=\"\(SVG.n(X(options.width) + 4))\" y=\"\(SVG.n(top + 8))\" font-size=\"9\" fill=\"#555555\">\(Timeline.megabytes(scale))</text>\n"
+    out += "<text x=\"\(SVG.n(X(options.width) + 4))\" y=\"\(SVG.n(top + height))\" font-size=\"9\" fill=\"#555555\">0</text>\n"
+    for b in memoryEvents.keys.sorted() {
+      out += marker(memoryEvents[b]!, x: X((Double(b) + 0.5) * Timeline.bucketWidth), y: top + 8)
+    }
+    return out
+  }
+
+  /// Ticks at a round step (seconds to days) within the uncompressed stretches.
+  private func axis(y: Double, X: (Double) -> Double) -> String {
+    var out = "<line x1=\"\(SVG.n(X(0)))\" y1=\"\(SVG.n(y))\" x2=\"\(SVG.n(X(options.width)))\" y2=\"\(SVG.n(y))\" stroke=\"#333333\"/>\n"
+    let visible = Double(tMax - tMin) - gaps.reduce(0) { $0 + Double($1.end - $1.start) }
+    let steps: [Double] = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200,
+                           86400, 172_800, 604_800, 1_209_600, 2_592_000]
+    let wanted = visible / 1_000_000 / 9
+    let step = steps.first { $0 >= wanted } ?? steps.last!
+    let stepMicros = Int64(step * 1_000_000)
+    var t = (tMin / stepMicros) * stepMicros
+    if t < tMin { t += stepMicros }
+    var lastX = -100.0
+    var drawn = 0
+    while t <= tMax, drawn < 400 {
+      defer { t += stepMicros }
+      if gaps.contains(where: { t > $0.start && t < $0.end }) { continue }
+      let px = X(x(t))
+      guard px - lastX >= 56 else { continue }
+      lastX = px
+      drawn += 1
+      out += "<line x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(y))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(y + 5))\" stroke=\"#333333\"/>"
+      out += "<text x=\"\(SVG.n(px))\" y=\"\(SVG.n(y + 17))\" text-anchor=\"middle\" font-size=\"10.5\">\(Timeline.duration(Double(t) / 1_000_000, short: true))</text>\n"
+    }
+    out += "<text x=\"\(SVG.n(X(0) - 10))\" y=\"\(SVG.n(y + 17))\" text-anchor=\"end\" font-size=\"10.5\" fill=\"#555555\">virtual time</text>\n"
+    return out
+  }
+
+  private func legend(y: Double, left: Double) -> String {
+    var out = "", x = left
+    for state in ["active", "inactive", "background", "suspended"] {
+      let h = 14 * (Timeline.stateHeight[state] ?? 0.5)
+      out += "<rect x=\"\(SVG.n(x))\" y=\"\(SVG.n(y + 14 - h))\" width=\"22\" height=\"\(SVG.n(h))\" fill=\"\(Timeline.stateColour[state]!)\"/>"
+      out += "<text x=\"\(SVG.n(x + 28))\" y=\"\(SVG.n(y + 12))\" font-size=\"11\">\(state)</text>"
+      x += 38 + SVG.textWidth(state, size: 11)
+    }
+    x += 10
+    let items: [(Bucket, String)] = [
+      (Timeline.bucket(.callback, 1), "callback"), (Timeline.bucket(.callback, 2), "several"),
+      (Timeline.bucket(.kill, 1), "kill"), (Timeline.bucket(.dataLoss, 1), "data loss"),
+      (Timeline.bucket(.expire, 1), "expiration"), (Timeline.bucket(.memoryWarning, 1), "memory warning"),
+    ]
+    for (b, label) in items {
+      out += marker(b, x: x + 6, y: y + 8)
+      out += "<text x=\"\(SVG.n(x + 16))\" y=\"\(SVG.n(y + 12))\" font-size=\"11\">\(label)</text>"
+      x += 30 + SVG.textWidth(label, size: 11)
+    }
+    out += "<rect x=\"\(SVG.n(x))\" y=\"\(SVG.n(y))\" width=\"22\" height=\"14\" fill=\"#eeeeee\"/>"
+    out += "<text x=\"\(SVG.n(x + 28))\" y=\"\(SVG.n(y + 12))\" font-size=\"11\">idle stretch, compressed (its length below)</text>\n"
+    return out
+  }
+
+  static func bucket(_ kind: MarkerKind, _ count: Int32) -> Bucket {
+    var b = Bucket()
+    b.counts[kind.rawValue] = count
+    return b
+  }
+
+  // MARK: - Words
+
+  /// "0 s", "45 s", "2 min", "1 h 30 min", "2 d 6 h".
+  static func duration(_ seconds: Double, short: Bool = false) -> String {
+    let s = seconds.rounded(.down)
+    if seconds < 60 {
+      let fraction = seconds - s
+      return fraction > 0.0005 && !short ? String(format3(seconds)) + " s" : "\(Int(s)) s"
+    }
+    let total = Int(s)
+    let d = total / 86_400, h = total % 86_400 / 3600, m = total % 3600 / 60, sec = total % 60
+    if d > 0 { return "\(d) d" + (h > 0 ? " \(h) h" : "") }
+    if h > 0 { return "\(h) h" + (m > 0 ? " \(m) min" : "") }
+    return "\(m) min" + (sec > 0 ? " \(sec) s" : "")
+  }
+
+  static func format3(_ x: Double) -> String {
+    let r = (x * 1000).rounded() / 1000
+    var t = String(r)
+    if t.hasSuffix(".0") { t.removeLast(2) }
+    return t
+  }
+
+  static func megabytes(_ mb: Double) -> String {
+    (mb == mb.rounded() ? String(Int(mb)) : format3(mb)) + " MB"
+  }
+
+  static func clip(_ s: String, to n: Int) -> String {
+    s.count <= n ? s : String(s.prefix(n - 1)) + "…"
+  }
+}
+
+extension TimelineEvent {
+  /// The same app's process lane.
+  static func appOnly(_ e: TimelineEvent) -> TimelineEvent {
+    var a = TimelineEvent()
+    a.device = e.device
+    a.app = e.app
+    a.kind = .action
+    return a
+  }
+}
+
+extension Timeline {
+  /// Draws the records that `each` gives (it is called three times: two
+  /// looks for the first pass, one for the second).
+  public static func render(options: TimelineOptions, _ each: ((TimelineEvent) throws -> Void) throws -> Void) rethrows -> String {
+    let t = Timeline(options: options)
+    try each { t.scan($0) }
+    try each { t.scanActivity($0) }
+    t.prepare()
+    try each { t.draw($0) }
+    t.finish()
+    return t.svg()
+  }
+}

@@ -1,0 +1,179 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+
+/// The pictures (issue 18): `lifesim diagram` and `lifesim timeline` write SVG
+/// that is valid XML and that a real renderer (Debian's rsvg-convert, which
+/// `./dev.sh` installs) turns into a PNG of the expected size that is not
+/// blank; the committed pictures under docs/ are checked the same way.
+struct PictureTests {
+  static let dir: URL = {
+    let d = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-pictures-\(getpid())")
+    try? FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+    return d
+  }()
+
+  /// Parses the SVG as XML and returns its width and height attributes.
+  static func checkXML(_ url: URL) throws -> (width: Double, height: Double) {
+    final class Root: NSObject, XMLParserDelegate {
+      var size: (Double, Double)?
+      func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                  attributes: [String: String] = [:]) {
+        if name == "svg", size == nil, let w = attributes["width"].flatMap(Double.init),
+           let h = attributes["height"].flatMap(Double.init) {
+          size = (w, h)
+        }
+      }
+    }
+    let parser = try #require(XMLParser(contentsOf: url))
+    let root = Root()
+    parser.delegate = root
+    #expect(parser.parse(), "\(url.lastPathComponent): \(parser.parserError.map { "\($0)" } ?? "not XML")")
+    let size = try #require(root.size, "\(url.lastPathComponent) has no svg element with a width and height")
+    return size
+  }
+
+  /// Renders with rsvg-convert; checks the PNG's size (from its header) and
+  /// that it is not blank: its decompressed pixel rows hold many values.
+  static func checkRenders(_ svg: URL) throws {
+    let (width, height) = try checkXML(svg)
+    let png = svg.deletingPathExtension().appendingPathExtension("png")
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["rsvg-convert", svg.path, "-o", png.path]
+    let err = Pipe()
+    p.standardError = err
+    try p.run()
+    p.waitUntilExit()
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(p.terminationStatus == 0, "rsvg-convert \(svg.lastPathComponent): \(message) (./dev.sh installs librsvg2-bin)")
+    guard p.terminationStatus == 0 else { return }
+    let check = """
+      import struct, sys, zlib
+      data = open(sys.argv[1], "rb").read()
+      assert data[:8] == b"\\x89PNG\\r\\n\\x1a\\n", "not a PNG"
+      width, height = struct.unpack(">II", data[16:24])
+      i, idat = 8, b""
+      while i < len(data):
+          n = struct.unpack(">I", data[i:i+4])[0]
+          if data[i+4:i+8] == b"IDAT": idat += data[i+8:i+8+n]
+          i += 12 + n
+      pixels = zlib.decompress(idat)
+      print(width, height, len(set(pixels)))
+      """
+    let q = Process()
+    q.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    q.arguments = ["python3", "-c", check, png.path]
+    let out = Pipe()
+    q.standardOutput = out
+    try q.run()
+    q.waitUntilExit()
+    let fields = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      .split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    #expect(fields.count == 3, "\(png.lastPathComponent): could not read the PNG")
+    guard fields.count == 3 else { return }
+    #expect(Double(fields[0]) == width.rounded(.up) || abs(Double(fields[0]) - width) <= 1, "\(png.lastPathComponent) width")
+    #expect(abs(Double(fields[1]) - height) <= 1, "\(png.lastPathComponent) height")
+    #expect(fields[0] >= 300 && fields[1] >= 150, "\(png.lastPathComponent) is too small: \(fields)")
+    #expect(fields[2] >= 32, "\(png.lastPathComponent) looks blank: \(fields[2]) distinct byte values")
+  }
+
+  @Test(arguments: [
+    ["--machine", "process", "--ios", "12"], ["--machine", "process", "--ios", "17"],
+    ["--machine", "process", "--ios", "17", "--model", "app"], ["--machine", "scene"], ["--machine", "vc"],
+    ["--machine", "process", "--ios", "5"],
+  ])
+  func diagramsRender(arguments: [String]) throws {
+    let svg = Self.dir.appendingPathComponent("diagram" + arguments.joined().filter { $0.isLetter || $0.isNumber } + ".svg")
+    let r = try lifesim(["diagram"] + arguments + ["-o", svg.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    try Self.checkRenders(svg)
+  }
+
+  @Test func diagramFormatsAndErrors() throws {
+    let dot = try lifesim(["diagram", "--format", "dot", "--ios", "12"])
+    #expect(dot.stdout.hasPrefix("digraph") && dot.stdout.contains("style=dashed"))
+    let mermaid = try lifesim(["diagram", "--format", "mermaid", "--machine", "scene"])
+    #expect(mermaid.stdout.contains("flowchart LR") && mermaid.stdout.contains(".->"))
+    let old = try lifesim(["diagram", "--machine", "scene", "--ios", "12"])
+    #expect(old.status == 2 && old.stderr.contains("scenes need iOS 13"))
+    let bad = try lifesim(["diagram", "--machine", "window"])
+    #expect(bad.status == 2)
+  }
+
+  /// A 24-virtual-hour run of 30 apps: lanes, markers, the memory band, the
+  /// axis in hours; a range hides the lanes with nothing in it; an idle
+  /// stretch is compressed with its length written.
+  @Test func timelinesRender() throws {
+    let day = try script("day.lua", """
+      local dev = lifesim.device{ ios = 16, model = "iPhone 8", seed = 7 }
+      for k = 1, 30 do
+        local app = dev:install{ bundle = string.format("com.example.app%02d", k), footprint_mb = 40 + (k * 67) % 201 }
+        app:on("sceneDidEnterBackground:", function(ctx) ctx:dirty(1) end)
+      end
+      lifesim.workload.user{ zipf = 1.1, switch_every = 180, session = 1800, idle = 3600 }:drive(dev, { hours = 24 })
+      """)
+    let trace = Self.dir.appendingPathComponent("day.jsonl")
+    let run = try lifesim(["run", day, "--format", "jsonl", "-o", trace.path])
+    #expect(run.status == 0, "\(run.stderr)")
+    let svg = Self.dir.appendingPathComponent("day.svg")
+    let r = try lifesim(["timeline", trace.path, "-o", svg.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    try Self.checkRenders(svg)
+    let text = try String(contentsOf: svg, encoding: .utf8)
+    #expect(text.contains(">com.example.app01<") && text.contains(">12 h<"))
+    #expect(text.contains("stroke=\"#D55E00\" stroke-width=\"3\""))  // a kill's cross
+    #expect(text.contains("memory in use") && text.contains("jetsam "))
+    #expect(text.contains("<title>") && text.contains("-[SceneDelegate sceneDidEnterBackground:]"))
+    #expect(text.contains("data loss, 1 unsaved"))  // a jetsam kill of an app with unsaved changes
+    // One hour late in the day: some apps have nothing there.
+    let hour = Self.dir.appendingPathComponent("hour.svg")
+    let ranged = try lifesim(["timeline", trace.path, "-o", hour.path, "--from", "1000", "--to", "4600"])
+    #expect(ranged.status == 0, "\(ranged.stderr)")
+    #expect(try String(contentsOf: hour, encoding: .utf8).contains("with nothing in range hidden"))
+    try Self.checkRenders(hour)
+    // The tour waits 40 s with nothing happening: compressed, its length written.
+    let tour = Self.dir.appendingPathComponent("tour.svg")
+    let t = try lifesim(["run", "Scripts/tour.lua", "--timeline", tour.path])
+    #expect(t.status == 0, "\(t.stderr)")
+    let tourText = try String(contentsOf: tour, encoding: .utf8)
+    #expect(tourText.contains("idle stretch compressed") && tourText.contains(">39 s<"))
+    try Self.checkRenders(tour)
+  }
+
+  @Test func timelineErrors() throws {
+    let missing = try lifesim(["timeline", "/nonexistent.jsonl", "-o", Self.dir.appendingPathComponent("x.svg").path])
+    #expect(missing.status == 2 && missing.stderr.contains("cannot read"))
+    let text = try script("notjsonl.txt", "[t=0.000000] hello\n")
+    let bad = try lifesim(["timeline", text, "-o", Self.dir.appendingPathComponent("y.svg").path])
+    #expect(bad.status == 2 && bad.stderr.contains("not a lifesim JSONL record"))
+    let streamed = try lifesim(["run", "Scripts/tour.lua", "--stream", "--timeline", "z.svg"])
+    #expect(streamed.status == 2 && streamed.stderr.contains("--timeline needs the records kept"))
+  }
+
+  /// Memory stays flat in the length of the trace: a trace five times longer
+  /// needs about the same peak (a 3.9-million-record trace peaked at 46 MB).
+  @Test func timelineMemoryIsBounded() throws {
+    func peak(days: Int) throws -> Int {
+      let source = try script("long\(days).lua", """
+        local dev = lifesim.device{ ios = 16, model = "iPhone 8", seed = 3 }
+        for k = 1, 30 do dev:install{ bundle = string.format("com.example.app%02d", k), footprint_mb = 40 + (k * 67) % 201 } end
+        lifesim.workload.user{ zipf = 1.1, switch_every = 30 }:drive(dev, { days = \(days) })
+        """)
+      let trace = Self.dir.appendingPathComponent("long\(days).jsonl")
+      let run = try lifesim(["run", source, "--stream", "--format", "jsonl", "--max-time", "1e8", "-o", trace.path])
+      #expect(run.status == 0, "\(run.stderr)")
+      let report = Self.dir.appendingPathComponent("peak\(days)")
+      let r = try lifesim(["timeline", trace.path, "-o", Self.dir.appendingPathComponent("long\(days).svg").path],
+                          env: ["LIFESIM_PEAK_MEMORY_FILE": report.path])
+      #expect(r.status == 0, "\(r.stderr)")
+      try? FileManager.default.removeItem(at: trace)
+      return Int(try String(contentsOf: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+    let short = try peak(days: 1), long = try peak(days: 5)
+    #expect(short > 0 && long > 0)
+    #expect(Double(long) < Double(short) * 1.2 + 4096, "peak \(short) kB for a day, \(long) kB for five")
+  }
+}
