@@ -39,7 +39,8 @@ struct PictureTests {
   /// that it is not blank: its decompressed pixel rows hold many values.
   static func checkRenders(_ svg: URL) throws {
     let (width, height) = try checkXML(svg)
-    let png = svg.deletingPathExtension().appendingPathExtension("png")
+    let png = dir.appendingPathComponent(svg.deletingPathExtension().lastPathComponent + "-\(UInt32.random(in: 0...UInt32.max)).png")
+    defer { try? FileManager.default.removeItem(at: png) }
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     p.arguments = ["rsvg-convert", svg.path, "-o", png.path]
@@ -143,6 +144,30 @@ struct PictureTests {
     try Self.checkRenders(tour)
   }
 
+  /// batch --plot: three varying parameters cannot make one chart; the batch
+  /// says so and still succeeds (its results are what matters); --where picks
+  /// the points, and the chart renders.
+  @Test func batchPlotsWithoutFailingTheBatch() throws {
+    let exp = try script("three.lua", """
+      return lifesim.experiment{
+        name = "three", params = { a = { 1, 2 }, b = { 1, 2 }, c = { "x", "y" } }, seeds = 2, metrics = { "m" },
+        run = function(p, seed) return { m = p.a * 10 + p.b + seed } end,
+      }
+      """)
+    let csv = Self.dir.appendingPathComponent("three.csv")
+    let svg = Self.dir.appendingPathComponent("three.svg")
+    try? FileManager.default.removeItem(at: svg)
+    let r = try lifesim(["batch", exp, "-o", csv.path, "--plot", "m", "--quiet"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("no chart: the parameters c also vary; fix them with --where c=x"))
+    #expect(!FileManager.default.fileExists(atPath: svg.path))
+    let w = try lifesim(["batch", exp, "-o", csv.path, "--plot", "m", "--where", "c=y", "--quiet"])
+    #expect(w.status == 0, "\(w.stderr)")
+    try Self.checkRenders(svg)
+    let bad = try lifesim(["batch", exp, "-o", csv.path, "--where", "c=y"])
+    #expect(bad.status == 2 && bad.stderr.contains("--where selects the points of --plot"))
+  }
+
   @Test func timelineErrors() throws {
     let missing = try lifesim(["timeline", "/nonexistent.jsonl", "-o", Self.dir.appendingPathComponent("x.svg").path])
     #expect(missing.status == 2 && missing.stderr.contains("cannot read"))
@@ -175,5 +200,37 @@ struct PictureTests {
     let short = try peak(days: 1), long = try peak(days: 5)
     #expect(short > 0 && long > 0)
     #expect(Double(long) < Double(short) * 1.2 + 4096, "peak \(short) kB for a day, \(long) kB for five")
+  }
+}
+
+/// The pictures the README shows are committed under docs/pictures and made
+/// by the commands it gives: regenerated here, they must be the same bytes,
+/// and render.
+struct CommittedPictureTests {
+  static let commands: [(file: String, arguments: [String])] = [
+    ("process-ios12.svg", ["diagram", "--machine", "process", "--ios", "12", "-o"]),
+    ("process-ios17.svg", ["diagram", "--machine", "process", "--ios", "17", "-o"]),
+    ("scene.svg", ["diagram", "--machine", "scene", "-o"]),
+    ("view-controller.svg", ["diagram", "--machine", "vc", "-o"]),
+    ("tour-timeline.svg", ["run", "Scripts/tour.lua", "--timeline"]),
+  ]
+
+  @Test func theCommittedPicturesAreCurrentAndRender() throws {
+    let readme = try String(contentsOf: repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    for (file, arguments) in Self.commands {
+      let committed = repoRoot.appendingPathComponent("docs/pictures/" + file)
+      #expect(readme.contains("lifesim " + (arguments + ["docs/pictures/" + file]).joined(separator: " ")),
+              "README does not give the command that makes \(file)")
+      #expect(readme.contains("](docs/pictures/\(file))"), "README does not show \(file)")
+      let fresh = PictureTests.dir.appendingPathComponent("fresh-" + file)
+      let r = try lifesim(arguments + [fresh.path])
+      #expect(r.status == 0, "\(r.stderr)")
+      var made = try String(contentsOf: fresh, encoding: .utf8)
+      // The timeline's title is the script's path, as the README's command gives it.
+      made = made.replacingOccurrences(of: fresh.path, with: "docs/pictures/" + file)
+      let kept = try String(contentsOf: committed, encoding: .utf8)
+      #expect(made == kept, "docs/pictures/\(file) is out of date: run the README's command again")
+      try PictureTests.checkRenders(committed.standardizedFileURL)
+    }
   }
 }

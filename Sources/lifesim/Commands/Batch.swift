@@ -47,6 +47,9 @@ extension Lifesim {
     @Option(help: ArgumentHelp("Where --plot writes (default: the result file's name with .svg).", valueName: "file"))
     var plotOutput: String?
 
+    @Option(name: .customLong("where"), help: ArgumentHelp("For --plot: keep only points with this value of a parameter.", valueName: "name=value"))
+    var filters: [String] = []
+
     @Flag(help: "No progress on standard error.")
     var quiet = false
 
@@ -58,6 +61,8 @@ extension Lifesim {
       if let shards, shards < 1 { throw ValidationError("--shards must be ≥ 1") }
       if let shard { _ = try parseShard(shard) }
       if let output { _ = try parseFormat(output) }
+      for f in filters where !f.contains("=") { throw ValidationError("--where takes name=value, got '\(f)'") }
+      if !filters.isEmpty && plot == nil { throw ValidationError("--where selects the points of --plot; give --plot METRIC") }
     }
 
     func run() throws {
@@ -104,9 +109,17 @@ extension Lifesim {
       let summary = try ResultSummary(path: output)
       writeOut(summary.render(title: spec.name))
       if let metric = plot {
+        // The results are what matters: a chart that cannot be drawn is
+        // reported, and the batch's exit status stays what the runs made it.
         let path = plotOutput ?? replacingExtension(of: output, with: "svg")
-        try writePlot(summary, PlotRequest(metric: metric), to: path)
-        if !quiet { printError("lifesim: wrote \(path)") }
+        var request = PlotRequest(metric: metric)
+        request.filters = parseFilters(filters)
+        do {
+          try writePlot(summary, request, to: path)
+          if !quiet { printError("lifesim: wrote \(path)") }
+        } catch let e as BatchError {
+          printError("lifesim: no chart: \(e) (the results are in \(output); lifesim plot draws them)")
+        }
       }
       if report.failed > 0 {
         throw CommandFailure.runsFailed(failed: report.failed, ran: report.ran, first: report.firstError ?? "?")
@@ -203,12 +216,17 @@ extension Lifesim {
       request.x = x
       request.series = series
       request.title = title
-      for f in filters {
-        let eq = f.firstIndex(of: "=")!  // validate() checked
-        request.filters.append((String(f[..<eq]), String(f[f.index(after: eq)...])))
-      }
+      request.filters = parseFilters(filters)
       try writePlot(try ResultSummary(path: results), request, to: output)
     }
+  }
+}
+
+/// `name=value` pairs (validate() checked each has an "=").
+private func parseFilters(_ filters: [String]) -> [(name: String, value: String)] {
+  filters.map { f in
+    let eq = f.firstIndex(of: "=")!
+    return (String(f[..<eq]), String(f[f.index(after: eq)...]))
   }
 }
 
