@@ -21,6 +21,20 @@ struct TraceSchemaTests {
     return Set(try #require(p["enum"] as? [String], "\(property) has no enum"))
   }
 
+  /// Runs a Python program with arguments; its exit status and output.
+  static func python(_ program: String, _ arguments: [String]) throws -> (Int32, String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["python3", "-c", program] + arguments
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    p.standardError = pipe
+    try p.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    return (p.terminationStatus, output)
+  }
+
   @Test func enumerationsAreTheEngines() throws {
     let s = try Self.schema()
     #expect(try Self.enumeration("kind", in: s) == Set(RecordKind.allCases.map(\.description)))
@@ -72,16 +86,8 @@ struct TraceSchemaTests {
       print(f"{number} records, {bad} errors")
       sys.exit(1 if bad else 0)
       """
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["python3", "-c", check, Self.schemaURL.path, file.path]
-    let pipe = Pipe()
-    p.standardOutput = pipe
-    p.standardError = pipe
-    try p.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
-    #expect(p.terminationStatus == 0, "\(output)")
+    let (status, output) = try Self.python(check, [Self.schemaURL.path, file.path])
+    #expect(status == 0, "\(output)")
     #expect(output.contains("\(records) records, 0 errors"), "\(output)")
   }
 
@@ -102,15 +108,7 @@ struct TraceSchemaTests {
       print("accepted:", accepted)
       sys.exit(1 if accepted else 0)
       """
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["python3", "-c", check, Self.schemaURL.path] + bad
-    let pipe = Pipe()
-    p.standardOutput = pipe
-    p.standardError = pipe
-    try p.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
-    #expect(p.terminationStatus == 0, "\(output)")
+    let (status, output) = try Self.python(check, [Self.schemaURL.path] + bad)
+    #expect(status == 0, "\(output)")
   }
 }

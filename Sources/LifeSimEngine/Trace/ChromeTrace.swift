@@ -260,28 +260,18 @@ public final class ChromeTraceWriter: TraceFormatter, @unchecked Sendable {
   }
 
   private func nameProcess(_ pid: Int, _ name: String, sortIndex: Int, _ out: inout [UInt8]) {
-    metadata("process_name", pid, 0, name, &out)
-    document.separator(&out)
-    out.append(literal: "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":")
-    out.append(decimal: pid)
-    out.append(literal: ",\"tid\":0,\"ts\":0,\"args\":{\"sort_index\":")
-    out.append(decimal: sortIndex)
-    out.append(literal: "}}")
+    metadata("process_name", pid, 0, into: &out) { $0.append(literal: "\"name\":"); $0.append(jsonString: name) }
+    metadata("process_sort_index", pid, 0, into: &out) { $0.append(literal: "\"sort_index\":"); $0.append(decimal: sortIndex) }
   }
 
   private func nameThread(_ pid: Int, _ tid: Int64, _ name: String, _ out: inout [UInt8]) {
-    metadata("thread_name", pid, tid, name, &out)
-    document.separator(&out)
-    out.append(literal: "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":")
-    out.append(decimal: pid)
-    out.append(literal: ",\"tid\":")
-    out.append(decimal: tid)
-    out.append(literal: ",\"ts\":0,\"args\":{\"sort_index\":")
-    out.append(decimal: tid)
-    out.append(literal: "}}")
+    metadata("thread_name", pid, tid, into: &out) { $0.append(literal: "\"name\":"); $0.append(jsonString: name) }
+    metadata("thread_sort_index", pid, tid, into: &out) { $0.append(literal: "\"sort_index\":"); $0.append(decimal: tid) }
   }
 
-  private func metadata(_ kind: StaticString, _ pid: Int, _ tid: Int64, _ name: String, _ out: inout [UInt8]) {
+  /// A metadata event; `args` writes the members of its `args` object.
+  private func metadata(_ kind: StaticString, _ pid: Int, _ tid: Int64, into out: inout [UInt8],
+                        _ args: (inout [UInt8]) -> Void) {
     document.separator(&out)
     out.append(literal: "{\"ph\":\"M\",\"name\":\"")
     out.append(literal: kind)
@@ -289,8 +279,8 @@ public final class ChromeTraceWriter: TraceFormatter, @unchecked Sendable {
     out.append(decimal: pid)
     out.append(literal: ",\"tid\":")
     out.append(decimal: tid)
-    out.append(literal: ",\"ts\":0,\"args\":{\"name\":")
-    out.append(jsonString: name)
+    out.append(literal: ",\"ts\":0,\"args\":{")
+    args(&out)
     out.append(literal: "}}")
   }
 }

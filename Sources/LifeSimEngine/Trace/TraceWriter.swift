@@ -224,22 +224,10 @@ public struct TraceWriter: TraceFormatter {
       out.append(jsonString: d)
     }
     if let level = r.memoryLevel { field(",\"level\":\"", level.description, &out) }
-    if let used = r.usedMB {
-      out.append(literal: ",\"used_mb\":")
-      out.append(number: used)
-    }
-    if let limit = r.limitMB {
-      out.append(literal: ",\"limit_mb\":")
-      out.append(number: limit)
-    }
-    if let warning = r.warningMB {
-      out.append(literal: ",\"warning_mb\":")
-      out.append(number: warning)
-    }
-    if let jetsam = r.jetsamMB {
-      out.append(literal: ",\"jetsam_mb\":")
-      out.append(number: jetsam)
-    }
+    number(",\"used_mb\":", r.usedMB, &out)
+    number(",\"limit_mb\":", r.limitMB, &out)
+    number(",\"warning_mb\":", r.warningMB, &out)
+    number(",\"jetsam_mb\":", r.jetsamMB, &out)
     if let n = r.unsaved {
       out.append(literal: ",\"unsaved\":")
       out.append(decimal: Int(n))
@@ -274,6 +262,13 @@ public struct TraceWriter: TraceFormatter {
     out.append(literal: key)
     out.append(text: value)
     out.append(0x22)
+  }
+
+  /// `key` (with its colon), then the number, when there is one.
+  private func number(_ key: StaticString, _ value: Double?, _ out: inout [UInt8]) {
+    guard let value else { return }
+    out.append(literal: key)
+    out.append(number: value)
   }
 
   /// "0x" and eight lowercase hex digits.
