@@ -5,7 +5,7 @@
 public enum Operation: String, CaseIterable, Sendable, CustomStringConvertible {
   // The user's and the system's actions.
   case launch, openURL, home, lock, unlock, interrupt, endInterrupt, openSwitcher, switchTo, forceQuit
-  case memoryWarning, backgroundFetch, silentPush, rotate, endCall, openNotification, notify
+  case memoryWarning, backgroundFetch, silentPush, rotate, endCall, openNotification, notify, memoryPressure
   // Windows (scene sessions).
   case openScene, closeScene, disconnectScene
   // The view hierarchy.

@@ -26,14 +26,15 @@ public enum DeviceAction: UInt8, CaseIterable, Sendable, CustomStringConvertible
   case forceQuit, memoryWarning, mark, openScene, closeScene, disconnectScene
   case backgroundFetch, silentPush
   case push, pop, popGesture, present, dismiss, dismissGesture, rotate, addView, removeView
-  case endCall, openNotification, notify, addChild, removeFromParent
+  case endCall, openNotification, notify, addChild, removeFromParent, memoryPressure
 
   public var description: String {
     ["launch", "open_url", "home", "lock", "unlock", "interrupt", "end_interrupt", "switcher",
      "switch_to", "kill", "memory_warning", "mark", "open_scene", "close_scene",
      "disconnect_scene", "background_fetch", "silent_push",
      "push", "pop", "pop_gesture", "present", "dismiss", "dismiss_gesture", "rotate",
-     "add_view", "remove_view", "end_call", "open_notification", "notify", "add_child", "remove_from_parent"][Int(rawValue)]
+     "add_view", "remove_view", "end_call", "open_notification", "notify", "add_child", "remove_from_parent",
+     "memory_pressure"][Int(rawValue)]
   }
 }
 

@@ -33,6 +33,10 @@ extension API {
     .method(.device, "kill", "dev:kill(app)", "Force-quits the app from the switcher.") { try $0.devWithApp { try $0.forceQuit($1) } },
     .method(.device, "memory_warning", "dev:memory_warning()",
             "Sends a memory warning, as Simulator's \"Simulate Memory Warning\".") { try $0.devSimple { try $0.memoryWarning() } },
+    .method(.device, "memory_pressure", "dev:memory_pressure()",
+            "Memory pressure from outside the apps: jetsam kills every suspended or background process, lowest band first.") {
+      try $0.devSimple { try $0.memoryPressure() }
+    },
     .method(.device, "advance", "dev:advance(seconds)", "Runs the virtual clock forward, firing everything due.") { try $0.devAdvance() },
     .method(.device, "at", "dev:at(seconds, function() … end)", "Schedules a function at an absolute virtual time.") { try $0.devSchedule(relative: false) },
     .method(.device, "after", "dev:after(seconds, function() … end)", "Schedules a function after a delay.") { try $0.devSchedule(relative: true) },

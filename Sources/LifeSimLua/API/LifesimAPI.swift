@@ -107,6 +107,10 @@ extension LuaRuntime {
     lua_rawseti(L, -2, lua_Integer(slot.id))
     ls_pop(L, 1)
     pushObject(Handle(kind: ObjectKind.device.rawValue, device: slot.id, index: 0, extra: 0), userValue: true)
+    if options.pinDevices {
+      lua_pushvalue(L, -1)
+      _ = luaL_ref(L, ls_registryindex())  // the device object, held until the state closes
+    }
     lua_rawgeti(L, ls_registryindex(), lua_Integer(devicesTableRef))
     lua_pushvalue(L, -2)
     lua_rawseti(L, -2, lua_Integer(slot.id))

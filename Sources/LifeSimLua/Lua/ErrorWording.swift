@@ -19,6 +19,7 @@ extension Operation {
     case .switchTo: return "dev:switch_to"
     case .forceQuit: return "dev:kill"
     case .memoryWarning: return "dev:memory_warning"
+    case .memoryPressure: return "dev:memory_pressure"
     case .backgroundFetch: return "dev:background_fetch"
     case .silentPush: return "dev:silent_push"
     case .rotate: return "dev:rotate"

@@ -27,6 +27,9 @@ public struct RuntimeOptions: Sendable {
   public var maxEventsPerInstant = 100_000
   /// Keep every device made, so their traces can be written after the script.
   public var retainDevices = true
+  /// Keep every device's Lua object too, so the script's functions stay
+  /// callable on it after the script ends (`lifesim explore` steps it).
+  public var pinDevices = false
   /// Where `print` writes (when it does not make a trace record).
   public var output: @Sendable (String) -> Void = { print($0, terminator: "") }
   /// `print` makes a `log` record at the virtual time it runs, in the trace of
@@ -80,6 +83,8 @@ public final class LuaRuntime {
   public internal(set) var pinnedVersions: [Int] = []
   /// The `lifesim.test` cases run so far, in order.
   public internal(set) var testResults: [TestCaseResult] = []
+  /// What the script declared for `lifesim explore`.
+  public internal(set) var explore = ExploreDeclarations()
 
   let contexts = ContextStack()
 

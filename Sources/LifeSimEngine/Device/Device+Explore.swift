@@ -1,0 +1,99 @@
+// What `lifesim explore` needs of the engine: memory pressure as an action,
+// and a canonical fingerprint of the device's state, by which the search
+// recognises a state it has seen.
+extension Device {
+  /// Memory pressure from outside the apps (the system or another process
+  /// grows): jetsam kills, in its own order, every process below the
+  /// foreground band, that is suspended and background processes that do not
+  /// play audio (reference §4: the lowest bands go first). What the user sees
+  /// survives.
+  public func memoryPressure() throws {
+    try begin(.memoryPressure, .memoryPressure)
+    while let victim = processes.firstVictim(order: .bands), self[victim].band < .foreground {
+      try cascade(for: victim) { try systemKill(victim, reason: .vmPageShortage) }
+    }
+    try settle()
+  }
+
+  /// The device's state, encoded canonically: two devices with the same
+  /// fingerprint behave the same under the same actions, so a search can
+  /// visit the state once. It covers each app's process state, scenes,
+  /// unsaved changes, footprint, open background tasks, audio, the order in
+  /// which the apps were last used (jetsam's order), its view controllers'
+  /// classes and appearance; the screen (front app, lock, interruption,
+  /// switcher, call); the memory level and protected data; the pending
+  /// events that are still valid, by their delay from now; and the random
+  /// generator's state. It leaves out what cannot change behaviour: the
+  /// clock's absolute value, pids, sequence numbers and the trace.
+  public func stateFingerprint() -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(256)
+    func u8(_ v: UInt8) { out.append(v) }
+    func i64(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+    func text(_ s: String) {
+      i64(Int64(s.utf8.count))
+      out.append(contentsOf: s.utf8)
+    }
+    // The order of last use, as ranks: what jetsam's LRU reads.
+    let byUse = apps.indices.sorted { (apps[$0].lastUsed, $0) < (apps[$1].lastUsed, $1) }
+    var rank = [Int](repeating: 0, count: apps.count)
+    for (r, i) in byUse.enumerated() { rank[i] = r }
+    for i in apps.indices {
+      let id = AppID(i)
+      u8(self[id].state.rawValue)
+      i64(Int64(rank[i]))
+      i64(Int64(self[id].unsaved))
+      i64(Int64(self[id].footprintMB.bitPattern))
+      u8(self[id].playingAudio ? 1 : 0)
+      u8(self[id].backgroundLaunchBlocked ? 1 : 0)
+      i64(self[id].backgroundDeadline.map { ($0 - now).microseconds } ?? -1)
+      i64(self[id].backgroundLaunchEnd.map { ($0 - now).microseconds } ?? -1)
+      i64(Int64(self[id].tasks.count))
+      for t in self[id].tasks {
+        text(t.name)
+        u8(t.expired ? 1 : 0)
+        u8(t.expiration == nil ? 0 : 1)
+      }
+      i64(Int64(self[id].scenes.count))
+      for s in self[id].scenes {
+        i64(Int64(s.number))
+        u8(s.state.rawValue)
+      }
+      i64(Int64(self[id].discardedSessions.count))
+    }
+    for vc in objects.viewControllers where vc.appearance != .deallocated {
+      i64(Int64(vc.app.index))
+      i64(Int64(vc.scene))
+      text(vc.spec.className)
+      u8(vc.appearance.rawValue)
+      u8(vc.hasAppeared ? 1 : 0)
+    }
+    i64(Int64(frontmost?.index ?? -1))
+    u8(isLocked ? 1 : 0)
+    text(interruption.map { "\($0)" } ?? "")
+    u8(isSwitcherOpen ? 1 : 0)
+    u8(screen.activeUnderInterruption ? 1 : 0)
+    u8(screen.callInProgress ? 1 : 0)
+    i64(Int64(screen.callReturnsTo?.index ?? -1))
+    u8(memory.level.rawValue)
+    u8(protectedData.available ? 1 : 0)
+    i64(Int64(bitPattern: random.state))
+    // Pending events still valid, by delay and what they do, in queue order.
+    for e in kernel.queue.unordered.sorted() {
+      switch e.action {
+      case .script(let token):
+        u8(1); i64(Int64(token.rawValue))
+      case .appTimer(let app, let pid, let token):
+        guard self[app].pid == pid, self[app].state.isRunning else { continue }
+        u8(2); i64(Int64(app.index)); i64(Int64(token.rawValue))
+      case .process(let app, let pid, let epoch, let event):
+        guard self[app].pid == pid, self[app].epoch == epoch, self[app].state.isRunning else { continue }
+        u8(3); i64(Int64(app.index)); u8(event.rawValue)
+      case .device(let event, _):
+        u8(4); u8(event.rawValue)
+      }
+      i64((e.time - now).microseconds)
+    }
+    return out
+  }
+}

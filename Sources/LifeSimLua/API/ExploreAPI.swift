@@ -1,0 +1,236 @@
+import CLua
+import CLuaShim
+import LifeSimEngine
+
+// lifesim.invariant, lifesim.reachable, lifesim.action, lifesim.state_key and
+// lifesim.replay: what a script declares for `lifesim explore`, and the steps
+// the search takes (issue 19).
+
+/// What a script declared for the search. Functions are registry references.
+public struct ExploreDeclarations {
+  public internal(set) var invariants: [(name: String, ref: Int32)] = []
+  public internal(set) var reachables: [(name: String, ref: Int32)] = []
+  /// Actions the script added (a function) or left out of the defaults (nil).
+  public internal(set) var actions: [(name: String, ref: Int32?)] = []
+  public internal(set) var stateKey: Int32?
+}
+
+/// What one step did.
+public enum StepOutcome: Equatable {
+  /// The device did it.
+  case done
+  /// The device refused it in this situation (a launch on a locked phone):
+  /// not a transition.
+  case refused
+  /// A handler or the action failed: a violation, with its message.
+  case failed(String)
+}
+
+extension API {
+  static let exploreRows: [APIRow] = [
+    .function(.lifesim, "invariant", "lifesim.invariant(name, function(dev) return ok [, message] end)",
+              "For lifesim explore: must hold after every step; false (and a message) or an error is a violation.") {
+      try $0.declare(.invariant)
+    },
+    .function(.lifesim, "reachable", "lifesim.reachable(name, function(dev) return true end)",
+              "For lifesim explore: must hold in at least one explored state, or the search says it never got there.") {
+      try $0.declare(.reachable)
+    },
+    .function(.lifesim, "action", "lifesim.action(name, function(dev) … end | false)",
+              "For lifesim explore: adds an action to the search's alphabet, or (false) leaves a default one out.") {
+      try $0.declare(.action)
+    },
+    .function(.lifesim, "state_key", "lifesim.state_key(function(dev) return \"…\" end)",
+              "For lifesim explore: the app data that tells states apart, beside the engine's own state.") {
+      try $0.declare(.stateKey)
+    },
+    .function(.lifesim, "replay", "lifesim.replay{ \"launch com.example.notes\", \"home\", … }",
+              "Takes the steps on the first device, checking the invariants after each (what explore -o writes).") {
+      try $0.exploreReplay()
+    },
+  ]
+}
+
+enum Declaration { case invariant, reachable, action, stateKey }
+
+extension LuaRuntime {
+  func declare(_ what: Declaration) throws -> Int32 {
+    if what == .stateKey {
+      try args.function(1)
+      lua_pushvalue(L, 1)
+      if let old = explore.stateKey { luaL_unref(L, ls_registryindex(), old) }
+      explore.stateKey = luaL_ref(L, ls_registryindex())
+      return 0
+    }
+    let name = try args.string(1)
+    if what == .action && lua_type(L, 2) == LUA_TBOOLEAN && lua_toboolean(L, 2) == 0 {
+      explore.actions.append((name, nil))
+      return 0
+    }
+    try args.function(2)
+    lua_pushvalue(L, 2)
+    let ref = luaL_ref(L, ls_registryindex())
+    switch what {
+    case .invariant: explore.invariants.append((name, ref))
+    case .reachable: explore.reachables.append((name, ref))
+    case .action: explore.actions.append((name, ref))
+    case .stateKey: break
+    }
+    return 0
+  }
+
+  /// `lifesim.replay{ steps }`: a counterexample, run again.
+  func exploreReplay() throws -> Int32 {
+    let steps = try stringList(1)
+    let slot = try exploreDevice()
+    var taken: [String] = []
+    if let (name, message) = try brokenInvariant(on: slot) {
+      throw ScriptError(message: "invariant '\(name)' does not hold before any step: \(message)")
+    }
+    for step in steps {
+      taken.append(step)
+      switch try take(step, on: slot) {
+      case .done: break
+      case .refused: continue
+      case .failed(let message):
+        throw ScriptError(message: "after \(taken.joined(separator: ", ")): \(message)")
+      }
+      if let (name, message) = try brokenInvariant(on: slot) {
+        throw ScriptError(message: "invariant '\(name)' does not hold after \(taken.joined(separator: ", ")): \(message)")
+      }
+    }
+    return 0
+  }
+
+  /// The strings of the table at `index`, read raw.
+  private func stringList(_ index: Int32) throws -> [String] {
+    guard lua_type(L, index) == LUA_TTABLE else { throw ScriptError(message: "lifesim.replay: expected a table of steps") }
+    var out: [String] = []
+    var i: lua_Integer = 1
+    while lua_rawgeti(L, index, i) == LUA_TSTRING {
+      out.append(stringValue(L, -1) ?? "")
+      ls_pop(L, 1)
+      i += 1
+    }
+    ls_pop(L, 1)
+    return out
+  }
+
+  // MARK: - The search's view of a device
+
+  /// The device the search drives: the first one the script made.
+  func exploreDevice() throws -> DeviceSlot {
+    guard let id = devices.ids.first, let slot = devices[id] else {
+      throw ScriptError(message: "the script makes no device: lifesim explore drives the first device it makes")
+    }
+    return slot
+  }
+
+  /// The default alphabet, then the script's own actions, less those it left out.
+  func alphabet(of slot: DeviceSlot) -> [String] {
+    var steps: [String] = []
+    for app in slot.device.apps { steps.append("launch \(app.config.bundle)") }
+    steps += ["home", "lock", "unlock", "call", "end_call", "switcher"]
+    for app in slot.device.apps { steps.append("kill \(app.config.bundle)") }
+    steps += ["memory_warning", "memory_pressure"]
+    for app in slot.device.apps { steps.append("background_fetch \(app.config.bundle)") }
+    steps += ["advance 1", "advance 10", "advance 60"]
+    let removed = Set(explore.actions.filter { $0.ref == nil }.map(\.name))
+    steps.removeAll { removed.contains($0) || removed.contains(String($0.split(separator: " ").first ?? "")) }
+    for (name, ref) in explore.actions where ref != nil && !steps.contains(name) { steps.append(name) }
+    return steps
+  }
+
+  /// Takes one step on the device.
+  func take(_ step: String, on slot: DeviceSlot) throws -> StepOutcome {
+    let device = slot.device
+    if let ref = explore.actions.last(where: { $0.name == step })?.ref {
+      return try call(ref, on: slot).map { .failed("action '\(step)' failed: \($0)") } ?? .done
+    }
+    let words = step.split(separator: " ", maxSplits: 1).map(String.init)
+    func app() throws -> AppID {
+      guard words.count == 2, let a = device.apps.first(where: { $0.config.bundle == words[1] }) else {
+        throw ScriptError(message: "unknown step '\(step)'")
+      }
+      return a.id
+    }
+    do {
+      switch words[0] {
+      case "launch": try device.launch(try app())
+      case "kill": try device.forceQuit(try app())
+      case "background_fetch": try device.backgroundFetch(try app())
+      case "home": try device.home()
+      case "lock": try device.lock()
+      case "unlock": try device.unlock()
+      case "call": try device.interrupt(.call)
+      case "end_call": try device.endInterrupt()
+      case "switcher": try device.openSwitcher()
+      case "memory_warning": try device.memoryWarning()
+      case "memory_pressure": try device.memoryPressure()
+      case "advance":
+        guard words.count == 2, let s = Double(words[1]), let t = SimTime(seconds: s) else {
+          throw ScriptError(message: "unknown step '\(step)'")
+        }
+        try device.advance(by: t)
+      default:
+        throw ScriptError(message: "unknown step '\(step)' (lifesim.action adds one)")
+      }
+      return .done
+    } catch let e as SimulationError {
+      if e.isRefusal { return .refused }
+      return .failed(describe(e))
+    }
+  }
+
+  /// The first invariant that does not hold now, with its message.
+  func brokenInvariant(on slot: DeviceSlot) throws -> (String, String)? {
+    for (name, ref) in explore.invariants {
+      if let message = try call(ref, on: slot, predicate: true) { return (name, message) }
+    }
+    return nil
+  }
+
+  /// The reachable properties that hold now.
+  func reached(on slot: DeviceSlot) throws -> [String] {
+    try explore.reachables.filter { try call($0.ref, on: slot, predicate: true) == nil }.map(\.name)
+  }
+
+  /// The script's projection of its own data (empty without `lifesim.state_key`).
+  func stateKey(on slot: DeviceSlot) throws -> String {
+    guard let ref = explore.stateKey else { return "" }
+    let top = lua_gettop(L)
+    defer { lua_settop(L, top) }
+    lua_rawgeti(L, ls_registryindex(), lua_Integer(ref))
+    slot.pushDevice()
+    let status = ls_pcall(L, 1, 1, 0)
+    if status != LUA_OK { throw ScriptError(message: "lifesim.state_key: \(popFailure(status: status).message)") }
+    switch lua_type(L, -1) {
+    case LUA_TSTRING, LUA_TNUMBER: return stringValue(L, -1) ?? ""
+    case LUA_TNIL: return ""
+    default: throw ScriptError(message: "lifesim.state_key must return a string or a number, got \(typeName(L, -1))")
+    }
+  }
+
+  /// Calls `fn(dev)`. For a predicate: nil when it holds (a true first
+  /// result), else the message (its second result, or the error). Otherwise
+  /// nil on success and the error message on failure.
+  private func call(_ ref: Int32, on slot: DeviceSlot, predicate: Bool = false) throws -> String? {
+    let top = lua_gettop(L)
+    defer { lua_settop(L, top) }
+    lua_rawgeti(L, ls_registryindex(), lua_Integer(ref))
+    slot.pushDevice()
+    let status = ls_pcall(L, 1, 2, 0)
+    if status != LUA_OK { return popFailure(status: status).message }
+    guard predicate else { return nil }
+    if lua_toboolean(L, -2) != 0 { return nil }
+    return stringValue(L, -1) ?? "it returned \(lua_type(L, -2) == LUA_TNIL ? "nil" : "false")"
+  }
+
+  private func describe(_ e: SimulationError) -> String {
+    if case .handlerFailed(let f) = e {
+      return "\(f.callback) of \(f.app ?? "?") failed at t=\(f.time): \(f.message)"
+    }
+    return "\(e)"
+  }
+}
+

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// `lifesim explore` on the examples of Scripts/explore (issue 19): the
+/// shortest violation, the counterexample that fails the same way under
+/// `lifesim run`, the same answer every time, and no violation for the
+/// correct app.
+struct ExploreTests {
+  @Test func saveOnTerminateLosesDataAtDepthThree() throws {
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("cx-\(getpid()).lua")
+    defer { try? FileManager.default.removeItem(at: out) }
+    let r = try lifesim(["explore", "Scripts/explore/save_on_terminate.lua", "--depth", "4", "-o", out.path, "--quiet"])
+    #expect(r.status == 1, "\(r.stderr)")
+    #expect(r.stdout.contains("invariant 'no unsaved data is lost' does not hold after 3 steps: "
+                              + "launch com.example.notes, home, kill com.example.notes"))
+    #expect(r.stdout.contains("1 unsaved changes lost"))
+    #expect(r.stdout.contains("data_loss reason=user 1 unsaved"))  // the trace of the failing run
+    #expect(r.stdout.contains("reachable 'the app is suspended': reached"))
+    // The counterexample is a scenario that fails the same way.
+    let replay = try lifesim(["run", out.path])
+    #expect(replay.status != 0)
+    #expect(replay.stderr.contains("invariant 'no unsaved data is lost' does not hold after launch com.example.notes, home, kill com.example.notes: 1 unsaved changes lost"))
+    // Deterministic: the same search gives the same bytes.
+    let again = try lifesim(["explore", "Scripts/explore/save_on_terminate.lua", "--depth", "4", "--quiet"])
+    #expect(again.stdout == r.stdout)
+  }
+
+  @Test func aMemoryPressureKillIsFoundWhenForceQuitIsLeftOut() throws {
+    let r = try lifesim(["explore", "Scripts/explore/save_on_terminate.lua", "--depth", "4", "--quiet",
+                         "--actions", "launch com.example.notes,home,memory_pressure,advance 10"])
+    #expect(r.status == 1)
+    #expect(r.stdout.contains("after 3 steps: launch com.example.notes, home, memory_pressure"))
+    #expect(r.stdout.contains("kill reason=vm-pageshortage"))
+  }
+
+  @Test func theForgottenTaskIsKilled() throws {
+    let r = try lifesim(["explore", "Scripts/explore/forgotten_task.lua", "--depth", "5", "--quiet"])
+    #expect(r.status == 1, "\(r.stderr)")
+    #expect(r.stdout.contains("invariant 'never killed for an open background task' does not hold after 5 steps"))
+    #expect(r.stdout.contains("kill reason=background-task"))
+  }
+
+  @Test func theCorrectAppHasNoViolationUpToDepthSix() throws {
+    let r = try lifesim(["explore", "Scripts/explore/correct_app.lua", "--depth", "6", "--quiet"])
+    #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+    #expect(r.stdout.contains("no violation up to depth 6"))
+    #expect(r.stderr.contains("distinct, depth 6"))
+  }
+
+  @Test func aHandlerErrorIsAViolationAndAnUnreachedPropertyFails() throws {
+    let failing = try script("explore_error.lua", """
+      local dev = lifesim.device{ ios = 12 }
+      local app = dev:install{ bundle = "com.example.a" }
+      app:on("applicationDidEnterBackground:", function(ctx) error("boom") end)
+      lifesim.invariant("always", function(d) return true end)
+      """)
+    let r = try lifesim(["explore", failing, "--depth", "3", "--quiet"])
+    #expect(r.status == 1)
+    #expect(r.stdout.contains("a handler fails after 2 steps: launch com.example.a, home"))
+    #expect(r.stdout.contains("boom"))
+    let unreached = try script("explore_unreached.lua", """
+      local dev = lifesim.device{ ios = 12 }
+      local app = dev:install{ bundle = "com.example.a" }
+      lifesim.invariant("always", function(d) return true end)
+      lifesim.reachable("two apps run", function(d) return #d.apps == 2 end)
+      lifesim.action("memory_pressure", false)
+      """)
+    let u = try lifesim(["explore", unreached, "--depth", "2", "--quiet"])
+    #expect(u.status == 1)
+    #expect(u.stdout.contains("reachable 'two apps run': never reached"))
+    #expect(!u.stdout.contains("memory_pressure"))
+    let none = try script("explore_none.lua", "lifesim.invariant('x', function() return true end)\n")
+    let n = try lifesim(["explore", none])
+    #expect(n.status == 2 && n.stderr.contains("makes no device"))
+  }
+}
