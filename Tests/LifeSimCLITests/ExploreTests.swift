@@ -47,6 +47,32 @@ struct ExploreTests {
     #expect(r.stderr.contains("distinct, depth 6"))
   }
 
+  /// Workers replay a level's sequences in parallel and merge in order: the
+  /// same answer, byte for byte, for any --jobs. Coverage names the edges.
+  @Test func jobsDoNotChangeTheAnswerAndCoverageIsReported() throws {
+    let one = try lifesim(["explore", "Scripts/explore/correct_app.lua", "--depth", "4", "--quiet", "-j", "1"])
+    let two = try lifesim(["explore", "Scripts/explore/correct_app.lua", "--depth", "4", "--quiet", "-j", "2"])
+    #expect(one.status == 0 && two.status == 0)
+    #expect(one.stdout == two.stdout)
+    #expect(one.stdout.contains("coverage, process (app delegate): "))
+    #expect(one.stdout.contains("never taken: notRunning --launchInBackground--> background"))  // no fetch mode
+    let cx1 = try lifesim(["explore", "Scripts/explore/forgotten_task.lua", "--depth", "5", "--quiet", "-j", "1"])
+    let cx2 = try lifesim(["explore", "Scripts/explore/forgotten_task.lua", "--depth", "5", "--quiet", "-j", "2"])
+    #expect(cx1.status == 1 && cx1.stdout == cx2.stdout)
+  }
+
+  /// Random walks deeper than the search, each failure shrunk to a shortest
+  /// failing subsequence; the same seed, the same answer.
+  @Test func randomWalksAreShrunk() throws {
+    let r = try lifesim(["explore", "Scripts/explore/forgotten_task.lua", "--random", "50", "--length", "30",
+                         "--seed", "3", "--quiet"])
+    #expect(r.status == 1, "\(r.stderr)")
+    #expect(r.stdout.contains("does not hold after 5 steps: launch com.example.upload, home, launch com.example.upload, home, advance 60"))
+    let again = try lifesim(["explore", "Scripts/explore/forgotten_task.lua", "--random", "50", "--length", "30",
+                             "--seed", "3", "--quiet"])
+    #expect(again.stdout == r.stdout)
+  }
+
   @Test func aHandlerErrorIsAViolationAndAnUnreachedPropertyFails() throws {
     let failing = try script("explore_error.lua", """
       local dev = lifesim.device{ ios = 12 }
@@ -72,5 +98,25 @@ struct ExploreTests {
     let none = try script("explore_none.lua", "lifesim.invariant('x', function() return true end)\n")
     let n = try lifesim(["explore", none])
     #expect(n.status == 2 && n.stderr.contains("makes no device"))
+  }
+}
+
+extension ExploreTests {
+  /// A script that reads something outside the device cannot be replayed:
+  /// the search says so instead of answering wrongly.
+  @Test func aScriptThatCannotBeReplayedGetsAClearError() throws {
+    let counter = FileManager.default.temporaryDirectory.appendingPathComponent("explore-counter-\(getpid())")
+    try "0".write(to: counter, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: counter) }
+    let path = try script("explore_outside.lua", """
+      local f = io.open("\(counter.path)"); local n = tonumber(f:read("a")); f:close()
+      f = io.open("\(counter.path)", "w"); f:write(tostring(n + 1)); f:close()
+      local dev = lifesim.device{ ios = 12 }
+      local app = dev:install{ bundle = "com.example.a", footprint_mb = 100 + n }
+      lifesim.invariant("always", function(d) return true end)
+      """)
+    let r = try lifesim(["explore", path, "--depth", "2", "--unsafe", "--quiet"])
+    #expect(r.status == 2)
+    #expect(r.stderr.contains("depends on something outside the device"), "\(r.stderr)")
   }
 }

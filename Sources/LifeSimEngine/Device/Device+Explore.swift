@@ -1,6 +1,32 @@
 // What `lifesim explore` needs of the engine: memory pressure as an action,
 // and a canonical fingerprint of the device's state, by which the search
 // recognises a state it has seen.
+/// Which edges of each state machine a device has taken, and how often: what
+/// `lifesim explore` reports as coverage. Counted as the engine walks the
+/// tables (an increment per edge).
+public struct Coverage: Sendable, Equatable {
+  /// By edge index of `AppLifecycle.appDelegate` and `AppLifecycle.scene`.
+  public internal(set) var processAppDelegate = [Int](repeating: 0, count: AppLifecycle.appDelegate.transitions.count)
+  public internal(set) var processScene = [Int](repeating: 0, count: AppLifecycle.scene.transitions.count)
+  /// By edge index of `SceneLifecycle.table` and `AppearanceLifecycle.table`.
+  public internal(set) var scene = [Int](repeating: 0, count: SceneLifecycle.table.transitions.count)
+  public internal(set) var appearance = [Int](repeating: 0, count: AppearanceLifecycle.table.transitions.count)
+
+  public init() {}
+
+  mutating func process(_ model: LifecycleModel, _ edge: Int) {
+    if model == .appDelegate { processAppDelegate[edge] += 1 } else { processScene[edge] += 1 }
+  }
+
+  /// Adds another device's counts.
+  public mutating func add(_ other: Coverage) {
+    for i in processAppDelegate.indices { processAppDelegate[i] += other.processAppDelegate[i] }
+    for i in processScene.indices { processScene[i] += other.processScene[i] }
+    for i in scene.indices { scene[i] += other.scene[i] }
+    for i in appearance.indices { appearance[i] += other.appearance[i] }
+  }
+}
+
 extension Device {
   /// Memory pressure from outside the apps (the system or another process
   /// grows): jetsam kills, in its own order, every process below the

@@ -7,6 +7,7 @@ extension Device {
     guard let e = AppLifecycle.edge(model, from: from, on: event) else {
       throw SimulationError.illegalTransition(app: self[id].config.bundle, from: from, event: event, at: now)
     }
+    coverage.process(model, e)
     if event == .launch { watchdogs.armLaunch(app: id, at: now, policy: policy) }  // §0: 20 s to the first …DidBecomeActive:
     let after = AppLifecycle.deliveredAfter(model, e)
     if !after { try deliver(AppLifecycle.callbacks(model, e), event, id, url) }

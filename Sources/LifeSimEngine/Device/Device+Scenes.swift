@@ -183,6 +183,7 @@ extension Device {
       throw SimulationError.illegalSceneTransition(app: self[id].config.bundle, scene: number,
                                                    from: from, event: event, at: now)
     }
+    coverage.scene[e] += 1
     if event == .activate {
       try activating(id, scene: number) { try walk(e, number, id, url) }
     } else {
@@ -269,9 +270,10 @@ extension Device {
     func oneStep(_ event: AppEvent) -> Bool {
       AppLifecycle.edge(.scene, from: from, on: event).map { AppLifecycle.target(.scene, $0) } == to
     }
-    guard oneStep(.activate) || oneStep(.deactivate) || oneStep(.enterBackground) || oneStep(.enterForeground) else {
+    guard let event = [AppEvent.activate, .deactivate, .enterBackground, .enterForeground].first(where: oneStep) else {
       throw SimulationError.inconsistent("\(self[id].config.bundle): its scenes imply \(to), which is not one step from \(from) (t=\(now))")
     }
+    if let e = AppLifecycle.edge(.scene, from: from, on: event) { coverage.process(.scene, e) }
     setState(id, to, from: from)
   }
 
@@ -281,7 +283,8 @@ extension Device {
     for i in self[id].scenes.indices {
       let s = self[id].scenes[i]
       guard s.state.isConnected else { continue }
-      precondition(SceneLifecycle.table.edge(from: s.state, on: .detach) != nil)
+      guard let e = SceneLifecycle.table.edge(from: s.state, on: .detach) else { preconditionFailure("no detach edge") }
+      coverage.scene[e] += 1
       setSceneState(id, s.number, .unattached)
     }
   }

@@ -361,6 +361,7 @@ extension Device {
     func release(_ vc: ObjectID) {
       for v in objects.views(under: vc) { objects[view: v].deallocated = true }
       if let e = AppearanceLifecycle.table.edge(from: objects[vc: vc].appearance, on: .release) {
+        coverage.appearance[e] += 1
         objects[vc: vc].appearance = AppearanceLifecycle.table.transitions[e].to
       }
       for child in objects[vc: vc].children { release(child) }  // §5.6: children go with their container
@@ -485,6 +486,7 @@ extension Device {
       throw SimulationError.inconsistent(
         "\(objects[vc: vc].spec.className) of \(self[objects[vc: vc].app].config.bundle): \(event) while \(from) (t=\(now))")
     }
+    coverage.appearance[e] += 1
     let after = AppearanceLifecycle.table.transitions[e].deliveredAfter
     let to = AppearanceLifecycle.table.transitions[e].to
     if after { set(vc) { $0.appearance = to } }

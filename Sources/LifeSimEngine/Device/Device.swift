@@ -40,6 +40,8 @@ public final class Device {
   }
   /// Counts of opens, kills and data loss, kept even with the trace off.
   public internal(set) var stats = DeviceStats()
+  /// The edges of each state machine taken so far (`lifesim explore`'s coverage).
+  public internal(set) var coverage = Coverage()
   /// Whoever runs the script functions. Held strongly: a weak reference would
   /// cost a side-table retain and release on every handled callback. A host
   /// that holds its device must set this to nil when it lets go of it (the

@@ -16,6 +16,8 @@ public struct ExploreOptions: Sendable {
   public var actions: [String]?
   /// Stop after this many distinct states.
   public var maxStates = 200_000
+  /// Worker threads for the replays; the answer is the same for any number.
+  public var jobs = 1
   public var runtime = RuntimeOptions()
   public init() {}
 }
@@ -49,6 +51,22 @@ public struct ExploreResult: Sendable {
   public var reachables: [(name: String, reached: Bool)] = []
   /// The search stopped at --max-states before finishing its depth.
   public var truncated = false
+  /// The edges of each machine the replays took (breadth-first search).
+  public var coverage = Coverage()
+
+  /// Per machine: its name, the edges taken, and the edges never taken.
+  public var coverageReport: [(machine: String, taken: Int, total: Int, never: [String])] {
+    func report<S: MachineValue, E: MachineValue>(_ table: TransitionTable<S, E>, _ counts: [Int])
+      -> (machine: String, taken: Int, total: Int, never: [String])
+    {
+      let never = table.transitions.indices.filter { counts[$0] == 0 }.map {
+        "\(table.transitions[$0].from) --\(table.transitions[$0].event)--> \(table.transitions[$0].to)"
+      }
+      return (table.name, counts.count - never.count, counts.count, never)
+    }
+    return [report(AppLifecycle.appDelegate, coverage.processAppDelegate), report(AppLifecycle.scene, coverage.processScene),
+            report(SceneLifecycle.table, coverage.scene), report(AppearanceLifecycle.table, coverage.appearance)]
+  }
 }
 
 public struct ExploreError: Error, CustomStringConvertible {
@@ -70,6 +88,7 @@ public final class Explorer {
     var violation: (invariant: String?, message: String)?
     var reached: [String]
     var refused: Bool
+    var coverage: Coverage
   }
 
   private func runtime() throws -> LuaRuntime {
@@ -95,7 +114,8 @@ public final class Explorer {
       let key: String
       do { key = try rt.stateKey(on: slot) } catch let e as ScriptError { throw ExploreError(description: e.message) }
       fp.append(contentsOf: key.utf8)
-      return Reached(fingerprint: fp, violation: violation, reached: try rt.reached(on: slot), refused: refused)
+      return Reached(fingerprint: fp, violation: violation, reached: try rt.reached(on: slot), refused: refused,
+                     coverage: slot.device.coverage)
     }
     for (i, step) in steps.enumerated() {
       let outcome: StepOutcome
@@ -126,6 +146,7 @@ public final class Explorer {
       throw ExploreError(description: "the script declares no invariant: lifesim.invariant(name, function(dev) … end)")
     }
     var reachedNames = Set(root.reached)
+    result.coverage.add(root.coverage)
     result.states = 1
     result.distinct = 1
     if let v = root.violation {
@@ -137,14 +158,22 @@ public final class Explorer {
     var frontier: [[String]] = [[]]
     var depth = 0
     var lastReport = Date()
+    let jobs = max(1, options.jobs)
     search: while depth < options.depth, !frontier.isEmpty {
       depth += 1
       var next: [[String]] = []
-      for prefix in frontier {
-        for step in result.alphabet {
-          let steps = prefix + [step]
-          let (r, rt) = try replay(steps)
+      // The level's sequences, in order; replayed a chunk at a time on the
+      // workers, and merged in that order, so the answer does not depend on
+      // --jobs.
+      let candidates = frontier.flatMap { prefix in result.alphabet.map { prefix + [$0] } }
+      var offset = 0
+      while offset < candidates.count {
+        let chunk = Array(candidates[offset..<min(candidates.count, offset + 64 * jobs)])
+        offset += chunk.count
+        let outcomes = try replayAll(chunk, jobs: jobs)
+        for (steps, (r, rt)) in zip(chunk, outcomes) {
           result.states += 1
+          result.coverage.add(r.coverage)
           if r.refused { continue }
           reachedNames.formUnion(r.reached)
           if let v = r.violation {
@@ -155,6 +184,13 @@ public final class Explorer {
             break search
           }
           if seen.insert(r.fingerprint).inserted {
+            // The search rests on replays giving the same state: check the
+            // first states reached twice (a script that reads something
+            // outside the device, such as a file under --unsafe, fails here).
+            if result.distinct < 16, try replay(steps).0.fingerprint != r.fingerprint {
+              throw ExploreError(description: "replaying \(steps.joined(separator: ", ")) gave another state: the script "
+                                 + "depends on something outside the device, which the search cannot replay")
+            }
             result.distinct += 1
             next.append(steps)
             if result.distinct >= options.maxStates {
@@ -163,11 +199,11 @@ public final class Explorer {
               break search
             }
           }
-          if let progress, Date().timeIntervalSince(lastReport) >= 1 {
-            lastReport = Date()
-            progress(ExploreProgress(depth: depth, states: result.states, distinct: result.distinct,
-                                     queue: next.count, seconds: Date().timeIntervalSince(start)))
-          }
+        }
+        if let progress, Date().timeIntervalSince(lastReport) >= 1 {
+          lastReport = Date()
+          progress(ExploreProgress(depth: depth, states: result.states, distinct: result.distinct,
+                                   queue: next.count + candidates.count - offset, seconds: Date().timeIntervalSince(start)))
         }
       }
       result.depthReached = depth
@@ -176,10 +212,127 @@ public final class Explorer {
     return finish(&result, start, reachableNames, reachedNames)
   }
 
+  /// Replays every sequence, on `jobs` threads; results in the same order.
+  private func replayAll(_ sequences: [[String]], jobs: Int) throws -> [(Reached, LuaRuntime)] {
+    if jobs == 1 { return try sequences.map { try replay($0) } }
+    final class Slots: @unchecked Sendable {
+      // Each index is written by one worker only.
+      var results: [Result<(Reached, LuaRuntime), Error>?]
+      init(_ n: Int) { results = Array(repeating: nil, count: n) }
+    }
+    let slots = Slots(sequences.count)
+    slots.results.withUnsafeMutableBufferPointer { buffer in
+      let base = buffer.baseAddress!
+      DispatchQueue.concurrentPerform(iterations: jobs) { worker in
+        var i = worker
+        while i < sequences.count {
+          (base + i).pointee = Result { try self.replay(sequences[i]) }
+          i += jobs
+        }
+      }
+    }
+    return try slots.results.map { try $0!.get() }
+  }
+
   private func finish(_ result: inout ExploreResult, _ start: Date, _ names: [String], _ reached: Set<String>) -> ExploreResult {
     result.seconds = Date().timeIntervalSince(start)
     result.reachables = names.map { ($0, reached.contains($0)) }
     return result
+  }
+
+  // MARK: - Random walks (swarm testing) and shrinking
+
+  /// Where a sequence first fails, replayed from the start with refused steps
+  /// skipped: the steps up to the failure, and what failed. Nil if it holds.
+  private func firstFailure(_ steps: [String]) throws -> (steps: [String], invariant: String?, message: String, trace: String)? {
+    let rt = try runtime()
+    let slot: DeviceSlot
+    do { slot = try rt.exploreDevice() } catch let e as ScriptError { throw ExploreError(description: e.message) }
+    var taken: [String] = []
+    func found(_ invariant: String?, _ message: String) -> (steps: [String], invariant: String?, message: String, trace: String) {
+      (taken, invariant, message, TraceWriter(format: .text).render(slot.device.trace))
+    }
+    if let (name, message) = try rt.brokenInvariant(on: slot) { return found(name, message) }
+    for step in steps {
+      let outcome: StepOutcome
+      do { outcome = try rt.take(step, on: slot) } catch let e as ScriptError { throw ExploreError(description: e.message) }
+      if outcome == .refused { continue }
+      taken.append(step)
+      if case .failed(let message) = outcome { return found(nil, message) }
+      if let (name, message) = try rt.brokenInvariant(on: slot) { return found(name, message) }
+    }
+    return nil
+  }
+
+  /// `walks` random walks of `length` steps, each drawn from the alphabet by
+  /// a generator seeded from `seed` and the walk's number; the first that
+  /// fails is shrunk to a shortest failing subsequence.
+  public func randomWalks(_ walks: Int, length: Int, seed: UInt64,
+                          progress: ((ExploreProgress) -> Void)? = nil) throws -> ExploreResult {
+    let start = Date()
+    var result = ExploreResult()
+    let rt0 = try runtime()
+    let slot0: DeviceSlot
+    do { slot0 = try rt0.exploreDevice() } catch let e as ScriptError { throw ExploreError(description: e.message) }
+    result.alphabet = options.actions ?? rt0.alphabet(of: slot0)
+    if rt0.explore.invariants.isEmpty {
+      throw ExploreError(description: "the script declares no invariant: lifesim.invariant(name, function(dev) … end)")
+    }
+    var lastReport = Date()
+    for walk in 0..<walks {
+      var random = SeededGenerator(seed: seed &+ UInt64(walk) &* 0x9E37_79B9_7F4A_7C15)
+      let steps = (0..<length).map { _ in result.alphabet[Int(random.next() % UInt64(result.alphabet.count))] }
+      result.states += steps.count
+      if let failure = try firstFailure(steps) {
+        let shrunk = try shrink(failure.steps, result: &result)
+        result.violation = ExploreViolation(steps: shrunk.steps, invariant: shrunk.invariant, message: shrunk.message,
+                                            trace: shrunk.trace)
+        result.depthReached = failure.steps.count
+        break
+      }
+      if let progress, Date().timeIntervalSince(lastReport) >= 1 {
+        lastReport = Date()
+        progress(ExploreProgress(depth: length, states: result.states, distinct: walk + 1, queue: walks - walk - 1,
+                                 seconds: Date().timeIntervalSince(start)))
+      }
+    }
+    result.seconds = Date().timeIntervalSince(start)
+    return result
+  }
+
+  /// A failing sequence made as short as its subsequences allow: first steps
+  /// are dropped one at a time while it still fails (to a sequence from which
+  /// no single step can go), then, when that is short enough, every smaller
+  /// subsequence is tried breadth first, so the result is a shortest one.
+  private func shrink(_ steps: [String], result: inout ExploreResult)
+    throws -> (steps: [String], invariant: String?, message: String, trace: String)
+  {
+    guard var best = try firstFailure(steps) else { throw ExploreError(description: "the failure did not replay: the script is not deterministic") }
+    var shrinking = true
+    while shrinking {
+      shrinking = false
+      for i in best.steps.indices {
+        var candidate = best.steps
+        candidate.remove(at: i)
+        result.states += 1
+        if let f = try firstFailure(candidate) {
+          best = f
+          shrinking = true
+          break
+        }
+      }
+    }
+    // Breadth first over the smaller subsequences, when there are few enough.
+    let n = best.steps.count
+    guard n > 1, n <= 14 else { return best }
+    for size in 0..<n {
+      for mask in 0..<(1 << n) where mask.nonzeroBitCount == size {
+        let candidate = best.steps.indices.filter { mask & (1 << $0) != 0 }.map { best.steps[$0] }
+        result.states += 1
+        if let f = try firstFailure(candidate) { return f }
+      }
+    }
+    return best
   }
 
   /// A scenario that reproduces a violation under `lifesim run`: the script,

@@ -31,6 +31,15 @@ extension Lifesim {
     @Option(help: "Stop after this many distinct states.")
     var maxStates: Int = 200_000
 
+    @Option(name: .shortAndLong, help: "Worker threads for the replays (the answer does not depend on it).")
+    var jobs: Int = 1
+
+    @Option(help: ArgumentHelp("Random walks instead of the breadth-first search, each --length steps; a failure is shrunk to a shortest failing subsequence.", valueName: "N"))
+    var random: Int?
+
+    @Option(help: "The length of each random walk.")
+    var length: Int = 30
+
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the counterexample as a runnable scenario.", valueName: "file"))
     var output: String?
 
@@ -42,30 +51,47 @@ extension Lifesim {
     func validate() throws {
       if depth < 0 || depth > 100 { throw ValidationError("--depth must be between 0 and 100") }
       if maxStates < 1 { throw ValidationError("--max-states must be ≥ 1") }
+      if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256") }
+      if let random, random < 1 { throw ValidationError("--random must be ≥ 1") }
+      if length < 1 || length > 10_000 { throw ValidationError("--length must be between 1 and 10000") }
     }
 
     func run() throws {
       var options = ExploreOptions()
       options.depth = depth
       options.maxStates = maxStates
+      options.jobs = jobs
       options.runtime = common.runtimeOptions()
       options.actions = actions.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
       let explorer = Explorer(file: file, options: options)
       let result: ExploreResult
       do {
-        result = try explorer.run { p in
-          if !quiet {
-            printError("lifesim explore: depth \(p.depth), \(p.states) states (\(p.distinct) distinct), "
-                       + "\(Int(Double(p.states) / max(p.seconds, 1e-9))) states/s, queue \(p.queue)")
+        if let random {
+          result = try explorer.randomWalks(random, length: length, seed: UInt64(truncatingIfNeeded: common.seed)) { p in
+            if !quiet { printError("lifesim explore: \(p.distinct) walks of \(p.depth) steps, \(p.queue) to go") }
+          }
+        } else {
+          result = try explorer.run { p in
+            if !quiet {
+              printError("lifesim explore: depth \(p.depth), \(p.states) states (\(p.distinct) distinct), "
+                         + "\(Int(Double(p.states) / max(p.seconds, 1e-9))) states/s, queue \(p.queue)")
+            }
           }
         }
       } catch let e as ExploreError {
         throw ValidationError(e.description)
       }
-      var summary = "lifesim explore: \(result.states) states, \(result.distinct) distinct, depth \(result.depthReached)"
+      var summary = random.map { "lifesim explore: \($0) random walk\($0 == 1 ? "" : "s") of \(length) steps, \(result.states) steps replayed" }
+        ?? "lifesim explore: \(result.states) states, \(result.distinct) distinct, depth \(result.depthReached)"
       summary += String(format: ", %.1f s", result.seconds)
       if result.truncated { summary += " (stopped at --max-states \(maxStates))" }
       writeOut("alphabet: \(result.alphabet.joined(separator: ", "))\n")
+      if random == nil {
+        for c in result.coverageReport where c.taken > 0 {
+          writeOut("coverage, \(c.machine): \(c.taken) of \(c.total) edges"
+                   + (c.never.isEmpty ? "\n" : "; never taken: \(c.never.joined(separator: ", "))\n"))
+        }
+      }
       for (name, reached) in result.reachables {
         writeOut("reachable '\(name)': " + (reached ? "reached\n" : "never reached: the search did not get there\n"))
       }
