@@ -75,25 +75,80 @@ public struct TraceRecord: Equatable, Sendable {
   public var reason: KillReason?
   public var code: UInt32?
   public var detail: String?
-  /// For `memory` records: the level reached, the memory in use and the
-  /// device's RAM, in MB (the numbers the `detail` text shows).
-  /// `usedMB` is also on app `state` records: the memory in use after the change.
-  public var memoryLevel: MemoryLevel?
+  /// The memory in use, in MB, after an app's `state` change, and on
+  /// `memory` records.
   public var usedMB: Double?
-  public var limitMB: Double?
+  /// The fields few records have, kept out of line so that a record stays
+  /// small (a traced week holds a million of them).
+  private var rare: Rare?
+
+  /// Boxed: one allocation for the few records that have any of these.
+  private indirect enum Rare: Equatable, Sendable {
+    case fields(RareFields)
+    var value: RareFields { if case .fields(let f) = self { return f }; fatalError() }
+  }
+
+  private struct RareFields: Equatable, Sendable {
+    var memoryLevel: MemoryLevel?
+    var limitMB: Double?
+    var warningMB: Double?
+    var jetsamMB: Double?
+    var unsaved: Int32?
+    var task: Int32?
+    var deadline: SimTime?
+    var url: String?
+    var duration: SimTime?
+  }
+
+  private mutating func setRare(_ change: (inout RareFields) -> Void) {
+    var f = rare?.value ?? RareFields()
+    change(&f)
+    rare = .fields(f)
+  }
+
+  /// For `memory` records: the level reached and the device's RAM, in MB.
+  public var memoryLevel: MemoryLevel? {
+    get { rare?.value.memoryLevel }
+    set { setRare { $0.memoryLevel = newValue } }
+  }
+  public var limitMB: Double? {
+    get { rare?.value.limitMB }
+    set { setRare { $0.limitMB = newValue } }
+  }
   /// For `memory` records: where the warning and critical (jetsam) levels begin, in MB.
-  public var warningMB: Double?
-  public var jetsamMB: Double?
+  public var warningMB: Double? {
+    get { rare?.value.warningMB }
+    set { setRare { $0.warningMB = newValue } }
+  }
+  public var jetsamMB: Double? {
+    get { rare?.value.jetsamMB }
+    set { setRare { $0.jetsamMB = newValue } }
+  }
   /// For `data_loss` records: how many unsaved changes were lost.
-  public var unsaved: Int32?
+  public var unsaved: Int32? {
+    get { rare?.value.unsaved }
+    set { setRare { $0.unsaved = newValue } }
+  }
   /// For `expire` records: the task's number (its name is the `detail`) and
   /// when its process will be killed unless it ends its tasks.
-  public var task: Int32?
-  public var deadline: SimTime?
-  /// For callbacks that carry a URL, and `open_url` actions.
-  public var url: String?
+  public var task: Int32? {
+    get { rare?.value.task }
+    set { setRare { $0.task = newValue } }
+  }
+  public var deadline: SimTime? {
+    get { rare?.value.deadline }
+    set { setRare { $0.deadline = newValue } }
+  }
   /// For handled callbacks whose handler took virtual time (`ctx:work`): how long.
-  public var duration: SimTime?
+  public var duration: SimTime? {
+    get { rare?.value.duration }
+    set { setRare { $0.duration = newValue } }
+  }
+  /// For callbacks that carry a URL.
+  public var url: String? {
+    get { rare?.value.url }
+    set { setRare { $0.url = newValue } }
+  }
 
   /// The name of the state before, the app's or the scene's.
   public var fromName: String? { from?.description ?? sceneFrom?.description }
