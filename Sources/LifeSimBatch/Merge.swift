@@ -6,7 +6,10 @@ import Foundation
 /// Each part is already in run order, so this is a k-way merge that holds one
 /// line per part, whatever the sizes.
 public enum ResultMerge {
-  public static func merge(_ parts: [String], into output: String) throws {
+  /// - Parameter allowPartial: merge even when runs are missing between the
+  ///   first and the last (a shard that did not finish); otherwise that is an
+  ///   error naming the missing runs, and no output is left behind.
+  public static func merge(_ parts: [String], into output: String, allowPartial: Bool = false) throws {
     guard !parts.isEmpty else { throw BatchError("merge needs at least one part") }
     let format = try ResultFormat(path: output)
     let readers = try parts.map { try ResultReader(path: $0) }
@@ -31,6 +34,7 @@ public enum ResultMerge {
     var heads: [(run: Int, line: String)?] = try readers.map { try next($0) }
     var last = -1
     var lastPart = ""
+    var missing: [ClosedRange<Int>] = []
     while true {
       var best: Int?
       for (i, h) in heads.enumerated() {
@@ -39,8 +43,10 @@ public enum ResultMerge {
       }
       guard let b = best, let head = heads[b] else { break }
       if head.run == last {
+        try? FileManager.default.removeItem(atPath: output)
         throw BatchError("run \(head.run) is in both \(lastPart) and \(readers[b].path): the parts overlap")
       }
+      if head.run > last + 1 { missing.append((last + 1)...(head.run - 1)) }
       var line = head.line
       if let columns, let c = readers[b].columns, c.metrics.isEmpty, !columns.metrics.isEmpty {
         // Pad the missing metric columns, before `error`.
@@ -52,6 +58,14 @@ public enum ResultMerge {
       last = head.run
       lastPart = readers[b].path
       heads[b] = try next(readers[b])
+    }
+    if !missing.isEmpty && !allowPartial {
+      try? FileManager.default.removeItem(atPath: output)
+      let count = missing.reduce(0) { $0 + $1.count }
+      let list = missing.prefix(10).map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
+      throw BatchError("\(count) run\(count == 1 ? " is" : "s are") in no part (runs \(list.joined(separator: ", "))"
+                       + (missing.count > 10 ? ", …" : "") + "): a shard is missing or unfinished; "
+                       + "--allow-partial merges what there is")
     }
   }
 

@@ -81,6 +81,23 @@ struct BatchTests {
     }
   }
 
+  /// A merge with a shard missing names the runs no part has, leaves no
+  /// output, and merges what there is only with --allow-partial.
+  @Test func aMergeWithAMissingShardNamesTheRuns() throws {
+    let exp = try script("small_gap.lua", smallExperiment)
+    let s0 = tempPath("gap0.csv"), s2 = tempPath("gap2.csv"), merged = tempPath("gap.csv")
+    _ = try lifesim(["batch", exp, "--shard", "0/3", "-o", s0, "--quiet"])
+    _ = try lifesim(["batch", exp, "--shard", "2/3", "-o", s2, "--quiet"])
+    let m = try lifesim(["merge", s0, s2, "-o", merged])
+    #expect(m.status == 2)
+    #expect(m.stderr.contains("runs are in no part (runs "), "\(m.stderr)")
+    #expect(m.stderr.contains("--allow-partial"))
+    #expect(!FileManager.default.fileExists(atPath: merged))
+    let p = try lifesim(["merge", s0, s2, "-o", merged, "--allow-partial"])
+    #expect(p.status == 0, "\(p.stderr)")
+    #expect(contents(merged).split(separator: "\n").count == 1 + 12)  // the header and two shards' runs
+  }
+
   /// Slurm's and Kubernetes' indexes give the same shards as --shard.
   @Test func shardsFromTheEnvironment() throws {
     let exp = try script("small_env.lua", smallExperiment)

@@ -153,13 +153,16 @@ extension Lifesim {
     @Option(name: .shortAndLong, help: ArgumentHelp("The merged file (.csv or .jsonl, like the parts).", valueName: "file"))
     var output: String
 
+    @Flag(help: "Merge even when runs are missing (a shard that did not finish).")
+    var allowPartial = false
+
     func validate() throws {
       guard !parts.isEmpty else { throw ValidationError("give the result files of the shards to merge") }
       _ = try parseFormat(output)
     }
 
     func run() throws {
-      try ResultMerge.merge(parts, into: output)
+      try ResultMerge.merge(parts, into: output, allowPartial: allowPartial)
     }
   }
 
