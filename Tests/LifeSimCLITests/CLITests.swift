@@ -239,3 +239,32 @@ struct CLIFuzzTests {
     }
   }
 }
+
+extension CLITestCommandTests {
+  /// -k selects tests by name (a file's name selects all its cases), each
+  /// case shows its time, -x stops at the first failure, and the closing line
+  /// stays "N passed, N failed".
+  @Test func patternsTimesAndStoppingEarly() throws {
+    let k = try lifesim(["test", "Scripts/view_controllers", "-k", "Containment"])
+    #expect(k.status == 0, "\(k.stdout)")
+    let lines = k.stdout.split(separator: "\n")
+    #expect(lines.last == "7 passed, 0 failed", "\(k.stdout)")
+    #expect(lines.dropLast().allSatisfy { $0.contains("containment.lua") && $0.hasSuffix(" s)") }, "\(k.stdout)")
+    let byCase = try lifesim(["test", "Scripts/view_controllers", "-k", "viewIsAppearing"])
+    #expect(byCase.stdout.contains("iOS 17: a child appearing gets viewIsAppearing:"))
+    #expect(!byCase.stdout.contains("removing a child"))
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-x-\(getpid())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    for name in ["a_test.lua", "b_test.lua"] {
+      try "lifesim.test('fails', function() assert(1 == 2, 'no') end)\n"
+        .write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+    let all = try lifesim(["test", dir.path])
+    #expect(all.stdout.hasSuffix("0 passed, 2 failed\n"))
+    let x = try lifesim(["test", dir.path, "-x"])
+    #expect(x.status == 1)
+    #expect(x.stdout.components(separatedBy: "FAIL  ").count == 2)
+    #expect(x.stdout.hasSuffix("stopped at the first failure (-x)\n0 passed, 1 failed\n"))
+  }
+}

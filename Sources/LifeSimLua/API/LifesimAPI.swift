@@ -174,12 +174,15 @@ extension LuaRuntime {
   func runTestCase() throws -> Int32 {
     let name = try args.string(1)
     try args.function(2)
+    if let filter = options.testFilter, !name.lowercased().contains(filter.lowercased()) { return 0 }
     lua_pushvalue(L, 2)
+    let start = monotonicSeconds()
     let status = ls_pcall(L, 0, 0, 0)
+    let seconds = monotonicSeconds() - start
     if status == LUA_OK {
-      testResults.append(TestCaseResult(name: name, failure: nil))
+      testResults.append(TestCaseResult(name: name, failure: nil, seconds: seconds))
     } else {
-      testResults.append(TestCaseResult(name: name, failure: popFailure(status: status)))
+      testResults.append(TestCaseResult(name: name, failure: popFailure(status: status), seconds: seconds))
     }
     return 0
   }

@@ -30,6 +30,9 @@ public struct RuntimeOptions: Sendable {
   /// Keep every device's Lua object too, so the script's functions stay
   /// callable on it after the script ends (`lifesim explore` steps it).
   public var pinDevices = false
+  /// `lifesim test -k`: run only the `lifesim.test` cases whose name contains
+  /// this (case-insensitive); the others are skipped without running.
+  public var testFilter: String?
   /// Where `print` writes (when it does not make a trace record).
   public var output: @Sendable (String) -> Void = { print($0, terminator: "") }
   /// `print` makes a `log` record at the virtual time it runs, in the trace of
@@ -52,6 +55,8 @@ public struct RuntimeOptions: Sendable {
 public struct TestCaseResult: Sendable {
   public var name: String
   public var failure: LuaFailure?
+  /// Wall-clock seconds the case took (for reports only: scripts never see it).
+  public var seconds = 0.0
   public var passed: Bool { failure == nil }
 }
 

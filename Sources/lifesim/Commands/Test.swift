@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LifeSimEngine
 import LifeSimLua
 
@@ -11,13 +12,19 @@ extension Lifesim {
         Each lifesim.test case counts once; a file with none counts as one case \
         that passes when the file runs without error. A file whose first lines \
         hold `-- expect-error: TEXT` passes only if it fails with a message \
-        containing TEXT. Folders named lib (modules) are skipped. The last line \
-        is "N passed, N failed".
+        containing TEXT. Folders named lib (modules) are skipped. Each case shows \
+        its time. The last line is "N passed, N failed".
         """
     )
 
     @Argument(help: "Files or folders (default: Scripts).")
     var paths: [String] = []
+
+    @Option(name: .customShort("k"), help: ArgumentHelp("Run only the tests whose name contains this (case-insensitive; a file's name counts for its cases).", valueName: "pattern"))
+    var pattern: String?
+
+    @Flag(name: .customShort("x"), help: "Stop at the first failure.")
+    var exitFirst = false
 
     @OptionGroup var common: CommonOptions
 
@@ -30,15 +37,24 @@ extension Lifesim {
       }
       var passed = 0, failed = 0
       var worst: Int32 = 0
-      for file in files {
-        for outcome in runTestFile(file, options: common.runtimeOptions()) {
+      files: for file in files {
+        var options = common.runtimeOptions()
+        // A file whose name matches runs whole; otherwise only its matching cases.
+        if let pattern, !file.lowercased().contains(pattern.lowercased()) { options.testFilter = pattern }
+        for outcome in runTestFile(file, options: options) {
+          if let pattern, !outcome.name.lowercased().contains(pattern.lowercased()) { continue }
+          let time = String(format: " (%.3f s)", outcome.seconds)
           if let message = outcome.failure {
             failed += 1
             worst = max(worst, outcome.isError ? 2 : 1)
-            writeOut("FAIL  \(outcome.name)\n" + indent(message) + "\n")
+            writeOut("FAIL  \(outcome.name)\(time)\n" + indent(message) + "\n")
+            if exitFirst {
+              writeOut("stopped at the first failure (-x)\n")
+              break files
+            }
           } else {
             passed += 1
-            writeOut("ok    \(outcome.name)\n")
+            writeOut("ok    \(outcome.name)\(time)\n")
           }
         }
       }
@@ -59,10 +75,13 @@ struct TestOutcome {
   var failure: String?
   /// Whether the failure is an error (exit 2) rather than a failed expectation (exit 1).
   var isError = false
+  /// Wall-clock seconds: the case's, or the whole file's for a file-level case.
+  var seconds = 0.0
 }
 
 /// Runs one test file in a fresh Lua state and returns its cases.
 func runTestFile(_ file: String, options: RuntimeOptions) -> [TestOutcome] {
+  let start = monotonicSeconds()
   var options = options
   options.retainDevices = false
   let expected = expectedError(in: file)
@@ -77,7 +96,7 @@ func runTestFile(_ file: String, options: RuntimeOptions) -> [TestOutcome] {
     }
     for r in runtime.testResults {
       outcomes.append(TestOutcome(name: "\(file): \(r.name)", failure: r.failure?.report,
-                                  isError: !(r.failure?.isExpectation ?? true)))
+                                  isError: !(r.failure?.isExpectation ?? true), seconds: r.seconds))
     }
     if fileFailure == nil && runtime.hasExperiment {
       outcomes.append(smokeTest(runtime, file: file))
@@ -96,9 +115,9 @@ func runTestFile(_ file: String, options: RuntimeOptions) -> [TestOutcome] {
     return [TestOutcome(name: file, failure: "expected an error containing '\(expected)', but \(got)", isError: false)]
   }
   if let f = fileFailure {
-    outcomes.append(TestOutcome(name: file, failure: f.report, isError: !f.isExpectation))
-  } else if outcomes.isEmpty {
-    outcomes.append(TestOutcome(name: file))
+    outcomes.append(TestOutcome(name: file, failure: f.report, isError: !f.isExpectation, seconds: monotonicSeconds() - start))
+  } else if outcomes.isEmpty && options.testFilter == nil {
+    outcomes.append(TestOutcome(name: file, seconds: monotonicSeconds() - start))
   }
   return outcomes
 }
