@@ -100,55 +100,32 @@ public struct TraceRecord: Equatable, Sendable {
     var duration: SimTime?
   }
 
-  private mutating func setRare(_ change: (inout RareFields) -> Void) {
-    var f = rare?.value ?? RareFields()
-    change(&f)
-    rare = .fields(f)
+  /// One of the rare fields; setting it boxes them on the record's first one.
+  private subscript<T>(rare field: WritableKeyPath<RareFields, T?>) -> T? {
+    get { rare?.value[keyPath: field] }
+    set {
+      var f = rare?.value ?? RareFields()
+      f[keyPath: field] = newValue
+      rare = .fields(f)
+    }
   }
 
   /// For `memory` records: the level reached and the device's RAM, in MB.
-  public var memoryLevel: MemoryLevel? {
-    get { rare?.value.memoryLevel }
-    set { setRare { $0.memoryLevel = newValue } }
-  }
-  public var limitMB: Double? {
-    get { rare?.value.limitMB }
-    set { setRare { $0.limitMB = newValue } }
-  }
+  public var memoryLevel: MemoryLevel? { get { self[rare: \.memoryLevel] } set { self[rare: \.memoryLevel] = newValue } }
+  public var limitMB: Double? { get { self[rare: \.limitMB] } set { self[rare: \.limitMB] = newValue } }
   /// For `memory` records: where the warning and critical (jetsam) levels begin, in MB.
-  public var warningMB: Double? {
-    get { rare?.value.warningMB }
-    set { setRare { $0.warningMB = newValue } }
-  }
-  public var jetsamMB: Double? {
-    get { rare?.value.jetsamMB }
-    set { setRare { $0.jetsamMB = newValue } }
-  }
+  public var warningMB: Double? { get { self[rare: \.warningMB] } set { self[rare: \.warningMB] = newValue } }
+  public var jetsamMB: Double? { get { self[rare: \.jetsamMB] } set { self[rare: \.jetsamMB] = newValue } }
   /// For `data_loss` records: how many unsaved changes were lost.
-  public var unsaved: Int32? {
-    get { rare?.value.unsaved }
-    set { setRare { $0.unsaved = newValue } }
-  }
+  public var unsaved: Int32? { get { self[rare: \.unsaved] } set { self[rare: \.unsaved] = newValue } }
   /// For `expire` records: the task's number (its name is the `detail`) and
   /// when its process will be killed unless it ends its tasks.
-  public var task: Int32? {
-    get { rare?.value.task }
-    set { setRare { $0.task = newValue } }
-  }
-  public var deadline: SimTime? {
-    get { rare?.value.deadline }
-    set { setRare { $0.deadline = newValue } }
-  }
+  public var task: Int32? { get { self[rare: \.task] } set { self[rare: \.task] = newValue } }
+  public var deadline: SimTime? { get { self[rare: \.deadline] } set { self[rare: \.deadline] = newValue } }
   /// For handled callbacks whose handler took virtual time (`ctx:work`): how long.
-  public var duration: SimTime? {
-    get { rare?.value.duration }
-    set { setRare { $0.duration = newValue } }
-  }
+  public var duration: SimTime? { get { self[rare: \.duration] } set { self[rare: \.duration] = newValue } }
   /// For callbacks that carry a URL.
-  public var url: String? {
-    get { rare?.value.url }
-    set { setRare { $0.url = newValue } }
-  }
+  public var url: String? { get { self[rare: \.url] } set { self[rare: \.url] = newValue } }
 
   /// The name of the state before, the app's or the scene's.
   public var fromName: String? { from?.description ?? sceneFrom?.description }
