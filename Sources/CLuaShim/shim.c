@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/mman.h>
+#include <stdint.h>
 
 static ls_dispatch_fn dispatch;
 static char traceback_key;          // registry key of the last traceback
@@ -31,12 +33,16 @@ void *ls_host(lua_State *L) { return ls_getstate(L)->host; }
 ** `refused` keeps the size of the last refusal for the report.
 ** ===================================================================== */
 static void ls_hook(lua_State *L, lua_Debug *ar);
+static lua_State *ls_newstate_with(ls_arena *arena, size_t memory_limit, void *host);
+
+static void *arena_realloc(ls_arena *A, void *ptr, size_t old, size_t nsize);
 
 static void *ls_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   ls_state *S = (ls_state *)ud;
   size_t old = ptr ? osize : 0;  // osize is a type tag when ptr == NULL
   if (nsize == 0) {
-    free(ptr);
+    if (S->arena) arena_realloc(S->arena, ptr, old, 0);
+    else free(ptr);
     S->used -= old;
     return NULL;
   }
@@ -55,9 +61,179 @@ static void *ls_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
       }
     }
   }
-  void *np = realloc(ptr, nsize);
+  void *np = S->arena ? arena_realloc(S->arena, ptr, old, nsize) : realloc(ptr, nsize);
   if (np != NULL) S->used = S->used - old + nsize;
   return np;
+}
+
+/* {====================================================================
+** Arena (for `lifesim explore`): every byte of the Lua state in one mapping,
+** so that the whole state is saved and restored by copying the mapping's used
+** part, at the same address, and every pointer in it stays valid.
+**
+** Blocks have no headers: Lua passes each block's size when it frees or
+** resizes it. Sizes round up to a class (16-byte steps to 512, then powers
+** of two); each class keeps a list of freed blocks, threaded through them;
+** new blocks come from the top. The header, with the top and the lists, is
+** the mapping's first bytes, so it is saved with the rest.
+** ===================================================================== */
+#define ARENA_SMALL 32   /* classes 0-31: 16 ... 512 bytes */
+#define ARENA_CLASSES 96
+
+struct ls_arena {
+  size_t capacity;  /* bytes mapped */
+  size_t top;       /* bytes handed out so far, header included */
+  void *free[ARENA_CLASSES];
+};
+
+/* The class of a block of `n` bytes (n > 0), and its rounded size. */
+static int arena_class(size_t n, size_t *rounded) {
+  if (n <= 512) {
+    size_t c = (n + 15) >> 4;
+    *rounded = c << 4;
+    return (int)c - 1;
+  }
+  int bits = 64 - __builtin_clzll((unsigned long long)(n - 1));  /* 2^bits >= n */
+  *rounded = (size_t)1 << bits;
+  return ARENA_SMALL + bits - 10;  /* 1 KB is class 32 */
+}
+
+static void *arena_realloc(ls_arena *A, void *ptr, size_t old, size_t nsize) {
+  size_t orounded = 0, nrounded = 0;
+  int oc = ptr ? arena_class(old, &orounded) : -1;
+  if (nsize == 0) {  /* free */
+    if (ptr) { *(void **)ptr = A->free[oc]; A->free[oc] = ptr; }
+    return NULL;
+  }
+  int nc = arena_class(nsize, &nrounded);
+  /* Same class, or shrinking (which Lua assumes cannot fail): keep the block.
+     A shrunk block is freed later under its smaller size's class, and is
+     at least that big. */
+  if (ptr && (nc == oc || nsize <= old)) return ptr;
+  void *np;
+  if (nc < ARENA_CLASSES && A->free[nc]) {
+    np = A->free[nc];
+    A->free[nc] = *(void **)np;
+  } else {
+    if (nc >= ARENA_CLASSES || nrounded > A->capacity - A->top) return NULL;
+    np = (char *)A + A->top;
+    A->top += nrounded;
+  }
+  if (ptr) {
+    memcpy(np, ptr, old < nsize ? old : nsize);
+    *(void **)ptr = A->free[oc];
+    A->free[oc] = ptr;
+  }
+  return np;
+}
+
+lua_State *ls_newstate_arena(size_t capacity, void *host) {
+  capacity = (capacity + 4095) & ~(size_t)4095;
+  void *m = mmap(NULL, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED) return NULL;
+  ls_arena *A = (ls_arena *)m;
+  A->capacity = capacity;
+  A->top = (sizeof(ls_arena) + 15) & ~(size_t)15;
+  lua_State *L = ls_newstate_with(A, 0, host);
+  if (L == NULL) munmap(m, capacity);
+  return L;
+}
+
+/* What a snapshot holds besides the mapping: the allocator's count and the
+   run's instruction budget, which live outside the Lua state. */
+typedef struct {
+  size_t used;
+  long long run_remaining;
+} ls_snapshot_header;
+
+size_t ls_snapshot_size(lua_State *L) {
+  ls_state *S = ls_getstate(L);
+  return S->arena ? sizeof(ls_snapshot_header) + S->arena->top : 0;
+}
+
+void ls_snapshot_save(lua_State *L, void *dst) {
+  ls_state *S = ls_getstate(L);
+  ls_snapshot_header h = { S->used, S->run_remaining };
+  memcpy(dst, &h, sizeof h);
+  memcpy((char *)dst + sizeof h, S->arena, S->arena->top);
+}
+
+/* A delta holds the header, then runs of 64-byte blocks that differ from
+   the base snapshot: { uint32 offset, uint32 length, bytes }, ended by a
+   run of length 0. The mapping only grows, so the base's used part is a
+   prefix of the state's, and everything past it is one run. */
+#define DELTA_BLOCK 64
+
+size_t ls_snapshot_delta_bound(lua_State *L) {
+  size_t n = ls_snapshot_size(L);
+  return n + n / 8 + 64;
+}
+
+size_t ls_snapshot_delta(lua_State *L, const void *base, void *dst) {
+  ls_state *S = ls_getstate(L);
+  const char *now = (const char *)S->arena;
+  const ls_arena *b = (const ls_arena *)((const char *)base + sizeof(ls_snapshot_header));
+  const char *was = (const char *)b;
+  size_t top = S->arena->top, btop = b->top;
+  char *out = (char *)dst;
+  ls_snapshot_header h = { S->used, S->run_remaining };
+  memcpy(out, &h, sizeof h);
+  out += sizeof h;
+  size_t at = 0;
+  while (at < top) {
+    /* Skip the blocks that equal the base's. */
+    while (at < btop) {
+      size_t n = btop - at < DELTA_BLOCK ? btop - at : DELTA_BLOCK;
+      if (memcmp(now + at, was + at, n) != 0) break;
+      at += n;
+    }
+    if (at >= top) break;
+    /* A run of differing blocks: to the first equal one, or to the top. */
+    size_t end = at;
+    while (end < top) {
+      size_t n = top - end < DELTA_BLOCK ? top - end : DELTA_BLOCK;
+      if (end + n <= btop && memcmp(now + end, was + end, n) == 0) break;
+      end += n;
+    }
+    uint32_t run[2] = { (uint32_t)at, (uint32_t)(end - at) };
+    memcpy(out, run, sizeof run);
+    memcpy(out + sizeof run, now + at, end - at);
+    out += sizeof run + (end - at);
+    at = end;
+  }
+  uint32_t last[2] = { 0, 0 };
+  memcpy(out, last, sizeof last);
+  out += sizeof last;
+  return (size_t)(out - (char *)dst);
+}
+
+void ls_snapshot_restore_delta(lua_State *L, const void *base, const void *delta) {
+  ls_state *S = ls_getstate(L);
+  ls_snapshot_restore(L, base);
+  ls_snapshot_header h;
+  memcpy(&h, delta, sizeof h);
+  const char *in = (const char *)delta + sizeof h;
+  char *arena = (char *)S->arena;
+  for (;;) {
+    uint32_t run[2];
+    memcpy(run, in, sizeof run);
+    in += sizeof run;
+    if (run[1] == 0) break;
+    memcpy(arena + run[0], in, run[1]);
+    in += run[1];
+  }
+  S->used = h.used;
+  S->run_remaining = h.run_remaining;
+}
+
+void ls_snapshot_restore(lua_State *L, const void *src) {
+  ls_state *S = ls_getstate(L);  /* outside the mapping: safe to keep across the copy */
+  ls_snapshot_header h;
+  memcpy(&h, src, sizeof h);
+  const ls_arena *saved = (const ls_arena *)((const char *)src + sizeof h);
+  memcpy(S->arena, saved, saved->top);
+  S->used = h.used;
+  S->run_remaining = h.run_remaining;
 }
 
 /* Pushes the memory-cap message, prefixed with the location at `level`. */
@@ -121,8 +297,13 @@ static void ls_hook(lua_State *L, lua_Debug *ar) {
 }
 
 lua_State *ls_newstate(size_t memory_limit, void *host) {
+  return ls_newstate_with(NULL, memory_limit, host);
+}
+
+static lua_State *ls_newstate_with(ls_arena *arena, size_t memory_limit, void *host) {
   ls_state *S = (ls_state *)calloc(1, sizeof(ls_state));
   if (S == NULL) return NULL;
+  S->arena = arena;
   S->limit = memory_limit;
   S->call_remaining = -1;
   S->run_remaining = -1;
@@ -145,6 +326,7 @@ void ls_close(lua_State *L) {
   ls_state *S = ls_getstate(L);
   S->deny = 0;
   lua_close(L);
+  if (S->arena) munmap(S->arena, S->arena->capacity);
   free(S);
 }
 

@@ -62,6 +62,29 @@ public struct Bench {
     return Self.median(xs)
   }
 
+  // MARK: - Explore
+
+  /// `lifesim explore` on one core: distinct states per second of a
+  /// depth-`depth` search of `bench/explore/two_apps.lua` (target: 50,000, issue 19).
+  public func explore(script: String = "bench/explore/two_apps.lua", depth: Int = 7) throws -> [BenchFigure] {
+    var options = ExploreOptions()
+    options.depth = depth
+    options.jobs = 1
+    var states = 0, distinct = 0
+    let rate = try repeated {
+      let r = try Explorer(file: script, options: options).run()
+      (states, distinct) = (r.states, r.distinct)
+      return Double(r.distinct) / r.seconds
+    }
+    let ratio = Double(states) / Double(distinct)
+    return [
+      BenchFigure(name: "explore, depth \(depth), one core", value: rate, unit: "distinct states/s",
+                  target: "≥ 50,000", met: rate >= 50_000),
+      BenchFigure(name: "explore, steps per distinct state", value: ratio,
+                  unit: "(\(states.formatted()) steps, \(distinct.formatted()) distinct)"),
+    ]
+  }
+
   // MARK: - Dispatch
 
   /// Handler calls per second against `lua_pcall` from a C loop (target: at most 3× its cost).

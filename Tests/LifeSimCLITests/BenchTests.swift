@@ -25,7 +25,9 @@ struct BenchTests {
     #expect(!r.stdout.contains("inf"))
     for line in ["dispatch", "engine", "records/s (no Lua, trace off)",
                  "trace", "JSONL records/s", "experiment, --jobs 1", "experiment, --jobs 2", "runs/s of bench-experiment.lua",
-                 "memory, 7-day 30-app run", "memory, 2,000 records", "memory, 20-run batch", "2 runs"] {
+                 "memory, 7-day 30-app run", "memory, 2,000 records", "memory, 20-run batch", "2 runs",
+                 "explore, depth 7, one core", "distinct states/s", "explore, steps per distinct state",
+                 "(34,562 steps, 4,808 distinct)"] {
       #expect(r.stdout.contains(line), "no '\(line)' in:\n\(r.stdout)")
     }
   }
@@ -33,7 +35,7 @@ struct BenchTests {
   @Test func badOptionsAreUsageErrors() throws {
     let r = try lifesim(["bench", "--only", "speed"])
     #expect(r.status == 2)
-    #expect(r.stderr.contains("--only takes dispatch, engine, trace, experiment, memory"))
+    #expect(r.stderr.contains("--only takes dispatch, engine, trace, experiment, explore, memory"))
   }
 }
 

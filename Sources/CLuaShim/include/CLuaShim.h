@@ -36,6 +36,8 @@ void ls_set_dispatch(ls_dispatch_fn fn);
 // MARK: - States, limits and hooks
 
 /// Per-state bookkeeping, reached through LUA_EXTRASPACE.
+typedef struct ls_arena ls_arena;
+
 typedef struct ls_state {
   size_t used;                 // bytes currently allocated by this state
   size_t limit;                // memory cap in bytes; 0 means none
@@ -49,6 +51,7 @@ typedef struct ls_state {
   lua_State *running;          // the thread of the innermost ls_pcall, or NULL
   void *host;                  // the Swift runtime (unretained)
   const void *metatables[32];  // each kind's metatable (the registry keeps it), to check userdata by pointer
+  ls_arena *arena;             // the mapping every allocation comes from, or NULL (malloc)
 } ls_state;
 
 #define LS_TRIP_NONE 0
@@ -61,6 +64,25 @@ typedef struct ls_state {
 /// Returns NULL when out of memory.
 lua_State *ls_newstate(size_t memory_limit, void *host);
 void ls_close(lua_State *L);
+/// Like ls_newstate, but every allocation comes from one mapping of
+/// `capacity` bytes (reserved, not committed), so that the whole state can
+/// be saved and restored (`lifesim explore`).
+lua_State *ls_newstate_arena(size_t capacity, void *host);
+/// The bytes ls_snapshot_save writes now; 0 for a state without an arena.
+size_t ls_snapshot_size(lua_State *L);
+/// Copies the whole state into `dst` (ls_snapshot_size bytes). Only between
+/// calls: never while Lua code runs.
+void ls_snapshot_save(lua_State *L, void *dst);
+/// Puts back a state saved from this same state: every object, every
+/// reference and the allocator as they were. Only between calls.
+void ls_snapshot_restore(lua_State *L, const void *src);
+/// A smaller record of the state: what differs from `base`, a snapshot of
+/// this same state saved earlier (in 64-byte blocks). Writes at most
+/// ls_snapshot_delta_bound bytes to `dst` and returns how many it wrote.
+size_t ls_snapshot_delta_bound(lua_State *L);
+size_t ls_snapshot_delta(lua_State *L, const void *base, void *dst);
+/// Puts back a state saved by ls_snapshot_delta against `base`.
+void ls_snapshot_restore_delta(lua_State *L, const void *base, const void *delta);
 ls_state *ls_getstate(lua_State *L);
 void *ls_host(lua_State *L);
 

@@ -6,10 +6,12 @@ import LifeSimEngine
 /// hold (or a handler fails). Breadth first, so the first violation found is
 /// a shortest one.
 ///
-/// A state is reached by replaying its sequence from the start: the
-/// simulation is deterministic, so the same steps give the same state. States
-/// are told apart by the engine's fingerprint (`Device.stateFingerprint`)
-/// and the script's `lifesim.state_key`, and each is expanded once.
+/// Each state to expand is kept whole (the Lua state's bytes, the bridge's
+/// and the engine's state: `RuntimeState`), and each step from it starts
+/// from it again (`Search.swift`). States are told apart by the engine's
+/// fingerprint (`Device.stateFingerprint`) and the script's
+/// `lifesim.state_key`, and each is expanded once. The random walks replay
+/// their sequences from the start, which the simulation's determinism allows.
 public struct ExploreOptions: Sendable {
   public var depth = 6
   /// The alphabet, when given: these steps only, in this order.
@@ -82,19 +84,13 @@ public final class Explorer {
     self.options = options
   }
 
-  /// What one replay found.
-  private struct Reached {
-    var fingerprint: [UInt8]
-    var violation: (invariant: String?, message: String)?
-    var reached: [String]
-    var refused: Bool
-    var coverage: Coverage
-  }
-
-  private func runtime() throws -> LuaRuntime {
+  /// A runtime with the script set up; with `snapshots`, one whose whole
+  /// state can be saved and restored.
+  func runtime(snapshots: Bool = false) throws -> LuaRuntime {
     var o = options.runtime
     o.pinDevices = true
     o.retainDevices = true
+    o.snapshots = snapshots
     o.output = { _ in }
     let rt = try LuaRuntime(options: o)
     do {
@@ -105,139 +101,21 @@ public final class Explorer {
     return rt
   }
 
-  private func replay(_ steps: [String]) throws -> (Reached, LuaRuntime) {
+  /// The fingerprint of the state `steps` reach, replayed in a fresh runtime.
+  func replayFingerprint(_ steps: [String]) throws -> [UInt8] {
     let rt = try runtime()
-    let slot: DeviceSlot
-    do { slot = try rt.exploreDevice() } catch let e as ScriptError { throw ExploreError(description: e.message) }
-    func state(_ violation: (String?, String)?, refused: Bool = false) throws -> Reached {
+    do {
+      let slot = try rt.exploreDevice()
+      for step in steps where try rt.take(step, on: slot) != .done {
+        throw ExploreError(description: "replaying \(steps.joined(separator: ", ")) went another way at '\(step)': "
+                           + "the script depends on something outside the device, which the search cannot replay")
+      }
       var fp = slot.device.stateFingerprint()
-      let key: String
-      do { key = try rt.stateKey(on: slot) } catch let e as ScriptError { throw ExploreError(description: e.message) }
-      fp.append(contentsOf: key.utf8)
-      return Reached(fingerprint: fp, violation: violation, reached: try rt.reached(on: slot), refused: refused,
-                     coverage: slot.device.coverage)
+      fp.append(contentsOf: try rt.stateKey(on: slot).utf8)
+      return fp
+    } catch let e as ScriptError {
+      throw ExploreError(description: e.message)
     }
-    for (i, step) in steps.enumerated() {
-      let outcome: StepOutcome
-      do { outcome = try rt.take(step, on: slot) } catch let e as ScriptError { throw ExploreError(description: e.message) }
-      switch outcome {
-      case .done: break
-      case .refused:
-        // Only a sequence's last step is new; the ones before replay as before.
-        guard i == steps.count - 1 else { throw ExploreError(description: "replay diverged at '\(step)': the script is not deterministic") }
-        return (try state(nil, refused: true), rt)
-      case .failed(let message):
-        return (try state((nil, message)), rt)
-      }
-    }
-    if let (name, message) = try rt.brokenInvariant(on: slot) { return (try state((name, message)), rt) }
-    return (try state(nil), rt)
-  }
-
-  /// Runs the search.
-  public func run(progress: ((ExploreProgress) -> Void)? = nil) throws -> ExploreResult {
-    let start = Date()
-    var result = ExploreResult()
-    let (root, rt0) = try replay([])
-    let slot0 = try rt0.exploreDevice()
-    result.alphabet = options.actions ?? rt0.alphabet(of: slot0)
-    let reachableNames = rt0.explore.reachables.map(\.name)
-    if rt0.explore.invariants.isEmpty {
-      throw ExploreError(description: "the script declares no invariant: lifesim.invariant(name, function(dev) … end)")
-    }
-    var reachedNames = Set(root.reached)
-    result.coverage.add(root.coverage)
-    result.states = 1
-    result.distinct = 1
-    if let v = root.violation {
-      result.violation = ExploreViolation(steps: [], invariant: v.invariant, message: v.message,
-                                          trace: TraceWriter(format: .text).render(slot0.device.trace))
-      return finish(&result, start, reachableNames, reachedNames)
-    }
-    var seen: Set<[UInt8]> = [root.fingerprint]
-    var frontier: [[String]] = [[]]
-    var depth = 0
-    var lastReport = Date()
-    let jobs = max(1, options.jobs)
-    search: while depth < options.depth, !frontier.isEmpty {
-      depth += 1
-      var next: [[String]] = []
-      // The level's sequences, in order; replayed a chunk at a time on the
-      // workers, and merged in that order, so the answer does not depend on
-      // --jobs.
-      let candidates = frontier.flatMap { prefix in result.alphabet.map { prefix + [$0] } }
-      var offset = 0
-      while offset < candidates.count {
-        let chunk = Array(candidates[offset..<min(candidates.count, offset + 64 * jobs)])
-        offset += chunk.count
-        let outcomes = try replayAll(chunk, jobs: jobs)
-        for (steps, (r, rt)) in zip(chunk, outcomes) {
-          result.states += 1
-          result.coverage.add(r.coverage)
-          if r.refused { continue }
-          reachedNames.formUnion(r.reached)
-          if let v = r.violation {
-            let slot = try rt.exploreDevice()
-            result.violation = ExploreViolation(steps: steps, invariant: v.invariant, message: v.message,
-                                                trace: TraceWriter(format: .text).render(slot.device.trace))
-            result.depthReached = depth
-            break search
-          }
-          if seen.insert(r.fingerprint).inserted {
-            // The search rests on replays giving the same state: check the
-            // first states reached twice (a script that reads something
-            // outside the device, such as a file under --unsafe, fails here).
-            if result.distinct < 16, try replay(steps).0.fingerprint != r.fingerprint {
-              throw ExploreError(description: "replaying \(steps.joined(separator: ", ")) gave another state: the script "
-                                 + "depends on something outside the device, which the search cannot replay")
-            }
-            result.distinct += 1
-            next.append(steps)
-            if result.distinct >= options.maxStates {
-              result.truncated = true
-              result.depthReached = depth
-              break search
-            }
-          }
-        }
-        if let progress, Date().timeIntervalSince(lastReport) >= 1 {
-          lastReport = Date()
-          progress(ExploreProgress(depth: depth, states: result.states, distinct: result.distinct,
-                                   queue: next.count + candidates.count - offset, seconds: Date().timeIntervalSince(start)))
-        }
-      }
-      result.depthReached = depth
-      frontier = next
-    }
-    return finish(&result, start, reachableNames, reachedNames)
-  }
-
-  /// Replays every sequence, on `jobs` threads; results in the same order.
-  private func replayAll(_ sequences: [[String]], jobs: Int) throws -> [(Reached, LuaRuntime)] {
-    if jobs == 1 { return try sequences.map { try replay($0) } }
-    final class Slots: @unchecked Sendable {
-      // Each index is written by one worker only.
-      var results: [Result<(Reached, LuaRuntime), Error>?]
-      init(_ n: Int) { results = Array(repeating: nil, count: n) }
-    }
-    let slots = Slots(sequences.count)
-    slots.results.withUnsafeMutableBufferPointer { buffer in
-      let base = buffer.baseAddress!
-      DispatchQueue.concurrentPerform(iterations: jobs) { worker in
-        var i = worker
-        while i < sequences.count {
-          (base + i).pointee = Result { try self.replay(sequences[i]) }
-          i += jobs
-        }
-      }
-    }
-    return try slots.results.map { try $0!.get() }
-  }
-
-  private func finish(_ result: inout ExploreResult, _ start: Date, _ names: [String], _ reached: Set<String>) -> ExploreResult {
-    result.seconds = Date().timeIntervalSince(start)
-    result.reachables = names.map { ($0, reached.contains($0)) }
-    return result
   }
 
   // MARK: - Random walks (swarm testing) and shrinking

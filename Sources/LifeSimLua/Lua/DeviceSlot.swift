@@ -253,6 +253,59 @@ final class DeviceSlot: DeviceHost {
     device.host = self
   }
 
+  /// What the slot and its device hold between actions (`lifesim explore`
+  /// goes back to a state with it, together with the Lua state's bytes).
+  struct SavedState {
+    var device: DeviceState
+    var functions: [AppFunctions]
+    var appObjects: [Int32]
+    var sceneObjects: [[Int32: Int32]]
+    var traceObject: Int32
+    var stateNames: [Int32]
+    var policyFunctions: [String: Int32]
+    var taskObjects: [Int32: Int32]
+    var taskNames: [Int32: String]
+    var vcObjects: [Int32: Int32]
+    var viewObjects: [Int32: Int32]
+    var specHandlers: [Int32: [UInt8: Int32]]
+    var nextHandlerSet: Int32
+    var nextSlot: Int32
+    var freeSlots: [Int32]
+
+    /// The stored properties of `DeviceSlot` it holds, and those fixed for the
+    /// slot's life (for the test that keeps the list complete).
+    static let savedProperties: Set<String> = [
+      "functions", "appObjects", "sceneObjects", "traceObject", "stateNames", "policyFunctions", "taskObjects",
+      "taskNames", "vcObjects", "viewObjects", "specHandlers", "nextHandlerSet", "nextSlot", "freeSlots",
+    ]
+    static let fixedProperties: Set<String> = ["id", "device", "runtime", "contexts"]
+  }
+
+  func saveState() -> SavedState {
+    SavedState(device: device.saveState(), functions: functions, appObjects: appObjects, sceneObjects: sceneObjects,
+               traceObject: traceObject, stateNames: stateNames, policyFunctions: policyFunctions,
+               taskObjects: taskObjects, taskNames: taskNames, vcObjects: vcObjects, viewObjects: viewObjects,
+               specHandlers: specHandlers, nextHandlerSet: nextHandlerSet, nextSlot: nextSlot, freeSlots: freeSlots)
+  }
+
+  func restoreState(_ s: SavedState) {
+    device.restoreState(s.device)
+    functions = s.functions
+    appObjects = s.appObjects
+    sceneObjects = s.sceneObjects
+    traceObject = s.traceObject
+    stateNames = s.stateNames
+    policyFunctions = s.policyFunctions
+    taskObjects = s.taskObjects
+    taskNames = s.taskNames
+    vcObjects = s.vcObjects
+    viewObjects = s.viewObjects
+    specHandlers = s.specHandlers
+    nextHandlerSet = s.nextHandlerSet
+    nextSlot = s.nextSlot
+    freeSlots = s.freeSlots
+  }
+
   /// Lets go of the device: it may outlive the slot (kept by
   /// `retainDevices`, or by Swift code) and must not call into it.
   func detach() {

@@ -17,6 +17,9 @@ public struct RuntimeOptions: Sendable {
   public var unsafe = false
   /// The memory cap of the Lua state, in bytes (`--max-memory`).
   public var memoryLimit: Int = 256 << 20
+  /// Keep the whole Lua state in one mapping that `saveState` can copy
+  /// (`lifesim explore`). It reserves twice the memory cap of address space.
+  public var snapshots = false
   /// Instructions per run (`--max-instructions`); negative means unlimited.
   public var maxInstructions: Int64 = 300_000_000
   /// Instructions per handler, observer or timer call.
@@ -92,6 +95,8 @@ public final class LuaRuntime {
   public internal(set) var explore = ExploreDeclarations()
 
   let contexts = ContextStack()
+  /// Where `saveState(against:)` writes a delta before keeping its exact size.
+  var snapshotScratch: [UInt8] = []
 
   // Registry references made at start-up.
   var devicesTableRef: Int32 = 0
@@ -120,7 +125,10 @@ public final class LuaRuntime {
     self.options = options
     self.defaultSeed = options.seed
     _ = dispatchInstalled
-    guard let L = ls_newstate(0, nil) else {
+    let made = options.snapshots
+      ? ls_newstate_arena(max(options.memoryLimit, 64 << 20) * 2 + (64 << 20), nil)
+      : ls_newstate(0, nil)
+    guard let L = made else {
       throw LuaFailure(kind: .memory, message: "cannot create a Lua state: out of memory")
     }
     self.L = L

@@ -44,7 +44,7 @@ extension Lifesim {
     @Flag(help: "Skip the memory figures (they run whole processes and take longest).")
     var noMemory = false
 
-    @Option(help: ArgumentHelp("Only these figures: dispatch, engine, trace, experiment, memory (repeatable).", valueName: "name"))
+    @Option(help: ArgumentHelp("Only these figures: dispatch, engine, trace, experiment, explore, memory (repeatable).", valueName: "name"))
     var only: [String] = []
 
     func validate() throws {
@@ -52,7 +52,7 @@ extension Lifesim {
         throw ValidationError("--repeat, --seeds and --records must be ≥ 1, --batch-runs ≥ 10")
       }
       if let jobs, jobs < 1 { throw ValidationError("--jobs must be ≥ 1") }
-      let known = ["dispatch", "engine", "trace", "experiment", "memory"]
+      let known = ["dispatch", "engine", "trace", "experiment", "explore", "memory"]
       for name in only where !known.contains(name) {
         throw ValidationError("--only takes \(known.joined(separator: ", ")); got '\(name)'")
       }
@@ -90,6 +90,7 @@ extension Lifesim {
                            referenceName: "SimPy peer", target: "≥ 5×", met: many / simpy >= 5))
         }
       }
+      if wanted("explore") { for figure in try bench.explore() { show(figure) } }
       if wanted("memory") && !noMemory {
         for figure in try bench.memory(scratch: scratch) { show(figure) }
       }

@@ -1,0 +1,73 @@
+import CLua
+import CLuaShim
+import LifeSimEngine
+
+/// A runtime's whole state between actions: the bytes of its Lua state, and
+/// what the bridge and the engine hold of each live device. `lifesim explore`
+/// saves one per state it will expand and goes back to it for each step,
+/// instead of replaying the steps from the start.
+///
+/// It can only be restored into the runtime that saved it: the Lua state's
+/// bytes hold pointers into that runtime's own mapping. Saved against a base
+/// (an earlier state of the same runtime), it keeps only the 64-byte blocks
+/// of the Lua state that differ from the base's, and needs the base back.
+struct RuntimeState {
+  fileprivate var lua: [UInt8]
+  fileprivate var isDelta: Bool
+  fileprivate var slots: [(id: Int32, state: DeviceSlot.SavedState)]
+  fileprivate var explore: ExploreDeclarations
+  fileprivate var nextDeviceID: Int32
+
+  /// The bytes kept of the Lua state (the rest shares storage with the live
+  /// device until either changes).
+  var byteCount: Int { lua.count }
+}
+
+extension LuaRuntime {
+  /// Saves the runtime's state, whole or, `against` a base, as what differs
+  /// from it. The runtime must have been made with `snapshots` and be at rest
+  /// (no Lua code running).
+  func saveState(against base: RuntimeState? = nil) -> RuntimeState {
+    precondition(L == mainState && contexts.count == 0, "saveState while a script runs")
+    precondition(ls_snapshot_size(mainState) > 0, "saveState needs RuntimeOptions.snapshots")
+    let lua: [UInt8]
+    if let base {
+      precondition(!base.isDelta, "a base is saved whole")
+      let bound = ls_snapshot_delta_bound(mainState)
+      if snapshotScratch.count < bound { snapshotScratch = [UInt8](repeating: 0, count: bound) }
+      let n = base.lua.withUnsafeBytes { b in
+        snapshotScratch.withUnsafeMutableBytes { ls_snapshot_delta(mainState, b.baseAddress, $0.baseAddress) }
+      }
+      lua = Array(snapshotScratch[..<n])
+    } else {
+      let size = ls_snapshot_size(mainState)
+      lua = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        ls_snapshot_save(mainState, buffer.baseAddress)
+        count = size
+      }
+    }
+    return RuntimeState(lua: lua, isDelta: base != nil, slots: devices.ids.map { ($0, devices[$0]!.saveState()) },
+                        explore: explore, nextDeviceID: nextDeviceID)
+  }
+
+  /// Goes back to a state this runtime saved (with the base it was saved
+  /// against). A step that made a device cannot be undone this way (the
+  /// device's objects would outlive it), and is refused.
+  func restoreState(_ s: RuntimeState, base: RuntimeState? = nil) throws {
+    precondition(L == mainState && contexts.count == 0, "restoreState while a script runs")
+    guard devices.ids == s.slots.map(\.id), nextDeviceID == s.nextDeviceID else {
+      throw ScriptError(message: "a step made or dropped a device, which the search cannot undo: "
+                        + "make every device before the search starts")
+    }
+    if s.isDelta {
+      guard let base else { preconditionFailure("a delta needs its base") }
+      base.lua.withUnsafeBytes { b in
+        s.lua.withUnsafeBytes { ls_snapshot_restore_delta(mainState, b.baseAddress, $0.baseAddress) }
+      }
+    } else {
+      s.lua.withUnsafeBytes { ls_snapshot_restore(mainState, $0.baseAddress) }
+    }
+    for (id, state) in s.slots { devices[id]!.restoreState(state) }
+    explore = s.explore
+  }
+}

@@ -1,0 +1,280 @@
+import Foundation
+import LifeSimEngine
+
+// The breadth-first search, by saved states: each state to expand is kept as
+// its runtime's whole state (`RuntimeState`), and each step of its expansion
+// starts from it again, so a state costs one step, not a replay of its path.
+
+/// One worker: a runtime made for saving states, its device, and the state
+/// just after the script's set-up, from which it can rebuild any state by
+/// taking its steps.
+private final class SearchWorker {
+  let rt: LuaRuntime
+  let slot: DeviceSlot
+  let root: RuntimeState
+
+  init(_ explorer: Explorer) throws {
+    rt = try explorer.runtime(snapshots: true)
+    do { slot = try rt.exploreDevice() } catch let e as ScriptError { throw ExploreError(description: e.message) }
+    root = rt.saveState()
+  }
+
+  /// The state after `steps`, taken from the root; none of them may be refused.
+  func rebuild(_ steps: [String]) throws {
+    try restore(root)
+    for step in steps where try take(step) != .done {
+      throw ExploreError(description: "replaying \(steps.joined(separator: ", ")) went another way at '\(step)': "
+                         + "the script depends on something outside the device, which the search cannot replay")
+    }
+  }
+
+  func restore(_ s: RuntimeState) throws {
+    do { try rt.restoreState(s, base: root) } catch let e as ScriptError { throw ExploreError(description: e.message) }
+  }
+
+  func take(_ step: String) throws -> StepOutcome {
+    do { return try rt.take(step, on: slot) } catch let e as ScriptError { throw ExploreError(description: e.message) }
+  }
+
+  /// The fingerprint of the state now: the engine's, then the script's key.
+  func fingerprint() throws -> StateDigest {
+    var fp = slot.device.stateFingerprint()
+    do { fp.append(contentsOf: try rt.stateKey(on: slot).utf8) } catch let e as ScriptError {
+      throw ExploreError(description: e.message)
+    }
+    return StateDigest(fp)
+  }
+
+  /// What the state now breaks, if anything, after a step with `outcome`.
+  func violation(after outcome: StepOutcome) throws -> (invariant: String?, message: String)? {
+    if case .failed(let message) = outcome { return (nil, message) }
+    return try rt.brokenInvariant(on: slot).map { ($0.0, $0.1) }
+  }
+
+  var trace: String { TraceWriter(format: .text).render(slot.device.trace) }
+}
+
+/// A state's fingerprint, hashed to 128 bits: the search keeps these, not
+/// the fingerprints, as TLC keeps 64-bit fingerprints. Two different states
+/// share one with a chance of about n²/2¹²⁹ among n states (10⁻²⁹ for a
+/// million). Two multiply-rotate hashes of the bytes, eight at a time, with
+/// fixed seeds: the same in every run.
+struct StateDigest: Hashable {
+  var a: UInt64
+  var b: UInt64
+
+  init(_ bytes: [UInt8]) {
+    var a: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+    var b: UInt64 = 0xC2B2_AE3D_27D4_EB4F &+ UInt64(bytes.count)
+    bytes.withUnsafeBytes { raw in
+      var i = 0
+      while i < raw.count {
+        var word: UInt64 = 0
+        let n = min(8, raw.count - i)
+        withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[i..<i + n])) }
+        a = ((a ^ word) &* 0xFF51_AFD7_ED55_8CCD)
+        a = (a << 31) | (a >> 33)
+        b = ((b &+ word) &* 0xC4CE_B9FE_1A85_EC53)
+        b = (b << 29) | (b >> 35)
+        i += 8
+      }
+    }
+    a ^= a >> 33; a = a &* 0xFF51_AFD7_ED55_8CCD; a ^= a >> 33
+    b ^= b >> 29; b = b &* 0xC4CE_B9FE_1A85_EC53; b ^= b >> 32
+    self.a = a
+    self.b = b
+  }
+
+  func hash(into hasher: inout Hasher) { hasher.combine(a) }
+}
+
+/// A state to expand: the steps that reach it, and its saved state in the
+/// worker that reached it.
+private struct Node {
+  var steps: [String]
+  var fingerprint: StateDigest
+  var owner: Int
+  var state: RuntimeState
+}
+
+/// One step from a node.
+private struct Successor {
+  var refused = false
+  var fingerprint = StateDigest([])
+  var violation: (invariant: String?, message: String)?
+  var trace = ""
+  var reached: [String] = []
+  /// Saved when the fingerprint was new to its worker.
+  var state: RuntimeState?
+}
+
+extension Explorer {
+  /// Runs the breadth-first search.
+  public func run(progress: ((ExploreProgress) -> Void)? = nil) throws -> ExploreResult {
+    let start = Date()
+    var result = ExploreResult()
+    let jobs = max(1, options.jobs)
+    let workers = try (0..<jobs).map { _ in try SearchWorker(self) }
+    let first = workers[0]
+    result.alphabet = options.actions ?? first.rt.alphabet(of: first.slot)
+    let reachableNames = first.rt.explore.reachables.map(\.name)
+    if first.rt.explore.invariants.isEmpty {
+      throw ExploreError(description: "the script declares no invariant: lifesim.invariant(name, function(dev) … end)")
+    }
+    result.states = 1
+    result.distinct = 1
+    var reachedNames = Set<String>()
+    do { reachedNames.formUnion(try first.rt.reached(on: first.slot)) } catch let e as ScriptError {
+      throw ExploreError(description: e.message)
+    }
+    if let v = try first.violation(after: .done) {
+      result.violation = ExploreViolation(steps: [], invariant: v.invariant, message: v.message, trace: first.trace)
+      return finish(&result, start, workers, reachableNames, reachedNames)
+    }
+    let rootPrint = try first.fingerprint()
+    var seen: Set<StateDigest> = [rootPrint]
+    var frontier = [Node(steps: [], fingerprint: rootPrint, owner: 0, state: first.root)]
+    var depth = 0
+    var lastReport = Date()
+    var checked = 0
+    let alphabet = result.alphabet
+    search: while depth < options.depth, !frontier.isEmpty {
+      depth += 1
+      var next: [Node] = []
+      // A chunk of the level's nodes at a time, node i on worker i % jobs;
+      // the successors are merged in node and step order, so the answer does
+      // not depend on --jobs.
+      let chunkSize = 16 * jobs
+      var offset = 0
+      while offset < frontier.count {
+        let chunk = offset..<min(frontier.count, offset + chunkSize)
+        offset = chunk.upperBound
+        let expanded = try expandAll(frontier, chunk, alphabet, workers, seen)
+        for (n, successors) in zip(chunk, expanded) {
+          for (step, s) in zip(alphabet, successors) {
+            result.states += 1
+            if s.refused { continue }
+            reachedNames.formUnion(s.reached)
+            if let v = s.violation {
+              result.violation = ExploreViolation(steps: frontier[n].steps + [step], invariant: v.invariant,
+                                                  message: v.message, trace: s.trace)
+              result.depthReached = depth
+              break search
+            }
+            guard seen.insert(s.fingerprint).inserted else { continue }
+            guard let state = s.state else { preconditionFailure("a new state's first successor was not saved") }
+            // Saved by the worker that expanded node n.
+            let node = Node(steps: frontier[n].steps + [step], fingerprint: s.fingerprint, owner: n % jobs, state: state)
+            // The search rests on the simulation being deterministic: the
+            // first states, then one in 256, are replayed from the start in a
+            // fresh runtime, which must reach the same fingerprint (a script
+            // that reads something outside the device fails here).
+            if checked < 16 || result.distinct % 256 == 0 {
+              checked += 1
+              try checkReplay(node.steps, node.fingerprint)
+            }
+            result.distinct += 1
+            next.append(node)
+            if result.distinct >= options.maxStates {
+              result.truncated = true
+              result.depthReached = depth
+              break search
+            }
+          }
+        }
+        if let progress, Date().timeIntervalSince(lastReport) >= 1 {
+          lastReport = Date()
+          progress(ExploreProgress(depth: depth, states: result.states, distinct: result.distinct,
+                                   queue: next.count + frontier.count - offset, seconds: Date().timeIntervalSince(start)))
+        }
+      }
+      result.depthReached = depth
+      frontier = next
+    }
+    return finish(&result, start, workers, reachableNames, reachedNames)
+  }
+
+  private func finish(_ result: inout ExploreResult, _ start: Date, _ workers: [SearchWorker], _ names: [String],
+                      _ reached: Set<String>) -> ExploreResult {
+    for w in workers { result.coverage.add(w.slot.device.coverage) }
+    result.seconds = Date().timeIntervalSince(start)
+    result.reachables = names.map { ($0, reached.contains($0)) }
+    return result
+  }
+
+  /// Replays `steps` in a fresh runtime and checks it reaches `fingerprint`.
+  private func checkReplay(_ steps: [String], _ fingerprint: StateDigest) throws {
+    guard StateDigest(try replayFingerprint(steps)) == fingerprint else {
+      throw ExploreError(description: "replaying \(steps.joined(separator: ", ")) gave another state: the script "
+                         + "depends on something outside the device, which the search cannot replay")
+    }
+  }
+
+  /// Expands the chunk's nodes, each on worker `index % jobs`, the workers in parallel.
+  private func expandAll(_ frontier: [Node], _ chunk: Range<Int>, _ alphabet: [String], _ workers: [SearchWorker],
+                         _ seen: Set<StateDigest>) throws -> [[Successor]] {
+    let jobs = workers.count
+    if jobs == 1 {
+      var fresh = Set<StateDigest>()
+      return try chunk.map { try expand(frontier[$0], on: workers[0], index: 0, alphabet, seen, &fresh) }
+    }
+    final class Results: @unchecked Sendable {
+      // Each index is written by one worker only.
+      var slots: [Result<[Successor], Error>?]
+      init(_ n: Int) { slots = Array(repeating: nil, count: n) }
+    }
+    let results = Results(chunk.count)
+    results.slots.withUnsafeMutableBufferPointer { buffer in
+      let base = buffer.baseAddress!
+      DispatchQueue.concurrentPerform(iterations: jobs) { w in
+        var fresh = Set<StateDigest>()
+        for n in chunk where n % jobs == w {
+          (base + (n - chunk.lowerBound)).pointee = Result {
+            try self.expand(frontier[n], on: workers[w], index: w, alphabet, seen, &fresh)
+          }
+        }
+      }
+    }
+    return try results.slots.map { try $0!.get() }
+  }
+
+  /// Every step of the alphabet from `node`, on `worker`. A node saved by
+  /// another worker is first rebuilt from this worker's root by its steps
+  /// (a saved state only restores into the runtime that saved it).
+  private func expand(_ node: Node, on worker: SearchWorker, index: Int, _ alphabet: [String],
+                      _ seen: Set<StateDigest>, _ fresh: inout Set<StateDigest>) throws -> [Successor] {
+    var start = node.state
+    if node.owner != index {
+      try worker.rebuild(node.steps)
+      guard try worker.fingerprint() == node.fingerprint else {
+        throw ExploreError(description: "replaying \(node.steps.joined(separator: ", ")) gave another state: the "
+                           + "script depends on something outside the device, which the search cannot replay")
+      }
+      start = worker.rt.saveState(against: worker.root)
+    }
+    var out: [Successor] = []
+    out.reserveCapacity(alphabet.count)
+    for step in alphabet {
+      try worker.restore(start)
+      var s = Successor()
+      let outcome = try worker.take(step)
+      if outcome == .refused {
+        s.refused = true
+        out.append(s)
+        continue
+      }
+      s.fingerprint = try worker.fingerprint()
+      do { s.reached = try worker.rt.reached(on: worker.slot) } catch let e as ScriptError {
+        throw ExploreError(description: e.message)
+      }
+      if let v = try worker.violation(after: outcome) {
+        s.violation = v
+        s.trace = worker.trace
+      } else if !seen.contains(s.fingerprint), fresh.insert(s.fingerprint).inserted {
+        s.state = worker.rt.saveState(against: worker.root)
+      }
+      out.append(s)
+    }
+    return out
+  }
+}

@@ -1,0 +1,93 @@
+import Testing
+import CLua
+import CLuaShim
+import LifeSimEngine
+@testable import LifeSimLua
+
+/// A runtime's whole state saved and restored (`lifesim explore`): the Lua
+/// state's bytes, the bridge's slots and the engine's device go back together.
+struct RuntimeStateTests {
+  static let script = """
+    local dev = lifesim.device{ ios = 12, memory_mb = 1000 }
+    local app = dev:install{ bundle = "com.example.notes", footprint_mb = 300 }
+    local opened = 0
+    seen = {}
+    app:on("applicationDidBecomeActive:", function(ctx)
+      opened = opened + 1
+      seen[#seen + 1] = "active " .. opened
+      ctx:dirty(1)
+    end)
+    app:on("applicationDidEnterBackground:", function(ctx)
+      local task = ctx:begin_background_task("sync")
+      ctx:after(5, function() task:finish() seen[#seen + 1] = "finished" end)
+    end)
+    function report() return opened .. ": " .. table.concat(seen, ", ") end
+    lifesim.invariant("fine", function() return true end)
+    """
+
+  func runtime(snapshots: Bool) throws -> (LuaRuntime, DeviceSlot) {
+    var o = RuntimeOptions()
+    o.snapshots = snapshots
+    o.pinDevices = true
+    o.output = { _ in }
+    let rt = try LuaRuntime(options: o)
+    try rt.run(source: Self.script, chunkName: "=state")
+    return (rt, try rt.exploreDevice())
+  }
+
+  @Test func everyStoredPropertyOfASlotIsSavedOrFixed() throws {
+    let (rt, slot) = try runtime(snapshots: false)
+    // The slot's runtime is unowned: the runtime must outlive the reflection.
+    let names = withExtendedLifetime(rt) { Set(Mirror(reflecting: slot).children.compactMap(\.label)) }
+    let known = DeviceSlot.SavedState.savedProperties.union(DeviceSlot.SavedState.fixedProperties)
+    #expect(names.subtracting(known).isEmpty, "not classified: \(names.subtracting(known).sorted())")
+    #expect(known.subtracting(names).isEmpty, "no longer stored: \(known.subtracting(names).sorted())")
+  }
+
+  @Test func restoringPutsBackLuaValuesSlotsAndTheDevice() throws {
+    let (rt, slot) = try runtime(snapshots: true)
+    for step in ["launch com.example.notes", "home"] { #expect(try rt.take(step, on: slot) == .done) }
+    let saved = rt.saveState()
+    let base = rt.saveState()
+    let fingerprint = slot.device.stateFingerprint()
+    let steps = ["launch com.example.notes", "home", "advance 10", "launch com.example.notes"]
+    func onward() throws -> ([UInt8], String) {
+      for step in steps { #expect(try rt.take(step, on: slot) == .done) }
+      return (slot.device.stateFingerprint(), try readReport(rt, slot))
+    }
+    let first = try onward()
+    #expect(first.1 == "3: active 1, active 2, finished, finished, active 3")
+    try rt.restoreState(saved)
+    #expect(slot.device.stateFingerprint() == fingerprint)
+    #expect(try readReport(rt, slot) == "1: active 1")
+    #expect(try onward() == first)
+    // A delta against a base restores the same state.
+    try rt.restoreState(saved)
+    let delta = rt.saveState(against: base)
+    #expect(delta.byteCount < base.byteCount / 4)
+    _ = try onward()
+    try rt.restoreState(delta, base: base)
+    #expect(try readReport(rt, slot) == "1: active 1")
+    #expect(try onward() == first)
+  }
+
+  @Test func aStepThatMakesADeviceIsRefused() throws {
+    let (rt, slot) = try runtime(snapshots: true)
+    let saved = rt.saveState()
+    try rt.run(source: "extra = lifesim.device{ ios = 12 }", chunkName: "=extra")
+    #expect(throws: ScriptError.self) { try rt.restoreState(saved) }
+    #expect(slot.device.apps.count == 1)
+  }
+}
+
+/// The script's `report()`, read through a protected call (raw stack work only).
+private func readReport(_ rt: LuaRuntime, _ slot: DeviceSlot) throws -> String {
+  let L = rt.mainState
+  let top = lua_gettop(L)
+  defer { lua_settop(L, top) }
+  lua_rawgeti(L, ls_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+  lua_pushstring(L, "report")
+  lua_rawget(L, -2)
+  #expect(ls_pcall(L, 0, 1, 0) == LUA_OK)
+  return lua_tolstring(L, -1, nil).map { String(cString: $0) } ?? ""
+}
