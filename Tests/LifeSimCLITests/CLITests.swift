@@ -19,11 +19,11 @@ struct Result {
 }
 
 /// Runs `lifesim ARGS` in the repository root, with extra environment variables, and waits for it.
-func lifesim(_ args: [String], env: [String: String] = [:]) throws -> Result {
+func lifesim(_ args: [String], env: [String: String] = [:], in directory: URL? = nil) throws -> Result {
   let p = Process()
   p.executableURL = binary
   p.arguments = args
-  p.currentDirectoryURL = repoRoot
+  p.currentDirectoryURL = directory ?? repoRoot
   if !env.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 } }
   let out = Pipe(), err = Pipe()
   p.standardOutput = out

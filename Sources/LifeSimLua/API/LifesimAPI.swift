@@ -182,7 +182,8 @@ extension LuaRuntime {
     if status == LUA_OK {
       testResults.append(TestCaseResult(name: name, failure: nil, seconds: seconds))
     } else {
-      testResults.append(TestCaseResult(name: name, failure: popFailure(status: status), seconds: seconds))
+      let failure = popFailure(status: status)
+      testResults.append(TestCaseResult(name: name, failure: failure, seconds: seconds, context: failureContext()))
     }
     return 0
   }

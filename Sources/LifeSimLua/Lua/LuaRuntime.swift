@@ -60,6 +60,9 @@ public struct TestCaseResult: Sendable {
   public var failure: LuaFailure?
   /// Wall-clock seconds the case took (for reports only: scripts never see it).
   public var seconds = 0.0
+  /// For a failure: the virtual time and the last trace records before it
+  /// (`failureContext`).
+  public var context: String?
   public var passed: Bool { failure == nil }
 }
 

