@@ -35,6 +35,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
     .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     .package(url: "https://github.com/ordo-one/TextTable", from: "0.0.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
   ],
   targets: [
     .systemLibrary(
@@ -68,6 +70,8 @@ let package = Package(
         "LifeSimEngine", "LifeSimLua",
         .product(name: "CSV", package: "CSV.swift"),
         .product(name: "TextTable", package: "TextTable"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: swift5
     ),

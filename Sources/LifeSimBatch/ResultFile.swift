@@ -5,14 +5,15 @@ import LifeSimLua
 
 /// The format of a result file, from its extension.
 public enum ResultFormat: String, Sendable {
-  case csv, jsonl
+  case csv, jsonl, sqlite
 
-  /// `.csv`, or `.jsonl` / `.ndjson`.
+  /// `.csv`, `.jsonl` / `.ndjson`, or `.sqlite` / `.sqlite3` / `.db`.
   public init(path: String) throws {
     let lower = path.lowercased()
     if lower.hasSuffix(".csv") { self = .csv; return }
     if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") { self = .jsonl; return }
-    throw BatchError("\(path): result files end in .csv or .jsonl")
+    if lower.hasSuffix(".sqlite") || lower.hasSuffix(".sqlite3") || lower.hasSuffix(".db") { self = .sqlite; return }
+    throw BatchError("\(path): result files end in .csv, .jsonl or .sqlite")
   }
 }
 
@@ -57,10 +58,20 @@ public struct ResultColumns: Sendable, Equatable {
 
   public var header: [String] { ["run"] + params + ["seed", "status"] + metrics + ["error"] }
 
-  /// Reads a CSV header written by `header`.
-  public init?(csvHeader fields: [String]) {
-    guard fields.first == "run", fields.last == "error", let seed = fields.firstIndex(of: "seed"),
-          seed + 1 < fields.count, fields[seed + 1] == "status" else { return nil }
+  /// Reads a CSV header written by `header`. With the number of parameters
+  /// (from the file's header line), a parameter may be named like a column
+  /// (`seed`, `status`, `run`, `error`); without it (files from before
+  /// header lines), the first `seed` column ends the parameters.
+  public init?(csvHeader fields: [String], paramCount: Int? = nil) {
+    guard fields.first == "run", fields.last == "error", fields.count >= 4 else { return nil }
+    let seed: Int
+    if let paramCount {
+      seed = 1 + paramCount
+      guard seed + 2 <= fields.count - 1, fields[seed] == "seed", fields[seed + 1] == "status" else { return nil }
+    } else {
+      guard let s = fields.firstIndex(of: "seed"), s + 1 < fields.count - 1, fields[s + 1] == "status" else { return nil }
+      seed = s
+    }
     params = Array(fields[1..<seed])
     metrics = Array(fields[(seed + 2)..<(fields.count - 1)])
   }
@@ -162,11 +173,13 @@ final class ResultWriter {
 
 // MARK: - Reading
 
-/// A result file read line by line, without holding its rows: for `--resume`,
-/// `merge`, `summary` and `plot`.
+/// A CSV or JSONL result file read line by line, without holding its rows:
+/// for `--resume`, `merge`, `summary` and `plot`.
 public struct ResultReader {
   public let path: String
   public let format: ResultFormat
+  /// The batch that wrote the file (nil in files from before header lines).
+  public private(set) var header: ResultHeader?
   /// The CSV header, or nil for JSONL.
   public private(set) var columns: ResultColumns?
   private let lines: LineReader
@@ -174,13 +187,24 @@ public struct ResultReader {
   public init(path: String) throws {
     self.path = path
     self.format = try ResultFormat(path: path)
+    guard format != .sqlite else { throw BatchError("\(path): an SQLite file is read with SQLiteResults") }
     self.lines = try LineReader(path: path)
+    var first = lines.next()
+    if let line = first, line.hasPrefix("#") || line.hasPrefix(ResultHeader.jsonlPrefix) {
+      guard let h = ResultHeader(line: line, format: format) else {
+        throw BatchError("\(path): its first line is not a lifesim result header: \(line.prefix(60))")
+      }
+      header = h
+      first = lines.next()
+    }
     if format == .csv {
-      guard let first = lines.next() else { return }
-      guard let c = ResultColumns(csvHeader: Self.csvFields(first)) else {
+      guard let first else { return }
+      guard let c = ResultColumns(csvHeader: Self.csvFields(first), paramCount: header?.params.count) else {
         throw BatchError("\(path): not a lifesim result file (its header is not run,…,seed,status,…,error)")
       }
       columns = c
+    } else if let first {
+      lines.pushBack(first)
     }
   }
 
@@ -223,10 +247,15 @@ public struct ResultReader {
     guard let row = try? JSONDecoder().decode(JSONRow.self, from: Data(line.utf8)) else {
       throw BatchError("\(path): a line is not a lifesim JSON result: \(line.prefix(60))")
     }
-    func pairs(_ d: [String: JSONValue]?) -> [(name: String, value: String)] {
+    func pairs(_ d: [String: JSONScalar]?) -> [(name: String, value: String)] {
       (d ?? [:]).keys.sorted().map { ($0, d![$0]!.text) }
     }
-    return ParsedRow(run: row.run, params: pairs(row.params), seed: row.seed, status: row.status,
+    // Parameters in the file's order when its header gives it.
+    var params = pairs(row.params)
+    if let order = header?.params.map(\.name), Set(order) == Set(params.map(\.name)) {
+      params = order.map { n in params.first { $0.name == n }! }
+    }
+    return ParsedRow(run: row.run, params: params, seed: row.seed, status: row.status,
                      metrics: pairs(row.metrics), error: row.error)
   }
 
@@ -240,31 +269,11 @@ public struct ResultReader {
 /// A JSONL result line, for reading.
 private struct JSONRow: Decodable {
   var run: Int
-  var params: [String: JSONValue]?
+  var params: [String: JSONScalar]?
   var seed: Int
   var status: String
-  var metrics: [String: JSONValue]?
+  var metrics: [String: JSONScalar]?
   var error: String?
-}
-
-/// A JSON scalar in a result line.
-private enum JSONValue: Decodable {
-  case bool(Bool), number(Double), text(String), null
-
-  init(from decoder: Decoder) throws {
-    let c = try decoder.singleValueContainer()
-    if c.decodeNil() { self = .null } else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-    else if let x = try? c.decode(Double.self) { self = .number(x) } else { self = .text(try c.decode(String.self)) }
-  }
-
-  var text: String {
-    switch self {
-    case .bool(let b): return b ? "true" : "false"
-    case .number(let x): return ResultEncoding.number(x)
-    case .text(let s): return s
-    case .null: return "nan"
-    }
-  }
 }
 
 /// A row of a result file, as text.
@@ -297,7 +306,20 @@ final class LineReader {
     if !eof, let file { fclose(file) }
   }
 
+  private var pushed: String?
+
+  /// Makes `line` (the last one read) the next one again.
+  func pushBack(_ line: String) {
+    pushed = line
+    consumed -= line.utf8.count
+  }
+
   func next() -> String? {
+    if let line = pushed {
+      pushed = nil
+      consumed += line.utf8.count
+      return line
+    }
     while true {
       if let nl = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
         let line = String(decoding: buffer[start...nl], as: UTF8.self)

@@ -36,37 +36,66 @@ public struct PointSummary: Sendable {
   public var params: [(name: String, value: String)]
   public var runs: Int
   public var failed: Int
+  /// Numeric metrics over the point's successful runs (none when every run failed).
   public var metrics: [MetricSummary]
-  /// Text metrics (labels): the distinct values seen, in order.
-  public var labels: [(name: String, values: [String])]
+  /// Text metrics (labels): each value seen, in order of first appearance,
+  /// with how many runs gave it; past `LabelCounter.limit` distinct values
+  /// the rest are counted together as "(other)".
+  public var labels: [(name: String, counts: [(value: String, count: Int)])]
+}
+
+/// Counts a text metric's values at one point: the first `limit` distinct
+/// values each, the rest together, so a label that differs in every run
+/// (an id, a message) keeps memory flat however many runs there are.
+struct LabelCounter {
+  static let limit = 20
+  private var index: [String: Int] = [:]
+  private var values: [(value: String, count: Int)] = []
+  private var other = 0
+
+  mutating func add(_ value: String) {
+    if let i = index[value] {
+      values[i].count += 1
+    } else if values.count < Self.limit {
+      index[value] = values.count
+      values.append((value, 1))
+    } else {
+      other += 1
+    }
+  }
+
+  var counts: [(value: String, count: Int)] { other > 0 ? values + [("(other)", other)] : values }
 }
 
 /// A result file summarised point by point, reading it once, one point at a time.
 public struct ResultSummary: Sendable {
   public var params: [String]
+  /// Numeric metrics, then text ones, in the order the file gives them.
   public var metrics: [String]
   public var points: [PointSummary]
   public var runs: Int
   public var failed: Int
   public var firstError: String?
+  /// The batch that wrote the file, when it says.
+  public var header: ResultHeader?
 
-  /// Reads `path` (rows in run order, as `batch` and `merge` write them).
+  /// Reads `path` (rows in run order, as `batch` and `merge` write them): CSV, JSONL or SQLite.
   public init(path: String) throws {
-    let reader = try ResultReader(path: path)
-    var params = reader.columns?.params ?? []
-    var metricNames = reader.columns?.metrics ?? []
+    var source = try openResults(path)
+    var params = source.paramNames
+    var metricNames = source.metricNames
     var points: [PointSummary] = []
     var runs = 0, failed = 0
     var firstError: String?
     var current: [(name: String, value: String)]?
     var values: [String: [Double]] = [:]
-    var labels: [String: [String]] = [:]
+    var labels: [String: LabelCounter] = [:]
     var pointRuns = 0, pointFailed = 0
 
     func close() {
       guard let p = current else { return }
       let ms = metricNames.compactMap { name in values[name].flatMap { $0.isEmpty ? nil : MetricSummary(name: name, values: $0) } }
-      let ls = metricNames.compactMap { name in labels[name].map { (name, $0) } }
+      let ls = metricNames.compactMap { name in labels[name].map { (name, $0.counts) } }
       points.append(PointSummary(params: p, runs: pointRuns, failed: pointFailed, metrics: ms, labels: ls))
       values = [:]
       labels = [:]
@@ -74,8 +103,7 @@ public struct ResultSummary: Sendable {
       pointFailed = 0
     }
 
-    while let line = reader.nextLine() {
-      let row = try reader.parse(line)
+    while let row = try source.nextRow() {
       if params.isEmpty && !row.params.isEmpty { params = row.params.map(\.name) }
       if current.map({ !$0.elementsEqual(row.params, by: { $0 == $1 }) }) ?? true {
         close()
@@ -93,8 +121,8 @@ public struct ResultSummary: Sendable {
         if !metricNames.contains(name) { metricNames.append(name) }
         if let x = Double(text) {
           values[name, default: []].append(x)
-        } else if !(labels[name]?.contains(text) ?? false) {
-          labels[name, default: []].append(text)
+        } else {
+          labels[name, default: LabelCounter()].add(text)
         }
       }
     }
@@ -105,26 +133,148 @@ public struct ResultSummary: Sendable {
     self.runs = runs
     self.failed = failed
     self.firstError = firstError
+    self.header = source.header
   }
 
-  /// The summary as text tables, one per numeric metric.
+  /// The metrics with numbers, and those with labels (a metric may be both
+  /// when some runs gave text).
+  var numericMetrics: [String] { metrics.filter { m in points.contains { $0.metrics.contains { $0.name == m } } } }
+  var labelMetrics: [String] { metrics.filter { m in points.contains { $0.labels.contains { $0.name == m } } } }
+
+  /// The columns of a statistics row, after the parameters.
+  static let statColumns = ["runs", "failed", "n", "mean", "sd", "ci_low", "ci_high", "p50", "p95"]
+
+  /// A parameter's column name in the csv and markdown summaries: its own,
+  /// unless a summary column has that name (then `param:NAME`).
+  func paramColumn(_ name: String) -> String {
+    (Self.statColumns + ["metric", "value", "count"]).contains(name) ? "param:" + name : name
+  }
+
+  private func statFields(_ p: PointSummary, _ m: MetricSummary?) -> [String] {
+    guard let m else { return [String(p.runs), String(p.failed), "0", "", "", "", "", "", ""] }
+    return [String(p.runs), String(p.failed), String(m.count), ResultEncoding.number(m.mean), ResultEncoding.number(m.sd),
+            m.ci.map { ResultEncoding.number($0.lowerBound) } ?? "", m.ci.map { ResultEncoding.number($0.upperBound) } ?? "",
+            ResultEncoding.number(m.p50), ResultEncoding.number(m.p95)]
+  }
+
+  /// The summary as text tables: one per numeric metric (a point whose runs
+  /// all failed still has its row, with its failures), then one per text
+  /// metric with the count of each value.
   public func render(title: String) -> String {
     var out = "\(title): \(runs) runs at \(points.count) points, \(failed) failed\n"
-    for name in metrics {
-      let rows: [[String]] = points.compactMap { p in
-        guard let m = p.metrics.first(where: { $0.name == name }) else { return nil }
-        let ci = m.ci.map { "[\(short($0.lowerBound)), \(short($0.upperBound))]" } ?? "-"
-        return p.params.map(\.value) + [String(m.count), short(m.mean), short(m.sd), ci, short(m.p50), short(m.p95)]
-      }
-      guard !rows.isEmpty else { continue }
-      let titles = params + ["n", "mean", "sd", "95% CI", "p50", "p95"]
+    if let header { out += "\(header.summary), lifesim \(header.lifesim)\n" }
+    func table(_ name: String, titles: [String], rows: [[String]]) {
       let table = TextTable<[String]> { row in
         row.indices.map { Column(title: titles[$0], value: row[$0], align: $0 < params.count ? .left : .right) }
       }
       out += "\n" + name + "\n" + (table.string(for: rows, style: Style.simple) ?? "")
       if !out.hasSuffix("\n") { out += "\n" }
     }
+    let numeric = numericMetrics
+    for name in numeric {
+      let rows: [[String]] = points.map { p in
+        guard let m = p.metrics.first(where: { $0.name == name }) else {
+          return p.params.map(\.value) + [String(p.failed), "0", "-", "-", "-", "-", "-"]
+        }
+        let ci = m.ci.map { "[\(short($0.lowerBound)), \(short($0.upperBound))]" } ?? "-"
+        return p.params.map(\.value) + [String(p.failed), String(m.count), short(m.mean), short(m.sd), ci, short(m.p50), short(m.p95)]
+      }
+      table(name, titles: params + ["failed", "n", "mean", "sd", "95% CI", "p50", "p95"], rows: rows)
+    }
+    for name in labelMetrics {
+      let rows: [[String]] = points.map { p in
+        let counts = p.labels.first { $0.name == name }?.counts ?? []
+        return p.params.map(\.value) + [String(p.failed), counts.map { "\($0.value): \($0.count)" }.joined(separator: ", ")]
+      }
+      table(name + " (labels)", titles: params + ["failed", "values"], rows: rows)
+    }
+    if numeric.isEmpty && labelMetrics.isEmpty && !points.isEmpty {
+      table("runs", titles: params + ["runs", "failed"], rows: points.map { $0.params.map(\.value) + [String($0.runs), String($0.failed)] })
+    }
     if let firstError { out += "\nfirst failure: \(firstError)\n" }
+    return out
+  }
+
+  /// CSV: one row per point and numeric metric (params, metric, runs,
+  /// failed, n, mean, sd, ci_low, ci_high, p50, p95; a point whose runs all
+  /// failed has n = 0 and empty statistics), then one row per point, text
+  /// metric and value (params, metric, value, count).
+  public func csv() -> String {
+    var out = ResultEncoding.csvLine(params.map(paramColumn) + ["metric"] + Self.statColumns)
+    for name in numericMetrics {
+      for p in points {
+        out += ResultEncoding.csvLine(p.params.map(\.value) + [name] + statFields(p, p.metrics.first { $0.name == name }))
+      }
+    }
+    let labels = labelMetrics
+    if !labels.isEmpty {
+      out += "\n" + ResultEncoding.csvLine(params.map(paramColumn) + ["metric", "value", "count"])
+      for name in labels {
+        for p in points {
+          for c in p.labels.first(where: { $0.name == name })?.counts ?? [] {
+            out += ResultEncoding.csvLine(p.params.map(\.value) + [name, c.value, String(c.count)])
+          }
+        }
+      }
+    }
+    return out
+  }
+
+  /// JSON: the file's header, the totals, and one object per point with its
+  /// parameters (under "params", so no name can clash), its runs and
+  /// failures, and each metric's statistics or value counts.
+  public func json() -> String {
+    func number(_ x: Double) -> String { x.isFinite ? ResultEncoding.number(x) : "null" }
+    var out = "{\"header\":" + (header?.json ?? "null")
+    out += ",\"runs\":\(runs),\"failed\":\(failed),\"first_error\":" + (firstError.map(ResultEncoding.json) ?? "null")
+    out += ",\"points\":["
+    out += points.map { p in
+      var s = "{\"params\":{" + p.params.map { ResultEncoding.json($0.name) + ":" + ResultEncoding.json($0.value) }.joined(separator: ",")
+      s += "},\"runs\":\(p.runs),\"failed\":\(p.failed),\"metrics\":{"
+      var entries = p.metrics.map { m in
+        ResultEncoding.json(m.name) + ":{\"n\":\(m.count),\"mean\":\(number(m.mean)),\"sd\":\(number(m.sd)),\"ci95\":"
+          + (m.ci.map { "[\(number($0.lowerBound)),\(number($0.upperBound))]" } ?? "null")
+          + ",\"p50\":\(number(m.p50)),\"p95\":\(number(m.p95))}"
+      }
+      entries += p.labels.map { l in
+        ResultEncoding.json(l.name) + ":{\"counts\":{" + l.counts.map { ResultEncoding.json($0.value) + ":\($0.count)" }.joined(separator: ",") + "}}"
+      }
+      return s + entries.joined(separator: ",") + "}}"
+    }.joined(separator: ",")
+    return out + "]}\n"
+  }
+
+  /// Markdown: a pipe table per metric, for papers and READMEs.
+  public func markdown(title: String) -> String {
+    func cell(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }
+    func table(_ titles: [String], _ rows: [[String]], numericFrom: Int) -> String {
+      var t = "| " + titles.map(cell).joined(separator: " | ") + " |\n|"
+      t += titles.indices.map { $0 < numericFrom ? " --- |" : " ---: |" }.joined() + "\n"
+      for r in rows { t += "| " + r.map(cell).joined(separator: " | ") + " |\n" }
+      return t
+    }
+    var out = "## \(cell(title))\n\n\(runs) runs at \(points.count) points, \(failed) failed"
+    if let header { out += "; \(header.summary), lifesim \(header.lifesim)" }
+    out += ".\n"
+    for name in numericMetrics {
+      let rows: [[String]] = points.map { p in
+        guard let m = p.metrics.first(where: { $0.name == name }) else {
+          return p.params.map(\.value) + [String(p.failed), "0", "–", "–", "–", "–", "–"]
+        }
+        let ci = m.ci.map { "[\(short($0.lowerBound)), \(short($0.upperBound))]" } ?? "–"
+        return p.params.map(\.value) + [String(p.failed), String(m.count), short(m.mean), short(m.sd), ci, short(m.p50), short(m.p95)]
+      }
+      out += "\n### \(cell(name))\n\n" + table(params.map(paramColumn) + ["failed", "n", "mean", "sd", "95% CI", "p50", "p95"], rows,
+                                                 numericFrom: params.count)
+    }
+    for name in labelMetrics {
+      let rows: [[String]] = points.map { p in
+        let counts = p.labels.first { $0.name == name }?.counts ?? []
+        return p.params.map(\.value) + [String(p.failed), counts.map { "\($0.value): \($0.count)" }.joined(separator: ", ")]
+      }
+      out += "\n### \(cell(name)) (labels)\n\n" + table(params.map(paramColumn) + ["failed", "values"], rows, numericFrom: params.count)
+    }
+    if let firstError { out += "\nFirst failure: `\(firstError.replacingOccurrences(of: "`", with: "'"))`\n" }
     return out
   }
 }

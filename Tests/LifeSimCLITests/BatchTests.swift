@@ -66,17 +66,21 @@ struct BatchTests {
     let m = try lifesim(["merge", s1, s0, "-o", merged])
     #expect(m.status == 0, "\(m.stderr)")
     let reference = contents(one)
-    #expect(reference.split(separator: "\n").count == (format == "csv" ? 19 : 18))
+    // The header line, (CSV) the column line, and 18 runs.
+    #expect(reference.split(separator: "\n").count == (format == "csv" ? 20 : 19))
     #expect(contents(four) == reference)
     #expect(contents(merged) == reference)
     #expect(contents(s0) != reference)
     // Rows carry params, seed, status, metrics, and the failing run's error.
     #expect(reference.contains("seed 2 of the bad mode fails"))
+    let header = reference.prefix { $0 != "\n" }
+    #expect(header.hasPrefix(format == "csv" ? "# lifesim {\"experiment\":\"small\",\"sha256\":\"" : "{\"lifesim_results\":{\"experiment\":\"small\","))
+    #expect(header.contains("\"params\":[{\"name\":\"memory_mb\",\"values\":[400,800]},{\"name\":\"minutes\",\"values\":[30,60]},{\"name\":\"mode\",\"values\":[\"good\",\"bad\"]}],\"seeds\":3,\"runs\":18"), "\(header)")
     if format == "csv" {
-      #expect(reference.hasPrefix("run,memory_mb,minutes,mode,seed,status,cold,draw,kills,label,error\n"))
+      #expect(reference.dropFirst(header.count + 1).hasPrefix("run,memory_mb,minutes,mode,seed,status,cold,draw,kills,label,error\n"))
       #expect(reference.contains("\n0,400,30,good,1,ok,"))
     } else {
-      #expect(reference.hasPrefix("{\"run\":0,\"params\":{\"memory_mb\":400,\"minutes\":30,\"mode\":\"good\"},\"seed\":1,\"status\":\"ok\",\"metrics\":{\"cold\":"))
+      #expect(reference.dropFirst(header.count + 1).hasPrefix("{\"run\":0,\"params\":{\"memory_mb\":400,\"minutes\":30,\"mode\":\"good\"},\"seed\":1,\"status\":\"ok\",\"metrics\":{\"cold\":"))
       #expect(reference.contains("\"status\":\"error\",\"metrics\":{},\"error\":"))
     }
   }
@@ -95,7 +99,11 @@ struct BatchTests {
     #expect(!FileManager.default.fileExists(atPath: merged))
     let p = try lifesim(["merge", s0, s2, "-o", merged, "--allow-partial"])
     #expect(p.status == 0, "\(p.stderr)")
-    #expect(contents(merged).split(separator: "\n").count == 1 + 12)  // the header and two shards' runs
+    #expect(contents(merged).split(separator: "\n").count == 2 + 12)  // the header lines and two shards' runs
+    // The last shard missing is a gap too: the header gives the grid's size.
+    let early = try lifesim(["merge", s0, "-o", merged])
+    #expect(early.status == 2)
+    #expect(early.stderr.contains("12 runs are in no part (runs 1–2, 4–5,"), "\(early.stderr)")
   }
 
   /// Slurm's and Kubernetes' indexes give the same shards as --shard.

@@ -29,7 +29,7 @@ extension Lifesim {
     @Option(help: ArgumentHelp("Seeds per point, overriding the file's `seeds`.", valueName: "N"))
     var seeds: Int?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The result file, .csv or .jsonl (default: NAME.csv, from the file's name).", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The result file, .csv, .jsonl or .sqlite (default: NAME.csv, from the file's name).", valueName: "file"))
     var output: String?
 
     @Flag(help: "Keep the rows already in the result file and run only the missing runs.")
@@ -150,7 +150,7 @@ extension Lifesim {
     @Argument(help: "The shards' result files.")
     var parts: [String]
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The merged file (.csv or .jsonl, like the parts).", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The merged file (.csv, .jsonl or .sqlite, like the parts).", valueName: "file"))
     var output: String
 
     @Flag(help: "Merge even when runs are missing (a shard that did not finish).")
@@ -172,11 +172,24 @@ extension Lifesim {
       abstract: "Print count, mean, sd, 95% CI, p50 and p95 of each metric at each point of a result file."
     )
 
-    @Argument(help: "A result file from lifesim batch or lifesim merge.")
+    @Argument(help: "A result file from lifesim batch or lifesim merge (.csv, .jsonl or .sqlite).")
     var results: String
 
+    @Option(help: ArgumentHelp("text (tables), csv (a row per point and metric), json, or markdown (pipe tables).", valueName: "format"))
+    var format: SummaryFormat = .text
+
+    enum SummaryFormat: String, ExpressibleByArgument, CaseIterable {
+      case text, csv, json, markdown
+    }
+
     func run() throws {
-      writeOut(try ResultSummary(path: results).render(title: results))
+      let summary = try ResultSummary(path: results)
+      switch format {
+      case .text: writeOut(summary.render(title: results))
+      case .csv: writeOut(summary.csv())
+      case .json: writeOut(summary.json())
+      case .markdown: writeOut(summary.markdown(title: results))
+      }
     }
   }
 
@@ -187,7 +200,7 @@ extension Lifesim {
       discussion: "Each point is the mean over its seeds, with its 95% confidence interval as an error bar."
     )
 
-    @Argument(help: "A result file from lifesim batch or lifesim merge.")
+    @Argument(help: "A result file from lifesim batch or lifesim merge (.csv, .jsonl or .sqlite).")
     var results: String
 
     @Option(name: [.customLong("metric"), .customLong("plot")], help: "The metric on the y axis.")
@@ -264,9 +277,17 @@ final class ProgressDisplay: @unchecked Sendable {
 
   init(enabled: Bool) { self.enabled = enabled }
 
+  private var toldAlready = false
+
   /// Called under the batch's lock, so never concurrently.
   func update(_ p: BatchProgress) {
-    guard enabled, p.total > 0 else { return }
+    guard enabled else { return }
+    if !toldAlready && p.already > 0 {
+      // A resumed batch says first what it found, before any progress.
+      toldAlready = true
+      fputs("lifesim: resuming: \(p.already) run\(p.already == 1 ? " was" : "s were") already done, \(p.total) to go\n", stderr)
+    }
+    guard p.total > 0 else { return }
     let elapsed = Date().timeIntervalSince(started)
     let rate = elapsed > 0 ? Double(p.done) / elapsed : 0
     let eta = rate > 0 ? Double(p.total - p.done) / rate : 0
@@ -277,14 +298,16 @@ final class ProgressDisplay: @unchecked Sendable {
       let width = 30
       let filled = p.done * width / p.total
       let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-      let text = "\r\(bar) \(p.done)/\(p.total) runs  \(String(format: "%.1f", rate))/s  ETA \(clock(eta))\(failed)\u{1B}[K"
+      let resumed = p.already > 0 ? " (+\(p.already) already)" : ""
+      let text = "\r\(bar) \(p.done)/\(p.total) runs\(resumed)  \(String(format: "%.1f", rate))/s  ETA \(clock(eta))\(failed)\u{1B}[K"
       fputs(text, stderr)
       drawn = true
     } else {
       let tenth = p.done * 10 / p.total
       guard tenth > lastTenth else { return }
       lastTenth = tenth
-      fputs("lifesim: \(p.done)/\(p.total) runs (\(tenth * 10)%), \(String(format: "%.1f", rate)) runs/s, ETA \(clock(eta))\(failed)\n", stderr)
+      let resumed = p.already > 0 ? " (and \(p.already) already done)" : ""
+      fputs("lifesim: \(p.done)/\(p.total) runs\(resumed) (\(tenth * 10)%), \(String(format: "%.1f", rate)) runs/s, ETA \(clock(eta))\(failed)\n", stderr)
     }
   }
 

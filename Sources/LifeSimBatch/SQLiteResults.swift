@@ -1,0 +1,322 @@
+import Foundation
+import GRDB
+import LifeSimLua
+
+// Result files in SQLite, through GRDB: the same rows as a CSV file, in
+// tables SQL and pandas read (`pd.read_sql("SELECT * FROM results", con)`).
+//
+//   batch    one row: the header (experiment, sha256, lifesim, the JSON
+//            header, seeds, runs) and the metric names the runs fixed
+//   runs     run (primary key), seed, status, error
+//   params   run, name, value: one row per parameter of each run
+//   metrics  run, name, value: one row per metric of each successful run
+//   results  a view with one row per run and one column per parameter and
+//            metric, as the CSV file has
+//
+// Numbers are REAL, labels TEXT, booleans the TEXT 'true' or 'false'. Each
+// run is committed in its own transaction (WAL, synchronous NORMAL): a killed
+// batch keeps every run it wrote.
+
+private func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+private func literal(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
+
+private func configuration(readonly: Bool = false) -> Configuration {
+  var c = Configuration()
+  c.readonly = readonly
+  if !readonly {
+    c.prepareDatabase { db in
+      try db.execute(sql: "PRAGMA journal_mode = WAL")
+      try db.execute(sql: "PRAGMA synchronous = NORMAL")
+    }
+  }
+  return c
+}
+
+private func databaseValue(_ v: ParamValue) -> DatabaseValue {
+  switch v {
+  case .number(let x): return x.isNaN ? .null : x.databaseValue
+  case .text(let s): return s.databaseValue
+  case .bool(let b): return (b ? "true" : "false").databaseValue
+  }
+}
+
+private func databaseValue(_ m: MetricValue) -> DatabaseValue {
+  switch m {
+  case .number(let x): return x.isNaN ? .null : x.databaseValue
+  case .text(let s): return s.databaseValue
+  }
+}
+
+/// A value as result files write it ("nan" for NULL, as CSV writes NaN).
+private func text(_ v: DatabaseValue) -> String {
+  switch v.storage {
+  case .null: return "nan"
+  case .int64(let i): return ResultEncoding.number(Double(i))
+  case .double(let x): return ResultEncoding.number(x)
+  case .string(let s): return s
+  case .blob(let d): return String(decoding: d, as: UTF8.self)
+  }
+}
+
+private func wrap<T>(_ path: String, _ body: () throws -> T) throws -> T {
+  do { return try body() } catch let e as DatabaseError {
+    throw BatchError("\(path): \(e.message ?? "\(e)")")
+  }
+}
+
+private let schema = """
+  CREATE TABLE batch (experiment TEXT NOT NULL, sha256 TEXT NOT NULL, lifesim TEXT NOT NULL,
+                      header TEXT NOT NULL, seeds INTEGER NOT NULL, runs INTEGER NOT NULL, metrics TEXT);
+  CREATE TABLE runs (run INTEGER PRIMARY KEY, seed INTEGER NOT NULL, status TEXT NOT NULL, error TEXT);
+  CREATE TABLE params (run INTEGER NOT NULL REFERENCES runs(run), name TEXT NOT NULL, value,
+                       PRIMARY KEY (run, name)) WITHOUT ROWID;
+  CREATE TABLE metrics (run INTEGER NOT NULL REFERENCES runs(run), name TEXT NOT NULL, value,
+                        PRIMARY KEY (run, name)) WITHOUT ROWID;
+  """
+
+private func createTables(_ db: Database, header: ResultHeader) throws {
+  try db.execute(sql: schema)
+  try db.execute(sql: "INSERT INTO batch (experiment, sha256, lifesim, header, seeds, runs) VALUES (?, ?, ?, ?, ?, ?)",
+                 arguments: [header.experiment, header.sha256, header.lifesim, header.json, header.seeds, header.runs])
+}
+
+/// The `results` view: one row per run, the CSV's columns. A parameter named
+/// like another column (`seed`, a metric) is `param:NAME` there, as in
+/// `summary`, so every column has its own name.
+private func createView(_ db: Database, params: [String], metrics: [String]) throws {
+  try db.execute(sql: "DROP VIEW IF EXISTS results")
+  let taken = Set(["run", "seed", "status", "error"] + metrics)
+  var columns = ["r.run AS run"]
+  columns += params.map {
+    "(SELECT value FROM params WHERE run = r.run AND name = \(literal($0))) AS \(quoted(taken.contains($0) ? "param:" + $0 : $0))"
+  }
+  columns += ["r.seed AS seed", "r.status AS status"]
+  columns += metrics.map { "(SELECT value FROM metrics WHERE run = r.run AND name = \(literal($0))) AS \(quoted($0))" }
+  columns.append("r.error AS error")
+  try db.execute(sql: "CREATE VIEW results AS SELECT " + columns.joined(separator: ", ") + " FROM runs r ORDER BY r.run")
+}
+
+/// A batch's SQLite output.
+final class SQLiteResultSink: ResultSink {
+  let path: String
+  let params: [String]
+  private var db: DatabaseQueue?
+  private var metrics: [String]?
+
+  init(path: String, params: [String]) {
+    self.path = path
+    self.params = params
+  }
+
+  var fixesMetrics: Bool { true }
+
+  func open(header: ResultHeader, resume: Bool, check: (ParsedRow) throws -> Void) throws
+    -> (done: Set<Int>, metrics: [String]?)
+  {
+    try wrap(path) {
+      let exists = FileManager.default.fileExists(atPath: path)
+      if exists && !resume {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+      }
+      let queue = try DatabaseQueue(path: path, configuration: configuration())
+      db = queue
+      guard resume && exists else {
+        try queue.write { db in
+          try createTables(db, header: header)
+          try createView(db, params: params, metrics: [])
+        }
+        return ([], nil)
+      }
+      var source = try SQLiteResults(queue: queue, path: path)
+      try refuseOtherBatch(source.header, path: path, header: header)
+      var done = Set<Int>()
+      while let row = try source.nextRow() {
+        try check(row)
+        done.insert(row.run)
+      }
+      metrics = source.fixedMetrics
+      return (done, metrics)
+    }
+  }
+
+  func write(_ row: ResultRow) throws {
+    try wrap(path) {
+      try db!.write { db in
+        try db.execute(sql: "INSERT INTO runs (run, seed, status, error) VALUES (?, ?, ?, ?)",
+                       arguments: [row.run, row.seed, row.status, row.outcome.error.map(ResultEncoding.oneLine)])
+        for (name, value) in zip(params, row.params) {
+          try db.execute(sql: "INSERT INTO params (run, name, value) VALUES (?, ?, ?)",
+                         arguments: [row.run, name, databaseValue(value)])
+        }
+        for (name, value) in row.outcome.metrics {
+          try db.execute(sql: "INSERT INTO metrics (run, name, value) VALUES (?, ?, ?)",
+                         arguments: [row.run, name, databaseValue(value)])
+        }
+        if metrics == nil, row.outcome.error == nil {
+          let names = row.outcome.metrics.map(\.name)
+          metrics = names
+          try db.execute(sql: "UPDATE batch SET metrics = ?", arguments: [jsonArray(names)])
+          try createView(db, params: params, metrics: names)
+        }
+      }
+    }
+  }
+
+  func finish() throws {
+    try wrap(path) { try db?.close() }
+    db = nil
+  }
+}
+
+private func jsonArray(_ names: [String]) -> String {
+  "[" + names.map(ResultEncoding.json).joined(separator: ",") + "]"
+}
+
+/// An SQLite result file read in run order, a page of runs at a time.
+public struct SQLiteResults: ResultSource {
+  public let path: String
+  public let header: ResultHeader?
+  public let paramNames: [String]
+  public var metricNames: [String] { fixedMetrics ?? [] }
+  /// The metric names the runs fixed (nil until a run succeeded).
+  let fixedMetrics: [String]?
+  private let queue: DatabaseQueue
+  private var page: [ParsedRow] = []
+  private var nextInPage = 0
+  private var lastRun = -1
+  private var finished = false
+
+  public init(path: String) throws {
+    guard FileManager.default.fileExists(atPath: path) else { throw BatchError("cannot read \(path): no such file") }
+    let queue = try wrap(path) { try DatabaseQueue(path: path, configuration: configuration(readonly: true)) }
+    try self.init(queue: queue, path: path)
+  }
+
+  init(queue: DatabaseQueue, path: String) throws {
+    self.queue = queue
+    self.path = path
+    let batch = try wrap(path) {
+      try queue.read { db -> (String, String?)? in
+        guard try db.tableExists("batch"), let row = try Row.fetchOne(db, sql: "SELECT header, metrics FROM batch") else {
+          return nil
+        }
+        return (row["header"], row["metrics"])
+      }
+    }
+    guard let batch, let header = ResultHeader(json: batch.0) else {
+      throw BatchError("\(path): not a lifesim result database (it has no batch table with a header)")
+    }
+    self.header = header
+    paramNames = header.params.map(\.name)
+    fixedMetrics = batch.1.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+  }
+
+  public mutating func nextRow() throws -> ParsedRow? {
+    if nextInPage == page.count {
+      guard !finished else { return nil }
+      try loadPage()
+      if page.isEmpty { return nil }
+    }
+    defer { nextInPage += 1 }
+    return page[nextInPage]
+  }
+
+  /// The next 1,000 runs after `lastRun`, with their parameters and metrics.
+  private mutating func loadPage() throws {
+    let after = lastRun, params = paramNames, order = fixedMetrics ?? []
+    page = try wrap(path) {
+      try queue.read { db in
+        let runs = try Row.fetchAll(db, sql: "SELECT run, seed, status, error FROM runs WHERE run > ? ORDER BY run LIMIT 1000",
+                                    arguments: [after])
+        guard let first = runs.first, let last = runs.last else { return [] }
+        let lo: Int = first["run"], hi: Int = last["run"]
+        var values: [Int: [String: String]] = [:]
+        for r in try Row.fetchAll(db, sql: "SELECT run, name, value FROM params WHERE run BETWEEN ? AND ?", arguments: [lo, hi]) {
+          values[r["run"], default: [:]][r["name"]] = text(r["value"] as DatabaseValue)
+        }
+        var metrics: [Int: [(String, String)]] = [:]
+        for r in try Row.fetchAll(db, sql: "SELECT run, name, value FROM metrics WHERE run BETWEEN ? AND ? ORDER BY run, name",
+                                  arguments: [lo, hi]) {
+          metrics[r["run"], default: []].append((r["name"], text(r["value"] as DatabaseValue)))
+        }
+        return runs.map { r in
+          let run: Int = r["run"]
+          var ms = metrics[run] ?? []
+          if !order.isEmpty { ms.sort { (order.firstIndex(of: $0.0) ?? .max, $0.0) < (order.firstIndex(of: $1.0) ?? .max, $1.0) } }
+          return ParsedRow(run: run, params: params.map { ($0, values[run]?[$0] ?? "") }, seed: r["seed"],
+                           status: r["status"], metrics: ms.map { (name: $0.0, value: $0.1) }, error: r["error"])
+        }
+      }
+    }
+    nextInPage = 0
+    if let last = page.last { lastRun = last.run } else { finished = true }
+  }
+
+  /// Joins shards' databases into one, in run order, with the checks of the
+  /// text merge: one batch, no run twice, and (unless `allowPartial`) no run
+  /// missing from the grid.
+  static func merge(_ parts: [String], into output: String, allowPartial: Bool) throws {
+    let sources = try parts.map { try SQLiteResults(path: $0) }
+    guard let header = sources.first?.header else { throw BatchError("merge needs at least one part") }
+    for s in sources.dropFirst() { try refuseOtherBatch(s.header, path: s.path, header: header) }
+    let metricLists = Set(sources.compactMap(\.fixedMetrics))
+    guard metricLists.count <= 1 else {
+      throw BatchError("the parts' runs return different metrics (\(metricLists.map { $0.joined(separator: ",") }.sorted().joined(separator: " / "))): not parts of one batch")
+    }
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: output + suffix) }
+    do {
+      let queue = try wrap(output) { try DatabaseQueue(path: output, configuration: configuration()) }
+      try wrap(output) {
+        try queue.write { db in
+          try createTables(db, header: header)
+          let metrics = metricLists.first
+          if let metrics { try db.execute(sql: "UPDATE batch SET metrics = ?", arguments: [jsonArray(metrics)]) }
+          try createView(db, params: header.params.map(\.name), metrics: metrics ?? [])
+        }
+        for part in parts {
+          try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS part", arguments: [part])
+            defer { try? db.execute(sql: "DETACH DATABASE part") }
+            if let run = try Int.fetchOne(db, sql: "SELECT run FROM part.runs WHERE run IN (SELECT run FROM main.runs) ORDER BY run LIMIT 1") {
+              throw BatchError("run \(run) is in \(part) and in an earlier part: the parts overlap")
+            }
+            try db.inTransaction {
+              try db.execute(sql: "INSERT INTO main.runs SELECT * FROM part.runs ORDER BY run")
+              try db.execute(sql: "INSERT INTO main.params SELECT * FROM part.params ORDER BY run, name")
+              try db.execute(sql: "INSERT INTO main.metrics SELECT * FROM part.metrics ORDER BY run, name")
+              return .commit
+            }
+          }
+        }
+        let present = try queue.read { db in try Int.fetchAll(db, sql: "SELECT run FROM runs ORDER BY run") }
+        let missing = missingRuns(present, total: header.runs)
+        if !missing.isEmpty && !allowPartial { throw missingError(missing) }
+        try queue.close()
+      }
+    } catch {
+      for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: output + suffix) }
+      throw error
+    }
+  }
+}
+
+/// The runs of 0..<total not in `present` (sorted), as ranges.
+func missingRuns(_ present: [Int], total: Int?) -> [ClosedRange<Int>] {
+  var missing: [ClosedRange<Int>] = []
+  var next = 0
+  for run in present {
+    if run > next { missing.append(next...(run - 1)) }
+    next = run + 1
+  }
+  if let total, total > next { missing.append(next...(total - 1)) }
+  return missing
+}
+
+/// The error for runs in no part, naming them.
+func missingError(_ missing: [ClosedRange<Int>]) -> BatchError {
+  let count = missing.reduce(0) { $0 + $1.count }
+  let list = missing.prefix(10).map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
+  return BatchError("\(count) run\(count == 1 ? " is" : "s are") in no part (runs \(list.joined(separator: ", "))"
+                    + (missing.count > 10 ? ", …" : "") + "): a shard is missing or unfinished; "
+                    + "--allow-partial merges what there is")
+}

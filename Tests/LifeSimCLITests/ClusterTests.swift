@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// The README's cluster examples, run for real (issue 20 item 4): its Slurm
+/// job array on a one-node cluster of Debian's slurm-wlm and munge, started by
+/// Tests/cluster/slurm-up.sh, and its Kubernetes Indexed Job checked against
+/// Kubernetes' schemas by kubernetes-validate (PyPI). `./dev.sh test` (and so
+/// `.ci/run`) installs all three.
+struct ClusterTests {
+  /// Starts the cluster once; the reason when it cannot start here (exit 77).
+  static let slurm: (up: Bool, reason: String) = {
+    let p = Process()
+    p.executableURL = repoRoot.appendingPathComponent("Tests/cluster/slurm-up.sh")
+    let err = Pipe()
+    p.standardError = err
+    p.standardOutput = FileHandle.nullDevice
+    do { try p.run() } catch { return (false, "cannot run slurm-up.sh: \(error)") }
+    let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    if p.terminationStatus != 0 && p.terminationStatus != 77 {
+      Issue.record("slurm-up.sh failed (\(p.terminationStatus)): \(text)")
+    }
+    if p.terminationStatus == 77 { print("ClusterTests: Slurm test skipped: \(text)") }
+    return (p.terminationStatus == 0, text)
+  }()
+
+  /// The block of README.md after `marker` (a fenced code block's info string).
+  func readmeBlock(_ marker: String, after heading: String) throws -> String {
+    let readme = try String(contentsOf: repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let section = try #require(readme.range(of: heading)).upperBound
+    let start = try #require(readme.range(of: "```\(marker)\n", range: section..<readme.endIndex)).upperBound
+    let end = try #require(readme.range(of: "```", range: start..<readme.endIndex)).lowerBound
+    return String(readme[start..<end])
+  }
+
+  @Test(.enabled(if: ClusterTests.slurm.up, "Slurm cannot start here (it needs root and slurm-wlm; see the message above)"))
+  func theReadmesJobArrayRunsOnARealSlurmCluster() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-slurm-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir.appendingPathComponent("parts"), withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try smallExperiment.write(to: dir.appendingPathComponent("small.lua"), atomically: true, encoding: .utf8)
+    // The README's job script, on a smaller experiment; sbatch's options set
+    // the array and the cores, as a user shrinking it for a try would.
+    var job = try readmeBlock("bash", after: "### On a cluster")
+    #expect(job.contains("#SBATCH --array=") && job.contains("$SLURM_ARRAY_TASK_ID"), "\(job)")
+    job = job.replacingOccurrences(of: "coldlaunch.lua --seeds 500", with: "small.lua --seeds 2")
+      .replacingOccurrences(of: "coldlaunch-", with: "small-")
+    try job.write(to: dir.appendingPathComponent("job.sh"), atomically: true, encoding: .utf8)
+
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["sbatch", "--array=0-3", "--cpus-per-task=1", "--wait", "--chdir=\(dir.path)",
+                   "--output=\(dir.path)/slurm-%A_%a.out", "job.sh"]
+    p.currentDirectoryURL = dir
+    var env = ProcessInfo.processInfo.environment
+    env["PATH"] = binary.deletingLastPathComponent().path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+    p.environment = env
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = out
+    try p.run()
+    let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    // A task whose runs fail exits 1 (the bad mode fails on seed 2), so sbatch --wait
+    // reports the array as failed; the parts are still complete.
+    #expect(said.contains("Submitted batch job"), "\(said)")
+    let logs = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("slurm-") }
+    #expect(logs.count == 4, "\(logs)")
+    let log = logs.map { contents(dir.appendingPathComponent($0).path) }.joined()
+    for task in 0..<4 { #expect(log.contains("shard \(task)/4 (from SLURM_ARRAY_TASK_ID=\(task))"), "\(log)") }
+
+    let parts = (0..<4).map { dir.appendingPathComponent("parts/small-\($0).csv").path }
+    let merged = dir.appendingPathComponent("merged.csv").path, single = dir.appendingPathComponent("single.csv").path
+    let m = try lifesim(["merge"] + parts + ["-o", merged])
+    #expect(m.status == 0, "\(m.stderr)")
+    _ = try lifesim(["batch", "small.lua", "--seeds", "2", "-o", single, "--quiet"], in: dir)  // as the job names it
+    #expect(contents(merged) == contents(single), "the merged parts are the single-process file, byte for byte")
+    #expect(contents(single).split(separator: "\n").count == 2 + 12)
+  }
+
+  @Test func theReadmesKubernetesJobValidates() throws {
+    let manifest = try readmeBlock("yaml", after: "A Kubernetes Indexed Job")
+    #expect(manifest.contains("completionMode: Indexed"))
+    func validate(_ text: String) throws -> (Int32, String) {
+      let file = try script("job-\(UUID().uuidString).yaml", text)
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      p.arguments = ["kubernetes-validate", "--strict", file]
+      let out = Pipe()
+      p.standardOutput = out
+      p.standardError = out
+      try p.run()
+      let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      p.waitUntilExit()
+      return (p.terminationStatus, said)
+    }
+    let (status, said) = try validate(manifest)
+    #expect(status == 0, "kubernetes-validate (pip install kubernetes-validate; ./dev.sh test does): \(said)")
+    #expect(said.contains("passed"), "\(said)")
+    // The check can fail: a misspelt field is refused.
+    let (bad, _) = try validate(manifest.replacingOccurrences(of: "parallelism:", with: "paralelism:"))
+    #expect(bad != 0)
+  }
+}
