@@ -71,6 +71,7 @@ case "${1:-}" in
   test)
     setup test
     swift build --build-tests
+    swift build --product generate-manual   # argument-parser's man page tool: a test checks docs/man/lifesim.1
     swift test
     ;;
   *)

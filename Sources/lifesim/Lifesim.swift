@@ -15,7 +15,7 @@ struct Lifesim: ParsableCommand {
     commandName: "lifesim",
     abstract: "A deterministic simulator of the iOS application lifecycle, driven from Lua.",
     discussion: """
-      Exit status: 0 success; 1 a failed expectation; 2 a script or usage error.
+      Exit status: 0 success; 1 a failed expectation (or a failed run in a batch); 2 a script or usage error; 5 lifesim test found no test files.
       """,
     version: lifesimVersion,
     subcommands: [Run.self, Test.self, Repl.self, Compare.self, Batch.self, Merge.self, Summary.self, Plot.self, Diagram.self, Timeline.self, Explore.self, Bench.self]

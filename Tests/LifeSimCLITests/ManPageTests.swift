@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// The man page and the shell completions (issue 20 item 5): both come from
+/// argument-parser's own description of the commands, so they cannot drift
+/// from the options.
+struct ManPageTests {
+  /// docs/man/lifesim.1 is what argument-parser's generate-manual makes of
+  /// this binary today (with the page's own date): regenerate it with
+  /// `.build/debug/generate-manual .build/debug/lifesim --date YYYY-MM-DD
+  /// --authors "the lifesim authors" -o docs/man` when a command changes.
+  @Test func theCommittedManPageIsUpToDate() throws {
+    let tool = binary.deletingLastPathComponent().appendingPathComponent("generate-manual")
+    #expect(FileManager.default.isExecutableFile(atPath: tool.path),
+            "no \(tool.path): ./dev.sh test builds it (swift build --product generate-manual)")
+    guard FileManager.default.isExecutableFile(atPath: tool.path) else { return }
+    let page = contents(repoRoot.appendingPathComponent("docs/man/lifesim.1").path)
+    // ".Dd November 24, 2026" -> 2026-11-24
+    let dd = try #require(page.split(separator: "\n").first { $0.hasPrefix(".Dd ") })
+    let f = DateFormatter()
+    f.locale = Locale(identifier: "en_US_POSIX")
+    f.timeZone = TimeZone(identifier: "UTC")
+    f.dateFormat = "MMMM d, yyyy"
+    let date = try #require(f.date(from: String(dd.dropFirst(4))))
+    f.dateFormat = "yyyy-MM-dd"
+    let p = Process()
+    p.executableURL = tool
+    p.arguments = [binary.path, "--date", f.string(from: date), "--authors", "the lifesim authors", "-o", "-"]
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    let fresh = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 0)
+    #expect(fresh.contains(".It Em explore") && fresh.contains("junit-xml"))
+    // (Written to a file, the page has no final newline; to stdout it has one.)
+    #expect(fresh.trimmingCharacters(in: .newlines) == page.trimmingCharacters(in: .newlines),
+            "docs/man/lifesim.1 is out of date: regenerate it (see this test's comment)")
+  }
+
+  @Test(arguments: ["bash", "zsh", "fish"])
+  func completionScriptsKnowEveryCommand(shell: String) throws {
+    let r = try lifesim(["--generate-completion-script", shell])
+    #expect(r.status == 0, "\(r.stderr)")
+    for word in ["run", "explore", "batch", "summary", "junit-xml", "format"] {
+      #expect(r.stdout.contains(word), "\(shell): no \(word)")
+    }
+    if shell == "bash" {
+      // Loaded into bash, it registers a completion for lifesim.
+      let file = try script("lifesim-completion.bash", r.stdout)
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/bin/bash")
+      p.arguments = ["-c", "source '\(file)' && complete -p lifesim"]
+      let out = Pipe()
+      p.standardOutput = out
+      try p.run()
+      let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      p.waitUntilExit()
+      #expect(said.contains("lifesim"), "\(said)")
+    }
+  }
+}
