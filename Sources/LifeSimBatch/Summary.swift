@@ -157,6 +157,21 @@ public struct ResultSummary: Sendable {
             ResultEncoding.number(m.p50), ResultEncoding.number(m.p95)]
   }
 
+  /// The columns of a metric's table (text and markdown), after the parameters.
+  static let tableColumns = ["failed", "n", "mean", "sd", "95% CI", "p50", "p95"]
+
+  /// A metric's table rows, a point each; `none` fills the statistics of a
+  /// point whose runs all failed.
+  private func tableRows(_ name: String, none: String) -> [[String]] {
+    points.map { p in
+      guard let m = p.metrics.first(where: { $0.name == name }) else {
+        return p.params.map(\.value) + [String(p.failed), "0"] + Array(repeating: none, count: 5)
+      }
+      let ci = m.ci.map { "[\(short($0.lowerBound)), \(short($0.upperBound))]" } ?? none
+      return p.params.map(\.value) + [String(p.failed), String(m.count), short(m.mean), short(m.sd), ci, short(m.p50), short(m.p95)]
+    }
+  }
+
   /// The summary as text tables: one per numeric metric (a point whose runs
   /// all failed still has its row, with its failures), then one per text
   /// metric with the count of each value.
@@ -172,14 +187,7 @@ public struct ResultSummary: Sendable {
     }
     let numeric = numericMetrics
     for name in numeric {
-      let rows: [[String]] = points.map { p in
-        guard let m = p.metrics.first(where: { $0.name == name }) else {
-          return p.params.map(\.value) + [String(p.failed), "0", "-", "-", "-", "-", "-"]
-        }
-        let ci = m.ci.map { "[\(short($0.lowerBound)), \(short($0.upperBound))]" } ?? "-"
-        return p.params.map(\.value) + [String(p.failed), String(m.count), short(m.mean), short(m.sd), ci, short(m.p50), short(m.p95)]
-      }
-      table(name, titles: params + ["failed", "n", "mean", "sd", "95% CI", "p50", "p95"], rows: rows)
+      table(name, titles: params + Self.tableColumns, rows: tableRows(name, none: "-"))
     }
     for name in labelMetrics {
       let rows: [[String]] = points.map { p in
@@ -257,14 +265,7 @@ public struct ResultSummary: Sendable {
     if let header { out += "; \(header.summary), lifesim \(header.lifesim)" }
     out += ".\n"
     for name in numericMetrics {
-      let rows: [[String]] = points.map { p in
-        guard let m = p.metrics.first(where: { $0.name == name }) else {
-          return p.params.map(\.value) + [String(p.failed), "0", "–", "–", "–", "–", "–"]
-        }
-        let ci = m.ci.map { "[\(short($0.lowerBound)), \(short($0.upperBound))]" } ?? "–"
-        return p.params.map(\.value) + [String(p.failed), String(m.count), short(m.mean), short(m.sd), ci, short(m.p50), short(m.p95)]
-      }
-      out += "\n### \(cell(name))\n\n" + table(params.map(paramColumn) + ["failed", "n", "mean", "sd", "95% CI", "p50", "p95"], rows,
+      out += "\n### \(cell(name))\n\n" + table(params.map(paramColumn) + Self.tableColumns, tableRows(name, none: "–"),
                                                  numericFrom: params.count)
     }
     for name in labelMetrics {

@@ -36,6 +36,24 @@ func lifesim(_ args: [String], env: [String: String] = [:], in directory: URL? =
                 stderr: String(decoding: e, as: UTF8.self))
 }
 
+/// Runs another program (through env, so PATH finds it) and waits for it.
+func runTool(_ arguments: [String], in directory: URL? = nil, env: [String: String] = [:]) throws -> Result {
+  let p = Process()
+  p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  p.arguments = arguments
+  if let directory { p.currentDirectoryURL = directory }
+  if !env.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 } }
+  let out = Pipe(), err = Pipe()
+  p.standardOutput = out
+  p.standardError = err
+  try p.run()
+  let o = out.fileHandleForReading.readDataToEndOfFile()
+  let e = err.fileHandleForReading.readDataToEndOfFile()
+  p.waitUntilExit()
+  return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                stderr: String(decoding: e, as: UTF8.self))
+}
+
 /// Writes a temporary script and returns its path.
 func script(_ name: String, _ source: String) throws -> String {
   let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-cli-tests")

@@ -47,20 +47,10 @@ struct ClusterTests {
       .replacingOccurrences(of: "coldlaunch-", with: "small-")
     try job.write(to: dir.appendingPathComponent("job.sh"), atomically: true, encoding: .utf8)
 
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["sbatch", "--array=0-3", "--cpus-per-task=1", "--wait", "--chdir=\(dir.path)",
-                   "--output=\(dir.path)/slurm-%A_%a.out", "job.sh"]
-    p.currentDirectoryURL = dir
-    var env = ProcessInfo.processInfo.environment
-    env["PATH"] = binary.deletingLastPathComponent().path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
-    p.environment = env
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = out
-    try p.run()
-    let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
+    let path = binary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    let run = try runTool(["sbatch", "--array=0-3", "--cpus-per-task=1", "--wait", "--chdir=\(dir.path)",
+                           "--output=\(dir.path)/slurm-%A_%a.out", "job.sh"], in: dir, env: ["PATH": path])
+    let said = run.stdout + run.stderr
     // A task whose runs fail exits 1 (the bad mode fails on seed 2), so sbatch --wait
     // reports the array as failed; the parts are still complete.
     #expect(said.contains("Submitted batch job"), "\(said)")
@@ -82,17 +72,8 @@ struct ClusterTests {
     let manifest = try readmeBlock("yaml", after: "A Kubernetes Indexed Job")
     #expect(manifest.contains("completionMode: Indexed"))
     func validate(_ text: String) throws -> (Int32, String) {
-      let file = try script("job-\(UUID().uuidString).yaml", text)
-      let p = Process()
-      p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      p.arguments = ["kubernetes-validate", "--strict", file]
-      let out = Pipe()
-      p.standardOutput = out
-      p.standardError = out
-      try p.run()
-      let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      p.waitUntilExit()
-      return (p.terminationStatus, said)
+      let r = try runTool(["kubernetes-validate", "--strict", try script("job-\(UUID().uuidString).yaml", text)])
+      return (r.status, r.stdout + r.stderr)
     }
     let (status, said) = try validate(manifest)
     #expect(status == 0, "kubernetes-validate (pip install kubernetes-validate; ./dev.sh test does): \(said)")

@@ -23,16 +23,9 @@ struct ManPageTests {
     f.dateFormat = "MMMM d, yyyy"
     let date = try #require(f.date(from: String(dd.dropFirst(4))))
     f.dateFormat = "yyyy-MM-dd"
-    let p = Process()
-    p.executableURL = tool
-    p.arguments = [binary.path, "--date", f.string(from: date), "--authors", "the lifesim authors", "-o", "-"]
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    let fresh = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
-    #expect(p.terminationStatus == 0)
+    let made = try runTool([tool.path, binary.path, "--date", f.string(from: date), "--authors", "the lifesim authors", "-o", "-"])
+    #expect(made.status == 0, "\(made.stderr)")
+    let fresh = made.stdout
     #expect(fresh.contains(".It Em explore") && fresh.contains("junit-xml"))
     // (Written to a file, the page has no final newline; to stdout it has one.)
     #expect(fresh.trimmingCharacters(in: .newlines) == page.trimmingCharacters(in: .newlines),
@@ -49,14 +42,7 @@ struct ManPageTests {
     if shell == "bash" {
       // Loaded into bash, it registers a completion for lifesim.
       let file = try script("lifesim-completion.bash", r.stdout)
-      let p = Process()
-      p.executableURL = URL(fileURLWithPath: "/bin/bash")
-      p.arguments = ["-c", "source '\(file)' && complete -p lifesim"]
-      let out = Pipe()
-      p.standardOutput = out
-      try p.run()
-      let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      p.waitUntilExit()
+      let said = try runTool(["bash", "-c", "source '\(file)' && complete -p lifesim"]).stdout
       #expect(said.contains("lifesim"), "\(said)")
     }
   }

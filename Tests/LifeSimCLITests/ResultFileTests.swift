@@ -23,18 +23,9 @@ struct ResultFileTests {
 
   /// Runs python3 on a program; returns its standard output, or records its error.
   func python(_ program: String, _ arguments: [String]) throws -> String {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["python3", "-c", program] + arguments
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
-    #expect(p.terminationStatus == 0, "python3: \(e)")
-    return o
+    let r = try runTool(["python3", "-c", program] + arguments)
+    #expect(r.status == 0, "python3: \(r.stderr)")
+    return r.stdout
   }
 
   /// The rows of a CSV result file and of an SQLite one's `results` view, as

@@ -103,28 +103,15 @@ struct TestCommandCITests {
     #expect(text.contains("<testcase name=\"plain_test.lua\" classname=\"plain_test\""))
     #expect(text.contains("broken \u{FFFD} &quot;here&quot;"), "control characters are replaced")
 
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["xmllint", "--noout", "--schema", schema.path, xml.path]
-    let err = Pipe()
-    p.standardError = err
-    try p.run()
-    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
-    #expect(p.terminationStatus == 0, "xmllint: \(message)")
-    #expect(message.contains("validates"))
+    let lint = try runTool(["xmllint", "--noout", "--schema", schema.path, xml.path])
+    #expect(lint.status == 0, "xmllint: \(lint.stderr)")
+    #expect(lint.stderr.contains("validates"))
 
     // And a report that breaks the schema is caught (the check can fail).
     let broken = dir.appendingPathComponent("broken.xml")
     try text.replacingOccurrences(of: " tests=\"8\"", with: "").replacingOccurrences(of: "<testsuite name=", with: "<testsuite nom=")
       .write(to: broken, atomically: true, encoding: .utf8)
-    let q = Process()
-    q.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    q.arguments = ["xmllint", "--noout", "--schema", schema.path, broken.path]
-    q.standardError = Pipe()
-    try q.run()
-    q.waitUntilExit()
-    #expect(q.terminationStatus != 0)
+    #expect(try runTool(["xmllint", "--noout", "--schema", schema.path, broken.path]).status != 0)
   }
 
   @Test func colourOnATerminalOrWhenAskedAndNeverWithNoColorOrWhenPiped() throws {
@@ -138,17 +125,7 @@ struct TestCommandCITests {
     #expect(always.stdout.hasSuffix("1 passed, 1 failed\n"), "the closing line stays plain")
     // On a terminal (script(1) gives it one): colour by default, none with NO_COLOR.
     func onTerminal(_ env: [String: String]) throws -> String {
-      let p = Process()
-      p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      p.arguments = ["script", "-qec", "\(binary.path) test", "/dev/null"]
-      p.currentDirectoryURL = dir
-      p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
-      let out = Pipe()
-      p.standardOutput = out
-      try p.run()
-      let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      p.waitUntilExit()
-      return text
+      try runTool(["script", "-qec", "\(binary.path) test", "/dev/null"], in: dir, env: env).stdout
     }
     #expect(try onTerminal(["TERM": "xterm", "NO_COLOR": ""]).contains("\u{1B}[32mok"))
     #expect(!(try onTerminal(["TERM": "xterm", "NO_COLOR": "1"]).contains("\u{1B}[")))
