@@ -75,6 +75,11 @@ struct TestCommandCITests {
     // Every failure gives the virtual time and the records before it.
     #expect(r.stdout.components(separatedBy: "at t=0.000000; the last records before it:").count == 5, "\(r.stdout)")
     #expect(r.stdout.contains("com.example.notes state background -> suspended"))
+    // A plain assert shows its line, as pytest shows the failing expression.
+    let plain = try folder(["plain_test.lua": "local dev = lifesim.device{}\nlifesim.test('p', function()\n  assert(dev.stats.opens == 1)\nend)\n"])
+    defer { try? FileManager.default.removeItem(at: plain) }
+    let p = try lifesim(["test"], in: plain)
+    #expect(p.stdout.contains("plain_test.lua:3: assertion failed: assert(dev.stats.opens == 1)"), "\(p.stdout)")
     #expect(r.stdout.hasSuffix("2 passed, 4 failed\n"))
     let bad = try lifesim(["run", try script("expect_bad.lua", """
       local dev = lifesim.device{ ios = 12 }

@@ -225,11 +225,11 @@ func runTestFile(_ file: String, options: RuntimeOptions) -> [TestOutcome] {
       fileFailure = f
     }
     for r in runtime.testResults {
-      let failure = r.failure.map { f in r.context.map { f.report + "\n" + $0 } ?? f.report }
+      let failure = r.failure.map { f in showingAssertion(r.context.map { f.report + "\n" + $0 } ?? f.report) }
       outcomes.append(TestOutcome(name: "\(file): \(r.name)", file: file, testCase: r.name, failure: failure,
                                   isError: !(r.failure?.isExpectation ?? true), seconds: r.seconds))
     }
-    if let f = fileFailure, let context = runtime.failureContext() { fileContext = f.report + "\n" + context }
+    if let f = fileFailure { fileContext = showingAssertion(runtime.failureContext().map { f.report + "\n" + $0 } ?? f.report) }
     if fileFailure == nil && runtime.hasExperiment {
       outcomes.append(smokeTest(runtime, file: file))
     }
@@ -254,6 +254,22 @@ func runTestFile(_ file: String, options: RuntimeOptions) -> [TestOutcome] {
     outcomes.append(TestOutcome(name: file, file: file, seconds: monotonicSeconds() - start))
   }
   return outcomes
+}
+
+/// A plain `assert(x)` says only "assertion failed!": show the line that
+/// failed instead, as pytest does ("file:3: assertion failed: assert(app.state
+/// == "active")"). Other messages are returned as they are.
+func showingAssertion(_ report: String) -> String {
+  let marker = ": assertion failed!"
+  guard let end = report.range(of: marker), !report[..<end.lowerBound].contains("\n"),
+        let colon = report[..<end.lowerBound].lastIndex(of: ":"),
+        let line = Int(report[report.index(after: colon)..<end.lowerBound]), line > 0,
+        let bytes = try? readFileBytes(String(report[..<colon])) else { return report }
+  let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+  guard line <= lines.count else { return report }
+  let source = lines[line - 1].trimmingCharacters(in: .whitespaces)
+  guard source.contains("assert") else { return report }
+  return report.replacingCharacters(in: end, with: ": assertion failed: " + source)
 }
 
 /// An experiment file's test: its first point with seed 1 runs and returns metrics.
