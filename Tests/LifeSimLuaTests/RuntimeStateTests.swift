@@ -91,3 +91,31 @@ private func readReport(_ rt: LuaRuntime, _ slot: DeviceSlot) throws -> String {
   #expect(ls_pcall(L, 0, 1, 0) == LUA_OK)
   return lua_tolstring(L, -1, nil).map { String(cString: $0) } ?? ""
 }
+
+/// The search tells pending timers apart by their function, not by the store
+/// slot the function sits in (slots are reused).
+struct ExploreFingerprintTests {
+  @Test func timersAreToldApartByTheirFunctionNotTheirSlot() throws {
+    func fingerprint(_ second: String, bySlot: Bool = false) throws -> [UInt8] {
+      var o = RuntimeOptions()
+      o.pinDevices = true
+      o.output = { _ in }
+      let rt = try LuaRuntime(options: o)
+      try rt.run(source: """
+        local dev = lifesim.device{ ios = 12 }
+        local function first() end
+        local function other() end
+        dev:after(5, first)
+        dev:advance(10)            -- first fires; its slot is free again
+        dev:after(5, \(second))    -- takes the same slot
+        """, chunkName: "=timers")
+      let slot = try rt.exploreDevice()
+      return bySlot ? slot.device.stateFingerprint() : try rt.exploreFingerprint(on: slot)
+    }
+    // By slot alone the two would be one state: the slot is reused.
+    #expect(try fingerprint("first", bySlot: true) == fingerprint("other", bySlot: true))
+    let same = try fingerprint("first"), again = try fingerprint("first"), other = try fingerprint("other")
+    #expect(same == again)
+    #expect(same != other, "a different function in the same slot is a different state")
+  }
+}

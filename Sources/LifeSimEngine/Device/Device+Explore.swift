@@ -51,7 +51,11 @@ extension Device {
   /// events that are still valid, by their delay from now; and the random
   /// generator's state. It leaves out what cannot change behaviour: the
   /// clock's absolute value, pids, sequence numbers and the trace.
-  public func stateFingerprint() -> [UInt8] {
+  ///
+  /// A pending timer is told apart by what `describe` says of its host token
+  /// (the bridge gives the script function's definition, `file:line`); without
+  /// it, by the token itself.
+  public func stateFingerprint(describing describe: ((HostToken) -> String)? = nil) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(256)
     func u8(_ v: UInt8) { out.append(v) }
@@ -108,10 +112,12 @@ extension Device {
     for e in kernel.queue.unordered.sorted() {
       switch e.action {
       case .script(let token):
-        u8(1); i64(Int64(token.rawValue))
+        u8(1)
+        if let describe { text(describe(token)) } else { i64(Int64(token.rawValue)) }
       case .appTimer(let app, let pid, let token):
         guard self[app].pid == pid, self[app].state.isRunning else { continue }
-        u8(2); i64(Int64(app.index)); i64(Int64(token.rawValue))
+        u8(2); i64(Int64(app.index))
+        if let describe { text(describe(token)) } else { i64(Int64(token.rawValue)) }
       case .process(let app, let pid, let epoch, let event):
         guard self[app].pid == pid, self[app].epoch == epoch, self[app].state.isRunning else { continue }
         u8(3); i64(Int64(app.index)); u8(event.rawValue)

@@ -195,6 +195,31 @@ extension LuaRuntime {
     try explore.reachables.filter { try call($0.ref, on: slot, predicate: true) == nil }.map(\.name)
   }
 
+  /// What the search compares states by: the engine's fingerprint, with each
+  /// pending timer named by its function's definition (`file:line`, not the
+  /// slot it happens to sit in, which is reused), then the script's
+  /// `lifesim.state_key`.
+  func exploreFingerprint(on slot: DeviceSlot) throws -> [UInt8] {
+    var fp = slot.device.stateFingerprint { token in self.functionOrigin(Int32(token.rawValue), in: slot) }
+    fp.append(contentsOf: try stateKey(on: slot).utf8)
+    return fp
+  }
+
+  /// Where the function in a store slot was defined, read raw (`lua_getinfo`
+  /// runs no script code): "file:line", or its type when it is not a Lua function.
+  func functionOrigin(_ storeSlot: Int32, in slot: DeviceSlot) -> String {
+    let top = lua_gettop(L)
+    defer { lua_settop(L, top) }
+    slot.pushSlot(storeSlot)
+    guard lua_type(L, -1) == LUA_TFUNCTION else { return typeName(L, -1) }
+    var ar = lua_Debug()
+    guard lua_getinfo(L, ">S", &ar) != 0 else { return "function" }
+    let source = withUnsafePointer(to: &ar.short_src) {
+      $0.withMemoryRebound(to: CChar.self, capacity: Int(LUA_IDSIZE)) { String(cString: $0) }
+    }
+    return "\(source):\(ar.linedefined)"
+  }
+
   /// The script's projection of its own data (empty without `lifesim.state_key`).
   func stateKey(on slot: DeviceSlot) throws -> String {
     guard let ref = explore.stateKey else { return "" }

@@ -110,9 +110,7 @@ public final class Explorer {
         throw ExploreError(description: "replaying \(steps.joined(separator: ", ")) went another way at '\(step)': "
                            + "the script depends on something outside the device, which the search cannot replay")
       }
-      var fp = slot.device.stateFingerprint()
-      fp.append(contentsOf: try rt.stateKey(on: slot).utf8)
-      return fp
+      return try rt.exploreFingerprint(on: slot)
     } catch let e as ScriptError {
       throw ExploreError(description: e.message)
     }

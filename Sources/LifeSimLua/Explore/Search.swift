@@ -38,11 +38,9 @@ private final class SearchWorker {
 
   /// The fingerprint of the state now: the engine's, then the script's key.
   func fingerprint() throws -> StateDigest {
-    var fp = slot.device.stateFingerprint()
-    do { fp.append(contentsOf: try rt.stateKey(on: slot).utf8) } catch let e as ScriptError {
+    do { return StateDigest(try rt.exploreFingerprint(on: slot)) } catch let e as ScriptError {
       throw ExploreError(description: e.message)
     }
-    return StateDigest(fp)
   }
 
   /// What the state now breaks, if anything, after a step with `outcome`.
