@@ -20,20 +20,7 @@ struct Result {
 
 /// Runs `lifesim ARGS` in the repository root, with extra environment variables, and waits for it.
 func lifesim(_ args: [String], env: [String: String] = [:], in directory: URL? = nil) throws -> Result {
-  let p = Process()
-  p.executableURL = binary
-  p.arguments = args
-  p.currentDirectoryURL = directory ?? repoRoot
-  if !env.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 } }
-  let out = Pipe(), err = Pipe()
-  p.standardOutput = out
-  p.standardError = err
-  try p.run()
-  let o = out.fileHandleForReading.readDataToEndOfFile()
-  let e = err.fileHandleForReading.readDataToEndOfFile()
-  p.waitUntilExit()
-  return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                stderr: String(decoding: e, as: UTF8.self))
+  try runTool([binary.path] + args, in: directory ?? repoRoot, env: env)
 }
 
 /// Runs another program (through env, so PATH finds it) and waits for it.
