@@ -120,3 +120,29 @@ extension ExploreTests {
     #expect(r.stderr.contains("depends on something outside the device"), "\(r.stderr)")
   }
 }
+
+extension ExploreTests {
+  /// The search keeps the script's own Lua values with each state: an action
+  /// that counts in an upvalue, told apart by lifesim.state_key, reaches the
+  /// count its invariant forbids at exactly that depth, with any --jobs.
+  @Test func scriptValuesAreKeptWithEachState() throws {
+    let file = try script("explore_counter.lua", """
+      local dev = lifesim.device{ ios = 12 }
+      local app = dev:install{ bundle = "com.example.counter" }
+      local edits, saved = 0, 0
+      app:on("applicationDidEnterBackground:", function(ctx) saved = edits end)
+      lifesim.action("edit", function(d) if app.state == "active" then edits = edits + 1 end end)
+      lifesim.state_key(function(d) return edits .. "/" .. saved end)
+      lifesim.invariant("at most two unsaved edits", function(d)
+        return edits - saved <= 2, string.format("%d edits, %d saved", edits, saved)
+      end)
+      """)
+    let one = try lifesim(["explore", file, "--depth", "5", "--quiet", "--actions", "launch com.example.counter,home,edit"])
+    #expect(one.status == 1, "\(one.stderr)")
+    #expect(one.stdout.contains("invariant 'at most two unsaved edits' does not hold after 4 steps: "
+                                + "launch com.example.counter, edit, edit, edit"), "\(one.stdout)")
+    #expect(one.stdout.contains("3 edits, 0 saved"))
+    let two = try lifesim(["explore", file, "--depth", "5", "--quiet", "--actions", "launch com.example.counter,home,edit", "-j", "2"])
+    #expect(two.stdout == one.stdout)
+  }
+}
