@@ -1,4 +1,5 @@
 import Foundation
+import LifeSimEngine
 
 /// What to draw: a metric's mean (with its 95% CI as error bars) against one
 /// parameter, one line per value of another.
@@ -135,10 +136,7 @@ public enum SVGPlot {
     return svg + "</svg>\n"
   }
 
-  static func escape(_ s: String) -> String {
-    s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-  }
+  static func escape(_ s: String) -> String { xmlEscaped(s) }
 
   static func tickLabel(_ v: Double) -> String {
     if v == v.rounded() && abs(v) < 1e9 { return String(Int64(v)) }

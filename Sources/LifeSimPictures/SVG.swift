@@ -1,23 +1,12 @@
+import LifeSimEngine
+
 /// Small helpers for the SVG pictures: escaping, text widths, the palette.
 enum SVG {
   /// Okabe–Ito: distinguishable with the common colour-vision deficiencies.
   static let palette = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"]
 
   /// Text for an XML attribute or element.
-  static func escape(_ s: String) -> String {
-    var out = ""
-    out.reserveCapacity(s.count)
-    for c in s {
-      switch c {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      default: out.append(c)
-      }
-    }
-    return out
-  }
+  static func escape(_ s: String) -> String { xmlEscaped(s) }
 
   /// The width of `text` in the sans-serif font at `size` px, estimated from
   /// the average advance of its characters (no font metrics here): generous,

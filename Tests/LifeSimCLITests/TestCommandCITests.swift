@@ -80,6 +80,8 @@ struct TestCommandCITests {
     defer { try? FileManager.default.removeItem(at: plain) }
     let p = try lifesim(["test"], in: plain)
     #expect(p.stdout.contains("plain_test.lua:3: assertion failed: assert(dev.stats.opens == 1)"), "\(p.stdout)")
+    let run = try lifesim(["run", "plain_test.lua"], in: plain)
+    #expect(run.stderr.contains("plain_test.lua:3: assertion failed: assert(dev.stats.opens == 1)"), "\(run.stderr)")
     #expect(r.stdout.hasSuffix("2 passed, 4 failed\n"))
     let bad = try lifesim(["run", try script("expect_bad.lua", """
       local dev = lifesim.device{ ios = 12 }

@@ -281,6 +281,26 @@ public struct TraceWriter: TraceFormatter {
   }
 }
 
+/// `s` as XML text or a double-quoted attribute value: `&`, `<`, `>` and `"`
+/// escaped, and the control characters XML 1.0 cannot hold (all below U+0020
+/// but tab, newline and return) replaced by U+FFFD. For the SVG pictures, the
+/// plots and the JUnit report.
+public func xmlEscaped(_ s: String) -> String {
+  var out = ""
+  out.reserveCapacity(s.utf8.count)
+  for u in s.unicodeScalars {
+    switch u {
+    case "&": out += "&amp;"
+    case "<": out += "&lt;"
+    case ">": out += "&gt;"
+    case "\"": out += "&quot;"
+    case "\n", "\t", "\r": out.unicodeScalars.append(u)
+    default: out.unicodeScalars.append(u.value < 0x20 ? "\u{FFFD}" : u)
+    }
+  }
+  return out
+}
+
 /// Appends `s` as a JSON string literal.
 public func jsonString(_ s: String, _ out: inout String) {
   var bytes: [UInt8] = []

@@ -1,3 +1,4 @@
+import Foundation
 import CLua
 import CLuaShim
 import LifeSimEngine
@@ -35,6 +36,7 @@ extension API {
   static let preludeRows: [APIRow] = [
     .function(.prelude, "write", "", "") { try $0.write() },
     .function(.prelude, "read_module", "", "") { try $0.readModule() },
+    .function(.prelude, "source_line", "", "") { try $0.sourceLine() },
   ]
 }
 
@@ -208,6 +210,26 @@ extension LuaRuntime {
     }
     guard let slot = devices.newest, slot.device.recordsTrace else { return nil }
     return (slot.device, nil)
+  }
+
+  /// `host.source_line(source, line)`: the trimmed text of a line of a script
+  /// file (a chunk named "@path"), when it holds an `assert`; nil otherwise.
+  /// Only the prelude's `assert` calls it, to show the line that failed.
+  func sourceLine() throws -> Int32 {
+    let source = try args.string(1)
+    let line = Int(try args.number(2))
+    guard source.hasPrefix("@"), line > 0, let bytes = try? readFileBytes(String(source.dropFirst())) else {
+      lua_pushnil(L)
+      return 1
+    }
+    let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    guard line <= lines.count else { lua_pushnil(L); return 1 }
+    let text = lines[line - 1].trimmingCharacters(in: .whitespaces)
+    guard text.contains("assert") else { lua_pushnil(L); return 1 }
+    // An assert that goes on over more lines: say so.
+    let open = text.filter { $0 == "(" }.count, close = text.filter { $0 == ")" }.count
+    push(L, open > close ? text + " …" : text)
+    return 1
   }
 
   /// Finds a module for `require`: beside the script, then in `Scripts/lib`

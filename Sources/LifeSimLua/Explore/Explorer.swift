@@ -73,6 +73,14 @@ public struct ExploreResult: Sendable {
 
 public struct ExploreError: Error, CustomStringConvertible {
   public let description: String
+
+  /// Replaying `steps` did not reach the state the search had: refused at
+  /// `step`, or ending elsewhere.
+  static func notReplayable(_ steps: [String], at step: String? = nil) -> ExploreError {
+    let what = step.map { "went another way at '\($0)'" } ?? "gave another state"
+    return ExploreError(description: "replaying \(steps.joined(separator: ", ")) \(what): the script depends on "
+                        + "something outside the device, which the search cannot replay")
+  }
 }
 
 public final class Explorer {
@@ -107,8 +115,7 @@ public final class Explorer {
     do {
       let slot = try rt.exploreDevice()
       for step in steps where try rt.take(step, on: slot) != .done {
-        throw ExploreError(description: "replaying \(steps.joined(separator: ", ")) went another way at '\(step)': "
-                           + "the script depends on something outside the device, which the search cannot replay")
+        throw ExploreError.notReplayable(steps, at: step)
       }
       return try rt.exploreFingerprint(on: slot)
     } catch let e as ScriptError {

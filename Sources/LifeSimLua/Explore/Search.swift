@@ -23,8 +23,7 @@ private final class SearchWorker {
   func rebuild(_ steps: [String]) throws {
     try restore(root)
     for step in steps where try take(step) != .done {
-      throw ExploreError(description: "replaying \(steps.joined(separator: ", ")) went another way at '\(step)': "
-                         + "the script depends on something outside the device, which the search cannot replay")
+      throw ExploreError.notReplayable(steps, at: step)
     }
   }
 
@@ -203,8 +202,7 @@ extension Explorer {
   /// Replays `steps` in a fresh runtime and checks it reaches `fingerprint`.
   private func checkReplay(_ steps: [String], _ fingerprint: StateDigest) throws {
     guard StateDigest(try replayFingerprint(steps)) == fingerprint else {
-      throw ExploreError(description: "replaying \(steps.joined(separator: ", ")) gave another state: the script "
-                         + "depends on something outside the device, which the search cannot replay")
+      throw ExploreError.notReplayable(steps)
     }
   }
 
@@ -244,10 +242,7 @@ extension Explorer {
     var start = node.state
     if node.owner != index {
       try worker.rebuild(node.steps)
-      guard try worker.fingerprint() == node.fingerprint else {
-        throw ExploreError(description: "replaying \(node.steps.joined(separator: ", ")) gave another state: the "
-                           + "script depends on something outside the device, which the search cannot replay")
-      }
+      guard try worker.fingerprint() == node.fingerprint else { throw ExploreError.notReplayable(node.steps) }
       start = worker.rt.saveState(against: worker.root)
     }
     var out: [Successor] = []

@@ -221,7 +221,15 @@ end
 function assert(v, message, ...)
   if v then return v, message, ... end
   if rawtype(message) == "table" then error(message, 2) end
-  local text = message == nil and "assertion failed!" or safe_tostring(message)
+  local text
+  if message == nil then
+    -- Show the line that failed, as pytest shows the failing expression.
+    local info = getinfo(2, "Sl")
+    local line = info and info.currentline and host.source_line(info.source, info.currentline)
+    text = line and ("assertion failed: " .. line) or "assertion failed!"
+  else
+    text = safe_tostring(message)
+  end
   error(raw_setmetatable({ message = where(2) .. text, expectation = true }, ErrorMT), 0)
 end
 

@@ -146,11 +146,11 @@ struct JUnitReport {
     out += "<testsuites name=\"lifesim test\" tests=\"\(all.count)\" failures=\"\(count(all, error: false))\" "
       + "errors=\"\(count(all, error: true))\" time=\"\(seconds(suites.reduce(0) { $0 + $1.seconds }))\">\n"
     for suite in suites {
-      out += "  <testsuite name=\"\(escape(suite.file))\" tests=\"\(suite.cases.count)\" failures=\"\(count(suite.cases, error: false))\" "
-        + "errors=\"\(count(suite.cases, error: true))\" skipped=\"0\" time=\"\(seconds(suite.seconds))\" file=\"\(escape(suite.file))\">\n"
-      let classname = escape(className(suite.file))
+      out += "  <testsuite name=\"\(xmlEscaped(suite.file))\" tests=\"\(suite.cases.count)\" failures=\"\(count(suite.cases, error: false))\" "
+        + "errors=\"\(count(suite.cases, error: true))\" skipped=\"0\" time=\"\(seconds(suite.seconds))\" file=\"\(xmlEscaped(suite.file))\">\n"
+      let classname = xmlEscaped(className(suite.file))
       for c in suite.cases {
-        let name = escape(c.testCase ?? c.name)
+        let name = xmlEscaped(c.testCase ?? c.name)
         out += "    <testcase name=\"\(name)\" classname=\"\(classname)\" time=\"\(seconds(c.seconds))\""
         guard let failure = c.failure else {
           out += "/>\n"
@@ -158,8 +158,8 @@ struct JUnitReport {
         }
         let tag = c.isError ? "error" : "failure"
         let first = failure.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
-        out += ">\n      <\(tag) message=\"\(escape(first))\" type=\"\(c.isError ? "error" : "expectation")\">"
-          + escape(failure) + "</\(tag)>\n    </testcase>\n"
+        out += ">\n      <\(tag) message=\"\(xmlEscaped(first))\" type=\"\(c.isError ? "error" : "expectation")\">"
+          + xmlEscaped(failure) + "</\(tag)>\n    </testcase>\n"
       }
       out += "  </testsuite>\n"
     }
@@ -174,25 +174,6 @@ struct JUnitReport {
     var f = file.hasPrefix("./") ? String(file.dropFirst(2)) : file
     if f.hasSuffix(".lua") { f.removeLast(4) }
     return f.replacingOccurrences(of: "/", with: ".")
-  }
-
-  /// Text for an attribute or element: the five XML escapes, and the control
-  /// characters XML 1.0 cannot hold as U+FFFD.
-  private func escape(_ s: String) -> String {
-    var out = ""
-    out.reserveCapacity(s.count)
-    for u in s.unicodeScalars {
-      switch u {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&apos;"
-      case "\n", "\t", "\r": out.unicodeScalars.append(u)
-      default: out.unicodeScalars.append(u.value < 0x20 ? "\u{FFFD}" : u)
-      }
-    }
-    return out
   }
 }
 
@@ -225,11 +206,11 @@ func runTestFile(_ file: String, options: RuntimeOptions) -> [TestOutcome] {
       fileFailure = f
     }
     for r in runtime.testResults {
-      let failure = r.failure.map { f in showingAssertion(r.context.map { f.report + "\n" + $0 } ?? f.report) }
+      let failure = r.failure.map { f in r.context.map { f.report + "\n" + $0 } ?? f.report }
       outcomes.append(TestOutcome(name: "\(file): \(r.name)", file: file, testCase: r.name, failure: failure,
                                   isError: !(r.failure?.isExpectation ?? true), seconds: r.seconds))
     }
-    if let f = fileFailure { fileContext = showingAssertion(runtime.failureContext().map { f.report + "\n" + $0 } ?? f.report) }
+    if let f = fileFailure { fileContext = runtime.failureContext().map { f.report + "\n" + $0 } ?? f.report }
     if fileFailure == nil && runtime.hasExperiment {
       outcomes.append(smokeTest(runtime, file: file))
     }
@@ -254,22 +235,6 @@ func runTestFile(_ file: String, options: RuntimeOptions) -> [TestOutcome] {
     outcomes.append(TestOutcome(name: file, file: file, seconds: monotonicSeconds() - start))
   }
   return outcomes
-}
-
-/// A plain `assert(x)` says only "assertion failed!": show the line that
-/// failed instead, as pytest does ("file:3: assertion failed: assert(app.state
-/// == "active")"). Other messages are returned as they are.
-func showingAssertion(_ report: String) -> String {
-  let marker = ": assertion failed!"
-  guard let end = report.range(of: marker), !report[..<end.lowerBound].contains("\n"),
-        let colon = report[..<end.lowerBound].lastIndex(of: ":"),
-        let line = Int(report[report.index(after: colon)..<end.lowerBound]), line > 0,
-        let bytes = try? readFileBytes(String(report[..<colon])) else { return report }
-  let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-  guard line <= lines.count else { return report }
-  let source = lines[line - 1].trimmingCharacters(in: .whitespaces)
-  guard source.contains("assert") else { return report }
-  return report.replacingCharacters(in: end, with: ": assertion failed: " + source)
 }
 
 /// An experiment file's test: its first point with seed 1 runs and returns metrics.
