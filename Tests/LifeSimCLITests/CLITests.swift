@@ -23,22 +23,60 @@ func lifesim(_ args: [String], env: [String: String] = [:], in directory: URL? =
   try runTool([binary.path] + args, in: directory ?? repoRoot, env: env)
 }
 
-/// Runs another program (through env, so PATH finds it) and waits for it.
-func runTool(_ arguments: [String], in directory: URL? = nil, env: [String: String] = [:]) throws -> Result {
-  let p = Process()
-  p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  p.arguments = arguments
-  if let directory { p.currentDirectoryURL = directory }
-  if !env.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 } }
-  let out = Pipe(), err = Pipe()
-  p.standardOutput = out
-  p.standardError = err
-  try p.run()
-  let o = out.fileHandleForReading.readDataToEndOfFile()
-  let e = err.fileHandleForReading.readDataToEndOfFile()
-  p.waitUntilExit()
-  return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                stderr: String(decoding: e, as: UTF8.self))
+/// Runs another program (through env, so PATH finds it) and waits for it, at
+/// most `timeout` seconds (then it is killed and the result says so).
+///
+/// Not Foundation's `Process`: on this toolchain its `waitUntilExit()` can miss
+/// the child's exit for good when the child starts daemons (the cluster test's
+/// slurm-up.sh hung CI that way). Here the child's output goes to files, so a
+/// daemon that keeps a descriptor cannot block a read, and `waitpid` on the
+/// child's own pid cannot miss its exit.
+func runTool(_ arguments: [String], in directory: URL? = nil, env: [String: String] = [:],
+             timeout: Double = 600) throws -> Result {
+  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-cli-tests")
+  try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  let outPath = dir.appendingPathComponent("out-\(UUID().uuidString)").path
+  let errPath = dir.appendingPathComponent("err-\(UUID().uuidString)").path
+  defer { unlink(outPath); unlink(errPath) }
+
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+  posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+
+  let environment = ProcessInfo.processInfo.environment.merging(env) { $1 }.map { "\($0)=\($1)" }
+  // sh changes to the folder (Glibc's addchdir action is not visible to Swift).
+  let command = ["/bin/sh", "-c", #"cd "$0" && exec /usr/bin/env "$@""#,
+                 directory?.path ?? FileManager.default.currentDirectoryPath] + arguments
+  let argv = command.map { strdup($0) } + [nil]
+  let envp = environment.map { strdup($0) } + [nil]
+  defer { (argv + envp).forEach { free($0) } }
+  var pid: pid_t = 0
+  let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp)
+  guard spawned == 0 else {
+    throw NSError(domain: NSPOSIXErrorDomain, code: Int(spawned),
+                  userInfo: [NSLocalizedDescriptionKey: "cannot start \(arguments.first ?? "")"])
+  }
+  var status: Int32 = 0
+  let deadline = Date().addingTimeInterval(timeout)
+  var timedOut = false
+  while true {
+    let r = waitpid(pid, &status, WNOHANG)
+    if r == pid { break }
+    if r < 0 && errno != EINTR { break }
+    if !timedOut && Date() > deadline {
+      timedOut = true
+      kill(pid, SIGKILL)
+    }
+    usleep(2_000)
+  }
+  let exited = (status & 0x7f) == 0
+  let code: Int32 = exited ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+  var stderr = contents(errPath)
+  if timedOut { stderr += "\n[runTool: killed after \(timeout) s: \(arguments.joined(separator: " "))]" }
+  return Result(status: code, stdout: contents(outPath), stderr: stderr)
 }
 
 /// Writes a temporary script and returns its path.

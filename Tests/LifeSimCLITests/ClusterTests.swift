@@ -9,19 +9,15 @@ import Testing
 struct ClusterTests {
   /// Starts the cluster once; the reason when it cannot start here (exit 77).
   static let slurm: (up: Bool, reason: String) = {
-    let p = Process()
-    p.executableURL = repoRoot.appendingPathComponent("Tests/cluster/slurm-up.sh")
-    let err = Pipe()
-    p.standardError = err
-    p.standardOutput = FileHandle.nullDevice
-    do { try p.run() } catch { return (false, "cannot run slurm-up.sh: \(error)") }
-    let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
-    if p.terminationStatus != 0 && p.terminationStatus != 77 {
-      Issue.record("slurm-up.sh failed (\(p.terminationStatus)): \(text)")
+    let r: Result
+    do {
+      r = try runTool([repoRoot.appendingPathComponent("Tests/cluster/slurm-up.sh").path], timeout: 180)
+    } catch { return (false, "cannot run slurm-up.sh: \(error)") }
+    if r.status != 0 && r.status != 77 {
+      Issue.record("slurm-up.sh failed (\(r.status)): \(r.stderr)")
     }
-    if p.terminationStatus == 77 { print("ClusterTests: Slurm test skipped: \(text)") }
-    return (p.terminationStatus == 0, text)
+    if r.status == 77 { print("ClusterTests: Slurm test skipped: \(r.stderr)") }
+    return (r.status == 0, r.stderr)
   }()
 
   /// The block of README.md after `marker` (a fenced code block's info string).
@@ -48,7 +44,7 @@ struct ClusterTests {
     try job.write(to: dir.appendingPathComponent("job.sh"), atomically: true, encoding: .utf8)
 
     let path = binary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-    let run = try runTool(["sbatch", "--array=0-3", "--cpus-per-task=1", "--wait", "--chdir=\(dir.path)",
+    let run = try runTool(["sbatch", "--array=0-3", "--cpus-per-task=1", "--time=10", "--wait", "--chdir=\(dir.path)",
                            "--output=\(dir.path)/slurm-%A_%a.out", "job.sh"], in: dir, env: ["PATH": path])
     let said = run.stdout + run.stderr
     // A task whose runs fail exits 1 (the bad mode fails on seed 2), so sbatch --wait
