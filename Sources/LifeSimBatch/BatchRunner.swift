@@ -142,6 +142,14 @@ public final class BatchRunner {
     let done = opened.done
     fixedMetrics = spec.metrics ?? (sink.fixesMetrics ? opened.metrics.flatMap { $0.isEmpty ? nil : $0 } : nil)
     todo = (0..<spec.runCount).filter { (options.shard?.contains($0) ?? true) && !done.contains($0) }
+    // Rows are appended in run order; a text file that already holds a later
+    // run than one still to do (another shard's file, or a shard resumed as
+    // the whole batch) would end up out of order.
+    if sink.appendsOnly, let last = done.max(), let early = todo.first(where: { $0 < last }) {
+      throw BatchError("\(options.output) holds run \(last) but not run \(early): resuming would write rows out of run order "
+                       + "(was it written with another --shard?); resume it with the options that wrote it, "
+                       + "or merge the shards' files with lifesim merge")
+    }
     let skipped = done.count
     already = skipped
     progress(BatchProgress(done: 0, total: todo.count, failed: 0, already: skipped))

@@ -12,6 +12,34 @@ public enum ResultMerge {
   ///   from different batches (their header lines differ) are refused.
   public static func merge(_ parts: [String], into output: String, allowPartial: Bool = false) throws {
     guard !parts.isEmpty else { throw BatchError("merge needs at least one part") }
+    if let out = fileIdentity(output), let part = parts.first(where: { fileIdentity($0) == out }) {
+      throw BatchError("\(output) is the part \(part): merging into it would overwrite it; write the merge to another file")
+    }
+    // The merge is written beside the output under a temporary name and
+    // renamed over it only when complete: a refused or failed merge leaves
+    // an existing output as it was.
+    let url = URL(fileURLWithPath: output)
+    let temporary = url.deletingLastPathComponent()
+      .appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent).merging-\(getpid()).\(url.pathExtension)").path
+    do {
+      try mergeParts(parts, into: temporary, allowPartial: allowPartial)
+      guard rename(temporary, output) == 0 else {
+        throw BatchError("cannot write \(output): \(String(cString: strerror(errno)))")
+      }
+    } catch {
+      for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) }
+      throw error
+    }
+  }
+
+  /// The device and inode of a file, or nil when there is none.
+  private static func fileIdentity(_ path: String) -> [UInt64]? {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }
+    return [UInt64(st.st_dev), UInt64(st.st_ino)]
+  }
+
+  private static func mergeParts(_ parts: [String], into output: String, allowPartial: Bool) throws {
     let format = try ResultFormat(path: output)
     for part in parts where try ResultFormat(path: part) != format {
       throw BatchError("\(part) is \(try ResultFormat(path: part).rawValue) but \(output) is \(format.rawValue): parts and output must share a format")
@@ -56,7 +84,6 @@ public enum ResultMerge {
       }
       guard let b = best, let head = heads[b] else { break }
       if head.run == last {
-        try? FileManager.default.removeItem(atPath: output)
         throw BatchError("run \(head.run) is in both \(lastPart) and \(readers[b].path): the parts overlap")
       }
       if head.run > last + 1 { missing.append((last + 1)...(head.run - 1)) }
@@ -75,10 +102,7 @@ public enum ResultMerge {
     // Runs missing between the parts' runs, and, when the header gives the
     // grid's size, after the last (a last shard missing entirely).
     if let total = header?.runs, total > last + 1 { missing.append((last + 1)...(total - 1)) }
-    if !missing.isEmpty && !allowPartial {
-      try? FileManager.default.removeItem(atPath: output)
-      throw missingError(missing)
-    }
+    if !missing.isEmpty && !allowPartial { throw missingError(missing) }
   }
 
   private static func next(_ r: ResultReader) throws -> (run: Int, line: String)? {

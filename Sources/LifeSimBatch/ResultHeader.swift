@@ -7,7 +7,7 @@ import LifeSimLua
 /// the experiment's name, the SHA-256 of its file (what `sha256sum` prints),
 /// the lifesim version, the grid (each parameter with its values), the seeds
 /// per point and the number of runs. CSV files start with it as a comment
-/// line (`# lifesim {…}`; pandas reads them with `comment="#"`), JSONL files
+/// line (`# lifesim {…}`; pandas reads them with `skiprows=1`), JSONL files
 /// as a first record (`{"lifesim_results":{…}}`), SQLite files as the one row
 /// of the `batch` table.
 ///

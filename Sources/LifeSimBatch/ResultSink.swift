@@ -9,6 +9,10 @@ protocol ResultSink: AnyObject {
   /// Whether every successful row must carry the same metrics (a table's
   /// columns): true for CSV and SQLite, false for JSONL.
   var fixesMetrics: Bool { get }
+  /// Whether rows can only be appended, so a resumed batch must add runs
+  /// after every run already there (true for CSV and JSONL; an SQLite view
+  /// orders by run).
+  var appendsOnly: Bool { get }
   /// Opens the output for `header`. Without `resume`, or when the file does
   /// not exist, it starts anew. With `resume`, it refuses a file from another
   /// batch, passes each row already there to `check`, and returns their runs
@@ -49,6 +53,7 @@ final class TextResultSink: ResultSink {
   }
 
   var fixesMetrics: Bool { format == .csv }
+  var appendsOnly: Bool { true }
 
   func open(header: ResultHeader, resume: Bool, check: (ParsedRow) throws -> Void) throws
     -> (done: Set<Int>, metrics: [String]?)

@@ -109,6 +109,7 @@ final class SQLiteResultSink: ResultSink {
   }
 
   var fixesMetrics: Bool { true }
+  var appendsOnly: Bool { false }
 
   func open(header: ResultHeader, resume: Bool, check: (ParsedRow) throws -> Void) throws
     -> (done: Set<Int>, metrics: [String]?)

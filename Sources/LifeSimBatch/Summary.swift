@@ -103,7 +103,15 @@ public struct ResultSummary: Sendable {
       pointFailed = 0
     }
 
+    var lastRun = -1
     while let row = try source.nextRow() {
+      // A point's runs must be together: rows out of run order would split
+      // points and give wrong figures.
+      guard row.run > lastRun else {
+        throw BatchError("\(path): run \(row.run) comes after run \(lastRun): the rows are not in run order, "
+                         + "so points would be split; lifesim merge writes parts in order")
+      }
+      lastRun = row.run
       if params.isEmpty && !row.params.isEmpty { params = row.params.map(\.name) }
       if current.map({ !$0.elementsEqual(row.params, by: { $0 == $1 }) }) ?? true {
         close()
@@ -187,45 +195,50 @@ public struct ResultSummary: Sendable {
     }
     let numeric = numericMetrics
     for name in numeric {
-      table(name, titles: params + Self.tableColumns, rows: tableRows(name, none: "-"))
+      table(name, titles: params.map(paramColumn) + Self.tableColumns, rows: tableRows(name, none: "-"))
     }
     for name in labelMetrics {
       let rows: [[String]] = points.map { p in
         let counts = p.labels.first { $0.name == name }?.counts ?? []
         return p.params.map(\.value) + [String(p.failed), counts.map { "\($0.value): \($0.count)" }.joined(separator: ", ")]
       }
-      table(name + " (labels)", titles: params + ["failed", "values"], rows: rows)
+      table(name + " (labels)", titles: params.map(paramColumn) + ["failed", "values"], rows: rows)
     }
     if numeric.isEmpty && labelMetrics.isEmpty && !points.isEmpty {
-      table("runs", titles: params + ["runs", "failed"], rows: points.map { $0.params.map(\.value) + [String($0.runs), String($0.failed)] })
+      table("runs", titles: params.map(paramColumn) + ["runs", "failed"], rows: points.map { $0.params.map(\.value) + [String($0.runs), String($0.failed)] })
     }
     if let firstError { out += "\nfirst failure: \(firstError)\n" }
     return out
   }
 
-  /// CSV: one row per point and numeric metric (params, metric, runs,
-  /// failed, n, mean, sd, ci_low, ci_high, p50, p95; a point whose runs all
-  /// failed has n = 0 and empty statistics), then one row per point, text
-  /// metric and value (params, metric, value, count).
+  /// CSV, one table: one row per point and numeric metric (params, metric,
+  /// runs, failed, n, mean, sd, ci_low, ci_high, p50, p95; a point whose runs
+  /// all failed has n = 0 and empty statistics, and empty value and count),
+  /// then one row per point, text metric and value (its runs and failures,
+  /// empty statistics, the value and its count).
   public func csv() -> String {
-    var out = ResultEncoding.csvLine(params.map(paramColumn) + ["metric"] + Self.statColumns)
+    var out = ResultEncoding.csvLine(params.map(paramColumn) + ["metric"] + Self.statColumns + ["value", "count"])
     for name in numericMetrics {
       for p in points {
-        out += ResultEncoding.csvLine(p.params.map(\.value) + [name] + statFields(p, p.metrics.first { $0.name == name }))
+        out += ResultEncoding.csvLine(p.params.map(\.value) + [name] + statFields(p, p.metrics.first { $0.name == name }) + ["", ""])
       }
     }
-    let labels = labelMetrics
-    if !labels.isEmpty {
-      out += "\n" + ResultEncoding.csvLine(params.map(paramColumn) + ["metric", "value", "count"])
-      for name in labels {
-        for p in points {
-          for c in p.labels.first(where: { $0.name == name })?.counts ?? [] {
-            out += ResultEncoding.csvLine(p.params.map(\.value) + [name, c.value, String(c.count)])
-          }
+    for name in labelMetrics {
+      for p in points {
+        let stats = [String(p.runs), String(p.failed)] + Array(repeating: "", count: Self.statColumns.count - 2)
+        for c in p.labels.first(where: { $0.name == name })?.counts ?? [] {
+          out += ResultEncoding.csvLine(p.params.map(\.value) + [name] + stats + [c.value, String(c.count)])
         }
       }
     }
     return out
+  }
+
+  /// A parameter's value as JSON: typed as the header's grid gives it (a
+  /// number stays a number), a string without a header.
+  private func paramJSON(_ name: String, _ value: String) -> String {
+    let scalar = header?.params.first { $0.name == name }?.values.first { $0.text == value }
+    return scalar?.json ?? ResultEncoding.json(value)
   }
 
   /// JSON: the file's header, the totals, and one object per point with its
@@ -237,7 +250,7 @@ public struct ResultSummary: Sendable {
     out += ",\"runs\":\(runs),\"failed\":\(failed),\"first_error\":" + (firstError.map(ResultEncoding.json) ?? "null")
     out += ",\"points\":["
     out += points.map { p in
-      var s = "{\"params\":{" + p.params.map { ResultEncoding.json($0.name) + ":" + ResultEncoding.json($0.value) }.joined(separator: ",")
+      var s = "{\"params\":{" + p.params.map { ResultEncoding.json($0.name) + ":" + paramJSON($0.name, $0.value) }.joined(separator: ",")
       s += "},\"runs\":\(p.runs),\"failed\":\(p.failed),\"metrics\":{"
       var entries = p.metrics.map { m in
         ResultEncoding.json(m.name) + ":{\"n\":\(m.count),\"mean\":\(number(m.mean)),\"sd\":\(number(m.sd)),\"ci95\":"

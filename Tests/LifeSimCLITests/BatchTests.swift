@@ -106,6 +106,55 @@ struct BatchTests {
     #expect(early.stderr.contains("12 runs are in no part (runs 1–2, 4–5,"), "\(early.stderr)")
   }
 
+  /// A shard's file resumed as the whole batch would get runs out of order:
+  /// refused, and the file is left as it was. Rows out of order are refused
+  /// by summary too.
+  @Test func resumingAnotherShardsFileIsRefused() throws {
+    let exp = try script("small_resume_shard.lua", smallExperiment)
+    let part = tempPath("resume_shard.csv")
+    _ = try lifesim(["batch", exp, "--shard", "0/3", "-o", part, "--quiet"])
+    let before = contents(part)
+    let r = try lifesim(["batch", exp, "-o", part, "--resume", "--quiet"])
+    #expect(r.status == 2)
+    #expect(r.stderr.contains("holds run 15 but not run 1: resuming would write rows out of run order"), "\(r.stderr)")
+    #expect(contents(part) == before)
+    // The same shard resumes (nothing left to do), and its rows stay as they were.
+    let same = try lifesim(["batch", exp, "--shard", "0/3", "-o", part, "--resume", "--quiet"])
+    #expect(same.status == 1 || same.status == 0, "\(same.stderr)")
+    #expect(contents(part) == before)
+    // Rows out of run order (two parts concatenated by hand) are refused by summary.
+    let s1 = tempPath("resume_shard1.csv")
+    _ = try lifesim(["batch", exp, "--shard", "1/3", "-o", s1, "--quiet"])
+    let catted = tempPath("catted.csv")
+    let rows1 = contents(s1).split(separator: "\n").dropFirst(2).joined(separator: "\n")
+    try (before + rows1 + "\n").write(toFile: catted, atomically: true, encoding: .utf8)
+    let sum = try lifesim(["summary", catted])
+    #expect(sum.status == 2 && sum.stderr.contains("the rows are not in run order"), "\(sum.stderr)")
+  }
+
+  /// merge never overwrites one of its parts, and a refused merge leaves an
+  /// existing output as it was.
+  @Test func mergeKeepsItsInputsAndAnOldOutput() throws {
+    let exp = try script("small_merge_keep.lua", smallExperiment)
+    let parts = (0..<3).map { tempPath("keep\($0).csv") }
+    for (i, p) in parts.enumerated() { _ = try lifesim(["batch", exp, "--shard", "\(i)/3", "-o", p, "--quiet"]) }
+    let first = contents(parts[0])
+    let into = try lifesim(["merge"] + parts + ["-o", parts[0]])
+    #expect(into.status == 2 && into.stderr.contains("is the part"), "\(into.stderr)")
+    #expect(contents(parts[0]) == first)
+    let out = tempPath("keep-merged.csv")
+    try "an earlier merge\n".write(toFile: out, atomically: true, encoding: .utf8)
+    let gap = try lifesim(["merge", parts[0], parts[2], "-o", out])
+    #expect(gap.status == 2)
+    #expect(contents(out) == "an earlier merge\n", "a refused merge leaves the old output")
+    let ok = try lifesim(["merge"] + parts + ["-o", out])
+    #expect(ok.status == 0, "\(ok.stderr)")
+    #expect(contents(out).split(separator: "\n").count == 2 + 18)
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: out).deletingLastPathComponent().path)
+      .filter { $0.contains(".merging-") }
+    #expect(leftovers.isEmpty, "\(leftovers)")
+  }
+
   /// Slurm's and Kubernetes' indexes give the same shards as --shard.
   @Test func shardsFromTheEnvironment() throws {
     let exp = try script("small_env.lua", smallExperiment)

@@ -309,5 +309,17 @@ extension CLITestCommandTests {
     #expect(x.status == 1)
     #expect(x.stdout.components(separatedBy: "FAIL  ").count == 2)
     #expect(x.stdout.hasSuffix("stopped at the first failure (-x)\n0 passed, 1 failed\n"))
+    // -x stops within a file too: the case after the failing one does not run.
+    try """
+      lifesim.test('first', function() assert(false, 'no') end)
+      lifesim.test('second', function() print('the second case ran') end)
+      """.write(to: dir.appendingPathComponent("a_test.lua"), atomically: true, encoding: .utf8)
+    let within = try lifesim(["test", dir.appendingPathComponent("a_test.lua").path, "-x"])
+    #expect(within.status == 1 && !within.stdout.contains("the second case ran"), "\(within.stdout)")
+    #expect(within.stdout.hasSuffix("0 passed, 1 failed\n"), "\(within.stdout)")
+    // -k that selects nothing is not a pass (pytest's exit status 5).
+    let none = try lifesim(["test", dir.path, "-k", "no-such-test"])
+    #expect(none.status == 5 && none.stderr.contains("no test matched -k 'no-such-test'"), "\(none.stderr)")
+    #expect(none.stdout.hasSuffix("0 passed, 0 failed\n"))
   }
 }

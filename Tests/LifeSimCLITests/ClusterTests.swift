@@ -32,7 +32,7 @@ struct ClusterTests {
   @Test(.enabled(if: ClusterTests.slurm.up, "Slurm cannot start here (it needs root and slurm-wlm; see the message above)"))
   func theReadmesJobArrayRunsOnARealSlurmCluster() throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-slurm-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir.appendingPathComponent("parts"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)  // the job script makes parts/
     defer { try? FileManager.default.removeItem(at: dir) }
     try smallExperiment.write(to: dir.appendingPathComponent("small.lua"), atomically: true, encoding: .utf8)
     // The README's job script, on a smaller experiment; sbatch's options set

@@ -166,6 +166,11 @@ struct PictureTests {
     try Self.checkRenders(svg)
     let bad = try lifesim(["batch", exp, "-o", csv.path, "--where", "c=y"])
     #expect(bad.status == 2 && bad.stderr.contains("--where selects the points of --plot"))
+    // A chart that cannot be written is not the batch's failure either.
+    let unwritable = try lifesim(["batch", exp, "-o", csv.path, "--plot", "m", "--where", "c=y",
+                                  "--plot-output", "/nonexistent/folder/m.svg", "--quiet"])
+    #expect(unwritable.status == 0, "\(unwritable.stderr)")
+    #expect(unwritable.stderr.contains("no chart: cannot write /nonexistent/folder/m.svg"), "\(unwritable.stderr)")
   }
 
   @Test func timelineErrors() throws {

@@ -89,6 +89,21 @@ struct TestCommandCITests {
       """)])
     #expect(bad.status == 2)
     #expect(bad.stderr.contains("unknown app state 'asleep'"), "\(bad.stderr)")
+    // With two devices, the context is the device the failing case last used, not the newest.
+    let two = try folder(["two_test.lua": """
+      local old = lifesim.device{ ios = 12 }
+      local app = old:install{ bundle = "com.example.old" }
+      local new = lifesim.device{ ios = 17 }
+      lifesim.test('old device', function()
+        old:launch(app)
+        old:advance(30)
+        lifesim.expect_state(app, "background")
+      end)
+      """])
+    defer { try? FileManager.default.removeItem(at: two) }
+    let t = try lifesim(["test"], in: two)
+    #expect(t.stdout.contains("at t=30.000000; the last records before it:"), "\(t.stdout)")
+    #expect(t.stdout.contains("com.example.old"), "\(t.stdout)")
   }
 
   /// The report validates against Jenkins xunit-plugin's junit-10.xsd, which

@@ -110,7 +110,7 @@ extension LuaRuntime {
   /// device and its last `records` trace records. Nil when there is no device
   /// or it keeps no records.
   public func failureContext(records: Int = 5) -> String? {
-    guard let slot = devices.newest else { return nil }
+    guard let slot = lastUsedDeviceID.flatMap({ devices[$0] }) ?? devices.newest else { return nil }
     let device = slot.device
     var out = "  at t=\(device.now)"
     let kept = device.trace.records

@@ -177,6 +177,7 @@ extension LuaRuntime {
     let name = try args.string(1)
     try args.function(2)
     if let filter = options.testFilter, !name.lowercased().contains(filter.lowercased()) { return 0 }
+    if options.stopAtFirstFailure && testResults.contains(where: { $0.failure != nil }) { return 0 }
     lua_pushvalue(L, 2)
     let start = monotonicSeconds()
     let status = ls_pcall(L, 0, 0, 0)

@@ -36,6 +36,9 @@ public struct RuntimeOptions: Sendable {
   /// `lifesim test -k`: run only the `lifesim.test` cases whose name contains
   /// this (case-insensitive); the others are skipped without running.
   public var testFilter: String?
+  /// `lifesim test -x`: once a `lifesim.test` case has failed, the later
+  /// cases of the file are skipped without running.
+  public var stopAtFirstFailure = false
   /// Where `print` writes (when it does not make a trace record).
   public var output: @Sendable (String) -> Void = { print($0, terminator: "") }
   /// `print` makes a `log` record at the virtual time it runs, in the trace of
@@ -86,6 +89,9 @@ public final class LuaRuntime {
   public var scriptPath: String?
 
   var devices = DeviceSlots()
+  /// The device a script function was last called on: the one a test's
+  /// failure context describes.
+  var lastUsedDeviceID: Int32?
   var nextDeviceID: Int32 = 1
   /// Devices made by the script, in order, when `retainDevices` is set.
   public private(set) var createdDevices: [Device] = []
@@ -342,6 +348,7 @@ public final class LuaRuntime {
   /// Every device made so far that is still alive, by id.
   func slot(_ id: Int32) throws -> DeviceSlot {
     guard let s = devices[id] else { throw ScriptError(message: "this device no longer exists") }
+    lastUsedDeviceID = id
     return s
   }
 

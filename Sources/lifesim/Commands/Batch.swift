@@ -117,8 +117,10 @@ extension Lifesim {
         do {
           try writePlot(summary, request, to: path)
           if !quiet { printError("lifesim: wrote \(path)") }
-        } catch let e as BatchError {
-          printError("lifesim: no chart: \(e) (the results are in \(output); lifesim plot draws them)")
+        } catch {
+          // Whatever failed (the chart's request, or writing it), not the batch.
+          let said = failureReport(for: error)?.message.map { String($0.dropFirst("lifesim: ".count)) } ?? "\(error)"
+          printError("lifesim: no chart: \(said) (the results are in \(output); lifesim plot draws them)")
         }
       }
       if report.failed > 0 {

@@ -17,8 +17,10 @@ extension Lifesim {
         counts as one case that passes when the file runs without error. A file \
         whose first lines hold `-- expect-error: TEXT` passes only if it fails \
         with a message containing TEXT. Each case shows its time; a failure \
-        shows the virtual time and the last trace records before it. The last \
-        line is "N passed, N failed".
+        shows the virtual time and the last trace records before it. -x stops \
+        at the first failure, skipping the later cases of its file too; -k \
+        that selects nothing exits with status 5. The last line is \
+        "N passed, N failed".
         """
     )
 
@@ -67,6 +69,7 @@ extension Lifesim {
         var options = common.runtimeOptions()
         // A file whose name matches runs whole; otherwise only its matching cases.
         if let pattern, !file.lowercased().contains(pattern.lowercased()) { options.testFilter = pattern }
+        options.stopAtFirstFailure = exitFirst
         let start = monotonicSeconds()
         var ran: [TestOutcome] = []
         defer { report.add(file: file, ran, seconds: monotonicSeconds() - start) }
@@ -91,6 +94,11 @@ extension Lifesim {
       if let junitXml { try writeTextFile(junitXml, report.xml()) }
       writeOut("\(passed) passed, \(failed) failed\n")
       if worst != 0 { throw ExitCode(worst) }
+      if let pattern, passed + failed == 0 {
+        // As pytest: a selection that runs nothing is not a pass.
+        printError("lifesim test: no test matched -k '\(pattern)' in \(files.count) file\(files.count == 1 ? "" : "s")")
+        throw ExitCode(5)
+      }
     }
 
     private func indent(_ s: String) -> String {
