@@ -29,6 +29,14 @@ public enum SVGPlot {
     for f in request.filters where !summary.params.contains(f.name) {
       throw BatchError("--where \(f.name)=…: no such parameter; parameters: \(summary.params.joined(separator: ", "))")
     }
+    for f in request.filters {
+      let existing = summary.points.compactMap { p in p.params.first { $0.name == f.name }?.value }
+      if !existing.contains(f.value) {
+        var seen: [String] = []
+        for v in existing where !seen.contains(v) { seen.append(v) }
+        throw BatchError("--where \(f.name)=\(f.value): no point has that value; \(f.name) takes \(seen.joined(separator: ", "))")
+      }
+    }
     let points = summary.points.filter { p in
       request.filters.allSatisfy { f in p.params.contains { $0.name == f.name && $0.value == f.value } }
     }
@@ -108,17 +116,28 @@ public enum SVGPlot {
     svg += "<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(plotW))\" height=\"\(f(plotH))\" fill=\"none\" stroke=\"#333\"/>\n"
     svg += "<text x=\"\(f(left + plotW / 2))\" y=\"\(f(height - 18))\" text-anchor=\"middle\" font-size=\"14\">\(escape(x))</text>\n"
     svg += "<text transform=\"translate(22 \(f(top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\" font-size=\"14\">\(escape(request.metric))</text>\n"
-    // Series.
+    // Series: each has its colour, its dash pattern and its marker shape, so
+    // that none is told apart by colour alone.
+    let dashes = ["", "6 3", "2 3", "8 3 2 3", "12 4", "1 2"]
+    func dash(_ i: Int) -> String { dashes[i % dashes.count].isEmpty ? "" : " stroke-dasharray=\"\(dashes[i % dashes.count])\"" }
+    func mark(_ i: Int, _ x: Double, _ y: Double, _ color: String) -> String {
+      switch i % 4 {
+      case 0: return "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"4\" fill=\"\(color)\"/>"
+      case 1: return "<rect x=\"\(f(x - 4))\" y=\"\(f(y - 4))\" width=\"8\" height=\"8\" fill=\"\(color)\"/>"
+      case 2: return "<path d=\"M\(f(x)) \(f(y - 5))L\(f(x + 5)) \(f(y + 4))L\(f(x - 5)) \(f(y + 4))z\" fill=\"\(color)\"/>"
+      default: return "<path d=\"M\(f(x)) \(f(y - 5))L\(f(x + 5)) \(f(y))L\(f(x)) \(f(y + 5))L\(f(x - 5)) \(f(y))z\" fill=\"\(color)\"/>"
+      }
+    }
     for (i, line) in lines.enumerated() {
       let color = palette[i % palette.count]
       let path = line.points.map { "\(f(px($0.x))),\(f(py($0.y)))" }.joined(separator: " ")
-      svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
+      svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash(i))/>\n"
       for p in line.points {
         if let ci = p.ci {
           let cx = px(p.x)
           svg += "<path d=\"M\(f(cx)) \(f(py(ci.lowerBound)))V\(f(py(ci.upperBound)))M\(f(cx - 5)) \(f(py(ci.lowerBound)))h10M\(f(cx - 5)) \(f(py(ci.upperBound)))h10\" stroke=\"\(color)\" stroke-width=\"1.5\"/>\n"
         }
-        svg += "<circle cx=\"\(f(px(p.x)))\" cy=\"\(f(py(p.y)))\" r=\"4\" fill=\"\(color)\"/>\n"
+        svg += mark(i, px(p.x), py(p.y), color) + "\n"
       }
     }
     // Legend.
@@ -128,8 +147,8 @@ public enum SVGPlot {
       for (i, line) in lines.enumerated() {
         let y = top + 34 + Double(i) * 22
         let color = palette[i % palette.count]
-        svg += "<line x1=\"\(f(lx))\" x2=\"\(f(lx + 24))\" y1=\"\(f(y - 4))\" y2=\"\(f(y - 4))\" stroke=\"\(color)\" stroke-width=\"2\"/>"
-        svg += "<circle cx=\"\(f(lx + 12))\" cy=\"\(f(y - 4))\" r=\"4\" fill=\"\(color)\"/>"
+        svg += "<line x1=\"\(f(lx))\" x2=\"\(f(lx + 24))\" y1=\"\(f(y - 4))\" y2=\"\(f(y - 4))\" stroke=\"\(color)\" stroke-width=\"2\"\(dash(i))/>"
+        svg += mark(i, lx + 12, y - 4, color)
         svg += "<text x=\"\(f(lx + 32))\" y=\"\(f(y))\">\(escape(line.label))</text>\n"
       }
     }

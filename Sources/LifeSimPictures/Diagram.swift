@@ -55,12 +55,13 @@ public struct StateDiagram: Sendable {
   public static func make(machine: DiagramMachine, ios version: Int, model: LifecycleModel? = nil) throws -> StateDiagram {
     let profile: OSProfile
     do { profile = try OSProfile(version: version) } catch { throw DiagramError(description: "\(error)") }
-    // The callbacks this version delivers, as Device.shouldDeliver decides.
+    // The callbacks this version delivers: the engine's own rule.
     func name(_ c: Callback) -> String? {
-      switch c {
-      case .willFinishLaunching: return profile.hasWillFinishLaunching ? c.selector : nil  // §7 row 6
-      case .didDiscardSceneSessions: return c.selector + " (if any)"  // §2.1, §2.6
-      default: return c.selector
+      switch profile.delivery(of: c) {
+      case .always: return c.selector
+      case .never: return nil
+      case .ifAny: return c.selector + " (if any)"
+      case .whenImplemented: return c.selector + " (if implemented)"
       }
     }
     switch machine {
@@ -77,7 +78,10 @@ public struct StateDiagram: Sendable {
       }
       return StateDiagram(SceneLifecycle.table, title: "iOS \(version): \(SceneLifecycle.table.name)", name: name)
     case .vc:
-      return StateDiagram(AppearanceLifecycle.table, title: "iOS \(version): \(AppearanceLifecycle.table.name)",
+      // viewIsAppearing: is no edge: it comes while appearing, after the view
+      // enters the window (§5.3); the title says whether this version sends it.
+      let during = name(.viewIsAppearing).map { "; while appearing: \($0)" } ?? ""
+      return StateDiagram(AppearanceLifecycle.table, title: "iOS \(version): \(AppearanceLifecycle.table.name)" + during,
                           name: name)
     }
   }
@@ -135,11 +139,12 @@ public struct StateDiagram: Sendable {
   public func svg() -> String {
     let nodeFont = 14.0, labelFont = 11.5, lineHeight = 14.0
     let nodeHeight = 40.0, margin = 30.0
-    let nodeWidths = states.map { max(SVG.textWidth($0, size: nodeFont) + 32, 104) }
+    let nodeWidths = states.map { max(SVG.textWidth($0, size: nodeFont, bold: true) + 32, 104) }
 
     func lines(_ e: Edge) -> [String] { [e.event + (e.silent ? " (silent)" : "")] + e.callbacks }
     func labelSize(_ e: Edge) -> (w: Double, h: Double) {
-      let w = lines(e).map { SVG.textWidth($0, size: labelFont) }.max() ?? 0
+      // The first line (the event) is bold, the callbacks regular.
+      let w = lines(e).enumerated().map { SVG.textWidth($1, size: labelFont, bold: $0 == 0 && !e.silent) }.max() ?? 0
       return (w + 12, Double(lines(e).count) * lineHeight + 6)
     }
 
@@ -214,7 +219,7 @@ public struct StateDiagram: Sendable {
     // The key and the title need their room too.
     let keyText = ("event, then the callbacks it delivers in order", "silent: the system acts and the app is not told")
     let keyWidth = 48 + SVG.textWidth(keyText.0, size: 11.5) + 30 + 48 + SVG.textWidth(keyText.1, size: 11.5)
-    let width = max(rowWidth, keyWidth + 2 * margin, SVG.textWidth(title, size: 16) + 2 * margin)
+    let width = max(rowWidth, keyWidth + 2 * margin, SVG.textWidth(title, size: 16, bold: true) + 2 * margin)
     let top = (labelBoxes.map(\.y0).min() ?? -nodeHeight) - margin - 34  // room for the title
     let bottom = (labelBoxes.map(\.y1).max() ?? nodeHeight) + margin + 40  // room for the key
     let height = bottom - top

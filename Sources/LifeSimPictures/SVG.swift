@@ -11,7 +11,7 @@ enum SVG {
   /// The width of `text` in the sans-serif font at `size` px, estimated from
   /// the average advance of its characters (no font metrics here): generous,
   /// so that labels placed apart by it do not touch.
-  static func textWidth(_ text: String, size: Double) -> Double {
+  static func textWidth(_ text: String, size: Double, bold: Bool = false) -> Double {
     var em = 0.0
     for c in text.unicodeScalars {
       switch c {
@@ -21,7 +21,7 @@ enum SVG {
       default: em += 0.56
       }
     }
-    return em * size
+    return em * size * (bold ? 1.12 : 1)  // bold glyphs advance about a tenth further
   }
 
   /// A number with at most two decimals, for coordinates.

@@ -116,8 +116,24 @@ public final class Timeline {
     if let l { laneActive[l] = true }
   }
 
+  /// The range drawn: the records' own, widened to `--from`/`--to`. Fixed
+  /// once, before the histogram is filled, so that its bins and the drawing
+  /// speak of the same times.
+  private var rangeFixed = false
+  private func fixRange() {
+    guard !rangeFixed else { return }
+    rangeFixed = true
+    if let from = options.from { tMin = min(tMin, Int64((from * 1_000_000).rounded())) }
+    if let to = options.to, tMax != Int64.min { tMax = max(tMax, Int64((to * 1_000_000).rounded())) }
+    if count == 0 || tMax <= tMin {
+      tMax = max(tMin == Int64.max ? 1_000_000 : tMin + 1_000_000, tMax)
+      if tMin == Int64.max { tMin = 0 }
+    }
+  }
+
   /// Pass 1, again: the histogram needs the range, so it takes a second look.
   public func scanActivity(_ e: TimelineEvent) {
+    fixRange()
     guard e.time >= rangeStart, e.time <= rangeEnd, tMax > tMin else { return }
     let span = Double(tMax - tMin)
     let b = min(Timeline.bins - 1, Int(Double(e.time - tMin) / span * Double(Timeline.bins)))
@@ -131,12 +147,7 @@ public final class Timeline {
   /// Between the passes: the compressed stretches and the per-column arrays.
   public func prepare() {
     scanned = true
-    if options.from != nil, let from = options.from { tMin = min(tMin, Int64(from * 1_000_000)) }
-    if let to = options.to, tMax != Int64.min { tMax = max(tMax, Int64(to * 1_000_000)) }
-    if count == 0 || tMax <= tMin {
-      tMax = max(tMin == Int64.max ? 1_000_000 : tMin + 1_000_000, tMax)
-      if tMin == Int64.max { tMin = 0 }
-    }
+    fixRange()
     // Idle stretches: runs of empty bins of at least a tenth of the span and 10 s.
     let span = Double(tMax - tMin)
     let binTime = span / Double(Timeline.bins)
@@ -353,9 +364,7 @@ public final class Timeline {
       }
       flush(columns)
       // Markers over the band.
-      for b in markers[l].keys.sorted() {
-        out += marker(markers[l][b]!, x: X((Double(b) + 0.5) * Timeline.bucketWidth), y: y0 + h / 2)
-      }
+      out += drawMarkers(markers[l], y: y0 + h / 2, X: X)
     }
     // The memory band.
     out += memoryBand(top: memoryTop, height: memoryHeight, X: X)
@@ -375,24 +384,67 @@ public final class Timeline {
     return s
   }
 
-  /// One marker (or several close together, drawn as the most important).
-  private func marker(_ b: Bucket, x: Double, y: Double) -> String {
+  /// The kinds a marker draws, most important first: a kill, a data loss and
+  /// an expiration are each drawn (side by side) when a marker holds them;
+  /// a memory warning or a callback only when it holds nothing more important.
+  private static func drawnKinds(_ b: Bucket) -> [MarkerKind] {
+    let important = [MarkerKind.kill, .dataLoss, .expire].filter { b.counts[$0.rawValue] > 0 }
+    if !important.isEmpty { return important }
+    return [b.counts[MarkerKind.memoryWarning.rawValue] > 0 ? .memoryWarning : .callback]
+  }
+
+  /// How wide a marker is drawn: its symbols and its count.
+  private static func markerWidth(_ b: Bucket) -> Double {
+    let total = b.counts.reduce(0, +)
+    return Double(drawnKinds(b).count) * 13 + (total > 1 ? Double(String(total).count) * 5 + 3 : 0) + 4
+  }
+
+  /// A row of markers: buckets closer than the previous marker's width are
+  /// drawn as one, so that no two symbols or counts overlap however dense
+  /// the trace.
+  private func drawMarkers(_ buckets: [Int: Bucket], y: Double, X: (Double) -> Double) -> String {
+    var out = ""
+    var group: (x: Double, bucket: Bucket)?
+    for b in buckets.keys.sorted() {
+      let bucket = buckets[b]!
+      let x = (Double(b) + 0.5) * Timeline.bucketWidth
+      if var g = group, x < g.x + Timeline.markerWidth(g.bucket) {
+        for k in 0..<bucket.counts.count { g.bucket.counts[k] += bucket.counts[k] }
+        g.bucket.names += bucket.names.prefix(max(0, 6 - g.bucket.names.count))
+        group = g
+        continue
+      }
+      if let g = group { out += marker(g.bucket, x: X(g.x), y: y) }
+      group = (x, bucket)
+    }
+    if let g = group { out += marker(g.bucket, x: X(g.x), y: y) }
+    return out
+  }
+
+  /// One marker (or several close together): the symbol of each kind it
+  /// draws, side by side, and its count.
+  private func marker(_ b: Bucket, x x0: Double, y: Double) -> String {
     let total = b.counts.reduce(0, +)
     let tip = SVG.escape(b.names.joined(separator: "\n") + (Int(total) > b.names.count ? "\n… \(Int(total) - b.names.count) more" : ""))
     var out = "<g><title>\(tip)</title>"
-    if b.counts[MarkerKind.kill.rawValue] > 0 {
-      out += "<path d=\"M \(SVG.n(x - 5)) \(SVG.n(y - 5)) L \(SVG.n(x + 5)) \(SVG.n(y + 5)) M \(SVG.n(x + 5)) \(SVG.n(y - 5)) L \(SVG.n(x - 5)) \(SVG.n(y + 5))\" stroke=\"#D55E00\" stroke-width=\"3\"/>"
-    } else if b.counts[MarkerKind.dataLoss.rawValue] > 0 {
-      out += "<path d=\"M \(SVG.n(x)) \(SVG.n(y - 6)) L \(SVG.n(x + 6)) \(SVG.n(y + 5)) L \(SVG.n(x - 6)) \(SVG.n(y + 5)) z\" fill=\"#CC79A7\" stroke=\"#000000\" stroke-width=\"0.8\"/>"
-    } else if b.counts[MarkerKind.expire.rawValue] > 0 {
-      out += "<path d=\"M \(SVG.n(x)) \(SVG.n(y - 6)) L \(SVG.n(x + 6)) \(SVG.n(y)) L \(SVG.n(x)) \(SVG.n(y + 6)) L \(SVG.n(x - 6)) \(SVG.n(y)) z\" fill=\"#0072B2\" stroke=\"#ffffff\" stroke-width=\"0.8\"/>"
-    } else if b.counts[MarkerKind.memoryWarning.rawValue] > 0 {
-      out += "<circle cx=\"\(SVG.n(x))\" cy=\"\(SVG.n(y))\" r=\"5\" fill=\"#F0E442\" stroke=\"#000000\" stroke-width=\"1\"/>"
-    } else {
-      out += "<line x1=\"\(SVG.n(x))\" y1=\"\(SVG.n(y - 7))\" x2=\"\(SVG.n(x))\" y2=\"\(SVG.n(y + 7))\" stroke=\"#222222\" stroke-width=\"\(total > 1 ? "2.5" : "1.2")\"/>"
+    var x = x0
+    for kind in Timeline.drawnKinds(b) {
+      switch kind {
+      case .kill:
+        out += "<path d=\"M \(SVG.n(x - 5)) \(SVG.n(y - 5)) L \(SVG.n(x + 5)) \(SVG.n(y + 5)) M \(SVG.n(x + 5)) \(SVG.n(y - 5)) L \(SVG.n(x - 5)) \(SVG.n(y + 5))\" stroke=\"#D55E00\" stroke-width=\"3\"/>"
+      case .dataLoss:
+        out += "<path d=\"M \(SVG.n(x)) \(SVG.n(y - 6)) L \(SVG.n(x + 6)) \(SVG.n(y + 5)) L \(SVG.n(x - 6)) \(SVG.n(y + 5)) z\" fill=\"#CC79A7\" stroke=\"#000000\" stroke-width=\"0.8\"/>"
+      case .expire:
+        out += "<path d=\"M \(SVG.n(x)) \(SVG.n(y - 6)) L \(SVG.n(x + 6)) \(SVG.n(y)) L \(SVG.n(x)) \(SVG.n(y + 6)) L \(SVG.n(x - 6)) \(SVG.n(y)) z\" fill=\"#0072B2\" stroke=\"#ffffff\" stroke-width=\"0.8\"/>"
+      case .memoryWarning:
+        out += "<circle cx=\"\(SVG.n(x))\" cy=\"\(SVG.n(y))\" r=\"5\" fill=\"#F0E442\" stroke=\"#000000\" stroke-width=\"1\"/>"
+      case .callback:
+        out += "<line x1=\"\(SVG.n(x))\" y1=\"\(SVG.n(y - 7))\" x2=\"\(SVG.n(x))\" y2=\"\(SVG.n(y + 7))\" stroke=\"#222222\" stroke-width=\"\(total > 1 ? "2.5" : "1.2")\"/>"
+      }
+      x += 13
     }
     if total > 1 {
-      out += "<text x=\"\(SVG.n(x + 4))\" y=\"\(SVG.n(y - 6))\" font-size=\"8\" fill=\"#333333\">\(total)</text>"
+      out += "<text x=\"\(SVG.n(x - 9))\" y=\"\(SVG.n(y - 6))\" font-size=\"8\" fill=\"#333333\">\(total)</text>"
     }
     return out + "</g>\n"
   }
@@ -420,9 +472,7 @@ public final class Timeline {
     }
     out += "<text x=\"\(SVG.n(X(options.width) + 4))\" y=\"\(SVG.n(top + 8))\" font-size=\"9\" fill=\"#555555\">\(Timeline.megabytes(scale))</text>\n"
     out += "<text x=\"\(SVG.n(X(options.width) + 4))\" y=\"\(SVG.n(top + height))\" font-size=\"9\" fill=\"#555555\">0</text>\n"
-    for b in memoryEvents.keys.sorted() {
-      out += marker(memoryEvents[b]!, x: X((Double(b) + 0.5) * Timeline.bucketWidth), y: top + 8)
-    }
+    out += drawMarkers(memoryEvents, y: top + 8, X: X)
     return out
   }
 
@@ -430,7 +480,7 @@ public final class Timeline {
   private func axis(y: Double, X: (Double) -> Double) -> String {
     var out = "<line x1=\"\(SVG.n(X(0)))\" y1=\"\(SVG.n(y))\" x2=\"\(SVG.n(X(options.width)))\" y2=\"\(SVG.n(y))\" stroke=\"#333333\"/>\n"
     let visible = Double(tMax - tMin) - gaps.reduce(0) { $0 + Double($1.end - $1.start) }
-    let steps: [Double] = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200,
+    let steps: [Double] = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200,
                            86400, 172_800, 604_800, 1_209_600, 2_592_000]
     let wanted = visible / 1_000_000 / 9
     let step = steps.first { $0 >= wanted } ?? steps.last!
@@ -447,7 +497,7 @@ public final class Timeline {
       lastX = px
       drawn += 1
       out += "<line x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(y))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(y + 5))\" stroke=\"#333333\"/>"
-      out += "<text x=\"\(SVG.n(px))\" y=\"\(SVG.n(y + 17))\" text-anchor=\"middle\" font-size=\"10.5\">\(Timeline.duration(Double(t) / 1_000_000, short: true))</text>\n"
+      out += "<text x=\"\(SVG.n(px))\" y=\"\(SVG.n(y + 17))\" text-anchor=\"middle\" font-size=\"10.5\">\(Timeline.duration(Double(t) / 1_000_000, short: step >= 1))</text>\n"
     }
     out += "<text x=\"\(SVG.n(X(0) - 10))\" y=\"\(SVG.n(y + 17))\" text-anchor=\"end\" font-size=\"10.5\" fill=\"#555555\">virtual time</text>\n"
     return out

@@ -67,6 +67,19 @@ struct ChromeTraceTests {
     return found
   }
 
+  /// The memory counter moves with every change of the memory in use, not
+  /// only with the memory level: the tour never changes level.
+  @Test func theMemoryCounterFollowsAppStates() throws {
+    let r = try lifesim(["run", "Scripts/tour.lua", "--format", "chrome"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let top = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    let events = try #require(top["traceEvents"] as? [[String: Any]])
+    let counter = events.filter { $0["ph"] as? String == "C" && $0["name"] as? String == "memory (MB)" }
+    let values = counter.compactMap { ($0["args"] as? [String: Any])?["used"] as? Double }
+    #expect(values.count >= 2 && Set(values).count >= 2, "\(counter)")
+    #expect(zip(values, values.dropFirst()).allSatisfy { $0 != $1 }, "a repeated value adds no point: \(values)")
+  }
+
   @Test func everyScriptGivesAWellFormedDocument() throws {
     let scripts = try #require(FileManager.default.enumerator(atPath: repoRoot.appendingPathComponent("Scripts").path))
       .compactMap { $0 as? String }.filter { $0.hasSuffix(".lua") }.sorted()

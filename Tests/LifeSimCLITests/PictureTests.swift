@@ -129,6 +129,10 @@ struct PictureTests {
     #expect(text.contains("memory in use") && text.contains("jetsam "))
     #expect(text.contains("<title>") && text.contains("-[SceneDelegate sceneDidEnterBackground:]"))
     #expect(text.contains("data loss, 1 unsaved"))  // a jetsam kill of an app with unsaved changes
+    // On a lane, a kill with its data loss shows both symbols, not the kill alone.
+    let groups = text.components(separatedBy: "<g><title>").filter { $0.contains("killed (") && $0.contains("data loss") }
+    #expect(groups.contains { $0.contains("stroke=\"#D55E00\" stroke-width=\"3\"") && $0.contains("fill=\"#CC79A7\"") },
+            "a marker holding a kill and a data loss draws the cross and the triangle")
     // One hour late in the day: some apps have nothing there.
     let hour = Self.dir.appendingPathComponent("hour.svg")
     let ranged = try lifesim(["timeline", trace.path, "-o", hour.path, "--from", "1000", "--to", "4600"])
@@ -142,6 +146,21 @@ struct PictureTests {
     let tourText = try String(contentsOf: tour, encoding: .utf8)
     #expect(tourText.contains("idle stretch compressed") && tourText.contains(">39 s<"))
     try Self.checkRenders(tour)
+    // --from/--to widen the range before the idle stretches are found: nothing
+    // from 0 to 500 s is one compressed stretch, and the axis speaks of the same times.
+    let late = try script("late.lua", """
+      local dev = lifesim.device{ ios = 12 }
+      local app = dev:install{ bundle = "com.example.late" }
+      dev:advance(500) dev:launch(app) dev:advance(60) dev:home() dev:advance(40) dev:kill(app)
+      """)
+    let lateTrace = Self.dir.appendingPathComponent("late.jsonl")
+    _ = try lifesim(["run", late, "--format", "jsonl", "-o", lateTrace.path])
+    let lateSVG = Self.dir.appendingPathComponent("late.svg")
+    let l = try lifesim(["timeline", lateTrace.path, "-o", lateSVG.path, "--from", "0", "--to", "1000"])
+    #expect(l.status == 0, "\(l.stderr)")
+    let lateText = try String(contentsOf: lateSVG, encoding: .utf8)
+    #expect(lateText.contains("nothing happens for 8 min"), "the empty start is compressed: \(lateText)")
+    try Self.checkRenders(lateSVG)
   }
 
   /// batch --plot: three varying parameters cannot make one chart; the batch
@@ -166,6 +185,13 @@ struct PictureTests {
     try Self.checkRenders(svg)
     let bad = try lifesim(["batch", exp, "-o", csv.path, "--where", "c=y"])
     #expect(bad.status == 2 && bad.stderr.contains("--where selects the points of --plot"))
+    // A value no point has is named, with the values there are.
+    let nowhere = try lifesim(["plot", csv.path, "--metric", "m", "--where", "c=z", "-o", svg.path])
+    #expect(nowhere.status == 2 && nowhere.stderr.contains("--where c=z: no point has that value; c takes x, y"),
+            "\(nowhere.stderr)")
+    // Series differ by dash and marker shape as well as colour.
+    let chart = try String(contentsOf: svg, encoding: .utf8)
+    #expect(chart.contains("stroke-dasharray") && chart.contains("width=\"8\" height=\"8\""), "\(chart)")
     // A chart that cannot be written is not the batch's failure either.
     let unwritable = try lifesim(["batch", exp, "-o", csv.path, "--plot", "m", "--where", "c=y",
                                   "--plot-output", "/nonexistent/folder/m.svg", "--quiet"])

@@ -43,11 +43,11 @@ extension Device {
   /// The guarded steps of the process machine: the only places where its
   /// table is not the whole story.
   func shouldDeliver(_ callback: Callback, on event: AppEvent, to id: AppID) -> Bool {
-    switch callback {
-    case .willFinishLaunching: return profile.hasWillFinishLaunching  // §7 row 6
-    // §2.1 step 4, §2.6: only when there are discarded sessions to report.
-    case .didDiscardSceneSessions: return !self[id].discardedSessions.isEmpty
-    default: return true
+    switch profile.delivery(of: callback) {
+    case .always: return true
+    case .never: return false
+    case .ifAny: return !self[id].discardedSessions.isEmpty  // the only callback with this rule
+    case .whenImplemented: return self[id].implemented.contains(callback)
     }
   }
 

@@ -506,9 +506,9 @@ extension Device {
   /// `viewIsAppearing:` per profile: always from 17; on 13–16 only to a view
   /// controller that implements it; never before 13 (§0, §5.3).
   private func deliversViewIsAppearing(_ vc: ObjectID) -> Bool {
-    switch profile.viewIsAppearing {
+    switch profile.delivery(of: .viewIsAppearing) {
     case .always: return true
-    case .never: return false
+    case .never, .ifAny: return false
     case .whenImplemented:
       let c = objects[vc: vc]
       return self[c.app].implemented.contains(.viewIsAppearing) || c.spec.handled.contains(.viewIsAppearing)

@@ -201,6 +201,37 @@ public enum ModalStyle: String, CaseIterable, Sendable {
 }
 
 /// When `viewIsAppearing:` is delivered.
+/// Whether a version delivers a callback: the one rule that the engine's
+/// delivery and `lifesim diagram`'s labels both read.
+public enum CallbackDelivery: Sendable, Equatable {
+  case always
+  /// The version does not have it.
+  case never
+  /// Only when there is something to report (`application:didDiscardSceneSessions:`).
+  case ifAny
+  /// Only to an object whose app implements it (a back-deployed `viewIsAppearing:`).
+  case whenImplemented
+}
+
+extension OSProfile {
+  /// Whether this version delivers `callback`.
+  public func delivery(of callback: Callback) -> CallbackDelivery {
+    switch callback {
+    case .willFinishLaunching: return hasWillFinishLaunching ? .always : .never  // §7 row 6
+    // §2.1 step 4, §2.6: only when there are discarded sessions to report.
+    case .didDiscardSceneSessions: return .ifAny
+    // §0 "View controllers", §5.3, §7 rows 13 and 17.
+    case .viewIsAppearing:
+      switch viewIsAppearing {
+      case .always: return .always
+      case .whenImplemented: return .whenImplemented
+      case .never: return .never
+      }
+    default: return .always
+    }
+  }
+}
+
 public enum ViewIsAppearing: String, Sendable {
   case never
   /// iOS 13–16: only to a view controller with a handler for it (back-deployment).

@@ -55,6 +55,8 @@ public final class ChromeTraceWriter: TraceFormatter, @unchecked Sendable {
   private var namedProcesses: Set<Int> = []
   private var namedThreads: Set<Int64> = []
   private var lastTime = SimTime.zero
+  /// The memory counter's last value, so that a repeat adds no point.
+  private var lastUsedMB: Double?
 
   public init(document: ChromeDocument, device: Int) {
     self.document = document
@@ -117,6 +119,7 @@ public final class ChromeTraceWriter: TraceFormatter, @unchecked Sendable {
     }
     switch r.kind {
     case .state:
+      if r.scene == nil, let used = r.usedMB { memoryCounter(r, used: used, &out) }
       guard let to = r.toName else { return }
       if let scene = r.scene {
         let tid = 1000 + Int64(scene)
@@ -160,19 +163,26 @@ public final class ChromeTraceWriter: TraceFormatter, @unchecked Sendable {
 
   // MARK: - Events
 
-  private func deviceEvent(_ r: TraceRecord, _ out: inout [UInt8]) {
-    if r.kind == .memory, let used = r.usedMB {
-      document.separator(&out)
-      out.append(literal: "{\"ph\":\"C\",\"name\":\"memory (MB)\"")
-      common(devicePid, 1, r.time, &out)
-      out.append(literal: ",\"args\":{\"used\":")
-      out.append(number: used)
-      if let limit = r.limitMB {
-        out.append(literal: ",\"ram\":")
-        out.append(number: limit)
-      }
-      out.append(literal: "}}")
+  /// The memory counter track, on the device's process: a point at every
+  /// record that gives the memory in use (memory levels, and app state
+  /// changes, which change it), when it moved.
+  private func memoryCounter(_ r: TraceRecord, used: Double, _ out: inout [UInt8]) {
+    guard used != lastUsedMB || r.limitMB != nil else { return }
+    lastUsedMB = used
+    document.separator(&out)
+    out.append(literal: "{\"ph\":\"C\",\"name\":\"memory (MB)\"")
+    common(devicePid, 1, r.time, &out)
+    out.append(literal: ",\"args\":{\"used\":")
+    out.append(number: used)
+    if let limit = r.limitMB {
+      out.append(literal: ",\"ram\":")
+      out.append(number: limit)
     }
+    out.append(literal: "}}")
+  }
+
+  private func deviceEvent(_ r: TraceRecord, _ out: inout [UInt8]) {
+    if r.kind == .memory, let used = r.usedMB { memoryCounter(r, used: used, &out) }
     instant(r, pid: devicePid, tid: 1, scope: "t", &out)
   }
 
