@@ -67,6 +67,7 @@ public final class Timeline {
   private var memoryMax: [Double] = []
   private var memoryLast: [Double] = []
   private var memoryBefore: Double?
+  private var memoryDevice: Int?
   private var memoryLimit: Double?
   private var warningMB: Double?
   private var jetsamMB: Double?
@@ -214,8 +215,11 @@ public final class Timeline {
   /// Pass 2: every record, in order.
   public func draw(_ e: TimelineEvent) {
     precondition(scanned, "prepare() comes between the passes")
-    if let used = e.usedMB { noteMemory(used, at: e.time) }
-    if e.kind == .memory {
+    // The memory band is one device's: the first that gives a figure (a
+    // trace of several devices says which).
+    if e.usedMB != nil && memoryDevice == nil { memoryDevice = e.device }
+    if let used = e.usedMB, e.device == memoryDevice { noteMemory(used, at: e.time) }
+    if e.kind == .memory, e.device == memoryDevice {
       memoryLimit = e.limitMB ?? memoryLimit
       warningMB = e.warningMB ?? warningMB
       jetsamMB = e.jetsamMB ?? jetsamMB
@@ -246,7 +250,7 @@ public final class Timeline {
     case .expire:
       addMarker(l, .expire, e.time, "expiration of task \(e.detail ?? "?")")
     case .memory:
-      if e.name == nil, let used = e.usedMB {
+      if e.name == nil, let used = e.usedMB, e.device == memoryDevice {
         addMarker(nil, .memoryWarning, e.time, "memory \(e.detail ?? Timeline.megabytes(used))")
       }
     default:
@@ -451,7 +455,8 @@ public final class Timeline {
 
   private func memoryBand(top: Double, height: Double, X: (Double) -> Double) -> String {
     let known = memoryMax.filter { $0 >= 0 }
-    var out = "<text x=\"\(SVG.n(X(0) - 10))\" y=\"\(SVG.n(top + height - 4))\" text-anchor=\"end\">memory in use</text>\n"
+    let whose = devices.count > 1 ? memoryDevice.map { " (device \($0))" } ?? "" : ""
+    var out = "<text x=\"\(SVG.n(X(0) - 10))\" y=\"\(SVG.n(top + height - 4))\" text-anchor=\"end\">memory in use\(whose)</text>\n"
     out += "<rect x=\"\(SVG.n(X(0)))\" y=\"\(SVG.n(top))\" width=\"\(SVG.n(options.width))\" height=\"\(SVG.n(height))\" fill=\"#fafafa\" stroke=\"#dddddd\"/>\n"
     guard let peak = known.max() else {
       return out + "<text x=\"\(SVG.n(X(8)))\" y=\"\(SVG.n(top + height / 2 + 4))\" fill=\"#777777\">no memory figures in this trace</text>\n"

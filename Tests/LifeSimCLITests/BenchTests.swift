@@ -81,4 +81,41 @@ struct StreamTests {
     }
     #expect(seqs.count == 18)
   }
+
+  /// Without --stream too: two devices in one JSONL file have `device` and a
+  /// file-wide `seq`; a print inside a handler is a log record of that app,
+  /// between the callbacks around it, in text and JSONL.
+  @Test func keptTracesTagDevicesAndPrintsInHandlers() throws {
+    let file = try script("two_devices.lua", """
+      local a, b = lifesim.device{ ios = 12 }, lifesim.device{ ios = 17 }
+      local x = a:install{ bundle = "x" }
+      x:on("applicationDidBecomeActive:", function(ctx) print("x is active") end)
+      a:launch(x)
+      b:launch(b:install{ bundle = "y" })
+      """)
+    let r = try lifesim(["run", file, "--format", "jsonl"])
+    #expect(r.status == 0, "\(r.stderr)")
+    var seqs: [Int] = [], devices = Set<Int>()
+    var kinds: [String] = []
+    for line in r.stdout.split(separator: "\n") {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      seqs.append(try #require(object["seq"] as? Int))
+      devices.insert(object["device"] as? Int ?? 1)
+      if object["app"] as? String == "x" { kinds.append((object["kind"] as? String ?? "") + ":" + (object["callback"] as? String ?? object["detail"] as? String ?? "")) }
+    }
+    #expect(Set(seqs).count == seqs.count, "seq is unique in the file")
+    #expect(devices == [1, 2])
+    let log = try #require(kinds.firstIndex(of: "log:x is active"), "\(kinds)")
+    #expect(kinds[log - 1].hasSuffix("applicationDidBecomeActive:"), "the log comes inside its callback: \(kinds)")
+    let text = try lifesim(["run", file])
+    #expect(text.stdout.contains("x is active"), "\(text.stdout)")
+    // A timeline of both devices draws the first device's memory and says so.
+    let trace = FileManager.default.temporaryDirectory.appendingPathComponent("two-\(getpid()).jsonl")
+    let svg = FileManager.default.temporaryDirectory.appendingPathComponent("two-\(getpid()).svg")
+    defer { try? FileManager.default.removeItem(at: trace); try? FileManager.default.removeItem(at: svg) }
+    try r.stdout.write(to: trace, atomically: true, encoding: .utf8)
+    let t = try lifesim(["timeline", trace.path, "-o", svg.path])
+    #expect(t.status == 0, "\(t.stderr)")
+    #expect(try String(contentsOf: svg, encoding: .utf8).contains("memory in use (device 1)"))
+  }
 }

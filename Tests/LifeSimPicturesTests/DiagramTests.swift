@@ -61,3 +61,31 @@ struct DiagramTests {
     }
   }
 }
+
+/// Issue 18's colour rules for the timeline: Okabe–Ito colours, and a state
+/// never told by colour alone (each colour has its own band height).
+struct TimelinePaletteTests {
+  static let okabeIto: Set<String> = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
+                                      "#000000", "#999999"]
+
+  @Test func stateColoursAreOkabeItoAndEachHasItsOwnHeight() {
+    #expect(Set(Timeline.stateColour.values).isSubset(of: Self.okabeIto), "\(Timeline.stateColour)")
+    #expect(Set(Timeline.stateColour.keys) == Set(Timeline.stateHeight.keys))
+    var heightOf: [String: Double] = [:]
+    for (state, colour) in Timeline.stateColour {
+      let h = Timeline.stateHeight[state]!
+      if let other = heightOf[colour] { #expect(other == h, "\(colour) drawn at two heights") }
+      heightOf[colour] = h
+    }
+    #expect(Set(heightOf.values).count == heightOf.count, "two colours share a height: \(heightOf)")
+  }
+
+  @Test func theViewControllerDiagramFollowsTheVersion() throws {
+    let old = try StateDiagram.make(machine: .vc, ios: 12)
+    let back = try StateDiagram.make(machine: .vc, ios: 15)
+    let new = try StateDiagram.make(machine: .vc, ios: 17)
+    #expect(!old.title.contains("viewIsAppearing"))
+    #expect(back.title.contains("viewIsAppearing: (if implemented)"))
+    #expect(new.title.hasSuffix("while appearing: viewIsAppearing:"))
+  }
+}
