@@ -150,6 +150,14 @@ struct BatchTests {
     let ok = try lifesim(["merge"] + parts + ["-o", out])
     #expect(ok.status == 0, "\(ok.stderr)")
     #expect(contents(out).split(separator: "\n").count == 2 + 18)
+    // Parts that repeat a run are refused, and the old output stays.
+    let copy = tempPath("keep0-copy.csv")
+    try first.write(toFile: copy, atomically: true, encoding: .utf8)
+    let before = contents(out)
+    let overlap = try lifesim(["merge", parts[0], copy, parts[1], parts[2], "-o", out])
+    #expect(overlap.status == 2 && overlap.stderr.contains("run 0 is in both"), "\(overlap.stderr)")
+    #expect(overlap.stderr.contains("the parts overlap"))
+    #expect(contents(out) == before)
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: out).deletingLastPathComponent().path)
       .filter { $0.contains(".merging-") }
     #expect(leftovers.isEmpty, "\(leftovers)")
