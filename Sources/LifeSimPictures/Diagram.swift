@@ -141,7 +141,15 @@ public struct StateDiagram: Sendable {
     let nodeHeight = 40.0, margin = 30.0
     let nodeWidths = states.map { max(SVG.textWidth($0, size: nodeFont, bold: true) + 32, 104) }
 
-    func lines(_ e: Edge) -> [String] { [e.event + (e.silent ? " (silent)" : "")] + e.callbacks }
+    // Silent edges that share an event and a target (the kills from each
+    // running state) say where they come from, so each label names its arc.
+    var sharedSilent: [String: Int] = [:]
+    for e in edges where e.silent { sharedSilent["\(e.event)>\(e.to)", default: 0] += 1 }
+    func lines(_ e: Edge) -> [String] {
+      guard e.silent else { return [e.event] + e.callbacks }
+      let from = sharedSilent["\(e.event)>\(e.to)", default: 0] > 1 ? " from \(states[e.from])" : ""
+      return ["\(e.event)\(from) (silent)"] + e.callbacks
+    }
     func labelSize(_ e: Edge) -> (w: Double, h: Double) {
       // The first line (the event) is bold, the callbacks regular.
       let w = lines(e).enumerated().map { SVG.textWidth($1, size: labelFont, bold: $0 == 0 && !e.silent) }.max() ?? 0
