@@ -65,7 +65,11 @@ func runTool(_ arguments: [String], in directory: URL? = nil, env: [String: Stri
   while true {
     let r = waitpid(pid, &status, WNOHANG)
     if r == pid { break }
-    if r < 0 && errno != EINTR { break }
+    if r < 0 && errno != EINTR {
+      // Its status is lost (another reaper took it): no result can be trusted.
+      throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno),
+                    userInfo: [NSLocalizedDescriptionKey: "cannot wait for \(arguments.first ?? ""): \(String(cString: strerror(errno)))"])
+    }
     if !timedOut && Date() > deadline {
       timedOut = true
       kill(pid, SIGKILL)
