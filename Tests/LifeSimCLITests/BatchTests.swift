@@ -120,7 +120,7 @@ struct BatchTests {
     #expect(contents(part) == before)
     // The same shard resumes (nothing left to do), and its rows stay as they were.
     let same = try lifesim(["batch", exp, "--shard", "0/3", "-o", part, "--resume", "--quiet"])
-    #expect(same.status == 1 || same.status == 0, "\(same.stderr)")
+    #expect(same.status == 0, "nothing left to run, none failed now: \(same.stderr)")
     #expect(contents(part) == before)
     // Rows out of run order (two parts concatenated by hand) are refused by summary.
     let s1 = tempPath("resume_shard1.csv")

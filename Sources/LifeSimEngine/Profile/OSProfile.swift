@@ -200,7 +200,6 @@ public enum ModalStyle: String, CaseIterable, Sendable {
   case fullScreen, pageSheet, formSheet, overFullScreen
 }
 
-/// When `viewIsAppearing:` is delivered.
 /// Whether a version delivers a callback: the one rule that the engine's
 /// delivery and `lifesim diagram`'s labels both read.
 public enum CallbackDelivery: Sendable, Equatable {
@@ -232,6 +231,7 @@ extension OSProfile {
   }
 }
 
+/// When `viewIsAppearing:` is delivered.
 public enum ViewIsAppearing: String, Sendable {
   case never
   /// iOS 13–16: only to a view controller with a handler for it (back-deployment).
