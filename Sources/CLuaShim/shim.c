@@ -420,11 +420,13 @@ int ls_push_store(lua_State *L, lua_Integer stores, lua_Integer id) {
 ** finds the device's value store, calls store[fn](store[arg]) protected and
 ** under the handler budget as ls_pcall(.., nested = 1) does, and reads the
 ** result, so that Swift crosses into C once. The message handler goes below
-** the function instead of being rotated into place. */
+** the function instead of being rotated into place. A call whose result
+** nobody reads (`result` NULL) asks Lua for none, which spares the result's
+** slot and the call that reads its type. */
 int ls_call_handler(lua_State *L, lua_Integer stores, lua_Integer id, lua_Integer fn, lua_Integer arg,
                     int *result) {
   int top = lua_gettop(L);
-  *result = LS_RESULT_NONE;
+  if (result != NULL) *result = LS_RESULT_NONE;
   lua_pushcfunction(L, ls_msghandler);  /* top + 1 */
   lua_rawgeti(L, LUA_REGISTRYINDEX, stores);
   if (lua_rawgeti(L, -1, id) != LUA_TTABLE) {  /* the device is gone */
@@ -438,9 +440,10 @@ int ls_call_handler(lua_State *L, lua_Integer stores, lua_Integer id, lua_Intege
     lua_rawgeti(L, top + 3, arg);
     nargs = 1;
   }
-  int status = ls_protected(L, nargs, 1, top + 1, 1);
+  int status = ls_protected(L, nargs, result != NULL, top + 1, 1);
   if (status == LUA_OK) {
-    if (lua_type(L, -1) == LUA_TBOOLEAN) *result = lua_toboolean(L, -1) ? LS_RESULT_TRUE : LS_RESULT_FALSE;
+    if (result != NULL && lua_type(L, -1) == LUA_TBOOLEAN)
+      *result = lua_toboolean(L, -1) ? LS_RESULT_TRUE : LS_RESULT_FALSE;
     lua_settop(L, top);
   } else {
     lua_replace(L, top + 1);  /* the error value, alone above `top` */

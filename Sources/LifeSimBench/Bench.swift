@@ -92,7 +92,7 @@ public struct Bench {
     var perCall: [Double] = [], floor: [Double] = []
     for _ in 0..<max(1, repetitions) {
       let rt = try LuaRuntime(options: RuntimeOptions())
-      let t = try rt.measureHandlerCalls(cycles: 20_000)
+      let t = try rt.measureHandlerCalls(cycles: 100_000)
       perCall.append(t.perHandlerCall)
       floor.append(t.perFloorCall)
     }

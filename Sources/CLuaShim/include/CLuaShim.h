@@ -113,7 +113,8 @@ int ls_push_store(lua_State *L, lua_Integer stores, lua_Integer id);
 enum { LS_RESULT_NONE = 0, LS_RESULT_FALSE = 1, LS_RESULT_TRUE = 2 };
 /// A handler call in one step: `store[fn](store[arg])` (no argument when `arg`
 /// is 0) on the store of device `id`, as ls_pcall(L, 1, 1, 1) would make it,
-/// with its boolean result in `*result`. On success the stack is as it was;
+/// with its boolean result in `*result` (`result` NULL: no result is read,
+/// and Lua is asked for none). On success the stack is as it was;
 /// on failure the error value is left on top (the caller pops it). A device
 /// that is gone runs nothing and counts as success.
 int ls_call_handler(lua_State *L, lua_Integer stores, lua_Integer id, lua_Integer fn, lua_Integer arg,

@@ -103,6 +103,10 @@ public enum Callback: UInt8, CaseIterable, Sendable {
     self == .initWithCoder || self == .awakeFromNib || self == .dealloc || receiver == .view
   }
 
+  /// Whether the OS reads the method's return value: the two launch methods'
+  /// BOOL, which refuses a URL (reference §2.7). Every other result is dropped.
+  public var returnsAnswer: Bool { self == .willFinishLaunching || self == .didFinishLaunching }
+
   /// The UIApplication notification posted right after it, as on iOS (reference
   /// §0 last row). In the scene model the four scene callbacks stand in for the
   /// app-delegate methods, and the UIApplication notifications are still posted (§1.3).

@@ -31,7 +31,7 @@ extension Device {
         detail = n.remote ? "remote notification" : "local notification"
       }
       let result = try deliver(callback, to: id, url: withURL ? url : nil, detail: detail)
-      if result == .bool(false), callback == .willFinishLaunching || callback == .didFinishLaunching {
+      if result == .bool(false), callback.returnsAnswer {
         launchRefusedURL = true
       }
       if callback == .didDiscardSceneSessions { self[id].discardedSessions.removeAll() }

@@ -48,9 +48,15 @@ public struct Trace: Sendable {
   /// Streamed records wait from here until the matching `release()`.
   mutating func hold() { held += 1 }
 
+  @inline(__always)
   mutating func release() {
     held -= 1
-    guard held == 0, !pending.isEmpty, let stream else { return }
+    if held == 0, !pending.isEmpty { writePending() }
+  }
+
+  @inline(never)
+  private mutating func writePending() {
+    guard let stream else { return }
     for r in pending { stream.write(r, in: self) }
     pending.removeAll(keepingCapacity: true)
   }

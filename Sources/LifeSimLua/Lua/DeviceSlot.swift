@@ -388,13 +388,17 @@ final class DeviceSlot: DeviceHost {
        let slot = specHandlers[token]?[delivery.callback.rawValue] {
       _ = try call(slot, ctx: ctx, app: delivery.app, what: .delivery(delivery.callback, vc: delivery.vc, view: delivery.view))
     }
+    // Only a method whose answer the OS reads has its result read.
+    let reads = delivery.callback.returnsAnswer
     let own = functions[app].handlers[c]
     if own != 0 {
-      result = try call(own, ctx: ctx, app: delivery.app, what: .delivery(delivery.callback, vc: delivery.vc, view: delivery.view))
+      result = try call(own, ctx: ctx, app: delivery.app, what: .delivery(delivery.callback, vc: delivery.vc, view: delivery.view),
+                        readsResult: reads)
     }
     let any = functions[app].wildcard
     if any != 0 {
-      let r = try call(any, ctx: ctx, app: delivery.app, what: .delivery(delivery.callback, vc: delivery.vc, view: delivery.view))
+      let r = try call(any, ctx: ctx, app: delivery.app, what: .delivery(delivery.callback, vc: delivery.vc, view: delivery.view),
+                       readsResult: reads)
       if own == 0 { result = r }
     }
     return result
@@ -574,12 +578,18 @@ final class DeviceSlot: DeviceHost {
   }
 
   /// Calls the function in `slot` with the `ctx` in slot `ctx`, both read raw
-  /// from the store, and reads a boolean result.
+  /// from the store, and, with `readsResult`, reads a boolean result.
   @inline(__always)
-  private func call(_ slot: Int32, ctx: Int32, app: AppID, what: Running) throws -> HandlerResult {
+  private func call(_ slot: Int32, ctx: Int32, app: AppID, what: Running, readsResult: Bool = false) throws -> HandlerResult {
     var result: Int32 = 0
-    let status = ls_call_handler(L, lua_Integer(runtime.storesTableRef), lua_Integer(id), lua_Integer(slot),
-                                 lua_Integer(ctx), &result)
+    let status: Int32
+    if readsResult {
+      status = ls_call_handler(L, lua_Integer(runtime.storesTableRef), lua_Integer(id), lua_Integer(slot),
+                               lua_Integer(ctx), &result)
+    } else {
+      status = ls_call_handler(L, lua_Integer(runtime.storesTableRef), lua_Integer(id), lua_Integer(slot),
+                               lua_Integer(ctx), nil)
+    }
     if status != LUA_OK || device.killedWhileRunning == app { try failed(status, app: app, what: what) }
     switch Int(result) {
     case LS_RESULT_TRUE: return .bool(true)
