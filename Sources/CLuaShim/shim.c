@@ -39,6 +39,7 @@ static void *arena_realloc(ls_arena *A, void *ptr, size_t old, size_t nsize);
 
 static void *ls_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   ls_state *S = (ls_state *)ud;
+  S->activity++;
   size_t old = ptr ? osize : 0;  // osize is a type tag when ptr == NULL
   if (nsize == 0) {
     if (S->arena) arena_realloc(S->arena, ptr, old, 0);
@@ -145,6 +146,8 @@ typedef struct {
   size_t used;
   long long run_remaining;
 } ls_snapshot_header;
+
+unsigned long long ls_activity(lua_State *L) { return ls_getstate(L)->activity; }
 
 size_t ls_snapshot_size(lua_State *L) {
   ls_state *S = ls_getstate(L);
@@ -380,6 +383,7 @@ static int ls_msghandler(lua_State *L) {
 ** handler whose own budget tripped leaves its caller running under its own. */
 static int ls_protected(lua_State *L, int nargs, int nresults, int msgh, int nested) {
   ls_state *S = ls_getstate(L);
+  S->activity++;
   int saved_deny = S->deny;
   long long saved_call = S->call_remaining;
   if (nested) S->call_remaining = S->handler_budget;

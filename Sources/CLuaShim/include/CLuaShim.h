@@ -52,6 +52,7 @@ typedef struct ls_state {
   void *host;                  // the Swift runtime (unretained)
   const void *metatables[32];  // each kind's metatable (the registry keeps it), to check userdata by pointer
   ls_arena *arena;             // the mapping every allocation comes from, or NULL (malloc)
+  unsigned long long activity; // counts allocator calls and protected calls (never restored)
 } ls_state;
 
 #define LS_TRIP_NONE 0
@@ -68,6 +69,11 @@ void ls_close(lua_State *L);
 /// `capacity` bytes (reserved, not committed), so that the whole state can
 /// be saved and restored (`lifesim explore`).
 lua_State *ls_newstate_arena(size_t capacity, void *host);
+/// How many allocator calls and protected calls the state has seen. Between
+/// two reads that give the same count no Lua code ran and nothing was
+/// allocated or freed: a caller that only read raw left the state's bytes as
+/// they were (`lifesim explore` skips a restore after a refused step).
+unsigned long long ls_activity(lua_State *L);
 /// The bytes ls_snapshot_save writes now; 0 for a state without an arena.
 size_t ls_snapshot_size(lua_State *L);
 /// Copies the whole state into `dst` (ls_snapshot_size bytes). Only between

@@ -50,16 +50,29 @@ extension LuaRuntime {
                         explore: explore, nextDeviceID: nextDeviceID)
   }
 
+  /// How many allocations and protected calls the Lua state has seen
+  /// (`ls_activity`): the same count twice means its bytes did not change.
+  var luaActivity: UInt64 { UInt64(ls_activity(mainState)) }
+
+  /// Whether the Lua state's bytes are those of `s` (saved against `base`):
+  /// for checks in debug builds.
+  func luaStateEquals(_ s: RuntimeState, base: RuntimeState?) -> Bool {
+    saveState(against: s.isDelta ? base : nil).lua == s.lua
+  }
+
   /// Goes back to a state this runtime saved (with the base it was saved
   /// against). A step that made a device cannot be undone this way (the
-  /// device's objects would outlive it), and is refused.
-  func restoreState(_ s: RuntimeState, base: RuntimeState? = nil) throws {
+  /// device's objects would outlive it), and is refused. Without `lua`, the
+  /// Lua state is left as it is: the caller knows it is `s`'s already.
+  func restoreState(_ s: RuntimeState, base: RuntimeState? = nil, lua: Bool = true) throws {
     precondition(L == mainState && contexts.count == 0, "restoreState while a script runs")
     guard devices.ids == s.slots.map(\.id), nextDeviceID == s.nextDeviceID else {
       throw ScriptError(message: "a step made or dropped a device, which the search cannot undo: "
                         + "make every device before the search starts")
     }
-    if s.isDelta {
+    if !lua {
+      // Left as it is.
+    } else if s.isDelta {
       guard let base else { preconditionFailure("a delta needs its base") }
       base.lua.withUnsafeBytes { b in
         s.lua.withUnsafeBytes { ls_snapshot_restore_delta(mainState, b.baseAddress, $0.baseAddress) }

@@ -27,8 +27,10 @@ private final class SearchWorker {
     }
   }
 
-  func restore(_ s: RuntimeState) throws {
-    do { try rt.restoreState(s, base: root) } catch let e as ScriptError { throw ExploreError(description: e.message) }
+  func restore(_ s: RuntimeState, lua: Bool = true) throws {
+    do { try rt.restoreState(s, base: root, lua: lua) } catch let e as ScriptError {
+      throw ExploreError(description: e.message)
+    }
   }
 
   func take(_ step: String) throws -> StepOutcome {
@@ -247,15 +249,24 @@ extension Explorer {
     }
     var out: [Successor] = []
     out.reserveCapacity(alphabet.count)
+    // Whether the Lua state is still `start`'s: a refused step runs no Lua
+    // code and allocates nothing (a third of all steps), so the next one
+    // need not copy the Lua state back (the bridge's and the engine's parts
+    // are put back every time: they are cheap).
+    var luaIsStart = false
     for step in alphabet {
-      try worker.restore(start)
+      try worker.restore(start, lua: !luaIsStart)
+      let activity = worker.rt.luaActivity
       var s = Successor()
       let outcome = try worker.take(step)
       if outcome == .refused {
+        luaIsStart = worker.rt.luaActivity == activity
+        assert(!luaIsStart || worker.rt.luaStateEquals(start, base: worker.root), "a refused step changed the Lua state")
         s.refused = true
         out.append(s)
         continue
       }
+      luaIsStart = false
       s.fingerprint = try worker.fingerprint()
       do { s.reached = try worker.rt.reached(on: worker.slot) } catch let e as ScriptError {
         throw ExploreError(description: e.message)
