@@ -13,7 +13,13 @@ public enum AppState: UInt8, MachineValue {
   /// Whether the process exists (anything but notRunning).
   public var isRunning: Bool { self != .notRunning }
   /// Whether the process executes code (not suspended, not dead).
-  public var isExecuting: Bool { self != .notRunning && self != .suspended }
+  @inline(__always)
+  public var isExecuting: Bool {
+    switch self {
+    case .notRunning, .suspended: return false
+    case .inactive, .active, .background: return true
+    }
+  }
 
   static let names = ["notRunning", "inactive", "active", "background", "suspended"]
 }

@@ -26,7 +26,7 @@ public protocol DeviceHost: AnyObject {
 /// `Device.deliveryURL` while the handler runs.
 public struct Delivery: Sendable {
   public var app: AppID
-  public var callback: Callback
+  public let callback: Callback
   /// The scene number, for scene-delegate callbacks.
   public var scene: Int32?
   /// Whether the callback carries a URL (in the launch options, connection
@@ -36,11 +36,16 @@ public struct Delivery: Sendable {
   /// view and the view controller that holds it.
   public var vc: ObjectID?
   public var view: ObjectID?
+  /// Whether the OS reads the handler's answer (`Callback.returnsAnswer`):
+  /// a host may skip reading any other handler's result. Stored, so that the
+  /// host's hot path reads a byte instead of calling across modules.
+  public let readsAnswer: Bool
 
   public init(app: AppID, callback: Callback, scene: Int32? = nil, hasURL: Bool = false,
               vc: ObjectID? = nil, view: ObjectID? = nil) {
     self.app = app
     self.callback = callback
+    self.readsAnswer = callback.returnsAnswer
     self.scene = scene
     self.hasURL = hasURL
     self.vc = vc

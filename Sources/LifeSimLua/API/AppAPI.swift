@@ -95,8 +95,9 @@ extension LuaRuntime {
       throw ArgumentError(position: 2, message: "unknown callback '\(selector)'\(suggestion(for: selector, in: names))")
     }
     let c = Int(callback.rawValue)
-    if slot.functions[app].handlers[c] != 0 { slot.free(slot.functions[app].handlers[c]) }
-    slot.functions[app].handlers[c] = slot.store(3)
+    let old = slot.functions[app].handler(for: c)
+    if old != 0 { slot.free(old) }
+    slot.functions[app].setHandler(slot.store(3), for: c)
     slot.device.setHandled(callback, for: id)
     return 0
   }

@@ -166,8 +166,12 @@ struct ContextStack {
 /// The script functions one app registered, as slots of the device's value
 /// store (0 for none: slots start at 1).
 struct AppFunctions {
-  /// By `Callback.rawValue`.
-  var handlers = [Int32](repeating: 0, count: Callback.allCases.count)
+  /// By `Callback.rawValue`; set with `setHandler`, read with `handler(for:)`.
+  private(set) var handlers = [Int32](repeating: 0, count: Callback.allCases.count)
+  /// Bit `c` is set when `handlers[c]` is: a handler call reads this word,
+  /// beside `wildcard` and `context`, and reaches the array (another cache
+  /// line or two, cold by the time the next callback comes) only for a set bit.
+  private var handled: UInt64 = 0
   /// The `on("*")` handler.
   var wildcard: Int32 = 0
   /// By `AppNotification.rawValue`, in registration order.
@@ -176,6 +180,20 @@ struct AppFunctions {
   var context: Int32 = 0
   /// Its bundle id as a Lua string, made at the first `choose_victim` call.
   var bundle: Int32 = 0
+
+  init() {
+    precondition(Callback.allCases.count <= UInt64.bitWidth, "AppFunctions.handled has a bit per callback")
+  }
+
+  /// The store slot of the app's own handler of callback `c`, or 0.
+  @inline(__always)
+  func handler(for c: Int) -> Int32 { handled & (1 << UInt64(c)) == 0 ? 0 : handlers[c] }
+
+  /// Sets (or, with 0, clears) the handler of callback `c`.
+  mutating func setHandler(_ slot: Int32, for c: Int) {
+    handlers[c] = slot
+    if slot != 0 { handled |= 1 << UInt64(c) } else { handled &= ~(1 << UInt64(c)) }
+  }
 }
 
 /// The live devices of a runtime by id: ids are small and made in order, so a
@@ -221,6 +239,9 @@ final class DeviceSlot: DeviceHost {
   unowned(unsafe) let runtime: LuaRuntime
   /// The runtime's, read on every handler call.
   let contexts: ContextStack
+  /// The runtime's `stores` table's registry slot, kept here so that a
+  /// handler call does not read it from the runtime object.
+  let storesRef: lua_Integer
 
   /// Per app: its handlers, observers and `ctx`.
   var functions: [AppFunctions] = []
@@ -250,6 +271,7 @@ final class DeviceSlot: DeviceHost {
     self.device = device
     self.runtime = runtime
     self.contexts = runtime.contexts
+    self.storesRef = lua_Integer(runtime.storesTableRef)
     device.host = self
   }
 
@@ -278,7 +300,7 @@ final class DeviceSlot: DeviceHost {
       "functions", "appObjects", "sceneObjects", "traceObject", "stateNames", "policyFunctions", "taskObjects",
       "taskNames", "vcObjects", "viewObjects", "specHandlers", "nextHandlerSet", "nextSlot", "freeSlots",
     ]
-    static let fixedProperties: Set<String> = ["id", "device", "runtime", "contexts"]
+    static let fixedProperties: Set<String> = ["id", "device", "runtime", "contexts", "storesRef"]
   }
 
   func saveState() -> SavedState {
@@ -389,8 +411,8 @@ final class DeviceSlot: DeviceHost {
       _ = try call(slot, ctx: ctx, app: delivery.app, what: .delivery(delivery.callback, vc: delivery.vc, view: delivery.view))
     }
     // Only a method whose answer the OS reads has its result read.
-    let reads = delivery.callback.returnsAnswer
-    let own = functions[app].handlers[c]
+    let reads = delivery.readsAnswer
+    let own = functions[app].handler(for: c)
     if own != 0 {
       result = try call(own, ctx: ctx, app: delivery.app, what: .delivery(delivery.callback, vc: delivery.vc, view: delivery.view),
                         readsResult: reads)
@@ -584,11 +606,9 @@ final class DeviceSlot: DeviceHost {
     var result: Int32 = 0
     let status: Int32
     if readsResult {
-      status = ls_call_handler(L, lua_Integer(runtime.storesTableRef), lua_Integer(id), lua_Integer(slot),
-                               lua_Integer(ctx), &result)
+      status = ls_call_handler(L, storesRef, lua_Integer(id), lua_Integer(slot), lua_Integer(ctx), &result)
     } else {
-      status = ls_call_handler(L, lua_Integer(runtime.storesTableRef), lua_Integer(id), lua_Integer(slot),
-                               lua_Integer(ctx), nil)
+      status = ls_call_handler(L, storesRef, lua_Integer(id), lua_Integer(slot), lua_Integer(ctx), nil)
     }
     if status != LUA_OK || device.killedWhileRunning == app { try failed(status, app: app, what: what) }
     switch Int(result) {
