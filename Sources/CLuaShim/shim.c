@@ -237,6 +237,12 @@ void ls_snapshot_restore(lua_State *L, const void *src) {
   memcpy(S->arena, saved, saved->top);
   S->used = h.used;
   S->run_remaining = h.run_remaining;
+  /* A state is saved at rest, before any limit tripped: a limit that tripped
+     on another path since must not carry over to this one. (The hook's count
+     lives in the Lua state, and came back with it.) */
+  S->tripped = LS_TRIP_NONE;
+  S->call_remaining = -1;
+  S->refused = 0;
 }
 
 /* Pushes the memory-cap message, prefixed with the location at `level`. */

@@ -18,6 +18,16 @@ public struct Coverage: Sendable, Equatable {
     if model == .appDelegate { processAppDelegate[edge] += 1 } else { processScene[edge] += 1 }
   }
 
+  /// The counts added since `earlier`, a copy of these counts taken before.
+  public func since(_ earlier: Coverage) -> Coverage {
+    var d = self
+    for i in d.processAppDelegate.indices { d.processAppDelegate[i] -= earlier.processAppDelegate[i] }
+    for i in d.processScene.indices { d.processScene[i] -= earlier.processScene[i] }
+    for i in d.scene.indices { d.scene[i] -= earlier.scene[i] }
+    for i in d.appearance.indices { d.appearance[i] -= earlier.appearance[i] }
+    return d
+  }
+
   /// Adds another device's counts.
   public mutating func add(_ other: Coverage) {
     for i in processAppDelegate.indices { processAppDelegate[i] += other.processAppDelegate[i] }
@@ -48,7 +58,8 @@ extension Device {
   /// which the apps were last used (jetsam's order), its view controllers'
   /// classes and appearance; the screen (front app, lock, interruption,
   /// switcher, call); the memory level and protected data; the pending
-  /// events that are still valid, by their delay from now; and the random
+  /// events that are still valid, by their delay from now, and the timers a
+  /// suspended app holds until it runs again; and the random
   /// generator's state. It leaves out what cannot change behaviour: the
   /// clock's absolute value, pids, sequence numbers and the trace.
   ///
@@ -90,6 +101,13 @@ extension Device {
         u8(s.state.rawValue)
       }
       i64(Int64(self[id].discardedSessions.count))
+      // Timers that came due while the app was suspended, waiting to fire
+      // when it runs again (reference §0 "Timers"), in their order.
+      i64(Int64(self[id].parkedTimers.count))
+      for e in self[id].parkedTimers {
+        guard case .appTimer(_, _, let token) = e.action else { continue }
+        if let describe { text(describe(token)) } else { i64(Int64(token.rawValue)) }
+      }
     }
     for vc in objects.viewControllers where vc.appearance != .deallocated {
       i64(Int64(vc.app.index))

@@ -145,7 +145,12 @@ extension LuaRuntime {
   func take(_ step: String, on slot: DeviceSlot) throws -> StepOutcome {
     let device = slot.device
     if let ref = explore.actions.last(where: { $0.name == step })?.ref {
-      return try call(ref, on: slot).map { .failed("action '\(step)' failed: \($0)") } ?? .done
+      lastRefusal = nil
+      guard let message = try call(ref, on: slot) else { return .done }
+      // An action that failed because the device refused what it asked (dev:open_url
+      // on a locked phone) is refused, as a default step refused the same way is.
+      if let refusal = lastRefusal, message.hasSuffix(refusal) { return .refused }
+      return .failed("action '\(step)' failed: \(message)")
     }
     let words = step.split(separator: " ", maxSplits: 1).map(String.init)
     func app() throws -> AppID {
@@ -168,8 +173,8 @@ extension LuaRuntime {
       case "memory_warning": try device.memoryWarning()
       case "memory_pressure": try device.memoryPressure()
       case "advance":
-        guard words.count == 2, let s = Double(words[1]), let t = SimTime(seconds: s) else {
-          throw ScriptError(message: "unknown step '\(step)'")
+        guard words.count == 2, let s = Double(words[1]), s > 0, let t = SimTime(seconds: s) else {
+          throw ScriptError(message: "unknown step '\(step)' (advance takes a positive number of seconds)")
         }
         try device.advance(by: t)
       default:
@@ -190,9 +195,15 @@ extension LuaRuntime {
     return nil
   }
 
-  /// The reachable properties that hold now.
+  /// The reachable properties that hold now. One that raises an error is an
+  /// error of the script, not a property that does not hold.
   func reached(on slot: DeviceSlot) throws -> [String] {
-    try explore.reachables.filter { try call($0.ref, on: slot, predicate: true) == nil }.map(\.name)
+    try explore.reachables.filter {
+      var raised: String?
+      let holds = try call($0.ref, on: slot, predicate: true, raised: &raised) == nil
+      if let raised { throw ScriptError(message: "lifesim.reachable '\($0.name)' failed: \(raised)") }
+      return holds
+    }.map(\.name)
   }
 
   /// What the search compares states by: the engine's fingerprint, with each
@@ -240,12 +251,23 @@ extension LuaRuntime {
   /// result), else the message (its second result, or the error). Otherwise
   /// nil on success and the error message on failure.
   private func call(_ ref: Int32, on slot: DeviceSlot, predicate: Bool = false) throws -> String? {
+    var raised: String?
+    return try call(ref, on: slot, predicate: predicate, raised: &raised)
+  }
+
+  /// Calls a function of the script with the device; nil when it returns (for
+  /// a predicate, when it holds), else its message. An error it raised is
+  /// also put in `raised`.
+  private func call(_ ref: Int32, on slot: DeviceSlot, predicate: Bool, raised: inout String?) throws -> String? {
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
     lua_rawgeti(L, ls_registryindex(), lua_Integer(ref))
     slot.pushDevice()
     let status = ls_pcall(L, 1, 2, 0)
-    if status != LUA_OK { return popFailure(status: status).message }
+    if status != LUA_OK {
+      raised = popFailure(status: status).message
+      return raised
+    }
     guard predicate else { return nil }
     if lua_toboolean(L, -2) != 0 { return nil }
     return stringValue(L, -1) ?? "it returned \(lua_type(L, -2) == LUA_TNIL ? "nil" : "false")"

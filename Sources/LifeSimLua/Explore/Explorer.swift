@@ -127,7 +127,10 @@ public final class Explorer {
 
   /// Where a sequence first fails, replayed from the start with refused steps
   /// skipped: the steps up to the failure, and what failed. Nil if it holds.
-  private func firstFailure(_ steps: [String]) throws -> (steps: [String], invariant: String?, message: String, trace: String)? {
+  /// `visit` sees each state on the way (after the set-up and each step taken).
+  func firstFailure(_ steps: [String], visit: (LuaRuntime, DeviceSlot) throws -> Void = { _, _ in })
+    throws -> (steps: [String], invariant: String?, message: String, trace: String)?
+  {
     let rt = try runtime()
     let slot: DeviceSlot
     do { slot = try rt.exploreDevice() } catch let e as ScriptError { throw ExploreError(description: e.message) }
@@ -135,6 +138,7 @@ public final class Explorer {
     func found(_ invariant: String?, _ message: String) -> (steps: [String], invariant: String?, message: String, trace: String) {
       (taken, invariant, message, TraceWriter(format: .text).render(slot.device.trace))
     }
+    try visit(rt, slot)
     if let (name, message) = try rt.brokenInvariant(on: slot) { return found(name, message) }
     for step in steps {
       let outcome: StepOutcome
@@ -142,14 +146,15 @@ public final class Explorer {
       if outcome == .refused { continue }
       taken.append(step)
       if case .failed(let message) = outcome { return found(nil, message) }
+      try visit(rt, slot)
       if let (name, message) = try rt.brokenInvariant(on: slot) { return found(name, message) }
     }
     return nil
   }
 
   /// `walks` random walks of `length` steps, each drawn from the alphabet by
-  /// a generator seeded from `seed` and the walk's number; the first that
-  /// fails is shrunk to a shortest failing subsequence.
+  /// a generator of its own, seeded from `seed`; the first that fails is
+  /// shrunk to a shortest failing subsequence of its steps up to the failure.
   public func randomWalks(_ walks: Int, length: Int, seed: UInt64,
                           progress: ((ExploreProgress) -> Void)? = nil) throws -> ExploreResult {
     let start = Date()
@@ -161,12 +166,25 @@ public final class Explorer {
     if rt0.explore.invariants.isEmpty {
       throw ExploreError(description: "the script declares no invariant: lifesim.invariant(name, function(dev) … end)")
     }
+    // The reachable properties, looked for in every state the walks pass.
+    let names = rt0.explore.reachables.map(\.name)
+    var reached = Set<String>()
+    func visit(_ rt: LuaRuntime, _ slot: DeviceSlot) throws {
+      guard reached.count < names.count else { return }
+      do { reached.formUnion(try rt.reached(on: slot)) } catch let e as ScriptError {
+        throw ExploreError(description: e.message)
+      }
+    }
     var lastReport = Date()
+    // Each walk's generator is seeded by the next number of one seeded by
+    // `seed`: seeds that differ by the generator's own step (seed + k·γ) would
+    // give the same stream shifted by k.
+    var seeds = SeededGenerator(seed: seed)
     for walk in 0..<walks {
-      var random = SeededGenerator(seed: seed &+ UInt64(walk) &* 0x9E37_79B9_7F4A_7C15)
+      var random = SeededGenerator(seed: seeds.next())
       let steps = (0..<length).map { _ in result.alphabet[Int(random.next() % UInt64(result.alphabet.count))] }
       result.states += steps.count
-      if let failure = try firstFailure(steps) {
+      if let failure = try firstFailure(steps, visit: visit) {
         let shrunk = try shrink(failure.steps, result: &result)
         result.violation = ExploreViolation(steps: shrunk.steps, invariant: shrunk.invariant, message: shrunk.message,
                                             trace: shrunk.trace)
@@ -179,6 +197,7 @@ public final class Explorer {
                                  seconds: Date().timeIntervalSince(start)))
       }
     }
+    result.reachables = names.map { ($0, reached.contains($0)) }
     result.seconds = Date().timeIntervalSince(start)
     return result
   }
@@ -219,16 +238,40 @@ public final class Explorer {
   }
 
   /// A scenario that reproduces a violation under `lifesim run`: the script,
-  /// then the steps through `lifesim.replay`, which fails with the message.
-  public static func counterexample(script: String, file: String, _ v: ExploreViolation) -> String {
-    var out = "-- A counterexample found by `lifesim explore \(file)`: after "
+  /// wrapped in a function so that a `return` at its end still lets the steps
+  /// run after it, and started on its own first line so that its line numbers
+  /// (and so a handler error's message) stay the same; then the steps through
+  /// `lifesim.replay`, which fails with the message. `command` is the command
+  /// line that runs it (with the flags the search ran under).
+  public static func counterexample(script: String, file: String, _ v: ExploreViolation, command: String) -> String {
+    var out = "(function(...) --[==[ a counterexample found by lifesim explore: see the end of the file ]==] "
+    // The script's own long brackets cannot close the comment above: its level
+    // is two, and the script starts after it.
+    out += script
+    if !script.hasSuffix("\n") { out += "\n" }
+    out += "end)(...)\n\n"
+    out += "-- A counterexample found by `lifesim explore \(file)`: after "
     out += v.steps.isEmpty ? "no step" : v.steps.joined(separator: ", ")
     out += ",\n-- " + (v.invariant.map { "invariant '\($0)' does not hold" } ?? "a handler fails") + ": "
     out += v.message.split(separator: "\n").first.map(String.init) ?? ""
-    out += "\n-- Run it with `lifesim run` (it fails there with the same message).\n\n"
-    out += script
-    if !script.hasSuffix("\n") { out += "\n" }
-    out += "\nlifesim.replay{ " + v.steps.map { "\"\($0)\"" }.joined(separator: ", ") + " }\n"
+    out += "\n-- Run it with `\(command)`: it fails there with the same message.\n"
+    out += "lifesim.replay{ " + v.steps.map(luaQuoted).joined(separator: ", ") + " }\n"
     return out
   }
+}
+
+/// A string as a Lua literal, in double quotes with what needs it escaped.
+func luaQuoted(_ s: String) -> String {
+  var out = "\""
+  for u in s.unicodeScalars {
+    switch u {
+    case "\\": out += "\\\\"
+    case "\"": out += "\\\""
+    case "\n": out += "\\n"
+    case "\r": out += "\\r"
+    case "\0": out += "\\000"
+    default: out.unicodeScalars.append(u)
+    }
+  }
+  return out + "\""
 }

@@ -96,6 +96,14 @@ private struct Node {
   var state: RuntimeState
 }
 
+/// What expanding one node gave: its successors, in alphabet order, up to
+/// and including the first that breaks something, and the coverage its steps
+/// added (not the steps that rebuilt the node on another worker).
+private struct Expansion {
+  var successors: [Successor] = []
+  var coverage = Coverage()
+}
+
 /// One step from a node.
 private struct Successor {
   var refused = false
@@ -122,6 +130,8 @@ extension Explorer {
     }
     result.states = 1
     result.distinct = 1
+    // The edges the set-up took, once (every worker took them).
+    result.coverage = first.slot.device.coverage
     var reachedNames = Set<String>()
     do { reachedNames.formUnion(try first.rt.reached(on: first.slot)) } catch let e as ScriptError {
       throw ExploreError(description: e.message)
@@ -148,19 +158,29 @@ extension Explorer {
       while offset < frontier.count {
         let chunk = offset..<min(frontier.count, offset + chunkSize)
         offset = chunk.upperBound
-        let expanded = try expandAll(frontier, chunk, alphabet, workers, seen)
-        for (n, successors) in zip(chunk, expanded) {
-          for (step, s) in zip(alphabet, successors) {
+        let expanded = expandAll(frontier, chunk, alphabet, workers, seen)
+        // In node order, whatever --jobs: a node's error counts only if no
+        // earlier node broke an invariant (the workers may have gone past it).
+        for (n, expansion) in zip(chunk, expanded) {
+          let e = try expansion.get()
+          result.coverage.add(e.coverage)
+          for (step, s) in zip(alphabet, e.successors) {
             result.states += 1
             if s.refused { continue }
             reachedNames.formUnion(s.reached)
             if let v = s.violation {
-              result.violation = ExploreViolation(steps: frontier[n].steps + [step], invariant: v.invariant,
-                                                  message: v.message, trace: s.trace)
+              let steps = frontier[n].steps + [step]
+              result.violation = try confirmed(steps, v, trace: s.trace)
               result.depthReached = depth
               break search
             }
             guard seen.insert(s.fingerprint).inserted else { continue }
+            if result.distinct >= options.maxStates {
+              // One more distinct state than --max-states allows: stop before it.
+              result.truncated = true
+              result.depthReached = depth
+              break search
+            }
             guard let state = s.state else { preconditionFailure("a new state's first successor was not saved") }
             // Saved by the worker that expanded node n.
             let node = Node(steps: frontier[n].steps + [step], fingerprint: s.fingerprint, owner: n % jobs, state: state)
@@ -174,11 +194,6 @@ extension Explorer {
             }
             result.distinct += 1
             next.append(node)
-            if result.distinct >= options.maxStates {
-              result.truncated = true
-              result.depthReached = depth
-              break search
-            }
           }
         }
         if let progress, Date().timeIntervalSince(lastReport) >= 1 {
@@ -195,10 +210,24 @@ extension Explorer {
 
   private func finish(_ result: inout ExploreResult, _ start: Date, _ workers: [SearchWorker], _ names: [String],
                       _ reached: Set<String>) -> ExploreResult {
-    for w in workers { result.coverage.add(w.slot.device.coverage) }
     result.seconds = Date().timeIntervalSince(start)
     result.reachables = names.map { ($0, reached.contains($0)) }
     return result
+  }
+
+  /// A violation, once replayed from the start in a fresh runtime: it must
+  /// fail there, at its last step, the same way (a script that reads
+  /// something outside the device may not), and the trace reported is that
+  /// run's, as `lifesim run` of the counterexample prints it.
+  private func confirmed(_ steps: [String], _ v: (invariant: String?, message: String), trace: String) throws
+    -> ExploreViolation
+  {
+    guard let f = try firstFailure(steps), f.steps == steps, f.invariant == v.invariant, f.message == v.message else {
+      throw ExploreError(description: "the violation after \(steps.joined(separator: ", ")) did not happen again when "
+                         + "replayed from the start: the script depends on something outside the device, which the "
+                         + "search cannot replay")
+    }
+    return ExploreViolation(steps: steps, invariant: v.invariant, message: v.message, trace: f.trace)
   }
 
   /// Replays `steps` in a fresh runtime and checks it reaches `fingerprint`.
@@ -208,17 +237,24 @@ extension Explorer {
     }
   }
 
-  /// Expands the chunk's nodes, each on worker `index % jobs`, the workers in parallel.
+  /// Expands the chunk's nodes, each on worker `index % jobs`, the workers in
+  /// parallel; each node's expansion or error, in node order.
   private func expandAll(_ frontier: [Node], _ chunk: Range<Int>, _ alphabet: [String], _ workers: [SearchWorker],
-                         _ seen: Set<StateDigest>) throws -> [[Successor]] {
+                         _ seen: Set<StateDigest>) -> [Result<Expansion, Error>] {
     let jobs = workers.count
     if jobs == 1 {
       var fresh = Set<StateDigest>()
-      return try chunk.map { try expand(frontier[$0], on: workers[0], index: 0, alphabet, seen, &fresh) }
+      var out: [Result<Expansion, Error>] = []
+      for n in chunk {
+        let r = Result { try expand(frontier[n], on: workers[0], index: 0, alphabet, seen, &fresh) }
+        out.append(r)
+        if case .failure = r { break }  // nothing after it is looked at
+      }
+      return out
     }
     final class Results: @unchecked Sendable {
       // Each index is written by one worker only.
-      var slots: [Result<[Successor], Error>?]
+      var slots: [Result<Expansion, Error>?]
       init(_ n: Int) { slots = Array(repeating: nil, count: n) }
     }
     let results = Results(chunk.count)
@@ -233,20 +269,21 @@ extension Explorer {
         }
       }
     }
-    return try results.slots.map { try $0!.get() }
+    return results.slots.map { $0! }
   }
 
   /// Every step of the alphabet from `node`, on `worker`. A node saved by
   /// another worker is first rebuilt from this worker's root by its steps
   /// (a saved state only restores into the runtime that saved it).
   private func expand(_ node: Node, on worker: SearchWorker, index: Int, _ alphabet: [String],
-                      _ seen: Set<StateDigest>, _ fresh: inout Set<StateDigest>) throws -> [Successor] {
+                      _ seen: Set<StateDigest>, _ fresh: inout Set<StateDigest>) throws -> Expansion {
     var start = node.state
     if node.owner != index {
       try worker.rebuild(node.steps)
       guard try worker.fingerprint() == node.fingerprint else { throw ExploreError.notReplayable(node.steps) }
       start = worker.rt.saveState(against: worker.root)
     }
+    let coverageBefore = worker.slot.device.coverage
     var out: [Successor] = []
     out.reserveCapacity(alphabet.count)
     // Whether the Lua state is still `start`'s: a refused step runs no Lua
@@ -274,11 +311,13 @@ extension Explorer {
       if let v = try worker.violation(after: outcome) {
         s.violation = v
         s.trace = worker.trace
+        out.append(s)
+        break  // the search stops here: the later steps would not be looked at
       } else if !seen.contains(s.fingerprint), fresh.insert(s.fingerprint).inserted {
         s.state = worker.rt.saveState(against: worker.root)
       }
       out.append(s)
     }
-    return out
+    return Expansion(successors: out, coverage: worker.slot.device.coverage.since(coverageBefore))
   }
 }

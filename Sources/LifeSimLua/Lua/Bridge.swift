@@ -230,7 +230,9 @@ extension LuaRuntime {
       pushErrorObject(failure)
       return LS_RAISE
     } catch let e as SimulationError {
-      push(L, named(luaMessage(for: e), by: API.rows[Int(id)]))
+      let message = named(luaMessage(for: e), by: API.rows[Int(id)])
+      if e.isRefusal { lastRefusal = message }
+      push(L, message)
       return LS_RAISE_WHERE
     } catch is RaiseTop {
       return LS_RAISE

@@ -104,6 +104,10 @@ public final class LuaRuntime {
   public internal(set) var explore = ExploreDeclarations()
 
   let contexts = ContextStack()
+  /// The message of the last call the device refused (a refusal raised into
+  /// the script): `lifesim explore` tells a refused action of the script's own
+  /// from a failing one by it.
+  var lastRefusal: String?
   /// Where `saveState(against:)` writes a delta before keeping its exact size.
   var snapshotScratch: [UInt8] = []
 

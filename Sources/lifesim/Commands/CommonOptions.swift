@@ -5,30 +5,30 @@ import LifeSimLua
 /// The options every command that runs scripts shares.
 struct CommonOptions: ParsableArguments {
   @Option(help: "The run's seed: math.random and devices without a seed use it.")
-  var seed: UInt64 = 1
+  var seed: UInt64 = Defaults.seed
 
   @Option(help: ArgumentHelp("The iOS version of devices that do not name one.",
                              valueName: "version"))
-  var ios: Int = 17
+  var ios: Int = Defaults.ios
 
   @Flag(help: "Give scripts the whole Lua standard library (io, os, debug). Only for scripts you trust.")
   var unsafe = false
 
   @Option(help: ArgumentHelp("The memory cap of a script's Lua state, in MB.", valueName: "MB"))
-  var maxMemory: Int = 256
+  var maxMemory: Int = Defaults.maxMemory
 
   @Option(help: ArgumentHelp("Lua instructions a run may execute.", valueName: "N"))
-  var maxInstructions: Int64 = 300_000_000
+  var maxInstructions: Int64 = Defaults.maxInstructions
 
   @Option(help: ArgumentHelp("Lua instructions one handler, observer or timer may execute.", valueName: "N"))
-  var maxHandlerInstructions: Int64 = 50_000_000
+  var maxHandlerInstructions: Int64 = Defaults.maxHandlerInstructions
 
   @Option(help: ArgumentHelp("How far dev:run() may take the clock, in virtual seconds.", valueName: "seconds"))
-  var maxTime: Double = 30 * 86_400
+  var maxTime: Double = Defaults.maxTime
 
   @Option(help: ArgumentHelp("Events that may run at one virtual instant before the run counts as stalled.",
                              valueName: "N"))
-  var maxEventsPerInstant: Int = 100_000
+  var maxEventsPerInstant: Int = Defaults.maxEventsPerInstant
 
   func validate() throws {
     guard OSProfile.supportedVersions.contains(ios) else {
@@ -42,6 +42,37 @@ struct CommonOptions: ParsableArguments {
     }
     guard maxTime > 0, maxTime.isFinite else { throw ValidationError("--max-time must be a positive number") }
     guard maxEventsPerInstant > 0 else { throw ValidationError("--max-events-per-instant must be positive") }
+  }
+
+  /// The flags' defaults, named once for the declarations above and for `arguments`.
+  enum Defaults {
+    static let seed: UInt64 = 1
+    static let ios = 17
+    static let maxMemory = 256
+    static let maxInstructions: Int64 = 300_000_000
+    static let maxHandlerInstructions: Int64 = 50_000_000
+    static let maxTime: Double = 30 * 86_400
+    static let maxEventsPerInstant = 100_000
+  }
+
+  /// These flags as a command line, leaving out the ones at their defaults:
+  /// what a command that runs the same script the same way needs.
+  var arguments: [String] {
+    let defaults = Defaults.self
+    var out: [String] = []
+    if seed != defaults.seed { out += ["--seed", String(seed)] }
+    if ios != defaults.ios { out += ["--ios", String(ios)] }
+    if unsafe { out.append("--unsafe") }
+    if maxMemory != defaults.maxMemory { out += ["--max-memory", String(maxMemory)] }
+    if maxInstructions != defaults.maxInstructions { out += ["--max-instructions", String(maxInstructions)] }
+    if maxHandlerInstructions != defaults.maxHandlerInstructions {
+      out += ["--max-handler-instructions", String(maxHandlerInstructions)]
+    }
+    if maxTime != defaults.maxTime { out += ["--max-time", String(maxTime)] }
+    if maxEventsPerInstant != defaults.maxEventsPerInstant {
+      out += ["--max-events-per-instant", String(maxEventsPerInstant)]
+    }
+    return out
   }
 
   /// The runtime options these flags describe.

@@ -15,15 +15,17 @@ extension Lifesim {
         memory_pressure, background_fetch, advance 1/10/60, and the script's own \
         lifesim.action), so the first violation it finds is a shortest one; a \
         failing handler is a violation too. -o writes it as a scenario that fails \
-        the same way under lifesim run. Exit status: 0 none found, 1 a violation.
+        the same way under lifesim run. Exit status: 0 none found; 1 a violation, \
+        or a lifesim.reachable property no explored state satisfied; 2 an error \
+        (the script's, or one the search cannot replay).
         """
     )
 
     @Argument(help: "The script: a device, its apps and handlers, and lifesim.invariant checks.")
     var file: String
 
-    @Option(help: "The longest sequence tried.")
-    var depth: Int = 6
+    @Option(help: "The longest sequence tried (default 6; not with --random, whose walks are --length long).")
+    var depth: Int?
 
     @Option(help: ArgumentHelp("Only these actions, comma-separated (e.g. \"launch com.example.notes,home\").", valueName: "a,b,..."))
     var actions: String?
@@ -49,7 +51,13 @@ extension Lifesim {
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
-      if depth < 0 || depth > 100 { throw ValidationError("--depth must be between 0 and 100") }
+      if let depth, depth < 0 || depth > 100 { throw ValidationError("--depth must be between 0 and 100") }
+      if random != nil, depth != nil {
+        throw ValidationError("--depth is for the breadth-first search; the walks of --random are --length steps long")
+      }
+      if let actions, actions.split(separator: ",").allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+        throw ValidationError("--actions names no action")
+      }
       if maxStates < 1 { throw ValidationError("--max-states must be ≥ 1") }
       if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256") }
       if let random, random < 1 { throw ValidationError("--random must be ≥ 1") }
@@ -58,11 +66,13 @@ extension Lifesim {
 
     func run() throws {
       var options = ExploreOptions()
-      options.depth = depth
+      options.depth = depth ?? 6
       options.maxStates = maxStates
       options.jobs = jobs
       options.runtime = common.runtimeOptions()
-      options.actions = actions.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+      options.actions = actions.map {
+        $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+      }
       let explorer = Explorer(file: file, options: options)
       let result: ExploreResult
       do {
@@ -79,7 +89,9 @@ extension Lifesim {
           }
         }
       } catch let e as ExploreError {
-        throw ValidationError(e.description)
+        // An error of the script or of the search, not of the command line: no usage.
+        printError("lifesim explore: \(e.description)")
+        throw ExitCode(2)
       }
       var summary = random.map { "lifesim explore: \($0) random walk\($0 == 1 ? "" : "s") of \(length) steps, \(result.states) steps replayed" }
         ?? "lifesim explore: \(result.states) states, \(result.distinct) distinct, depth \(result.depthReached)"
@@ -87,7 +99,13 @@ extension Lifesim {
       if result.truncated { summary += " (stopped at --max-states \(maxStates))" }
       writeOut("alphabet: \(result.alphabet.joined(separator: ", "))\n")
       if random == nil {
-        for c in result.coverageReport where c.taken > 0 {
+        for c in result.coverageReport {
+          guard c.taken > 0 else {
+            // A machine the device never used (the scene machines under the
+            // app-delegate model): its edges would all be listed for nothing.
+            writeOut("coverage, \(c.machine): 0 of \(c.total) edges (the search never used this machine)\n")
+            continue
+          }
           writeOut("coverage, \(c.machine): \(c.taken) of \(c.total) edges"
                    + (c.never.isEmpty ? "\n" : "; never taken: \(c.never.joined(separator: ", "))\n"))
         }
@@ -96,7 +114,14 @@ extension Lifesim {
         writeOut("reachable '\(name)': " + (reached ? "reached\n" : "never reached: the search did not get there\n"))
       }
       guard let v = result.violation else {
-        writeOut("no violation up to depth \(result.depthReached)\n")
+        if let random {
+          writeOut("no violation in \(random) random walk\(random == 1 ? "" : "s") of \(length) steps\n")
+        } else if result.truncated {
+          writeOut("no violation in the \(result.distinct) distinct states explored: the search stopped at "
+                   + "--max-states \(maxStates) before depth \(result.depthReached) was complete\n")
+        } else {
+          writeOut("no violation up to depth \(result.depthReached)\n")
+        }
         printError(summary)
         if result.reachables.contains(where: { !$0.reached }) { throw ExitCode(1) }
         return
@@ -108,10 +133,20 @@ extension Lifesim {
       printError(summary)
       if let output {
         let script = try String(contentsOfFile: file, encoding: .utf8)
-        try writeTextFile(output, Explorer.counterexample(script: script, file: file, v))
-        printError("lifesim explore: wrote \(output) (lifesim run \(output) fails the same way)")
+        // The flags the search ran under, so that the run goes the same way.
+        let command = (["lifesim", "run"] + common.arguments + [output]).map(shellQuoted).joined(separator: " ")
+        try writeTextFile(output, Explorer.counterexample(script: script, file: file, v, command: command))
+        printError("lifesim explore: wrote \(output) (`\(command)` fails the same way)")
       }
       throw ExitCode(1)
     }
   }
+}
+
+/// A word as a POSIX shell reads it back: as it is when it holds only safe
+/// characters, else in single quotes.
+func shellQuoted(_ word: String) -> String {
+  let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%")
+  if !word.isEmpty, word.allSatisfy({ safe.contains($0) }) { return word }
+  return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
 }
