@@ -255,23 +255,7 @@ public final class Explorer {
     out += ",\n-- " + (v.invariant.map { "invariant '\($0)' does not hold" } ?? "a handler fails") + ": "
     out += v.message.split(separator: "\n").first.map(String.init) ?? ""
     out += "\n-- Run it with `\(command)`: it fails there with the same message.\n"
-    out += "lifesim.replay{ " + v.steps.map(luaQuoted).joined(separator: ", ") + " }\n"
+    out += "lifesim.replay{ " + v.steps.map(quoted).joined(separator: ", ") + " }\n"
     return out
   }
-}
-
-/// A string as a Lua literal, in double quotes with what needs it escaped.
-func luaQuoted(_ s: String) -> String {
-  var out = "\""
-  for u in s.unicodeScalars {
-    switch u {
-    case "\\": out += "\\\\"
-    case "\"": out += "\\\""
-    case "\n": out += "\\n"
-    case "\r": out += "\\r"
-    case "\0": out += "\\000"
-    default: out.unicodeScalars.append(u)
-    }
-  }
-  return out + "\""
 }

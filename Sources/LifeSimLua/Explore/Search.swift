@@ -109,7 +109,6 @@ private struct Successor {
   var refused = false
   var fingerprint = StateDigest([])
   var violation: (invariant: String?, message: String)?
-  var trace = ""
   var reached: [String] = []
   /// Saved when the fingerprint was new to its worker.
   var state: RuntimeState?
@@ -170,7 +169,7 @@ extension Explorer {
             reachedNames.formUnion(s.reached)
             if let v = s.violation {
               let steps = frontier[n].steps + [step]
-              result.violation = try confirmed(steps, v, trace: s.trace)
+              result.violation = try confirmed(steps, v)
               result.depthReached = depth
               break search
             }
@@ -219,9 +218,7 @@ extension Explorer {
   /// fail there, at its last step, the same way (a script that reads
   /// something outside the device may not), and the trace reported is that
   /// run's, as `lifesim run` of the counterexample prints it.
-  private func confirmed(_ steps: [String], _ v: (invariant: String?, message: String), trace: String) throws
-    -> ExploreViolation
-  {
+  private func confirmed(_ steps: [String], _ v: (invariant: String?, message: String)) throws -> ExploreViolation {
     guard let f = try firstFailure(steps), f.steps == steps, f.invariant == v.invariant, f.message == v.message else {
       throw ExploreError(description: "the violation after \(steps.joined(separator: ", ")) did not happen again when "
                          + "replayed from the start: the script depends on something outside the device, which the "
@@ -310,7 +307,6 @@ extension Explorer {
       }
       if let v = try worker.violation(after: outcome) {
         s.violation = v
-        s.trace = worker.trace
         out.append(s)
         break  // the search stops here: the later steps would not be looked at
       } else if !seen.contains(s.fingerprint), fresh.insert(s.fingerprint).inserted {

@@ -385,7 +385,13 @@ func quoted(_ s: String) -> String {
     case "\t": out += "\\t"
     case "\r": out += "\\r"
     default:
-      if u.value < 0x20 || u.value == 0x7F { out += "\\\(u.value)" } else { out.unicodeScalars.append(u) }
+      // Three digits always: "\1" before a digit would read as another code.
+      if u.value < 0x20 || u.value == 0x7F {
+        let d = Int(u.value)
+        out += "\\" + String(d / 100) + String(d / 10 % 10) + String(d % 10)
+      } else {
+        out.unicodeScalars.append(u)
+      }
     }
   }
   return out + "\""
