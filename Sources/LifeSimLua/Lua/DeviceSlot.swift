@@ -350,7 +350,7 @@ final class DeviceSlot: DeviceHost {
   /// Pushes the store table (nil when the device is gone, and returns false). Stack effect: +1.
   @discardableResult
   func pushStore() -> Bool {
-    ls_push_store(L, lua_Integer(runtime.storesTableRef), lua_Integer(id)) != 0
+    ls_push_store(L, storesRef, lua_Integer(id)) != 0
   }
 
   /// Stores the value at `index` and returns its slot (stack effect: none).
