@@ -82,30 +82,6 @@ public enum AppLifecycle {
   /// app's state follows its scenes.
   public static let scene = TransitionTable("process (scenes)", edges(scene: true))
 
-  // Read in place on the hot path: `table(for:)` returns a copy of a table
-  // (three references to retain and release), these do not.
-
-  /// The position of the edge for (state, event) in the table of `model`.
-  @inline(__always)
-  static func edge(_ model: LifecycleModel, from state: AppState, on event: AppEvent) -> Int? {
-    model == .appDelegate ? appDelegate.edge(from: state, on: event) : scene.edge(from: state, on: event)
-  }
-
-  @inline(__always)
-  static func target(_ model: LifecycleModel, _ e: Int) -> AppState {
-    model == .appDelegate ? appDelegate.transitions[e].to : scene.transitions[e].to
-  }
-
-  @inline(__always)
-  static func deliveredAfter(_ model: LifecycleModel, _ e: Int) -> Bool {
-    model == .appDelegate ? appDelegate.transitions[e].deliveredAfter : scene.transitions[e].deliveredAfter
-  }
-
-  @inline(__always)
-  static func callbacks(_ model: LifecycleModel, _ e: Int) -> [Callback] {
-    model == .appDelegate ? appDelegate.transitions[e].callbacks : scene.transitions[e].callbacks
-  }
-
   /// The edge for (state, event) in the app-delegate model.
   public static func transition(from state: AppState, on event: AppEvent) -> AppTransition? {
     appDelegate.transition(from: state, on: event)

@@ -20,7 +20,7 @@ extension Device {
       if let d = url ?? detail { $0.detail = d }
       if let url { $0.url = url }
     }, call: { try $0.handle(Delivery(app: id, callback: callback, scene: scene, hasURL: url != nil), on: self) })
-    if let n = callback.notification, postsNotification(callback, scene: scene, of: id) {
+    if let n = machines.notification(callback), postsNotification(callback, scene: scene, of: id) {
       try post(n, to: id)
     }
     if callback == .didBecomeActive || callback == .sceneDidBecomeActive {

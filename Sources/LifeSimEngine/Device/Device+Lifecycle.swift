@@ -4,15 +4,15 @@ extension Device {
   /// before or after the state change as the edge says.
   func apply(_ event: AppEvent, to id: AppID, url: String? = nil) throws {
     let from = self[id].state, model = self[id].model
-    guard let e = AppLifecycle.edge(model, from: from, on: event) else {
+    guard let e = machines.edge(model, from: from, on: event) else {
       throw SimulationError.illegalTransition(app: self[id].config.bundle, from: from, event: event, at: now)
     }
     coverage.process(model, e)
     if event == .launch { watchdogs.armLaunch(app: id, at: now, policy: policy) }  // §0: 20 s to the first …DidBecomeActive:
-    let after = AppLifecycle.deliveredAfter(model, e)
-    if !after { try deliver(AppLifecycle.callbacks(model, e), event, id, url) }
-    setState(id, AppLifecycle.target(model, e), from: from)
-    if after { try deliver(AppLifecycle.callbacks(model, e), event, id, url) }
+    let after = machines.deliveredAfter(model, e)
+    if !after { try deliver(machines.callbacks(model, e), event, id, url) }
+    setState(id, machines.target(model, e), from: from)
+    if after { try deliver(machines.callbacks(model, e), event, id, url) }
   }
 
   private func deliver(_ callbacks: [Callback], _ event: AppEvent, _ id: AppID, _ url: String?) throws {

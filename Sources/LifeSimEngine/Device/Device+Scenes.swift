@@ -179,7 +179,7 @@ extension Device {
   func apply(_ event: SceneEvent, scene number: Int32, of id: AppID, url: String? = nil) throws {
     guard let i = self[id].sceneIndex(number) else { return }
     let from = self[id].scenes[i].state
-    guard let e = SceneLifecycle.table.edge(from: from, on: event) else {
+    guard let e = machines.sceneMachine.edge(from: from, on: event) else {
       throw SimulationError.illegalSceneTransition(app: self[id].config.bundle, scene: number,
                                                    from: from, event: event, at: now)
     }
@@ -200,11 +200,11 @@ extension Device {
 
   /// Walks edge `e` of the scene table for one scene.
   private func walk(_ e: Int, _ number: Int32, _ id: AppID, _ url: String?) throws {
-    let after = SceneLifecycle.table.transitions[e].deliveredAfter
-    if !after { try deliver(SceneLifecycle.table.transitions[e].callbacks, number, id, url) }
-    setSceneState(id, number, SceneLifecycle.table.transitions[e].to)
+    let after = machines.sceneMachine.transitions[e].deliveredAfter
+    if !after { try deliver(machines.sceneMachine.transitions[e].callbacks, number, id, url) }
+    setSceneState(id, number, machines.sceneMachine.transitions[e].to)
     try followScenes(id)
-    if after { try deliver(SceneLifecycle.table.transitions[e].callbacks, number, id, url) }
+    if after { try deliver(machines.sceneMachine.transitions[e].callbacks, number, id, url) }
   }
 
   private func deliver(_ callbacks: [Callback], _ number: Int32, _ id: AppID, _ url: String?) throws {
@@ -228,7 +228,7 @@ extension Device {
   /// become active, the last to resign or leave (§1.3: the notifications are
   /// still posted). In the app-delegate model every one is posted.
   func postsNotification(_ callback: Callback, scene: Int32?, of id: AppID) -> Bool {
-    guard callback.receiver == .sceneDelegate, let scene else { return true }
+    guard machines.receiver(callback) == .sceneDelegate, let scene else { return true }
     let needs: (SceneState) -> Bool
     switch callback {
     case .sceneWillEnterForeground, .sceneDidEnterBackground: needs = { $0.isForeground }
@@ -268,12 +268,12 @@ extension Device {
     // The same rule as `SceneLifecycle.appState(of:)`, without a lazy sequence.
     guard let to = implied, to != from else { return }
     func oneStep(_ event: AppEvent) -> Bool {
-      AppLifecycle.edge(.scene, from: from, on: event).map { AppLifecycle.target(.scene, $0) } == to
+      machines.edge(.scene, from: from, on: event).map { machines.target(.scene, $0) } == to
     }
     guard let event = [AppEvent.activate, .deactivate, .enterBackground, .enterForeground].first(where: oneStep) else {
       throw SimulationError.inconsistent("\(self[id].config.bundle): its scenes imply \(to), which is not one step from \(from) (t=\(now))")
     }
-    if let e = AppLifecycle.edge(.scene, from: from, on: event) { coverage.process(.scene, e) }
+    if let e = machines.edge(.scene, from: from, on: event) { coverage.process(.scene, e) }
     setState(id, to, from: from)
   }
 
@@ -283,7 +283,7 @@ extension Device {
     for i in self[id].scenes.indices {
       let s = self[id].scenes[i]
       guard s.state.isConnected else { continue }
-      guard let e = SceneLifecycle.table.edge(from: s.state, on: .detach) else { preconditionFailure("no detach edge") }
+      guard let e = machines.sceneMachine.edge(from: s.state, on: .detach) else { preconditionFailure("no detach edge") }
       coverage.scene[e] += 1
       setSceneState(id, s.number, .unattached)
     }

@@ -44,7 +44,7 @@ public struct DeviceState {
     "launchRefusedURL",
   ]
   public static let unsavedProperties: Set<String> = [
-    "profile", "seed", "quirks", "model", "host", "coverage", "trapsOnViolation",
+    "profile", "seed", "quirks", "model", "host", "coverage", "trapsOnViolation", "machines",
   ]
 }
 

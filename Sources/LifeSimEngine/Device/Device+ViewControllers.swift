@@ -360,9 +360,9 @@ extension Device {
   func dropWindows(_ id: AppID, scene: Int32? = nil) {
     func release(_ vc: ObjectID) {
       for v in objects.views(under: vc) { objects[view: v].deallocated = true }
-      if let e = AppearanceLifecycle.table.edge(from: objects[vc: vc].appearance, on: .release) {
+      if let e = machines.appearance.edge(from: objects[vc: vc].appearance, on: .release) {
         coverage.appearance[e] += 1
-        objects[vc: vc].appearance = AppearanceLifecycle.table.transitions[e].to
+        objects[vc: vc].appearance = machines.appearance.transitions[e].to
       }
       for child in objects[vc: vc].children { release(child) }  // §5.6: children go with their container
     }
@@ -482,21 +482,21 @@ extension Device {
   /// callbacks before or after the change as the table says (§5.3).
   private func appear(_ vc: ObjectID, _ event: AppearanceEvent) throws {
     let from = objects[vc: vc].appearance
-    guard let e = AppearanceLifecycle.table.edge(from: from, on: event) else {
+    guard let e = machines.appearance.edge(from: from, on: event) else {
       throw SimulationError.inconsistent(
         "\(objects[vc: vc].spec.className) of \(self[objects[vc: vc].app].config.bundle): \(event) while \(from) (t=\(now))")
     }
     coverage.appearance[e] += 1
-    let after = AppearanceLifecycle.table.transitions[e].deliveredAfter
-    let to = AppearanceLifecycle.table.transitions[e].to
+    let after = machines.appearance.transitions[e].deliveredAfter
+    let to = machines.appearance.transitions[e].to
     if after { set(vc) { $0.appearance = to } }
-    for callback in AppearanceLifecycle.table.transitions[e].callbacks { try deliverUI(callback, vc: vc) }
+    for callback in machines.appearance.transitions[e].callbacks { try deliverUI(callback, vc: vc) }
     if !after { set(vc) { $0.appearance = to } }
     // §5.6: a container forwards its appearance to its children, after its own
     // callback (children that cannot take the step, such as one added while
     // the parent was off screen, are left as they are).
     for child in objects[vc: vc].children
-    where AppearanceLifecycle.table.edge(from: objects[vc: child].appearance, on: event) != nil {
+    where machines.appearance.edge(from: objects[vc: child].appearance, on: event) != nil {
       if event == .didAppear { set(child) { $0.hasAppeared = true } }
       try appear(child, event)
       if event == .dealloc { for v in objects.views(under: child) { try deallocView(v) } }

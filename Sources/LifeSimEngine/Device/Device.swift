@@ -38,6 +38,9 @@ public final class Device {
     get { trace.isEnabled }
     set { trace.isEnabled = newValue }
   }
+  /// The state machines' tables and the callback rows, held so the hot path
+  /// reads them without `swift_once`.
+  let machines = Machines()
   /// Counts of opens, kills and data loss, kept even with the trace off.
   public internal(set) var stats = DeviceStats()
   /// The edges of each state machine taken so far (`lifesim explore`'s coverage).
