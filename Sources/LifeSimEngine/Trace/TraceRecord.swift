@@ -88,7 +88,8 @@ public struct TraceRecord: Equatable, Sendable {
     var value: RareFields { if case .fields(let f) = self { return f }; fatalError() }
   }
 
-  private struct RareFields: Equatable, Sendable {
+  /// The rare fields, all at once (a writer reads them together).
+  struct RareFields: Equatable, Sendable {
     var memoryLevel: MemoryLevel?
     var limitMB: Double?
     var warningMB: Double?
@@ -100,32 +101,33 @@ public struct TraceRecord: Equatable, Sendable {
     var duration: SimTime?
   }
 
-  /// One of the rare fields; setting it boxes them on the record's first one.
-  private subscript<T>(rare field: WritableKeyPath<RareFields, T?>) -> T? {
-    get { rare?.value[keyPath: field] }
-    set {
-      var f = rare?.value ?? RareFields()
-      f[keyPath: field] = newValue
-      rare = .fields(f)
-    }
+  /// The rare fields, or nil when the record has none.
+  var rareFields: RareFields? { rare?.value }
+
+  /// Changes the rare fields; the first change boxes them. (Plain closures,
+  /// not key paths: a key path is looked up at run time on each use.)
+  private mutating func updateRare(_ change: (inout RareFields) -> Void) {
+    var f = rare?.value ?? RareFields()
+    change(&f)
+    rare = .fields(f)
   }
 
   /// For `memory` records: the level reached and the device's RAM, in MB.
-  public var memoryLevel: MemoryLevel? { get { self[rare: \.memoryLevel] } set { self[rare: \.memoryLevel] = newValue } }
-  public var limitMB: Double? { get { self[rare: \.limitMB] } set { self[rare: \.limitMB] = newValue } }
+  public var memoryLevel: MemoryLevel? { get { rare?.value.memoryLevel } set { updateRare { $0.memoryLevel = newValue } } }
+  public var limitMB: Double? { get { rare?.value.limitMB } set { updateRare { $0.limitMB = newValue } } }
   /// For `memory` records: where the warning and critical (jetsam) levels begin, in MB.
-  public var warningMB: Double? { get { self[rare: \.warningMB] } set { self[rare: \.warningMB] = newValue } }
-  public var jetsamMB: Double? { get { self[rare: \.jetsamMB] } set { self[rare: \.jetsamMB] = newValue } }
+  public var warningMB: Double? { get { rare?.value.warningMB } set { updateRare { $0.warningMB = newValue } } }
+  public var jetsamMB: Double? { get { rare?.value.jetsamMB } set { updateRare { $0.jetsamMB = newValue } } }
   /// For `data_loss` records: how many unsaved changes were lost.
-  public var unsaved: Int32? { get { self[rare: \.unsaved] } set { self[rare: \.unsaved] = newValue } }
+  public var unsaved: Int32? { get { rare?.value.unsaved } set { updateRare { $0.unsaved = newValue } } }
   /// For `expire` records: the task's number (its name is the `detail`) and
   /// when its process will be killed unless it ends its tasks.
-  public var task: Int32? { get { self[rare: \.task] } set { self[rare: \.task] = newValue } }
-  public var deadline: SimTime? { get { self[rare: \.deadline] } set { self[rare: \.deadline] = newValue } }
+  public var task: Int32? { get { rare?.value.task } set { updateRare { $0.task = newValue } } }
+  public var deadline: SimTime? { get { rare?.value.deadline } set { updateRare { $0.deadline = newValue } } }
   /// For handled callbacks whose handler took virtual time (`ctx:work`): how long.
-  public var duration: SimTime? { get { self[rare: \.duration] } set { self[rare: \.duration] = newValue } }
+  public var duration: SimTime? { get { rare?.value.duration } set { updateRare { $0.duration = newValue } } }
   /// For callbacks that carry a URL.
-  public var url: String? { get { self[rare: \.url] } set { self[rare: \.url] = newValue } }
+  public var url: String? { get { rare?.value.url } set { updateRare { $0.url = newValue } } }
 
   /// The name of the state before, the app's or the scene's.
   public var fromName: String? { from?.description ?? sceneFrom?.description }

@@ -50,6 +50,7 @@ public struct TraceWriter: TraceFormatter {
   /// numbers records within the file and `device_seq` keeps the device's own
   /// (what `since` takes), where the two differ (JSONL).
   public var fileSequence: FileSequence?
+  private let fragments = JSONFragments.shared
 
   public init(format: TraceFormat, names: NameStyle = .objc, device: Int? = nil,
               fileSequence: FileSequence? = nil) {
@@ -70,15 +71,19 @@ public struct TraceWriter: TraceFormatter {
 
   /// One record and its newline.
   public func record(_ r: TraceRecord, in trace: Trace, into out: inout [UInt8]) {
-    line(r, in: trace, into: &out)
-    out.append(0x0A)
+    switch format {
+    case .text:
+      text(r, trace, &out)
+      out.append(0x0A)
+    case .jsonl: json(r, trace, &out, newline: true)
+    }
   }
 
   /// Appends one record, without a newline.
   public func line(_ r: TraceRecord, in trace: Trace, into out: inout [UInt8]) {
     switch format {
     case .text: text(r, trace, &out)
-    case .jsonl: json(r, trace, &out)
+    case .jsonl: json(r, trace, &out, newline: false)
     }
   }
 
@@ -163,120 +168,159 @@ public struct TraceWriter: TraceFormatter {
 
   // MARK: - jsonl
 
-  private func json(_ r: TraceRecord, _ trace: Trace, _ out: inout [UInt8]) {
-    out.append(0x7B)  // {
+  private func json(_ r: TraceRecord, _ trace: Trace, _ out: inout [UInt8], newline: Bool) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: jsonBound(r, trace)) { room in
+      // On the stack for the usual record (1 KB or less, as the function promises).
+      let start = room.baseAddress!
+      var c = ByteCursor(start, end: start + room.count)
+      json(r, trace, &c, newline: newline)
+      out.append(contentsOf: UnsafeBufferPointer(start: start, count: c.p - start))
+    }
+  }
+
+  /// At most how many bytes `json` writes for `r`: every key and number at its
+  /// longest (about 570 bytes), the fixed names it has, and 6 bytes a byte of
+  /// each string (escapes), the detail counted twice (it is written as
+  /// `watchdog`, `task` or `url`, and as itself).
+  private func jsonBound(_ r: TraceRecord, _ trace: Trace) -> Int {
+    let f = fragments
+    var names = f.fragment(.kind, r.kind.rawValue).count
+    if let x = r.callback { names += f.fragment(.callback, x.rawValue).count }
+    if let x = r.notification { names += f.fragment(.notification, x.rawValue).count }
+    if let x = r.from { names += f.fragment(.appFrom, x.rawValue).count }
+    if let x = r.sceneFrom { names += f.fragment(.sceneFrom, x.rawValue).count }
+    if let x = r.to { names += f.fragment(.appTo, x.rawValue).count }
+    if let x = r.sceneTo { names += f.fragment(.sceneTo, x.rawValue).count }
+    if let x = r.action { names += f.fragment(.action, x.rawValue).count }
+    if let x = r.reason { names += f.fragment(.reason, x.rawValue).count }
+    var strings = 0
+    if let app = r.app { strings += trace.name(of: app).utf8.count }
+    if let o = r.object { strings += trace.className(of: o).utf8.count }
+    if let d = r.detail { strings += 2 * d.utf8.count }
+    if let rare = r.rareFields {
+      if let x = rare.memoryLevel { names += f.fragment(.level, x.rawValue).count }
+      if let u = rare.url { strings += u.utf8.count }
+    }
+    return 640 + names + 6 * strings
+  }
+
+  private func json(_ r: TraceRecord, _ trace: Trace, _ c: inout ByteCursor, newline: Bool) {
+    let f = fragments
+    let rare = r.rareFields
+    c.byte(0x7B)  // {
     if let device {
-      out.append(literal: "\"device\":")
-      out.append(decimal: device)
-      out.append(0x2C)
+      c.literal("\"device\":")
+      c.decimal(Int64(device))
+      c.byte(0x2C)
     }
-    out.append(literal: "\"t\":")
-    r.time.append(to: &out)
-    out.append(literal: ",\"seq\":")
+    c.literal("\"t\":")
+    c.time(r.time)
+    c.literal(",\"seq\":")
     let seq = fileSequence?.next() ?? r.seq
-    out.append(decimal: seq)
+    c.decimal(Int64(seq))
     if seq != r.seq {
-      out.append(literal: ",\"device_seq\":")
-      out.append(decimal: r.seq)
+      c.literal(",\"device_seq\":")
+      c.decimal(Int64(r.seq))
     }
-    out.append(literal: ",\"kind\":\"")
-    out.append(text: r.kind.description)
-    out.append(0x22)
+    c.bytes(f.fragment(.kind, r.kind.rawValue))
     if let app = r.app {
-      out.append(literal: ",\"app\":")
-      out.append(jsonString: trace.name(of: app))
+      c.literal(",\"app\":")
+      c.jsonString(trace.name(of: app))
     }
     if let s = r.scene {
-      out.append(literal: ",\"scene\":")
-      out.append(decimal: Int(s))
+      c.literal(",\"scene\":")
+      c.decimal(Int64(s))
     }
     if let o = r.object {
-      if o.isView { out.append(literal: ",\"view\":") } else { out.append(literal: ",\"vc\":") }
-      out.append(jsonString: trace.className(of: o))
-      out.append(literal: ",\"instance\":")
-      out.append(decimal: Int(o.instance))
+      if o.isView { c.literal(",\"view\":") } else { c.literal(",\"vc\":") }
+      c.jsonString(trace.className(of: o))
+      c.literal(",\"instance\":")
+      c.decimal(Int64(o.instance))
     }
-    // Selectors, notification names and the other enumerations need no escape.
-    if let c = r.callback { field(",\"callback\":\"", c.selector, &out) }
-    if let n = r.notification {
-      // `callback` is the name's old place, kept for readers of format 1.
-      field(",\"callback\":\"", n.name, &out)
-      field(",\"notification\":\"", n.name, &out)
-    }
+    if let x = r.callback { c.bytes(f.fragment(.callback, x.rawValue)) }
+    if let x = r.notification { c.bytes(f.fragment(.notification, x.rawValue)) }
     if let h = r.handled {
-      if h { out.append(literal: ",\"handled\":true") } else { out.append(literal: ",\"handled\":false") }
+      if h { c.literal(",\"handled\":true") } else { c.literal(",\"handled\":false") }
     }
-    if let d = r.duration {
-      out.append(literal: ",\"duration\":")
-      d.append(to: &out)
+    if let d = rare?.duration {
+      c.literal(",\"duration\":")
+      c.time(d)
     }
-    if let f = r.fromName { field(",\"from\":\"", f, &out) }
-    if let t = r.toName { field(",\"to\":\"", t, &out) }
-    if let a = r.action { field(",\"action\":\"", a.description, &out) }
-    if let reason = r.reason { field(",\"reason\":\"", reason.description, &out) }
+    if let x = r.from { c.bytes(f.fragment(.appFrom, x.rawValue)) }
+    if let x = r.sceneFrom, r.from == nil { c.bytes(f.fragment(.sceneFrom, x.rawValue)) }
+    if let x = r.to { c.bytes(f.fragment(.appTo, x.rawValue)) }
+    if let x = r.sceneTo, r.to == nil { c.bytes(f.fragment(.sceneTo, x.rawValue)) }
+    if let x = r.action { c.bytes(f.fragment(.action, x.rawValue)) }
+    if let x = r.reason { c.bytes(f.fragment(.reason, x.rawValue)) }
     if let code = r.code {
-      out.append(literal: ",\"code\":\"")
-      hex(code, &out)
-      out.append(0x22)
+      c.literal(",\"code\":\"0x")
+      let digits: StaticString = "0123456789abcdef"
+      var shift: UInt32 = 32
+      while shift > 0 {
+        shift -= 4
+        c.byte(digits.utf8Start[Int((code >> shift) & 0xF)])
+      }
+      c.byte(0x22)
     }
-    if r.kind == .kill, r.reason == .watchdog, let d = r.detail {
-      out.append(literal: ",\"watchdog\":")
-      out.append(jsonString: d)
+    if r.kind == .kill, r.reason == .watchdog, let detail = r.detail {
+      c.literal(",\"watchdog\":")
+      c.jsonString(detail)
     }
-    if let level = r.memoryLevel { field(",\"level\":\"", level.description, &out) }
-    number(",\"used_mb\":", r.usedMB, &out)
-    number(",\"limit_mb\":", r.limitMB, &out)
-    number(",\"warning_mb\":", r.warningMB, &out)
-    number(",\"jetsam_mb\":", r.jetsamMB, &out)
-    if let n = r.unsaved {
-      out.append(literal: ",\"unsaved\":")
-      out.append(decimal: Int(n))
+    if let x = rare?.memoryLevel { c.bytes(f.fragment(.level, x.rawValue)) }
+    if let x = r.usedMB {
+      c.literal(",\"used_mb\":")
+      c.number(x)
+    }
+    if let x = rare?.limitMB {
+      c.literal(",\"limit_mb\":")
+      c.number(x)
+    }
+    if let x = rare?.warningMB {
+      c.literal(",\"warning_mb\":")
+      c.number(x)
+    }
+    if let x = rare?.jetsamMB {
+      c.literal(",\"jetsam_mb\":")
+      c.number(x)
+    }
+    if let n = rare?.unsaved {
+      c.literal(",\"unsaved\":")
+      c.decimal(Int64(n))
     }
     if r.kind == .expire {
-      if let name = r.detail {
-        out.append(literal: ",\"task\":")
-        out.append(jsonString: name)
+      if let detail = r.detail {
+        c.literal(",\"task\":")
+        c.jsonString(detail)
       }
-      if let id = r.task {
-        out.append(literal: ",\"task_id\":")
-        out.append(decimal: Int(id))
+      if let id = rare?.task {
+        c.literal(",\"task_id\":")
+        c.decimal(Int64(id))
       }
-      if let deadline = r.deadline {
-        out.append(literal: ",\"deadline\":")
-        deadline.append(to: &out)
+      if let deadline = rare?.deadline {
+        c.literal(",\"deadline\":")
+        c.time(deadline)
       }
     }
-    if let url = r.url ?? (r.action == .openURL ? r.detail : nil) {
-      out.append(literal: ",\"url\":")
-      out.append(jsonString: url)
+    if let url = rare?.url ?? (r.action == .openURL ? r.detail : nil) {
+      c.literal(",\"url\":")
+      c.jsonString(url)
     }
-    if let d = r.detail {
-      out.append(literal: ",\"detail\":")
-      out.append(jsonString: d)
+    if let detail = r.detail {
+      c.literal(",\"detail\":")
+      c.jsonString(detail)
     }
-    out.append(0x7D)  // }
-  }
-
-  /// `key` (which opens the quotes), then `value`, then the closing quote.
-  private func field(_ key: StaticString, _ value: String, _ out: inout [UInt8]) {
-    out.append(literal: key)
-    out.append(text: value)
-    out.append(0x22)
-  }
-
-  /// `key` (with its colon), then the number, when there is one.
-  private func number(_ key: StaticString, _ value: Double?, _ out: inout [UInt8]) {
-    guard let value else { return }
-    out.append(literal: key)
-    out.append(number: value)
+    c.byte(0x7D)  // }
+    if newline { c.byte(0x0A) }
   }
 
   /// "0x" and eight lowercase hex digits.
   private func hex(_ code: UInt32, _ out: inout [UInt8]) {
     let digits: StaticString = "0123456789abcdef"
     out.append(literal: "0x")
-    digits.withUTF8Buffer { d in
-      for shift in stride(from: 28, through: 0, by: -4) { out.append(d[Int((code >> UInt32(shift)) & 0xF)]) }
+    var shift: UInt32 = 32
+    while shift > 0 {
+      shift -= 4
+      out.append(digits.utf8Start[Int((code >> shift) & 0xF)])
     }
   }
 }

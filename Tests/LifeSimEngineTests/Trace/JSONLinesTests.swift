@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+@testable import LifeSimEngine
+
+/// The JSONL writer formats a record through a pointer into room it sizes
+/// first (issue 16). These records reach its corners: every field at once,
+/// strings that need escapes, a string too long for the room on the stack,
+/// and numbers of every length; each line must parse back to its values.
+struct JSONLinesTests {
+  /// One record in a trace that names one app and one class.
+  static func line(app: String = "com.example.a", className: String = "FeedViewController",
+                   _ fill: (inout TraceRecord) -> Void) -> String {
+    var trace = Trace()
+    trace.appNames = [app]
+    let cls = trace.classIndex(of: className)
+    trace.append({ r in
+      r.app = AppID(0)
+      r.object = ObjectRef(isView: false, classIndex: cls, instance: 2)
+      fill(&r)
+    }, kind: .callback, at: SimTime(microseconds: 12_345_678))
+    return TraceWriter(format: .jsonl).render(trace)
+  }
+
+  static func parse(_ line: String) throws -> [String: Any] {
+    #expect(line.hasSuffix("\n") && line.filter { $0 == "\n" }.count == 1, "one line: \(line)")
+    let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+    return try #require(object as? [String: Any])
+  }
+
+  @Test func aRecordWithEveryFieldParsesBackToItsValues() throws {
+    let detail = "say \"hi\"\\ then\nnew line\ttab\u{01}\u{1F} and ünïcödé"
+    let text = Self.line { r in
+      r.scene = 3
+      r.callback = .didFinishLaunching
+      r.handled = true
+      r.duration = SimTime(microseconds: 2_000_001)
+      r.from = .background
+      r.to = .inactive
+      r.reason = .watchdog
+      r.code = 0x8badf00d
+      r.detail = detail
+      r.usedMB = 1234.5
+      r.limitMB = 2048
+      r.warningMB = -0.25
+      r.jetsamMB = 1e300
+      r.memoryLevel = .critical
+      r.unsaved = 7
+      r.url = "myapp://open?q=\"x\""
+    }
+    let o = try Self.parse(text)
+    #expect(o["t"] as? Double == 12.345678)
+    #expect(text.hasPrefix("{\"t\":12.345678,\"seq\":1,\"kind\":\"callback\",\"app\":\"com.example.a\",\"scene\":3,"))
+    #expect(o["vc"] as? String == "FeedViewController")
+    #expect(o["instance"] as? Int == 2)
+    #expect(o["callback"] as? String == "application:didFinishLaunchingWithOptions:")
+    #expect(o["handled"] as? Bool == true)
+    #expect(text.contains("\"duration\":2.000001,"))
+    #expect(o["from"] as? String == "background")
+    #expect(o["to"] as? String == "inactive")
+    #expect(o["reason"] as? String == "watchdog")
+    #expect(o["code"] as? String == "0x8badf00d")
+    #expect(o["detail"] as? String == detail)
+    #expect(text.contains("\\u0001") && text.contains("\\u001f") && text.contains("\\\"hi\\\"\\\\ then\\n"))
+    #expect(o["level"] as? String == "critical")
+    #expect(text.contains("\"used_mb\":1234.5,\"limit_mb\":2048,\"warning_mb\":-0.25,\"jetsam_mb\":1e+300,"))
+    #expect(o["unsaved"] as? Int == 7)
+    #expect(o["url"] as? String == "myapp://open?q=\"x\"")
+  }
+
+  /// A kill by the watchdog names its watchdog; an expiration its task.
+  @Test func killAndExpirationFields() throws {
+    var trace = Trace()
+    trace.appNames = ["a"]
+    trace.append({ r in
+      r.app = AppID(0)
+      r.reason = .watchdog
+      r.detail = "launch"
+    }, kind: .kill, at: .zero)
+    trace.append({ r in
+      r.app = AppID(0)
+      r.task = 4
+      r.detail = "upload \"photos\""
+      r.deadline = SimTime(microseconds: -1_500_000)
+    }, kind: .expire, at: .zero)
+    let lines = TraceWriter(format: .jsonl).render(trace).split(separator: "\n").map(String.init)
+    let kill = try Self.parse(lines[0] + "\n"), expire = try Self.parse(lines[1] + "\n")
+    #expect(kill["watchdog"] as? String == "launch")
+    #expect(expire["task"] as? String == "upload \"photos\"")
+    #expect(expire["task_id"] as? Int == 4)
+    #expect(lines[1].contains("\"deadline\":-1.500000,"))
+  }
+
+  /// Strings longer than the 1 KB the stack holds, full of escapes (each byte
+  /// written as six), take the heap room; the line is the same either way.
+  @Test func longStringsNeedingEscapes() throws {
+    let app = String(repeating: "app.", count: 300)
+    let cls = String(repeating: "V", count: 2_000)
+    let detail = String(repeating: "\u{02}\"", count: 1_500)
+    let text = Self.line(app: app, className: cls) { $0.detail = detail; $0.url = String(repeating: "\\", count: 900) }
+    let o = try Self.parse(text)
+    #expect(o["app"] as? String == app)
+    #expect(o["vc"] as? String == cls)
+    #expect(o["detail"] as? String == detail)
+    #expect(o["url"] as? String == String(repeating: "\\", count: 900))
+  }
+
+  /// Integers of every length, and times around whole seconds.
+  @Test(arguments: [Int64(0), 9, 10, 99, 100, 101, 999_999, 1_000_000, 1_234_567_890_123, Int64(Int32.max)])
+  func numbersOfEveryLength(n: Int64) throws {
+    let text = Self.line { r in
+      r.scene = Int32(truncatingIfNeeded: n)
+      r.usedMB = Double(n)
+      r.duration = SimTime(microseconds: n)
+    }
+    let o = try Self.parse(text)
+    #expect(o["scene"] as? Int == Int(Int32(truncatingIfNeeded: n)))
+    #expect(text.contains("\"used_mb\":\(n)"))
+    #expect(text.contains("\"duration\":\(SimTime(microseconds: n).description),"))
+  }
+
+  /// The fixed names come from one table; each must match the enumeration's own name.
+  @Test func fixedNamesMatchTheirEnumerations() throws {
+    for kind in RecordKind.allCases {
+      var trace = Trace()
+      trace.append({ _ in }, kind: kind, at: .zero)
+      #expect(TraceWriter(format: .jsonl).render(trace).contains("\"kind\":\"\(kind.description)\""))
+    }
+    for c in Callback.allCases {
+      #expect(Self.line { $0.callback = c }.contains(",\"callback\":\"\(c.selector)\"}"))
+    }
+    for n in AppNotification.allCases {
+      #expect(Self.line { $0.notification = n }.contains(",\"callback\":\"\(n.name)\",\"notification\":\"\(n.name)\""))
+    }
+    for s in SceneState.allCases {
+      #expect(Self.line { $0.sceneFrom = s; $0.sceneTo = s }.contains(",\"from\":\"\(s)\",\"to\":\"\(s)\""))
+    }
+    for a in DeviceAction.allCases { #expect(Self.line { $0.action = a }.contains(",\"action\":\"\(a)\"")) }
+    for k in KillReason.allCases { #expect(Self.line { $0.reason = k }.contains(",\"reason\":\"\(k)\"")) }
+  }
+}
