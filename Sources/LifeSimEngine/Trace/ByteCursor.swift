@@ -30,8 +30,9 @@ struct ByteCursor {
 
   @inline(__always)
   mutating func bytes(_ b: UnsafeBufferPointer<UInt8>) {
+    guard let from = b.baseAddress else { return }
     room(b.count)
-    p.update(from: b.baseAddress!, count: b.count)
+    p.initialize(from: from, count: b.count)
     p += b.count
   }
 
@@ -39,7 +40,7 @@ struct ByteCursor {
   @inline(__always)
   mutating func literal(_ s: StaticString) {
     room(s.utf8CodeUnitCount)
-    p.update(from: s.utf8Start, count: s.utf8CodeUnitCount)
+    p.initialize(from: s.utf8Start, count: s.utf8CodeUnitCount)
     p += s.utf8CodeUnitCount
   }
 
@@ -133,7 +134,7 @@ struct ByteCursor {
     q[1] = pairs.utf8Start[2 * n + 1]
   }
 
-  /// `time.description`: seconds with six decimals, at most 28 bytes.
+  /// `time.description`: seconds with six decimals, at most 21 bytes.
   mutating func time(_ t: SimTime) {
     if t.microseconds < 0 { byte(0x2D) }
     let m = t.microseconds.magnitude

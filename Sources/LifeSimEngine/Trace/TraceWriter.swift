@@ -179,9 +179,10 @@ public struct TraceWriter: TraceFormatter {
   }
 
   /// At most how many bytes `json` writes for `r`: every key and number at its
-  /// longest (about 570 bytes), the fixed names it has, and 6 bytes a byte of
-  /// each string (escapes), the detail counted twice (it is written as
-  /// `watchdog`, `task` or `url`, and as itself).
+  /// longest (about 550 bytes), the fixed names it has, and 6 bytes a byte of
+  /// each string (escapes), the detail counted three times (it may be written
+  /// as `watchdog`, as `task`, as `url` and as itself, though no record the
+  /// engine makes has more than two of these).
   private func jsonBound(_ r: TraceRecord, _ trace: Trace) -> Int {
     let f = fragments
     var names = f.fragment(.kind, r.kind.rawValue).count
@@ -196,7 +197,7 @@ public struct TraceWriter: TraceFormatter {
     var strings = 0
     if let app = r.app { strings += trace.name(of: app).utf8.count }
     if let o = r.object { strings += trace.className(of: o).utf8.count }
-    if let d = r.detail { strings += 2 * d.utf8.count }
+    if let d = r.detail { strings += 3 * d.utf8.count }
     if let rare = r.rareFields {
       if let x = rare.memoryLevel { names += f.fragment(.level, x.rawValue).count }
       if let u = rare.url { strings += u.utf8.count }

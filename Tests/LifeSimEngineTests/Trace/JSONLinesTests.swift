@@ -67,8 +67,9 @@ struct JSONLinesTests {
     #expect(o["url"] as? String == "myapp://open?q=\"x\"")
   }
 
-  /// A kill by the watchdog names its watchdog; an expiration its task.
-  @Test func killAndExpirationFields() throws {
+  /// A kill by the watchdog names its watchdog; an expiration its task; an
+  /// open_url action without a URL of its own writes its detail as the URL.
+  @Test func killExpirationAndOpenURLFields() throws {
     var trace = Trace()
     trace.appNames = ["a"]
     trace.append({ r in
@@ -79,15 +80,46 @@ struct JSONLinesTests {
     trace.append({ r in
       r.app = AppID(0)
       r.task = 4
-      r.detail = "upload \"photos\""
+      r.detail = "upload \"photos\"\r"
       r.deadline = SimTime(microseconds: -1_500_000)
     }, kind: .expire, at: .zero)
-    let lines = TraceWriter(format: .jsonl).render(trace).split(separator: "\n").map(String.init)
-    let kill = try Self.parse(lines[0] + "\n"), expire = try Self.parse(lines[1] + "\n")
-    #expect(kill["watchdog"] as? String == "launch")
-    #expect(expire["task"] as? String == "upload \"photos\"")
-    #expect(expire["task_id"] as? Int == 4)
-    #expect(lines[1].contains("\"deadline\":-1.500000,"))
+    trace.append({ r in
+      r.app = AppID(0)
+      r.action = .openURL
+      r.detail = "myapp://item/7"
+    }, kind: .action, at: .zero)
+    trace.append({ r in
+      r.app = AppID(0)
+      r.callback = .didBecomeActive
+      r.handled = false
+    }, kind: .callback, at: .zero)
+    let text = TraceWriter(format: .jsonl).render(trace)
+    #expect(text.hasSuffix("}\n") && text.split(separator: "\n").count == 4)
+    let lines = try text.split(separator: "\n").map { line -> [String: Any] in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+    #expect(lines[0]["watchdog"] as? String == "launch")
+    #expect(lines[1]["task"] as? String == "upload \"photos\"\r")
+    #expect(lines[1]["task_id"] as? Int == 4)
+    #expect(text.contains(#""task":"upload \"photos\"\r","task_id":4,"deadline":-1.500000,"#))
+    #expect(text.contains(#"{"t":0.000000,"seq":3,"kind":"action","app":"a","action":"open_url","url":"myapp://item/7","detail":"myapp://item/7"}"#))
+    #expect(text.contains(#""callback":"applicationDidBecomeActive:","handled":false}"#))
+  }
+
+  /// A file of several devices: the device's number first, and `device_seq`
+  /// where the file's count and the device's differ. `line` has no newline.
+  @Test func deviceNumbersAndSequences() throws {
+    var trace = Trace()
+    trace.append({ $0.detail = "x" }, kind: .log, at: .zero)
+    let sequence = FileSequence()
+    _ = sequence.next()
+    #expect(TraceWriter(format: .jsonl, device: 2, fileSequence: sequence).render(trace)
+      == #"{"device":2,"t":0.000000,"seq":2,"device_seq":1,"kind":"log","detail":"x"}"# + "\n")
+    #expect(TraceWriter(format: .jsonl, device: Int.min).render(trace)
+      == #"{"device":-9223372036854775808,"t":0.000000,"seq":1,"kind":"log","detail":"x"}"# + "\n")
+    var line = ""
+    TraceWriter(format: .jsonl, device: Int.max).line(trace.records[0], in: trace, into: &line)
+    #expect(line == #"{"device":9223372036854775807,"t":0.000000,"seq":1,"kind":"log","detail":"x"}"#)
   }
 
   /// Strings longer than the 1 KB the stack holds, full of escapes (each byte
@@ -104,18 +136,37 @@ struct JSONLinesTests {
     #expect(o["url"] as? String == String(repeating: "\\", count: 900))
   }
 
-  /// Integers of every length, and times around whole seconds.
-  @Test(arguments: [Int64(0), 9, 10, 99, 100, 101, 999_999, 1_000_000, 1_234_567_890_123, Int64(Int32.max)])
+  /// Integers of every length and sign, and times around whole seconds.
+  @Test(arguments: [Int64(0), 9, 10, 99, 100, 101, 999_999, 1_000_000, 1_234_567_890_123, Int64(Int32.max),
+                    -1, -10, -999_999, -1_000_001, Int64(Int32.min), Int64.max, Int64.min])
   func numbersOfEveryLength(n: Int64) throws {
+    let small = Int32(truncatingIfNeeded: n)
     let text = Self.line { r in
-      r.scene = Int32(truncatingIfNeeded: n)
-      r.usedMB = Double(n)
+      r.scene = small
+      r.unsaved = small
       r.duration = SimTime(microseconds: n)
+      if abs(Double(n)) < 1e15 { r.usedMB = Double(n) }
     }
     let o = try Self.parse(text)
-    #expect(o["scene"] as? Int == Int(Int32(truncatingIfNeeded: n)))
-    #expect(text.contains("\"used_mb\":\(n)"))
-    #expect(text.contains("\"duration\":\(SimTime(microseconds: n).description),"))
+    #expect(o["scene"] as? Int == Int(small))
+    #expect(text.contains(",\"scene\":\(small),"))
+    #expect(text.contains(",\"unsaved\":\(small)}"))
+    if abs(Double(n)) < 1e15 { #expect(text.contains(",\"used_mb\":\(n),")) }
+    // `SimTime.description` is the reference: seconds, a point, six digits.
+    #expect(text.contains(",\"duration\":\(SimTime(microseconds: n).description),"))
+  }
+
+  @Test func timesAtTheEndsOfTheirRange() throws {
+    var trace = Trace()
+    trace.append({ _ in }, kind: .log, at: SimTime(microseconds: .max))
+    trace.append({ _ in }, kind: .log, at: SimTime(microseconds: .min))
+    trace.append({ _ in }, kind: .log, at: SimTime(microseconds: -1))
+    #expect(TraceWriter(format: .jsonl).render(trace) == """
+      {"t":9223372036854.775807,"seq":1,"kind":"log"}
+      {"t":-9223372036854.775808,"seq":2,"kind":"log"}
+      {"t":-0.000001,"seq":3,"kind":"log"}
+
+      """)
   }
 
   /// The fixed names come from one table; each must match the enumeration's own name.
@@ -134,6 +185,10 @@ struct JSONLinesTests {
     for s in SceneState.allCases {
       #expect(Self.line { $0.sceneFrom = s; $0.sceneTo = s }.contains(",\"from\":\"\(s)\",\"to\":\"\(s)\""))
     }
+    for s in AppState.allCases {
+      #expect(Self.line { $0.from = s; $0.to = s }.contains(",\"from\":\"\(s)\",\"to\":\"\(s)\""))
+    }
+    for l in MemoryLevel.allCases { #expect(Self.line { $0.memoryLevel = l }.contains(",\"level\":\"\(l)\"}")) }
     for a in DeviceAction.allCases { #expect(Self.line { $0.action = a }.contains(",\"action\":\"\(a)\"")) }
     for k in KillReason.allCases { #expect(Self.line { $0.reason = k }.contains(",\"reason\":\"\(k)\"")) }
   }
