@@ -152,6 +152,14 @@ struct ByteCursor {
   mutating func number(_ x: Double) {
     if x == x.rounded() && abs(x) < 1e15 { decimal(Int64(x)) } else { text(String(x)) }
   }
+
+  /// `key` (with its colon) and the number, when there is one.
+  @inline(__always)
+  mutating func number(_ key: StaticString, _ x: Double?) {
+    guard let x else { return }
+    literal(key)
+    number(x)
+  }
 }
 
 /// The JSONL fields whose values are names the engine fixes (a record's kind,

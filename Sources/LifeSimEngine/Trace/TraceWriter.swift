@@ -268,22 +268,10 @@ public struct TraceWriter: TraceFormatter {
       c.jsonString(detail)
     }
     if let x = rare?.memoryLevel { c.bytes(f.fragment(.level, x.rawValue)) }
-    if let x = r.usedMB {
-      c.literal(",\"used_mb\":")
-      c.number(x)
-    }
-    if let x = rare?.limitMB {
-      c.literal(",\"limit_mb\":")
-      c.number(x)
-    }
-    if let x = rare?.warningMB {
-      c.literal(",\"warning_mb\":")
-      c.number(x)
-    }
-    if let x = rare?.jetsamMB {
-      c.literal(",\"jetsam_mb\":")
-      c.number(x)
-    }
+    c.number(",\"used_mb\":", r.usedMB)
+    c.number(",\"limit_mb\":", rare?.limitMB)
+    c.number(",\"warning_mb\":", rare?.warningMB)
+    c.number(",\"jetsam_mb\":", rare?.jetsamMB)
     if let n = rare?.unsaved {
       c.literal(",\"unsaved\":")
       c.decimal(Int64(n))
