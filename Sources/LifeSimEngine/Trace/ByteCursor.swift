@@ -66,11 +66,19 @@ struct ByteCursor {
   private mutating func jsonString(utf8 u: UnsafeBufferPointer<UInt8>) {
     byte(0x22)
     // Most strings (bundle ids, class names) need no escape: copied in one
-    // pass up to the first byte that does, if any.
+    // pass up to the first byte that does, if any, eight bytes at a time
+    // while a whole word is clean.
     let n = u.count
     room(n)
     var i = 0
     if let from = u.baseAddress {
+      let source = UnsafeRawPointer(from), target = UnsafeMutableRawPointer(p)
+      while i + 8 <= n {
+        let word = source.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        if Self.needsEscape(word) { break }
+        target.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
+        i += 8
+      }
       while i < n {
         let b = from[i]
         if b < 0x20 || b == 0x22 || b == 0x5C { break }
@@ -97,6 +105,19 @@ struct ByteCursor {
       }
     }
     byte(0x22)
+  }
+
+  /// Whether any byte of `w` needs an escape in a JSON string (below 0x20,
+  /// a quote or a backslash). Each test is the classic "has a byte less than
+  /// n" on the word, or on the word XORed with the byte sought ("has a zero
+  /// byte"): exact as a yes or no, whatever the other bytes.
+  @inline(__always)
+  static func needsEscape(_ w: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+    let control = (w &- ones &* 0x20) & ~w & highs
+    let q = w ^ (ones &* 0x22), quote = (q &- ones) & ~q & highs
+    let b = w ^ (ones &* 0x5C), backslash = (b &- ones) & ~b & highs
+    return control | quote | backslash != 0
   }
 
   /// An integer in decimal: at most 20 bytes.

@@ -136,6 +136,38 @@ struct JSONLinesTests {
     #expect(o["url"] as? String == String(repeating: "\\", count: 900))
   }
 
+  /// The eight-bytes-at-a-time test agrees with the byte-by-byte one: every
+  /// byte value at every position, among fillers below 0x20, in ASCII and
+  /// above 0x7F (UTF-8), and the borrows between them.
+  @Test func theWordTestAgreesWithTheByteTest() {
+    func escapes(_ b: UInt8) -> Bool { b < 0x20 || b == 0x22 || b == 0x5C }
+    var disagreements = 0
+    for filler: UInt8 in [0x00, 0x1F, 0x20, 0x21, 0x23, 0x41, 0x5B, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF] {
+      for v in 0...255 {
+        for position in 0..<8 {
+          var bytes = [UInt8](repeating: filler, count: 8)
+          bytes[position] = UInt8(v)
+          let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+          if ByteCursor.needsEscape(word) != bytes.contains(where: escapes) { disagreements += 1 }
+        }
+      }
+    }
+    #expect(disagreements == 0)
+  }
+
+  /// A byte that needs an escape, at each place in a string longer than two
+  /// words (in the first word, across words, in the tail).
+  @Test func anEscapeAtEveryPlace() throws {
+    for position in 0..<20 {
+      for special in ["\"", "\\", "\n", "\u{1F}"] {
+        var chars = Array(repeating: "a", count: 20)
+        chars[position] = special
+        let app = chars.joined()
+        #expect(try Self.parse(Self.line(app: app) { _ in })["app"] as? String == app)
+      }
+    }
+  }
+
   /// Integers of every length and sign, and times around whole seconds.
   @Test(arguments: [Int64(0), 9, 10, 99, 100, 101, 999_999, 1_000_000, 1_234_567_890_123, Int64(Int32.max),
                     -1, -10, -999_999, -1_000_001, Int64(Int32.min), Int64.max, Int64.min])
