@@ -106,5 +106,9 @@ extension Device {
 /// A number for a message, as Lua's `%.14g` would print it: whole numbers
 /// without a fraction.
 public func formatNumber(_ x: Double) -> String {
-  x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x)
+  printsWhole(x) ? String(Int64(x)) : String(x)
 }
+
+/// Whether `formatNumber` (and the trace writers) print `x` as an integer.
+@inline(__always)
+func printsWhole(_ x: Double) -> Bool { x == x.rounded() && abs(x) < 1e15 }

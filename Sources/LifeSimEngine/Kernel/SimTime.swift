@@ -42,7 +42,7 @@ public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
   }
 
   /// Appends `description` to `out` (the digits come from the byte version
-  /// that trace formatters use, in Trace/TraceBytes.swift).
+  /// that trace formatters use, `ByteCursor.time`).
   public func append(to out: inout String) {
     var bytes: [UInt8] = []
     append(to: &bytes)

@@ -171,7 +171,7 @@ struct ByteCursor {
 
   /// A number as `formatNumber` writes it: at most 32 bytes.
   mutating func number(_ x: Double) {
-    if x == x.rounded() && abs(x) < 1e15 { decimal(Int64(x)) } else { text(String(x)) }
+    if printsWhole(x) { decimal(Int64(x)) } else { text(String(x)) }
   }
 
   /// `key` (with its colon) and the number, when there is one.
