@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <stdint.h>
+#include <pthread.h>
 
 static ls_dispatch_fn dispatch;
 static char traceback_key;          // registry key of the last traceback
@@ -172,13 +173,120 @@ size_t ls_snapshot_delta_bound(lua_State *L) {
   return n + n / 8 + 64;
 }
 
-size_t ls_snapshot_delta(lua_State *L, const void *base, void *dst) {
+/* {====================================================================
+** Write tracking (see CLuaShim.h). A tracked state's slot says which of its
+** pages were written since tracking began; the SIGSEGV handler finds the
+** slot by the faulting address, so it reads only static memory.
+** ===================================================================== */
+#define TRACK_SLOTS 16
+#define TRACK_PAGES 16384  /* 64 MB of base state */
+#define PAGE_SIZE_ 4096
+
+typedef struct {
+  char *start;                     /* the arena while tracked, else NULL (atomic) */
+  size_t end;                      /* bytes protected: whole pages below the base's top */
+  unsigned char hot[TRACK_PAGES];  /* 1: written since tracking began, so writable */
+} ls_track_slot;
+
+static ls_track_slot track_slots[TRACK_SLOTS];
+static pthread_mutex_t track_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t track_once = PTHREAD_ONCE_INIT;
+static struct sigaction previous_segv;
+static int track_handler_installed;
+
+static void track_fault(int sig, siginfo_t *si, void *context) {
+  char *a = (char *)si->si_addr;
+  for (int i = 0; i < TRACK_SLOTS; i++) {
+    ls_track_slot *t = &track_slots[i];
+    char *start = __atomic_load_n(&t->start, __ATOMIC_ACQUIRE);
+    if (start == NULL || a < start || a >= start + t->end) continue;
+    size_t page = (size_t)(a - start) / PAGE_SIZE_;
+    if (mprotect(start + page * PAGE_SIZE_, PAGE_SIZE_, PROT_READ | PROT_WRITE) == 0) {
+      t->hot[page] = 1;
+      return;  /* the write runs again, and succeeds */
+    }
+    break;
+  }
+  /* Not a tracked page: whoever handled SIGSEGV before us does. */
+  if (previous_segv.sa_flags & SA_SIGINFO) {
+    previous_segv.sa_sigaction(sig, si, context);
+  } else if (previous_segv.sa_handler != SIG_DFL && previous_segv.sa_handler != SIG_IGN) {
+    previous_segv.sa_handler(sig);
+  } else {
+    signal(SIGSEGV, SIG_DFL);  /* the fault comes again, and ends the process */
+  }
+}
+
+static void track_install(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = track_fault;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+  sigemptyset(&sa.sa_mask);
+  track_handler_installed = sigaction(SIGSEGV, &sa, &previous_segv) == 0;
+}
+
+int ls_snapshot_track(lua_State *L, const void *base) {
   ls_state *S = ls_getstate(L);
-  const char *now = (const char *)S->arena;
   const ls_arena *b = (const ls_arena *)((const char *)base + sizeof(ls_snapshot_header));
-  const char *was = (const char *)b;
-  size_t top = S->arena->top, btop = b->top;
-  char *out = (char *)dst;
+  size_t btop = b->top, end = btop / PAGE_SIZE_ * PAGE_SIZE_;
+  if (S->arena == NULL || S->track || end / PAGE_SIZE_ > TRACK_PAGES || S->arena->top != btop) return 0;
+  pthread_once(&track_once, track_install);
+  if (!track_handler_installed) return 0;
+  char *copy = (char *)malloc(btop);
+  if (copy == NULL) return 0;
+  memcpy(copy, b, btop);
+  pthread_mutex_lock(&track_lock);
+  int slot = -1;
+  for (int i = 0; i < TRACK_SLOTS && slot < 0; i++)
+    if (__atomic_load_n(&track_slots[i].start, __ATOMIC_ACQUIRE) == NULL) slot = i;
+  if (slot >= 0) {
+    ls_track_slot *t = &track_slots[slot];
+    t->end = end;
+    memset(t->hot, 0, sizeof t->hot);
+    t->hot[0] = 1;  /* the allocator's header: written by every allocation */
+    __atomic_store_n(&t->start, (char *)S->arena, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&track_lock);
+  if (slot < 0) {
+    free(copy);
+    return 0;
+  }
+  if (end > PAGE_SIZE_ && mprotect((char *)S->arena + PAGE_SIZE_, end - PAGE_SIZE_, PROT_READ) != 0) {
+    __atomic_store_n(&track_slots[slot].start, NULL, __ATOMIC_RELEASE);
+    free(copy);
+    return 0;
+  }
+  ls_snapshot_header h;
+  memcpy(&h, base, sizeof h);
+  S->track = slot + 1;
+  S->track_base = copy;
+  S->track_top = btop;
+  S->track_used = h.used;
+  S->track_run_remaining = h.run_remaining;
+  return 1;
+}
+
+static void track_release(ls_state *S) {
+  if (!S->track) return;
+  __atomic_store_n(&track_slots[S->track - 1].start, NULL, __ATOMIC_RELEASE);
+  free(S->track_base);
+  S->track = 0;
+  S->track_base = NULL;
+}
+
+/* Whether the 64-byte block at `at` may differ from the tracked base: not
+   when it lies on a protected page nobody wrote. */
+static int track_may_differ(const ls_track_slot *t, size_t at) {
+  return at >= t->end || t->hot[at / PAGE_SIZE_];
+}
+
+/* The delta of the state against `was` (btop bytes); with `t`, the blocks
+   on pages it says nobody wrote are taken as equal without a look. */
+static size_t delta_into(ls_state *S, const char *was, size_t btop, char *out0, const ls_track_slot *t) {
+  const char *now = (const char *)S->arena;
+  size_t top = S->arena->top;
+  char *out = out0;
   ls_snapshot_header h = { S->used, S->run_remaining };
   memcpy(out, &h, sizeof h);
   out += sizeof h;
@@ -186,6 +294,10 @@ size_t ls_snapshot_delta(lua_State *L, const void *base, void *dst) {
   while (at < top) {
     /* Skip the blocks that equal the base's. */
     while (at < btop) {
+      if (t && !track_may_differ(t, at)) {
+        at = (at / PAGE_SIZE_ + 1) * PAGE_SIZE_;
+        continue;
+      }
       size_t n = btop - at < DELTA_BLOCK ? btop - at : DELTA_BLOCK;
       if (memcmp(now + at, was + at, n) != 0) break;
       at += n;
@@ -195,6 +307,7 @@ size_t ls_snapshot_delta(lua_State *L, const void *base, void *dst) {
     size_t end = at;
     while (end < top) {
       size_t n = top - end < DELTA_BLOCK ? top - end : DELTA_BLOCK;
+      if (end + n <= btop && (t ? !track_may_differ(t, end) : 0)) break;
       if (end + n <= btop && memcmp(now + end, was + end, n) == 0) break;
       end += n;
     }
@@ -207,12 +320,24 @@ size_t ls_snapshot_delta(lua_State *L, const void *base, void *dst) {
   uint32_t last[2] = { 0, 0 };
   memcpy(out, last, sizeof last);
   out += sizeof last;
-  return (size_t)(out - (char *)dst);
+  return (size_t)(out - out0);
 }
 
-void ls_snapshot_restore_delta(lua_State *L, const void *base, const void *delta) {
+size_t ls_snapshot_delta_full(lua_State *L, const void *base, void *dst) {
+  const ls_arena *b = (const ls_arena *)((const char *)base + sizeof(ls_snapshot_header));
+  return delta_into(ls_getstate(L), (const char *)b, b->top, (char *)dst, NULL);
+}
+
+size_t ls_snapshot_delta(lua_State *L, const void *base, void *dst) {
   ls_state *S = ls_getstate(L);
-  ls_snapshot_restore(L, base);
+  const ls_arena *b = (const ls_arena *)((const char *)base + sizeof(ls_snapshot_header));
+  if (S->track && b->top == S->track_top)  /* against the tracked base */
+    return delta_into(S, S->track_base, S->track_top, (char *)dst, &track_slots[S->track - 1]);
+  return delta_into(S, (const char *)b, b->top, (char *)dst, NULL);
+}
+
+/* Applies a delta's runs and header over the arena. */
+static void apply_delta(ls_state *S, const void *delta) {
   ls_snapshot_header h;
   memcpy(&h, delta, sizeof h);
   const char *in = (const char *)delta + sizeof h;
@@ -227,6 +352,30 @@ void ls_snapshot_restore_delta(lua_State *L, const void *base, const void *delta
   }
   S->used = h.used;
   S->run_remaining = h.run_remaining;
+}
+
+void ls_snapshot_restore_tracked(lua_State *L, const void *delta) {
+  ls_state *S = ls_getstate(L);
+  const ls_track_slot *t = &track_slots[S->track - 1];
+  char *arena = (char *)S->arena;
+  /* The pages nobody wrote hold the base's bytes already. */
+  for (size_t p = 0; p < t->end / PAGE_SIZE_; p++)
+    if (t->hot[p]) memcpy(arena + p * PAGE_SIZE_, S->track_base + p * PAGE_SIZE_, PAGE_SIZE_);
+  memcpy(arena + t->end, S->track_base + t->end, S->track_top - t->end);
+  if (delta) apply_delta(S, delta);
+  else {
+    S->used = S->track_used;
+    S->run_remaining = S->track_run_remaining;
+  }
+  S->tripped = LS_TRIP_NONE;
+  S->call_remaining = -1;
+  S->refused = 0;
+}
+
+void ls_snapshot_restore_delta(lua_State *L, const void *base, const void *delta) {
+  ls_state *S = ls_getstate(L);
+  ls_snapshot_restore(L, base);
+  apply_delta(S, delta);
 }
 
 void ls_snapshot_restore(lua_State *L, const void *src) {
@@ -335,6 +484,7 @@ void ls_close(lua_State *L) {
   ls_state *S = ls_getstate(L);
   S->deny = 0;
   lua_close(L);
+  track_release(S);
   if (S->arena) munmap(S->arena, S->arena->capacity);
   free(S);
 }
@@ -498,6 +648,26 @@ void ls_push_candidates(lua_State *L, int store, const ls_candidate *c, int n) {
   }
   lua_replace(L, k0);  /* the array goes where the first key was */
   lua_settop(L, k0);   /* and the other keys go */
+}
+
+void ls_push_counters(lua_State *L, lua_Integer keys, const lua_Integer *v, int ncounters, int nkills) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, keys);
+  int k = lua_gettop(L);
+  lua_createtable(L, 0, ncounters + 1);
+  for (int i = 0; i < ncounters; i++) {
+    lua_rawgeti(L, k, i + 1);
+    lua_pushinteger(L, v[i]);
+    lua_rawset(L, -3);
+  }
+  lua_rawgeti(L, k, ncounters + 1);
+  lua_createtable(L, 0, nkills);
+  for (int i = 0; i < nkills; i++) {
+    lua_rawgeti(L, k, ncounters + 2 + i);
+    lua_pushinteger(L, v[ncounters + i]);
+    lua_rawset(L, -3);
+  }
+  lua_rawset(L, -3);
+  lua_replace(L, k);  /* the table goes where the keys were */
 }
 
 void ls_push_traceback(lua_State *L) {

@@ -53,6 +53,11 @@ typedef struct ls_state {
   const void *metatables[32];  // each kind's metatable (the registry keeps it), to check userdata by pointer
   ls_arena *arena;             // the mapping every allocation comes from, or NULL (malloc)
   unsigned long long activity; // counts allocator calls and protected calls (never restored)
+  int track;                   // the write-tracking slot + 1 (ls_snapshot_track), or 0
+  char *track_base;            // the tracked base's arena bytes (a copy), or NULL
+  size_t track_top;            // how many
+  size_t track_used;           // and the base's header: the allocator's count
+  long long track_run_remaining;  // and the run's instruction budget
 } ls_state;
 
 #define LS_TRIP_NONE 0
@@ -89,6 +94,23 @@ size_t ls_snapshot_delta_bound(lua_State *L);
 size_t ls_snapshot_delta(lua_State *L, const void *base, void *dst);
 /// Puts back a state saved by ls_snapshot_delta against `base`.
 void ls_snapshot_restore_delta(lua_State *L, const void *base, const void *delta);
+/// Write tracking: `base` is a snapshot of this state taken just now. From
+/// here on the state's whole pages below the base's top are write-protected,
+/// and the first write to one makes it writable again and marks it written
+/// (a SIGSEGV handler that passes every other fault on). While the state is
+/// tracked, ls_snapshot_delta against that base compares only the written
+/// pages (the others still hold the base's bytes), and
+/// ls_snapshot_restore_tracked copies only them back. Returns 0 when the
+/// state cannot be tracked (no arena, no free slot, a base over 64 MB, or
+/// mprotect refused); then nothing changed. The kernel does not report a
+/// protected page it was asked to write into (read(2) into a Lua buffer
+/// fails with EFAULT instead), so a state whose scripts may do I/O must not
+/// be tracked.
+int ls_snapshot_track(lua_State *L, const void *base);
+/// Puts back the tracked base, then `delta` (saved against it) unless NULL.
+void ls_snapshot_restore_tracked(lua_State *L, const void *delta);
+/// ls_snapshot_delta comparing every page, tracked or not (for checks).
+size_t ls_snapshot_delta_full(lua_State *L, const void *base, void *dst);
 ls_state *ls_getstate(lua_State *L);
 void *ls_host(lua_State *L);
 
@@ -142,6 +164,12 @@ typedef struct {
 /// footprint_mb, last_used, state, unsaved }, in one C call (raw sets on
 /// tables it made itself: no metamethod can run).
 void ls_push_candidates(lua_State *L, int store, const ls_candidate *c, int n);
+/// Pushes a new table of `ncounters` integer fields and, under one more key,
+/// a table of `nkills` more: the keys are the strings at 1, 2, … of the table
+/// in registry slot `keys`, the values `v` in the same order. One C call, raw
+/// sets on tables it made itself (`dev.stats`, read by invariants at every
+/// step of a search).
+void ls_push_counters(lua_State *L, lua_Integer keys, const lua_Integer *v, int ncounters, int nkills);
 /// Pushes the traceback of the last error caught by ls_pcall (or nil).
 void ls_push_traceback(lua_State *L);
 /// Opens the standard libraries, protected. Returns a Lua status code.

@@ -42,9 +42,17 @@ public enum DeviceAction: UInt8, CaseIterable, Sendable, CustomStringConvertible
 public enum KillReason: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   case user, vmPageShortage, perProcessLimit, watchdog, backgroundTask, exitsOnSuspend
 
+  // A switch of literals, not an array indexed by the raw value: the array
+  // would be built on every call, and `dev.stats` names every reason.
   public var description: String {
-    ["user", "vm-pageshortage", "per-process-limit", "watchdog", "background-task",
-     "exits-on-suspend"][Int(rawValue)]
+    switch self {
+    case .user: "user"
+    case .vmPageShortage: "vm-pageshortage"
+    case .perProcessLimit: "per-process-limit"
+    case .watchdog: "watchdog"
+    case .backgroundTask: "background-task"
+    case .exitsOnSuspend: "exits-on-suspend"
+    }
   }
 }
 

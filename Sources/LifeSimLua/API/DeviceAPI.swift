@@ -99,20 +99,8 @@ extension API {
     deviceField("passcode", "Whether the device has a passcode (protected data).") { L, _, d in push(L, d.passcode) },
     deviceField("memory_used_mb", "The memory the running processes use, in MB.") { L, _, d in push(L, d.memoryUsedMB) },
     deviceField("memory_level", "\"normal\", \"warning\" or \"critical\".") { L, _, d in push(L, d.memoryLevel.description) },
-    deviceField("stats", "Counters kept with the trace on or off: opens, cold_opens, jetsam_kills, kills by reason, …") { L, _, d in
-      let st = d.stats
-      lua_createtable(L, 0, 8)
-      push(L, st.opens); setField(L, -2, "opens")
-      push(L, st.coldOpens); setField(L, -2, "cold_opens")
-      push(L, st.jetsamKills); setField(L, -2, "jetsam_kills")
-      push(L, st.dataLossEvents); setField(L, -2, "data_loss")
-      push(L, st.unsavedLost); setField(L, -2, "unsaved_lost")
-      push(L, st.memoryWarnings); setField(L, -2, "memory_warnings")
-      lua_createtable(L, 0, Int32(KillReason.allCases.count))
-      for reason in KillReason.allCases {
-        push(L, st.kills(reason)); setField(L, -2, reason.description)
-      }
-      setField(L, -2, "kills")
+    deviceField("stats", "Counters kept with the trace on or off: opens, cold_opens, jetsam_kills, kills by reason, …") { L, slot, d in
+      StatsTable.push(d.stats, on: L, keys: slot.runtime.statsKeysRef)
     },
     deviceField("records_trace", "Whether the device keeps a trace (trace = false turns it off).") { L, _, d in push(L, d.recordsTrace) },
 
@@ -317,5 +305,29 @@ extension LuaRuntime {
   func devGC() -> Int32 {
     if let h = handle(1, .device) { devices[h.device] = nil }
     return 0
+  }
+}
+
+/// `dev.stats`: a new table each time (a script may change the one it got),
+/// made in one C call with keys made once, because invariants read it after
+/// every step of a search.
+enum StatsTable {
+  /// The counters' keys, then the kills table's, then its reasons'.
+  static let keys: [String] = ["opens", "cold_opens", "jetsam_kills", "data_loss", "unsaved_lost", "memory_warnings",
+                               "kills"] + KillReason.allCases.map(\.description)
+  static let counters = 6
+
+  static func push(_ st: DeviceStats, on L: LuaState, keys: Int32) {
+    let kills = st.killsByReason.count  // by `KillReason.rawValue`, as `keys` names them
+    withUnsafeTemporaryAllocation(of: lua_Integer.self, capacity: counters + kills) { v in
+      v[0] = lua_Integer(st.opens)
+      v[1] = lua_Integer(st.coldOpens)
+      v[2] = lua_Integer(st.jetsamKills)
+      v[3] = lua_Integer(st.dataLossEvents)
+      v[4] = lua_Integer(st.unsavedLost)
+      v[5] = lua_Integer(st.memoryWarnings)
+      for (i, n) in st.killsByReason.enumerated() { v[counters + i] = lua_Integer(n) }
+      ls_push_counters(L, lua_Integer(keys), v.baseAddress, Int32(counters), Int32(kills))
+    }
   }
 }

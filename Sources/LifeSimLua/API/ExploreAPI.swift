@@ -152,15 +152,19 @@ extension LuaRuntime {
       if let refusal = lastRefusal, message.hasSuffix(refusal) { return .refused }
       return .failed("action '\(step)' failed: \(message)")
     }
-    let words = step.split(separator: " ", maxSplits: 1).map(String.init)
+    // "launch com.example.notes": the verb and its argument, read in place
+    // (a step is taken hundreds of thousands of times in a search).
+    let space = step.utf8.firstIndex(of: UInt8(ascii: " "))  // not by Characters: no grapheme breaking
+    let verb = space.map { step[..<$0] } ?? step[...]
+    let argument = space.map { step[step.index(after: $0)...] }
     func app() throws -> AppID {
-      guard words.count == 2, let a = device.apps.first(where: { $0.config.bundle == words[1] }) else {
+      guard let argument, let a = device.apps.first(where: { $0.config.bundle == argument }) else {
         throw ScriptError(message: "unknown step '\(step)'")
       }
       return a.id
     }
     do {
-      switch words[0] {
+      switch verb {
       case "launch": try device.launch(try app())
       case "kill": try device.forceQuit(try app())
       case "background_fetch": try device.backgroundFetch(try app())
@@ -173,7 +177,7 @@ extension LuaRuntime {
       case "memory_warning": try device.memoryWarning()
       case "memory_pressure": try device.memoryPressure()
       case "advance":
-        guard words.count == 2, let s = Double(words[1]), s > 0, let t = SimTime(seconds: s) else {
+        guard let argument, let s = Double(argument), s > 0, let t = SimTime(seconds: s) else {
           throw ScriptError(message: "unknown step '\(step)' (advance takes a positive number of seconds)")
         }
         try device.advance(by: t)

@@ -54,10 +54,29 @@ extension LuaRuntime {
   /// (`ls_activity`): the same count twice means its bytes did not change.
   var luaActivity: UInt64 { UInt64(ls_activity(mainState)) }
 
-  /// Whether the Lua state's bytes are those of `s` (saved against `base`):
-  /// for checks in debug builds.
+  /// Whether the Lua state's bytes are those of `s` (saved against `base`),
+  /// every page compared, tracked or not: for checks in debug builds.
   func luaStateEquals(_ s: RuntimeState, base: RuntimeState?) -> Bool {
-    saveState(against: s.isDelta ? base : nil).lua == s.lua
+    guard s.isDelta, let base else { return saveState().lua == s.lua }
+    let bound = ls_snapshot_delta_bound(mainState)
+    var bytes = [UInt8](repeating: 0, count: bound)
+    let n = base.lua.withUnsafeBytes { b in bytes.withUnsafeMutableBytes { ls_snapshot_delta_full(mainState, b.baseAddress, $0.baseAddress) } }
+    return bytes[..<n].elementsEqual(s.lua)
+  }
+
+  /// From now on, saving against `base` (saved whole just now, and the state
+  /// still) and going back to `base` or to what was saved against it
+  /// touch only the Lua state's pages written since: the others are
+  /// write-protected until their first write (`ls_snapshot_track`). Returns
+  /// whether the runtime tracks its writes; if not, nothing changed. Not
+  /// with `unsafe`, whose io library could ask the kernel to write into a
+  /// protected page (which fails rather than faults).
+  @discardableResult
+  func trackWrites(from base: RuntimeState) -> Bool {
+    precondition(!base.isDelta && !tracksWrites, "tracking starts once, from a state saved whole")
+    guard !options.unsafe else { return false }
+    tracksWrites = base.lua.withUnsafeBytes { ls_snapshot_track(mainState, $0.baseAddress) } != 0
+    return tracksWrites
   }
 
   /// Goes back to a state this runtime saved (with the base it was saved
@@ -72,6 +91,12 @@ extension LuaRuntime {
     }
     if !lua {
       // Left as it is.
+    } else if tracksWrites, let base {
+      // `base` is the tracked one, and `s` is it or was saved against it.
+      precondition(s.isDelta || s.lua.count == base.lua.count, "a tracked runtime goes back to its base or a delta")
+      if s.isDelta { s.lua.withUnsafeBytes { ls_snapshot_restore_tracked(mainState, $0.baseAddress) } }
+      else { ls_snapshot_restore_tracked(mainState, nil) }
+      assert(luaStateEquals(s, base: base), "a tracked restore left bytes of another state")
     } else if s.isDelta {
       guard let base else { preconditionFailure("a delta needs its base") }
       base.lua.withUnsafeBytes { b in

@@ -17,6 +17,7 @@ private final class SearchWorker {
     rt = try explorer.runtime(snapshots: true)
     do { slot = try rt.exploreDevice() } catch let e as ScriptError { throw ExploreError(description: e.message) }
     root = rt.saveState()
+    rt.trackWrites(from: root)
   }
 
   /// The state after `steps`, taken from the root; none of them may be refused.

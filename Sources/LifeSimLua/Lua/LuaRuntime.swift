@@ -110,11 +110,15 @@ public final class LuaRuntime {
   var lastRefusal: String?
   /// Where `saveState(against:)` writes a delta before keeping its exact size.
   var snapshotScratch: [UInt8] = []
+  /// Whether the Lua state's writes are tracked since a base was saved (`trackWrites`).
+  var tracksWrites = false
 
   // Registry references made at start-up.
   var devicesTableRef: Int32 = 0
   /// The registry's weak-valued table of device id -> value store.
   var storesTableRef: Int32 = 0
+  /// The keys of `dev.stats` as Lua strings (`StatsTable`).
+  var statsKeysRef: Int32 = 0
   var errorMetatableRef: Int32 = 0
   var tostringRef: Int32 = 0
   var resetRunRef: Int32 = 0

@@ -26,6 +26,8 @@ extension LuaRuntime {
     push(L, "v"); setField(L, -2, "__mode")
     lua_setmetatable(L, -2)
     storesTableRef = luaL_ref(L, ls_registryindex())
+    push(L, StatsTable.keys)
+    statsKeysRef = luaL_ref(L, ls_registryindex())
 
     for kind in ObjectKind.allCases { registerMetatable(kind) }
 
