@@ -323,17 +323,14 @@ static size_t delta_into(ls_state *S, const char *was, size_t btop, char *out0, 
   return (size_t)(out - out0);
 }
 
-size_t ls_snapshot_delta_full(lua_State *L, const void *base, void *dst) {
+size_t ls_snapshot_delta(lua_State *L, const void *base, void *dst) {
   const ls_arena *b = (const ls_arena *)((const char *)base + sizeof(ls_snapshot_header));
   return delta_into(ls_getstate(L), (const char *)b, b->top, (char *)dst, NULL);
 }
 
-size_t ls_snapshot_delta(lua_State *L, const void *base, void *dst) {
+size_t ls_snapshot_delta_tracked(lua_State *L, void *dst) {
   ls_state *S = ls_getstate(L);
-  const ls_arena *b = (const ls_arena *)((const char *)base + sizeof(ls_snapshot_header));
-  if (S->track && b->top == S->track_top)  /* against the tracked base */
-    return delta_into(S, S->track_base, S->track_top, (char *)dst, &track_slots[S->track - 1]);
-  return delta_into(S, (const char *)b, b->top, (char *)dst, NULL);
+  return delta_into(S, S->track_base, S->track_top, (char *)dst, &track_slots[S->track - 1]);
 }
 
 /* Applies a delta's runs and header over the arena. */

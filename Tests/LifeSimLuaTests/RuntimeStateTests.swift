@@ -76,8 +76,8 @@ struct RuntimeStateTests {
   /// restore, and the states reached again must be the same.
   @Test func trackedRestoresPutBackEveryByte() throws {
     let (rt, slot) = try runtime(snapshots: true)
-    let base = rt.saveState()
-    #expect(rt.trackWrites(from: base))
+    var base = rt.saveState()
+    #expect(rt.trackWrites(from: &base))
     let steps = ["launch com.example.notes", "home", "advance 10", "launch com.example.notes", "lock", "unlock"]
     var saved: [(RuntimeState, [UInt8], String)] = []
     for step in steps {

@@ -97,20 +97,21 @@ void ls_snapshot_restore_delta(lua_State *L, const void *base, const void *delta
 /// Write tracking: `base` is a snapshot of this state taken just now. From
 /// here on the state's whole pages below the base's top are write-protected,
 /// and the first write to one makes it writable again and marks it written
-/// (a SIGSEGV handler that passes every other fault on). While the state is
-/// tracked, ls_snapshot_delta against that base compares only the written
-/// pages (the others still hold the base's bytes), and
+/// (a SIGSEGV handler that passes every other fault on). Then
+/// ls_snapshot_delta_tracked saves a delta against that base comparing only
+/// the written pages (the others still hold the base's bytes), and
 /// ls_snapshot_restore_tracked copies only them back. Returns 0 when the
 /// state cannot be tracked (no arena, no free slot, a base over 64 MB, or
 /// mprotect refused); then nothing changed. The kernel does not report a
 /// protected page it was asked to write into (read(2) into a Lua buffer
 /// fails with EFAULT instead), so a state whose scripts may do I/O must not
-/// be tracked.
+/// be tracked. Every other function here works on a tracked state as before.
 int ls_snapshot_track(lua_State *L, const void *base);
-/// Puts back the tracked base, then `delta` (saved against it) unless NULL.
+/// ls_snapshot_delta against the tracked base (a tracked state only).
+size_t ls_snapshot_delta_tracked(lua_State *L, void *dst);
+/// Puts back the tracked base, then `delta` (saved against it) unless NULL
+/// (a tracked state only).
 void ls_snapshot_restore_tracked(lua_State *L, const void *delta);
-/// ls_snapshot_delta comparing every page, tracked or not (for checks).
-size_t ls_snapshot_delta_full(lua_State *L, const void *base, void *dst);
 ls_state *ls_getstate(lua_State *L);
 void *ls_host(lua_State *L);
 

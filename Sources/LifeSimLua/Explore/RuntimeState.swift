@@ -17,6 +17,9 @@ struct RuntimeState {
   fileprivate var slots: [(id: Int32, state: DeviceSlot.SavedState)]
   fileprivate var explore: ExploreDeclarations
   fileprivate var nextDeviceID: Int32
+  /// Whether it is the base the runtime tracks its writes from
+  /// (`trackWrites`), or was saved against it.
+  fileprivate var tracked = false
 
   /// The bytes kept of the Lua state (the rest shares storage with the live
   /// device until either changes).
@@ -35,8 +38,13 @@ extension LuaRuntime {
       precondition(!base.isDelta, "a base is saved whole")
       let bound = ls_snapshot_delta_bound(mainState)
       if snapshotScratch.count < bound { snapshotScratch = [UInt8](repeating: 0, count: bound) }
-      let n = base.lua.withUnsafeBytes { b in
-        snapshotScratch.withUnsafeMutableBytes { ls_snapshot_delta(mainState, b.baseAddress, $0.baseAddress) }
+      let n: Int
+      if base.tracked {
+        n = snapshotScratch.withUnsafeMutableBytes { ls_snapshot_delta_tracked(mainState, $0.baseAddress) }
+      } else {
+        n = base.lua.withUnsafeBytes { b in
+          snapshotScratch.withUnsafeMutableBytes { ls_snapshot_delta(mainState, b.baseAddress, $0.baseAddress) }
+        }
       }
       lua = Array(snapshotScratch[..<n])
     } else {
@@ -47,7 +55,7 @@ extension LuaRuntime {
       }
     }
     return RuntimeState(lua: lua, isDelta: base != nil, slots: devices.ids.map { ($0, devices[$0]!.saveState()) },
-                        explore: explore, nextDeviceID: nextDeviceID)
+                        explore: explore, nextDeviceID: nextDeviceID, tracked: base?.tracked ?? false)
   }
 
   /// How many allocations and protected calls the Lua state has seen
@@ -60,22 +68,24 @@ extension LuaRuntime {
     guard s.isDelta, let base else { return saveState().lua == s.lua }
     let bound = ls_snapshot_delta_bound(mainState)
     var bytes = [UInt8](repeating: 0, count: bound)
-    let n = base.lua.withUnsafeBytes { b in bytes.withUnsafeMutableBytes { ls_snapshot_delta_full(mainState, b.baseAddress, $0.baseAddress) } }
+    let n = base.lua.withUnsafeBytes { b in bytes.withUnsafeMutableBytes { ls_snapshot_delta(mainState, b.baseAddress, $0.baseAddress) } }
     return bytes[..<n].elementsEqual(s.lua)
   }
 
   /// From now on, saving against `base` (saved whole just now, and the state
   /// still) and going back to `base` or to what was saved against it
   /// touch only the Lua state's pages written since: the others are
-  /// write-protected until their first write (`ls_snapshot_track`). Returns
-  /// whether the runtime tracks its writes; if not, nothing changed. Not
-  /// with `unsafe`, whose io library could ask the kernel to write into a
-  /// protected page (which fails rather than faults).
+  /// write-protected until their first write (`ls_snapshot_track`). Marks
+  /// `base` as the tracked one, and returns whether the runtime tracks its
+  /// writes; if not, nothing changed. Not with `unsafe`, whose io library
+  /// could ask the kernel to write into a protected page (which fails
+  /// rather than faults).
   @discardableResult
-  func trackWrites(from base: RuntimeState) -> Bool {
+  func trackWrites(from base: inout RuntimeState) -> Bool {
     precondition(!base.isDelta && !tracksWrites, "tracking starts once, from a state saved whole")
     guard !options.unsafe else { return false }
     tracksWrites = base.lua.withUnsafeBytes { ls_snapshot_track(mainState, $0.baseAddress) } != 0
+    base.tracked = tracksWrites
     return tracksWrites
   }
 
@@ -91,9 +101,9 @@ extension LuaRuntime {
     }
     if !lua {
       // Left as it is.
-    } else if tracksWrites, let base {
-      // `base` is the tracked one, and `s` is it or was saved against it.
-      precondition(s.isDelta || s.lua.count == base.lua.count, "a tracked runtime goes back to its base or a delta")
+    } else if s.tracked {
+      // The tracked base itself, or a delta against it.
+      precondition(tracksWrites && (!s.isDelta || base?.tracked == true), "a tracked state goes back with its base")
       if s.isDelta { s.lua.withUnsafeBytes { ls_snapshot_restore_tracked(mainState, $0.baseAddress) } }
       else { ls_snapshot_restore_tracked(mainState, nil) }
       assert(luaStateEquals(s, base: base), "a tracked restore left bytes of another state")

@@ -16,8 +16,9 @@ private final class SearchWorker {
   init(_ explorer: Explorer) throws {
     rt = try explorer.runtime(snapshots: true)
     do { slot = try rt.exploreDevice() } catch let e as ScriptError { throw ExploreError(description: e.message) }
-    root = rt.saveState()
-    rt.trackWrites(from: root)
+    var root = rt.saveState()
+    rt.trackWrites(from: &root)
+    self.root = root
   }
 
   /// The state after `steps`, taken from the root; none of them may be refused.
