@@ -307,8 +307,7 @@ static size_t delta_into(ls_state *S, const char *was, size_t btop, char *out0, 
     size_t end = at;
     while (end < top) {
       size_t n = top - end < DELTA_BLOCK ? top - end : DELTA_BLOCK;
-      if (end + n <= btop && (t ? !track_may_differ(t, end) : 0)) break;
-      if (end + n <= btop && memcmp(now + end, was + end, n) == 0) break;
+      if (end + n <= btop && ((t && !track_may_differ(t, end)) || memcmp(now + end, was + end, n) == 0)) break;
       end += n;
     }
     uint32_t run[2] = { (uint32_t)at, (uint32_t)(end - at) };

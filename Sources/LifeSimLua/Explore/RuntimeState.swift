@@ -95,7 +95,10 @@ extension LuaRuntime {
   /// Lua state is left as it is: the caller knows it is `s`'s already.
   func restoreState(_ s: RuntimeState, base: RuntimeState? = nil, lua: Bool = true) throws {
     precondition(L == mainState && contexts.count == 0, "restoreState while a script runs")
-    guard devices.ids == s.slots.map(\.id), nextDeviceID == s.nextDeviceID else {
+    // The same live devices (ids are never reused), checked without making
+    // arrays: this runs before every step of a search.
+    guard nextDeviceID == s.nextDeviceID, devices.count == s.slots.count,
+          s.slots.allSatisfy({ devices[$0.id] != nil }) else {
       throw ScriptError(message: "a step made or dropped a device, which the search cannot undo: "
                         + "make every device before the search starts")
     }
@@ -115,7 +118,7 @@ extension LuaRuntime {
     } else {
       s.lua.withUnsafeBytes { ls_snapshot_restore(mainState, $0.baseAddress) }
     }
-    for (id, state) in s.slots { devices[id]!.restoreState(state) }
+    for i in s.slots.indices { devices[s.slots[i].id]!.restoreState(s.slots[i].state) }  // not copied out
     explore = s.explore
   }
 }
