@@ -68,21 +68,34 @@ extension Device {
   /// it, by the token itself.
   public func stateFingerprint(describing describe: ((HostToken) -> String)? = nil) -> [UInt8] {
     var out: [UInt8] = []
-    out.reserveCapacity(256)
+    appendFingerprint(to: &out, describing: describe.map { d in { token, out in Self.appendText(d(token), to: &out) } })
+    return out
+  }
+
+  /// `stateFingerprint`, appended to `out`; `describe` appends what tells a
+  /// pending timer apart (the search calls this on every step, so nothing
+  /// here builds a string or, for the few apps a search has, an array).
+  public func appendFingerprint(to out: inout [UInt8],
+                                describing describe: ((HostToken, inout [UInt8]) -> Void)? = nil) {
+    out.reserveCapacity(out.count + 256)
     func u8(_ v: UInt8) { out.append(v) }
     func i64(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
-    func text(_ s: String) {
-      i64(Int64(s.utf8.count))
-      out.append(contentsOf: s.utf8)
+    func text(_ s: String) { Self.appendText(s, to: &out) }
+    func timer(_ t: HostToken) {
+      if let describe { describe(t, &out) } else { i64(Int64(t.rawValue)) }
     }
-    // The order of last use, as ranks: what jetsam's LRU reads.
-    let byUse = apps.indices.sorted { (apps[$0].lastUsed, $0) < (apps[$1].lastUsed, $1) }
-    var rank = [Int](repeating: 0, count: apps.count)
-    for (r, i) in byUse.enumerated() { rank[i] = r }
+    // The order of last use, as ranks: what jetsam's LRU reads. Counted, not
+    // sorted: a search has a few apps.
+    func rank(_ i: Int) -> Int {
+      let key = (apps[i].lastUsed, i)
+      var r = 0
+      for j in apps.indices where (apps[j].lastUsed, j) < key { r += 1 }
+      return r
+    }
     for i in apps.indices {
       let id = AppID(i)
       u8(self[id].state.rawValue)
-      i64(Int64(rank[i]))
+      i64(Int64(rank(i)))
       i64(Int64(self[id].unsaved))
       i64(Int64(self[id].footprintMB.bitPattern))
       u8(self[id].playingAudio ? 1 : 0)
@@ -106,7 +119,7 @@ extension Device {
       i64(Int64(self[id].parkedTimers.count))
       for e in self[id].parkedTimers {
         guard case .appTimer(_, _, let token) = e.action else { continue }
-        if let describe { text(describe(token)) } else { i64(Int64(token.rawValue)) }
+        timer(token)
       }
     }
     for vc in objects.viewControllers where vc.appearance != .deallocated {
@@ -118,7 +131,7 @@ extension Device {
     }
     i64(Int64(frontmost?.index ?? -1))
     u8(isLocked ? 1 : 0)
-    text(interruption.map { "\($0)" } ?? "")
+    u8(interruption.map { $0.rawValue } ?? .max)
     u8(isSwitcherOpen ? 1 : 0)
     u8(screen.activeUnderInterruption ? 1 : 0)
     u8(screen.callInProgress ? 1 : 0)
@@ -127,23 +140,35 @@ extension Device {
     u8(protectedData.available ? 1 : 0)
     i64(Int64(bitPattern: random.state))
     // Pending events still valid, by delay and what they do, in queue order.
-    for e in kernel.queue.unordered.sorted() {
-      switch e.action {
-      case .script(let token):
-        u8(1)
-        if let describe { text(describe(token)) } else { i64(Int64(token.rawValue)) }
-      case .appTimer(let app, let pid, let token):
-        guard self[app].pid == pid, self[app].state.isRunning else { continue }
-        u8(2); i64(Int64(app.index))
-        if let describe { text(describe(token)) } else { i64(Int64(token.rawValue)) }
-      case .process(let app, let pid, let epoch, let event):
-        guard self[app].pid == pid, self[app].epoch == epoch, self[app].state.isRunning else { continue }
-        u8(3); i64(Int64(app.index)); u8(event.rawValue)
-      case .device(let event, _):
-        u8(4); u8(event.rawValue)
+    let pending = kernel.queue.unordered
+    withUnsafeTemporaryAllocation(of: ScheduledEvent.self, capacity: pending.count) { buffer in
+      var queue = buffer
+      _ = queue.initialize(from: pending)
+      queue.sort()
+      defer { queue.deinitialize() }
+      for e in queue {
+        switch e.action {
+        case .script(let t):
+          u8(1)
+          timer(t)
+        case .appTimer(let app, let pid, let t):
+          guard self[app].pid == pid, self[app].state.isRunning else { continue }
+          u8(2); i64(Int64(app.index))
+          timer(t)
+        case .process(let app, let pid, let epoch, let event):
+          guard self[app].pid == pid, self[app].epoch == epoch, self[app].state.isRunning else { continue }
+          u8(3); i64(Int64(app.index)); u8(event.rawValue)
+        case .device(let event, _):
+          u8(4); u8(event.rawValue)
+        }
+        i64((e.time - now).microseconds)
       }
-      i64((e.time - now).microseconds)
     }
-    return out
+  }
+
+  /// A string, prefixed by its length in bytes.
+  static func appendText(_ s: String, to out: inout [UInt8]) {
+    withUnsafeBytes(of: Int64(s.utf8.count).littleEndian) { out.append(contentsOf: $0) }
+    out.append(contentsOf: s.utf8)
   }
 }

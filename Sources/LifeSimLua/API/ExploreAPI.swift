@@ -215,24 +215,37 @@ extension LuaRuntime {
   /// slot it happens to sit in, which is reused), then the script's
   /// `lifesim.state_key`.
   func exploreFingerprint(on slot: DeviceSlot) throws -> [UInt8] {
-    var fp = slot.device.stateFingerprint { token in self.functionOrigin(Int32(token.rawValue), in: slot) }
+    var fp: [UInt8] = []
+    slot.device.appendFingerprint(to: &fp) { token, out in self.appendFunctionOrigin(Int32(token.rawValue), in: slot, to: &out) }
     fp.append(contentsOf: try stateKey(on: slot).utf8)
     return fp
   }
 
-  /// Where the function in a store slot was defined, read raw (`lua_getinfo`
-  /// runs no script code): "file:line", or its type when it is not a Lua function.
-  func functionOrigin(_ storeSlot: Int32, in slot: DeviceSlot) -> String {
+  /// Appends where the function in a store slot was defined, read raw
+  /// (`lua_getinfo` runs no script code): its source's name (prefixed by its
+  /// length) and line, or its type's name when it is not a Lua function. No
+  /// string is made: the fingerprint of every explored state holds one of
+  /// these per pending timer.
+  private func appendFunctionOrigin(_ storeSlot: Int32, in slot: DeviceSlot, to out: inout [UInt8]) {
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
     slot.pushSlot(storeSlot)
-    guard lua_type(L, -1) == LUA_TFUNCTION else { return typeName(L, -1) }
-    var ar = lua_Debug()
-    guard lua_getinfo(L, ">S", &ar) != 0 else { return "function" }
-    let source = withUnsafePointer(to: &ar.short_src) {
-      $0.withMemoryRebound(to: CChar.self, capacity: Int(LUA_IDSIZE)) { String(cString: $0) }
+    func text(_ bytes: UnsafeRawBufferPointer) {
+      withUnsafeBytes(of: Int64(bytes.count).littleEndian) { out.append(contentsOf: $0) }
+      out.append(contentsOf: bytes)
     }
-    return "\(source):\(ar.linedefined)"
+    var ar = lua_Debug()
+    guard lua_type(L, -1) == LUA_TFUNCTION, lua_getinfo(L, ">S", &ar) != 0 else {
+      var name = lua_type(L, -1) == LUA_TFUNCTION ? "function" : typeName(L, -1)
+      name.withUTF8 { text(UnsafeRawBufferPointer($0)) }
+      out.append(0)  // no line
+      return
+    }
+    withUnsafeBytes(of: &ar.short_src) { src in
+      text(UnsafeRawBufferPointer(rebasing: src.prefix { $0 != 0 }))
+    }
+    out.append(1)
+    withUnsafeBytes(of: Int64(ar.linedefined).littleEndian) { out.append(contentsOf: $0) }
   }
 
   /// The script's projection of its own data (empty without `lifesim.state_key`).
