@@ -16,6 +16,20 @@ public struct ExploreDeclarations {
 }
 
 /// What one step did.
+/// A step of the search's alphabet, its name read once (`LuaRuntime.plan`).
+struct StepPlan {
+  enum Kind {
+    case launch(AppID), kill(AppID), backgroundFetch(AppID)
+    case home, lock, unlock, call, endCall, switcher, memoryWarning, memoryPressure
+    case advance(SimTime)
+    /// A name no step has: the error taking it gives.
+    case invalid(String)
+  }
+  let name: String
+  /// Nil when the step names an app the device did not have when it was read.
+  let kind: Kind?
+}
+
 public enum StepOutcome: Equatable {
   /// The device did it.
   case done
@@ -143,8 +157,49 @@ extension LuaRuntime {
 
   /// Takes one step on the device.
   func take(_ step: String, on slot: DeviceSlot) throws -> StepOutcome {
-    let device = slot.device
-    if let ref = explore.actions.last(where: { $0.name == step })?.ref {
+    try take(plan(step, on: slot), on: slot)
+  }
+
+  /// What a step's name asks of the device, read once: a search takes each
+  /// step of its alphabet hundreds of thousands of times.
+  func plan(_ step: String, on slot: DeviceSlot) -> StepPlan {
+    // "launch com.example.notes": the verb and its argument, found by bytes
+    // (not by Characters: no grapheme breaking).
+    let space = step.utf8.firstIndex(of: UInt8(ascii: " "))
+    let verb = space.map { step[..<$0] } ?? step[...]
+    let argument = space.map { step[step.index(after: $0)...] }
+    // An app the device does not have yet is looked for again when the step is taken.
+    let app = argument.flatMap { a in slot.device.apps.first(where: { $0.config.bundle == a })?.id }
+    let kind: StepPlan.Kind?
+    switch verb {
+    case "launch": kind = app.map { .launch($0) }
+    case "kill": kind = app.map { .kill($0) }
+    case "background_fetch": kind = app.map { .backgroundFetch($0) }
+    case "home": kind = .home
+    case "lock": kind = .lock
+    case "unlock": kind = .unlock
+    case "call": kind = .call
+    case "end_call": kind = .endCall
+    case "switcher": kind = .switcher
+    case "memory_warning": kind = .memoryWarning
+    case "memory_pressure": kind = .memoryPressure
+    case "advance":
+      guard let argument, let s = Double(argument), s > 0, let t = SimTime(seconds: s) else {
+        kind = .invalid("unknown step '\(step)' (advance takes a positive number of seconds)")
+        break
+      }
+      kind = .advance(t)
+    default: kind = .invalid("unknown step '\(step)' (lifesim.action adds one)")
+    }
+    return StepPlan(name: step, kind: kind)
+  }
+
+  /// Takes a planned step: the script's action of that name if it declared
+  /// one (looked up now: a script may declare actions as it runs), else the
+  /// device's.
+  func take(_ plan: StepPlan, on slot: DeviceSlot) throws -> StepOutcome {
+    let step = plan.name
+    if !explore.actions.isEmpty, let ref = explore.actions.last(where: { $0.name == step })?.ref {
       lastRefusal = nil
       guard let message = try call(ref, on: slot) else { return .done }
       // An action that failed because the device refused what it asked (dev:open_url
@@ -152,37 +207,25 @@ extension LuaRuntime {
       if let refusal = lastRefusal, message.hasSuffix(refusal) { return .refused }
       return .failed("action '\(step)' failed: \(message)")
     }
-    // "launch com.example.notes": the verb and its argument, read in place
-    // (a step is taken hundreds of thousands of times in a search).
-    let space = step.utf8.firstIndex(of: UInt8(ascii: " "))  // not by Characters: no grapheme breaking
-    let verb = space.map { step[..<$0] } ?? step[...]
-    let argument = space.map { step[step.index(after: $0)...] }
-    func app() throws -> AppID {
-      guard let argument, let a = device.apps.first(where: { $0.config.bundle == argument }) else {
-        throw ScriptError(message: "unknown step '\(step)'")
-      }
-      return a.id
+    let device = slot.device
+    guard let kind = plan.kind ?? self.plan(step, on: slot).kind else {
+      throw ScriptError(message: "unknown step '\(step)'")  // its app is not on the device
     }
     do {
-      switch verb {
-      case "launch": try device.launch(try app())
-      case "kill": try device.forceQuit(try app())
-      case "background_fetch": try device.backgroundFetch(try app())
-      case "home": try device.home()
-      case "lock": try device.lock()
-      case "unlock": try device.unlock()
-      case "call": try device.interrupt(.call)
-      case "end_call": try device.endInterrupt()
-      case "switcher": try device.openSwitcher()
-      case "memory_warning": try device.memoryWarning()
-      case "memory_pressure": try device.memoryPressure()
-      case "advance":
-        guard let argument, let s = Double(argument), s > 0, let t = SimTime(seconds: s) else {
-          throw ScriptError(message: "unknown step '\(step)' (advance takes a positive number of seconds)")
-        }
-        try device.advance(by: t)
-      default:
-        throw ScriptError(message: "unknown step '\(step)' (lifesim.action adds one)")
+      switch kind {
+      case .launch(let app): try device.launch(app)
+      case .kill(let app): try device.forceQuit(app)
+      case .backgroundFetch(let app): try device.backgroundFetch(app)
+      case .home: try device.home()
+      case .lock: try device.lock()
+      case .unlock: try device.unlock()
+      case .call: try device.interrupt(.call)
+      case .endCall: try device.endInterrupt()
+      case .switcher: try device.openSwitcher()
+      case .memoryWarning: try device.memoryWarning()
+      case .memoryPressure: try device.memoryPressure()
+      case .advance(let t): try device.advance(by: t)
+      case .invalid(let message): throw ScriptError(message: message)
       }
       return .done
     } catch let e as SimulationError {

@@ -118,7 +118,10 @@ extension LuaRuntime {
     } else {
       s.lua.withUnsafeBytes { ls_snapshot_restore(mainState, $0.baseAddress) }
     }
-    for i in s.slots.indices { devices[s.slots[i].id]!.restoreState(s.slots[i].state) }  // not copied out
+    // Read in place: a copy of a device's saved parts would retain each of them.
+    s.slots.withUnsafeBufferPointer { saved in
+      for i in saved.indices { devices[saved[i].id]!.restoreState(saved[i].state) }
+    }
     explore = s.explore
   }
 }

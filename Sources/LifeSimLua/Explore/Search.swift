@@ -39,6 +39,17 @@ private final class SearchWorker {
     do { return try rt.take(step, on: slot) } catch let e as ScriptError { throw ExploreError(description: e.message) }
   }
 
+  /// The search's alphabet, each step read once (`plan(_:)`), in its order.
+  private(set) var plans: [StepPlan] = []
+
+  func plan(_ alphabet: [String]) {
+    plans = alphabet.map { rt.plan($0, on: slot) }
+  }
+
+  func take(_ plan: StepPlan) throws -> StepOutcome {
+    do { return try rt.take(plan, on: slot) } catch let e as ScriptError { throw ExploreError(description: e.message) }
+  }
+
   /// The fingerprint of the state now: the engine's, then the script's key.
   func fingerprint() throws -> StateDigest {
     do { return StateDigest(try rt.exploreFingerprint(on: slot)) } catch let e as ScriptError {
@@ -125,6 +136,7 @@ extension Explorer {
     let workers = try (0..<jobs).map { _ in try SearchWorker(self) }
     let first = workers[0]
     result.alphabet = options.actions ?? first.rt.alphabet(of: first.slot)
+    for w in workers { w.plan(result.alphabet) }
     let reachableNames = first.rt.explore.reachables.map(\.name)
     if first.rt.explore.invariants.isEmpty {
       throw ExploreError(description: "the script declares no invariant: lifesim.invariant(name, function(dev) … end)")
@@ -159,7 +171,7 @@ extension Explorer {
       while offset < frontier.count {
         let chunk = offset..<min(frontier.count, offset + chunkSize)
         offset = chunk.upperBound
-        let expanded = expandAll(frontier, chunk, alphabet, workers, seen)
+        let expanded = expandAll(frontier, chunk, workers, seen)
         // In node order, whatever --jobs: a node's error counts only if no
         // earlier node broke an invariant (the workers may have gone past it).
         for (n, expansion) in zip(chunk, expanded) {
@@ -238,14 +250,14 @@ extension Explorer {
 
   /// Expands the chunk's nodes, each on worker `index % jobs`, the workers in
   /// parallel; each node's expansion or error, in node order.
-  private func expandAll(_ frontier: [Node], _ chunk: Range<Int>, _ alphabet: [String], _ workers: [SearchWorker],
+  private func expandAll(_ frontier: [Node], _ chunk: Range<Int>, _ workers: [SearchWorker],
                          _ seen: Set<StateDigest>) -> [Result<Expansion, Error>] {
     let jobs = workers.count
     if jobs == 1 {
       var fresh = Set<StateDigest>()
       var out: [Result<Expansion, Error>] = []
       for n in chunk {
-        let r = Result { try expand(frontier[n], on: workers[0], index: 0, alphabet, seen, &fresh) }
+        let r = Result { try expand(frontier[n], on: workers[0], index: 0, seen, &fresh) }
         out.append(r)
         if case .failure = r { break }  // nothing after it is looked at
       }
@@ -263,7 +275,7 @@ extension Explorer {
         var fresh = Set<StateDigest>()
         for n in chunk where n % jobs == w {
           (base + (n - chunk.lowerBound)).pointee = Result {
-            try self.expand(frontier[n], on: workers[w], index: w, alphabet, seen, &fresh)
+            try self.expand(frontier[n], on: workers[w], index: w, seen, &fresh)
           }
         }
       }
@@ -274,7 +286,7 @@ extension Explorer {
   /// Every step of the alphabet from `node`, on `worker`. A node saved by
   /// another worker is first rebuilt from this worker's root by its steps
   /// (a saved state only restores into the runtime that saved it).
-  private func expand(_ node: Node, on worker: SearchWorker, index: Int, _ alphabet: [String],
+  private func expand(_ node: Node, on worker: SearchWorker, index: Int,
                       _ seen: Set<StateDigest>, _ fresh: inout Set<StateDigest>) throws -> Expansion {
     var start = node.state
     if node.owner != index {
@@ -284,17 +296,17 @@ extension Explorer {
     }
     let coverageBefore = worker.slot.device.coverage
     var out: [Successor] = []
-    out.reserveCapacity(alphabet.count)
+    out.reserveCapacity(worker.plans.count)
     // Whether the Lua state is still `start`'s: a refused step runs no Lua
     // code and allocates nothing (a third of all steps), so the next one
     // need not copy the Lua state back (the bridge's and the engine's parts
     // are put back every time: they are cheap).
     var luaIsStart = false
-    for step in alphabet {
+    for plan in worker.plans {
       try worker.restore(start, lua: !luaIsStart)
       let activity = worker.rt.luaActivity
       var s = Successor()
-      let outcome = try worker.take(step)
+      let outcome = try worker.take(plan)
       if outcome == .refused {
         luaIsStart = worker.rt.luaActivity == activity
         assert(!luaIsStart || worker.rt.luaStateEquals(start, base: worker.root), "a refused step changed the Lua state")
