@@ -15,7 +15,6 @@ public struct ExploreDeclarations {
   public internal(set) var stateKey: Int32?
 }
 
-/// What one step did.
 /// A step of the search's alphabet, its name read once (`LuaRuntime.plan`).
 struct StepPlan {
   enum Kind {
@@ -30,6 +29,7 @@ struct StepPlan {
   let kind: Kind?
 }
 
+/// What one step did.
 public enum StepOutcome: Equatable {
   /// The device did it.
   case done
