@@ -166,9 +166,16 @@ extension Device {
     }
   }
 
-  /// A string, prefixed by its length in bytes.
+  /// Text in a fingerprint, prefixed by its length in bytes, so that no two
+  /// texts in a row read as another two (a `describe` function writes its
+  /// text this way too).
+  public static func appendText(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+    withUnsafeBytes(of: Int64(bytes.count).littleEndian) { out.append(contentsOf: $0) }
+    out.append(contentsOf: bytes)
+  }
+
   static func appendText(_ s: String, to out: inout [UInt8]) {
-    withUnsafeBytes(of: Int64(s.utf8.count).littleEndian) { out.append(contentsOf: $0) }
-    out.append(contentsOf: s.utf8)
+    var s = s
+    s.withUTF8 { appendText(UnsafeRawBufferPointer($0), to: &out) }
   }
 }

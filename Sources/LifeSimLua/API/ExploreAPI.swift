@@ -273,19 +273,15 @@ extension LuaRuntime {
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
     slot.pushSlot(storeSlot)
-    func text(_ bytes: UnsafeRawBufferPointer) {
-      withUnsafeBytes(of: Int64(bytes.count).littleEndian) { out.append(contentsOf: $0) }
-      out.append(contentsOf: bytes)
-    }
     var ar = lua_Debug()
     guard lua_type(L, -1) == LUA_TFUNCTION, lua_getinfo(L, ">S", &ar) != 0 else {
       var name = lua_type(L, -1) == LUA_TFUNCTION ? "function" : typeName(L, -1)
-      name.withUTF8 { text(UnsafeRawBufferPointer($0)) }
+      name.withUTF8 { Device.appendText(UnsafeRawBufferPointer($0), to: &out) }
       out.append(0)  // no line
       return
     }
     withUnsafeBytes(of: &ar.short_src) { src in
-      text(UnsafeRawBufferPointer(rebasing: src.prefix { $0 != 0 }))
+      Device.appendText(UnsafeRawBufferPointer(rebasing: src.prefix { $0 != 0 }), to: &out)
     }
     out.append(1)
     withUnsafeBytes(of: Int64(ar.linedefined).littleEndian) { out.append(contentsOf: $0) }
