@@ -670,6 +670,77 @@ void ls_push_traceback(lua_State *L) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &traceback_key);
 }
 
+/* {====================================================================
+** string.format without addresses (lua-embedding.md §7.4, SPEC §2): %p
+** prints one, and so does %s of a table, function, thread or userdata
+** without __tostring, and neither is the same from run to run. %p is an
+** error; such an argument is first passed through the prelude's safe
+** tostring. Then the library's own string.format runs in this same frame,
+** so its argument errors name 'format' and the script's line.
+** ===================================================================== */
+
+/* Whether the conversion that the '%' at fmt[s] begins is %p: its flags,
+   width and precision ([-+ #0]*, digits, an optional '.' and digits), then
+   its letter. */
+static int is_pointer_conversion(const char *fmt, size_t len, size_t s) {
+  size_t j = s + 1;
+  while (j < len && (fmt[j] == '-' || fmt[j] == '+' || fmt[j] == ' ' || fmt[j] == '#' || fmt[j] == '0')) j++;
+  while (j < len && fmt[j] >= '0' && fmt[j] <= '9') j++;
+  if (j < len && fmt[j] == '.') j++;
+  while (j < len && fmt[j] >= '0' && fmt[j] <= '9') j++;
+  return j < len && fmt[j] == 'p';
+}
+
+/* string.format; upvalue 1 is the library's, upvalue 2 the safe tostring. */
+static int ls_format(lua_State *L) {
+  int n = lua_gettop(L);
+  if (lua_type(L, 1) == LUA_TSTRING) {
+    size_t len;
+    const char *fmt = lua_tolstring(L, 1, &len);
+    size_t i = 0;
+    const char *p;
+    while (i < len && (p = memchr(fmt + i, '%', len - i)) != NULL) {
+      size_t s = (size_t)(p - fmt);
+      if (s + 1 < len && fmt[s + 1] == '%') {
+        i = s + 2;
+        continue;
+      }
+      if (is_pointer_conversion(fmt, len, s))
+        return luaL_error(L, "bad argument #1 to 'format' (%%p prints an address, which changes from run to run)");
+      i = s + 1;
+    }
+  }
+  for (int a = 2; a <= n; a++) {
+    switch (lua_type(L, a)) {
+      case LUA_TTABLE: case LUA_TFUNCTION: case LUA_TTHREAD: case LUA_TUSERDATA: case LUA_TLIGHTUSERDATA:
+        lua_pushvalue(L, lua_upvalueindex(2));
+        lua_pushvalue(L, a);
+        lua_call(L, 1, 1);
+        lua_replace(L, a);
+        break;
+      default:
+        break;
+    }
+  }
+  lua_CFunction library = lua_tocfunction(L, lua_upvalueindex(1));
+  if (library != NULL) return library(L);
+  lua_pushvalue(L, lua_upvalueindex(1));  /* not a C function: call it */
+  lua_rotate(L, 1, 1);
+  lua_call(L, n, 1);
+  return 1;
+}
+
+/* host.format(library_format, safe_tostring) -> the string.format above. */
+static int ls_make_format(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lua_settop(L, 2);
+  lua_pushcclosure(L, ls_format, 2);
+  return 1;
+}
+
+void ls_push_format_maker(lua_State *L) { lua_pushcfunction(L, ls_make_format); }
+
 static int ls_openlibs_body(lua_State *L) {
   luaL_openlibs(L);
   return 0;

@@ -173,6 +173,11 @@ void ls_push_candidates(lua_State *L, int store, const ls_candidate *c, int n);
 void ls_push_counters(lua_State *L, lua_Integer keys, const lua_Integer *v, int ncounters, int nkills);
 /// Pushes the traceback of the last error caught by ls_pcall (or nil).
 void ls_push_traceback(lua_State *L);
+/// Pushes the function the prelude makes `string.format` with:
+/// `host.format(library_format, safe_tostring)` returns a C closure that
+/// refuses %p, passes table, function, thread and userdata arguments through
+/// `safe_tostring`, and runs the library's format in its own frame.
+void ls_push_format_maker(lua_State *L);
 /// Opens the standard libraries, protected. Returns a Lua status code.
 int ls_openlibs(lua_State *L);
 /// Loads a text chunk (never bytecode). Leaves the function or an error message.

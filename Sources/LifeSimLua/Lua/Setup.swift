@@ -45,8 +45,10 @@ extension LuaRuntime {
     workloadMetatableRef = makeTableMetatable(name: "lifesim.workload", methods: .workloadObject)
     experimentMetatableRef = makeTableMetatable(name: "lifesim.experiment", methods: nil)
     // The host table the prelude uses privately.
-    lua_createtable(L, 0, 2)
+    lua_createtable(L, 0, 3)
     pushFunctions(of: .prelude)
+    ls_push_format_maker(L)
+    setField(L, -2, "format")
     try load(source: preludeSource, chunkName: "=lifesim")
     lua_rotate(L, -3, 1)  // prelude, lifesim, host
     push(L, options.unsafe)
