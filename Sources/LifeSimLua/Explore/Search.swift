@@ -199,8 +199,9 @@ extension Explorer {
             let node = Node(steps: frontier[n].steps + [step], fingerprint: s.fingerprint, owner: n % jobs, state: state)
             // The search rests on the simulation being deterministic: the
             // first states, then one in 256, are replayed from the start in a
-            // fresh runtime, which must reach the same fingerprint (a script
-            // that reads something outside the device fails here).
+            // runtime of their own (`fromStart`), which must reach the same
+            // fingerprint (a script that reads something outside the device
+            // fails here).
             if checked < 16 || result.distinct % 256 == 0 {
               checked += 1
               try checkReplay(node.steps, node.fingerprint)
@@ -228,7 +229,7 @@ extension Explorer {
     return result
   }
 
-  /// A violation, once replayed from the start in a fresh runtime: it must
+  /// A violation, once replayed from the start (`fromStart`): it must
   /// fail there, at its last step, the same way (a script that reads
   /// something outside the device may not), and the trace reported is that
   /// run's, as `lifesim run` of the counterexample prints it.
@@ -241,7 +242,7 @@ extension Explorer {
     return ExploreViolation(steps: steps, invariant: v.invariant, message: v.message, trace: f.trace)
   }
 
-  /// Replays `steps` in a fresh runtime and checks it reaches `fingerprint`.
+  /// Replays `steps` from the start and checks it reaches `fingerprint`.
   private func checkReplay(_ steps: [String], _ fingerprint: StateDigest) throws {
     guard StateDigest(try replayFingerprint(steps)) == fingerprint else {
       throw ExploreError.notReplayable(steps)
