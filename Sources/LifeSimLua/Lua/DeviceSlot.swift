@@ -276,23 +276,44 @@ final class DeviceSlot: DeviceHost {
   }
 
   /// What the slot and its device hold between actions (`lifesim explore`
-  /// goes back to a state with it, together with the Lua state's bytes).
-  struct SavedState {
-    var device: DeviceState
-    var functions: [AppFunctions]
-    var appObjects: [Int32]
-    var sceneObjects: [[Int32: Int32]]
-    var traceObject: Int32
-    var stateNames: [Int32]
-    var policyFunctions: [String: Int32]
-    var taskObjects: [Int32: Int32]
-    var taskNames: [Int32: String]
-    var vcObjects: [Int32: Int32]
-    var viewObjects: [Int32: Int32]
-    var specHandlers: [Int32: [UInt8: Int32]]
-    var nextHandlerSet: Int32
-    var nextSlot: Int32
-    var freeSlots: [Int32]
+  /// goes back to a state with it, together with the Lua state's bytes). A
+  /// class: going back to a state reads it in place, where a struct of
+  /// twenty references was copied out of the saved state, and each of them
+  /// retained and released, before every step of a search.
+  final class SavedState {
+    let device: DeviceState
+    let functions: [AppFunctions]
+    let appObjects: [Int32]
+    let sceneObjects: [[Int32: Int32]]
+    let traceObject: Int32
+    let stateNames: [Int32]
+    let policyFunctions: [String: Int32]
+    let taskObjects: [Int32: Int32]
+    let taskNames: [Int32: String]
+    let vcObjects: [Int32: Int32]
+    let viewObjects: [Int32: Int32]
+    let specHandlers: [Int32: [UInt8: Int32]]
+    let nextHandlerSet: Int32
+    let nextSlot: Int32
+    let freeSlots: [Int32]
+
+    init(_ slot: DeviceSlot) {
+      device = slot.device.saveState()
+      functions = slot.functions
+      appObjects = slot.appObjects
+      sceneObjects = slot.sceneObjects
+      traceObject = slot.traceObject
+      stateNames = slot.stateNames
+      policyFunctions = slot.policyFunctions
+      taskObjects = slot.taskObjects
+      taskNames = slot.taskNames
+      vcObjects = slot.vcObjects
+      viewObjects = slot.viewObjects
+      specHandlers = slot.specHandlers
+      nextHandlerSet = slot.nextHandlerSet
+      nextSlot = slot.nextSlot
+      freeSlots = slot.freeSlots
+    }
 
     /// The stored properties of `DeviceSlot` it holds, and those fixed for the
     /// slot's life (for the test that keeps the list complete).
@@ -303,12 +324,7 @@ final class DeviceSlot: DeviceHost {
     static let fixedProperties: Set<String> = ["id", "device", "runtime", "contexts", "storesRef"]
   }
 
-  func saveState() -> SavedState {
-    SavedState(device: device.saveState(), functions: functions, appObjects: appObjects, sceneObjects: sceneObjects,
-               traceObject: traceObject, stateNames: stateNames, policyFunctions: policyFunctions,
-               taskObjects: taskObjects, taskNames: taskNames, vcObjects: vcObjects, viewObjects: viewObjects,
-               specHandlers: specHandlers, nextHandlerSet: nextHandlerSet, nextSlot: nextSlot, freeSlots: freeSlots)
-  }
+  func saveState() -> SavedState { SavedState(self) }
 
   func restoreState(_ s: SavedState) {
     device.restoreState(s.device)
