@@ -675,8 +675,9 @@ void ls_push_traceback(lua_State *L) {
 ** prints one, and so does %s of a table, function, thread or userdata
 ** without __tostring, and neither is the same from run to run. %p is an
 ** error; such an argument is first passed through the prelude's safe
-** tostring. Then the library's own string.format runs in this same frame,
-** so its argument errors name 'format' and the script's line.
+** tostring (or its own __tostring). Then the library's own string.format
+** runs in this same frame, so its argument errors name 'format' and the
+** script's line.
 ** ===================================================================== */
 
 /* Whether the conversion that the '%' at fmt[s] begins is %p: its flags,
@@ -713,18 +714,31 @@ static int ls_format(lua_State *L) {
   for (int a = 2; a <= n; a++) {
     switch (lua_type(L, a)) {
       case LUA_TTABLE: case LUA_TFUNCTION: case LUA_TTHREAD: case LUA_TUSERDATA: case LUA_TLIGHTUSERDATA:
-        lua_pushvalue(L, lua_upvalueindex(2));
-        lua_pushvalue(L, a);
-        lua_call(L, 1, 1);
+        if (luaL_getmetafield(L, a, "__tostring") != LUA_TNIL && lua_toboolean(L, -1)) {
+          /* Called here rather than by the safe tostring, so that a bad
+             result is reported at the caller's line. */
+          lua_pushvalue(L, a);
+          lua_call(L, 1, 1);
+          if (lua_type(L, -1) != LUA_TSTRING) return luaL_error(L, "'__tostring' must return a string");
+        } else {
+          lua_settop(L, n);  /* a false __tostring, if there was one */
+          lua_pushvalue(L, lua_upvalueindex(2));
+          lua_pushvalue(L, a);
+          lua_call(L, 1, 1);
+        }
         lua_replace(L, a);
         break;
       default:
         break;
     }
   }
+  /* The library's format is a C function without upvalues: it can run in
+     this frame. Anything else (a script's replacement, under --unsafe) is
+     called. */
   lua_CFunction library = lua_tocfunction(L, lua_upvalueindex(1));
-  if (library != NULL) return library(L);
-  lua_pushvalue(L, lua_upvalueindex(1));  /* not a C function: call it */
+  if (library != NULL && lua_getupvalue(L, lua_upvalueindex(1), 1) == NULL) return library(L);
+  if (library != NULL) lua_pop(L, 1);  /* the upvalue lua_getupvalue pushed */
+  lua_pushvalue(L, lua_upvalueindex(1));
   lua_rotate(L, 1, 1);
   lua_call(L, n, 1);
   return 1;

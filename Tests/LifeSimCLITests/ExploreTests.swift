@@ -149,3 +149,53 @@ extension ExploreTests {
     #expect(two.stdout == one.stdout)
   }
 }
+
+extension ExploreTests {
+  /// The replays from the start share one runtime, put back to its state
+  /// after the set-up each time. A walk whose action makes a device cannot
+  /// be put back that way; the next walk starts in a new runtime instead of
+  /// failing.
+  @Test func randomWalksWhoseActionsMakeDevicesStillRun() throws {
+    let path = try script("explore_spawn.lua", """
+      local dev = lifesim.device{ ios = 12 }
+      local app = dev:install{ bundle = "com.example.a", footprint_mb = 100 }
+      local extra = {}
+      lifesim.action("spawn", function(d) extra[#extra + 1] = lifesim.device{ ios = 12 } end)
+      lifesim.invariant("at most two more devices", function(d) return #extra <= 2, #extra .. " more devices" end)
+      """)
+    let r = try lifesim(["explore", path, "--random", "50", "--length", "4", "--actions", "spawn,home", "--quiet"])
+    #expect(r.status == 1, "\(r.stderr)")
+    #expect(r.stdout.contains("3 more devices") && r.stdout.contains("spawn, spawn, spawn"), "\(r.stdout)\(r.stderr)")
+  }
+
+  /// Under --unsafe a step may not use a file: going back to a state copies
+  /// the Lua state's bytes, which cannot reopen or unclose one (a file the
+  /// set-up opened and a step closed would be closed again). The set-up may.
+  @Test(arguments: [["--depth", "2"], ["--random", "20", "--length", "2"]])
+  func aStepThatUsesAFileGetsAClearError(mode: [String]) throws {
+    let path = try script("explore_file.lua", """
+      local f = io.open("\(#filePath)")
+      local first = f:read("l")
+      local dev = lifesim.device{ ios = 12 }
+      local app = dev:install{ bundle = "com.example.a", footprint_mb = 100 }
+      lifesim.action("close", function(d) f:close() end)
+      lifesim.invariant("always", function(d) return first ~= nil end)
+      """)
+    let r = try lifesim(["explore", path, "--unsafe", "--actions", "home,close", "--quiet"] + mode)
+    #expect(r.status == 2, "\(r.status): \(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains("cannot take back what a file does"), "\(r.stderr)")
+    #expect(r.stderr.contains("explore_file.lua:5:"), "\(r.stderr)")
+  }
+
+  /// So may an invariant: it is the search's limit, an error, not a violation.
+  @Test func anInvariantThatUsesAFileGetsAClearError() throws {
+    let path = try script("explore_file_invariant.lua", """
+      local dev = lifesim.device{ ios = 12 }
+      local app = dev:install{ bundle = "com.example.a", footprint_mb = 100 }
+      lifesim.invariant("reads", function(d) return io.open("\(#filePath)") ~= nil end)
+      """)
+    let r = try lifesim(["explore", path, "--unsafe", "--depth", "1", "--quiet"])
+    #expect(r.status == 2, "\(r.status): \(r.stdout)\(r.stderr)")
+    #expect(r.stderr.contains("cannot take back what a file does"), "\(r.stderr)")
+  }
+}

@@ -66,3 +66,30 @@ struct FormatTests {
     #expect(f?.message.contains("no text") == true, "\(f?.message ?? "no error")")
   }
 }
+
+extension FormatTests {
+  @Test func manyObjectArgumentsFitTheStack() throws {
+    let (_, out, f) = try runScript("""
+      local args = {}
+      for i = 1, 300 do args[i] = {} end
+      local s = string.format(string.rep("%s ", 300), table.unpack(args))
+      print(#s, s:sub(1, 20))
+      """)
+    #expect(f == nil, "\(f?.message ?? "")")
+    #expect(out.hasPrefix("3492\ttable: #1 table: #2 "), "\(out)")
+  }
+
+  /// A `__tostring` that returns no string is reported at the caller's line,
+  /// as `tostring` reports it; a false one counts as none.
+  @Test func aBadTostringIsReportedAtTheCaller() throws {
+    let (_, _, f) = try runScript("""
+      local t = setmetatable({}, { __tostring = function() return 1 end })
+      local s = string.format("%s", t)
+      """)
+    #expect(f?.message == "test:2: '__tostring' must return a string", "\(f?.message ?? "no error")")
+    let (_, out, g) = try runScript("""
+      print(string.format("%s", setmetatable({}, { __tostring = false })))
+      """)
+    #expect(g == nil && out == "table: #1\n", "\(g?.message ?? out)")
+  }
+}

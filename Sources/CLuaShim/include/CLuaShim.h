@@ -176,7 +176,8 @@ void ls_push_traceback(lua_State *L);
 /// Pushes the function the prelude makes `string.format` with:
 /// `host.format(library_format, safe_tostring)` returns a C closure that
 /// refuses %p, passes table, function, thread and userdata arguments through
-/// `safe_tostring`, and runs the library's format in its own frame.
+/// `safe_tostring` (or their own `__tostring`), and runs the library's
+/// format in the closure's own frame, so that its errors name the caller.
 void ls_push_format_maker(lua_State *L);
 /// Opens the standard libraries, protected. Returns a Lua status code.
 int ls_openlibs(lua_State *L);

@@ -108,19 +108,61 @@ public final class Explorer {
     } catch let f as LuaFailure {
       throw ExploreError(description: "the script fails before the search starts: \(f.report)")
     }
+    if o.unsafe {
+      do { try rt.run(source: Self.fileLock, chunkName: "=lifesim explore") } catch let f as LuaFailure {
+        throw ExploreError(description: "could not close io to the search: \(f.report)")
+      }
+    }
     return rt
   }
+
+  /// What a step that uses a file (under `--unsafe`) fails with.
+  static let fileRefusal = "lifesim explore cannot take back what a file does (it goes back to a state by copying "
+    + "the Lua state's bytes, which cannot reopen or unclose a file): use io in the set-up only, before the search starts"
+
+  /// Run after the set-up under `--unsafe`: every function of `io` and every
+  /// method of a file raises `fileRefusal`, and a file the set-up left open
+  /// is not closed when it is collected (a state the search goes back to
+  /// would hold it open again, and close it a second time).
+  static let fileLock = """
+    local message = [==[\(fileRefusal)]==]
+    local function refused() error(message, 2) end
+    if type(io) ~= "table" then return end
+    local file = debug.getmetatable(io.stdout)
+    for _, name in ipairs({ "close", "flush", "input", "lines", "open", "output", "popen", "read", "tmpfile", "write" }) do
+      rawset(io, name, refused)
+    end
+    if type(file) == "table" then
+      local methods = rawget(file, "__index")
+      if type(methods) == "table" then
+        for _, name in ipairs({ "close", "flush", "lines", "read", "seek", "setvbuf", "write" }) do
+          rawset(methods, name, refused)
+        end
+      end
+      rawset(file, "__gc", nil)
+      rawset(file, "__close", nil)
+    end
+    """
 
   /// A runtime just after the script's set-up, with its device, for a replay
   /// from the start (the search's checks, the random walks, shrinking): made
   /// once and saved, then put back to that state for each replay. That copies
   /// the Lua state's bytes, where making a runtime and running the script
   /// again took about 1.4 ms. Only from one thread at a time.
+  ///
+  /// A new runtime instead, as every replay had before, after a replay that
+  /// made or dropped a device, which going back cannot undo. (Under
+  /// `--unsafe`, files, which the Lua state's bytes cannot take back, are
+  /// closed to every step: `fileLock`.)
   func fromStart() throws -> (LuaRuntime, DeviceSlot) {
     do {
       if let r = replayer {
-        try r.rt.restoreState(r.root)
-        return (r.rt, r.slot)
+        do {
+          try r.rt.restoreState(r.root)
+          return (r.rt, r.slot)
+        } catch is ScriptError {
+          replayer = nil  // the devices changed: set up again
+        }
       }
       let rt = try runtime(snapshots: true)
       let slot = try rt.exploreDevice()
@@ -154,19 +196,22 @@ public final class Explorer {
   {
     let (rt, slot) = try fromStart()
     var taken: [String] = []
-    func found(_ invariant: String?, _ message: String) -> (steps: [String], invariant: String?, message: String, trace: String) {
-      (taken, invariant, message, TraceWriter(format: .text).render(slot.device.trace))
+    func found(_ invariant: String?, _ message: String) throws
+      -> (steps: [String], invariant: String?, message: String, trace: String)
+    {
+      if message.contains(Self.fileRefusal) { throw ExploreError(description: message) }
+      return (taken, invariant, message, TraceWriter(format: .text).render(slot.device.trace))
     }
     try visit(rt, slot)
-    if let (name, message) = try rt.brokenInvariant(on: slot) { return found(name, message) }
+    if let (name, message) = try rt.brokenInvariant(on: slot) { return try found(name, message) }
     for step in steps {
       let outcome: StepOutcome
       do { outcome = try rt.take(step, on: slot) } catch let e as ScriptError { throw ExploreError(description: e.message) }
       if outcome == .refused { continue }
       taken.append(step)
-      if case .failed(let message) = outcome { return found(nil, message) }
+      if case .failed(let message) = outcome { return try found(nil, message) }
       try visit(rt, slot)
-      if let (name, message) = try rt.brokenInvariant(on: slot) { return found(name, message) }
+      if let (name, message) = try rt.brokenInvariant(on: slot) { return try found(name, message) }
     }
     return nil
   }

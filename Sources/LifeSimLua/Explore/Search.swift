@@ -59,8 +59,12 @@ private final class SearchWorker {
 
   /// What the state now breaks, if anything, after a step with `outcome`.
   func violation(after outcome: StepOutcome) throws -> (invariant: String?, message: String)? {
-    if case .failed(let message) = outcome { return (nil, message) }
-    return try rt.brokenInvariant(on: slot).map { ($0.0, $0.1) }
+    let found: (String?, String)?
+    if case .failed(let message) = outcome { found = (nil, message) } else { found = try rt.brokenInvariant(on: slot) }
+    // A step that used a file under --unsafe (`Explorer.fileLock`) is the
+    // search's limit, not the script's violation.
+    if let message = found?.1, message.contains(Explorer.fileRefusal) { throw ExploreError(description: message) }
+    return found.map { ($0.0, $0.1) }
   }
 
   var trace: String { TraceWriter(format: .text).render(slot.device.trace) }
@@ -83,7 +87,12 @@ struct StateDigest: Hashable {
       while i < raw.count {
         var word: UInt64 = 0
         let n = min(8, raw.count - i)
-        withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[i..<i + n])) }
+        if n == 8 {
+          word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        } else {
+          withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[i..<i + n])) }
+          word = UInt64(littleEndian: word)
+        }
         a = ((a ^ word) &* 0xFF51_AFD7_ED55_8CCD)
         a = (a << 31) | (a >> 33)
         b = ((b &+ word) &* 0xC4CE_B9FE_1A85_EC53)

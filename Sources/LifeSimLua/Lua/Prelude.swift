@@ -181,7 +181,7 @@ function print(...)
 end
 
 -- In C (shim.c, ls_format): the same checks as a Lua function made, at a
--- tenth of the cost, and the library's errors name 'format' and the caller.
+-- sixth of the cost, and the library's errors name 'format' and the caller.
 string.format = host.format(raw_format, safe_tostring)
 
 math.randomseed(seed)
