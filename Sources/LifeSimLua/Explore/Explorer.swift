@@ -120,6 +120,13 @@ public final class Explorer {
   static let fileRefusal = "lifesim explore cannot take back what a file does (it goes back to a state by copying "
     + "the Lua state's bytes, which cannot reopen or unclose a file): use io in the set-up only, before the search starts"
 
+  /// Throws when a failure's `message` is `fileRefusal`: a step or an
+  /// invariant that used a file is the search's limit, not the script's
+  /// violation.
+  static func checkNotFileUse(_ message: String) throws {
+    if message.contains(fileRefusal) { throw ExploreError(description: message) }
+  }
+
   /// Run after the set-up under `--unsafe`: every function of `io` and every
   /// method of a file raises `fileRefusal`, and a file the set-up left open
   /// is not closed when it is collected (a state the search goes back to
@@ -199,7 +206,7 @@ public final class Explorer {
     func found(_ invariant: String?, _ message: String) throws
       -> (steps: [String], invariant: String?, message: String, trace: String)
     {
-      if message.contains(Self.fileRefusal) { throw ExploreError(description: message) }
+      try Self.checkNotFileUse(message)
       return (taken, invariant, message, TraceWriter(format: .text).render(slot.device.trace))
     }
     try visit(rt, slot)

@@ -61,9 +61,7 @@ private final class SearchWorker {
   func violation(after outcome: StepOutcome) throws -> (invariant: String?, message: String)? {
     let found: (String?, String)?
     if case .failed(let message) = outcome { found = (nil, message) } else { found = try rt.brokenInvariant(on: slot) }
-    // A step that used a file under --unsafe (`Explorer.fileLock`) is the
-    // search's limit, not the script's violation.
-    if let message = found?.1, message.contains(Explorer.fileRefusal) { throw ExploreError(description: message) }
+    if let message = found?.1 { try Explorer.checkNotFileUse(message) }
     return found.map { ($0.0, $0.1) }
   }
 
