@@ -646,7 +646,123 @@ void ls_push_candidates(lua_State *L, int store, const ls_candidate *c, int n) {
   lua_settop(L, k0);   /* and the other keys go */
 }
 
+/* {====================================================================
+** dev.stats, kept between reads. Building it is two tables and fourteen
+** keys (about 4,600 instructions), and a search's invariants read it three
+** times a step while the counters rarely change. So the last table built for
+** a device is kept, with the counters it holds, and handed out again while
+** the counters are the same and nothing has written to it: a script may
+** change the table it got, and then it must not get it again.
+**
+** Nothing in Lua's API tells whether a table was written to, and reading it
+** back through the API costs what building it does. So the check looks at
+** the table's memory: its header (size, array, node part, metatable) and the
+** bytes of its node part, which every raw set, insertion or removal writes,
+** and which the collector leaves alone in a table with no weak mode whose
+** values are not nil. The layout is Lua 5.4's (lobject.h); ls_new_stats_cache
+** checks it on a probe table, and where it does not match, every read builds
+** a new table as before.
+** ===================================================================== */
+
+/* Lua 5.4's Table, as lobject.h lays it out. */
+typedef struct {
+  void *next;
+  unsigned char tt, marked, flags, lsizenode;
+  unsigned int alimit;
+  void *array;
+  void *node;
+  void *lastfree;
+  const void *metatable;
+  void *gclist;
+} ls_table54;
+
+#define LS_NODE_SIZE 24        /* sizeof(Node): value, its tag, the key's tag, next, the key */
+#define LS_CACHED_NODES 16     /* the largest node part the cache copies */
+#define LS_COUNTERS_MAX 32
+
+/* What a table handed out looked like: enough to tell whether it was written to since. */
+typedef struct {
+  const ls_table54 *t;
+  unsigned char lsizenode;
+  unsigned int alimit;
+  void *array, *node;
+  const void *metatable;
+  unsigned char nodes[LS_CACHED_NODES * LS_NODE_SIZE];
+} ls_table_view;
+
+typedef struct {
+  int usable;                       /* the layout check passed */
+  int n;                            /* counters cached; 0: none */
+  lua_Integer v[LS_COUNTERS_MAX];
+  ls_table_view stats, kills;
+} ls_stats_cache;
+
+static size_t view_bytes(const ls_table54 *t) { return ((size_t)1 << t->lsizenode) * LS_NODE_SIZE; }
+
+/* Records what the table at `index` looks like now; 0 if its node part is too large to copy. */
+static int view_take(lua_State *L, int index, ls_table_view *view) {
+  const ls_table54 *t = (const ls_table54 *)lua_topointer(L, index);
+  if (t->lsizenode > 4) return 0;  /* 2^4 == LS_CACHED_NODES */
+  view->t = t;
+  view->lsizenode = t->lsizenode;
+  view->alimit = t->alimit;
+  view->array = t->array;
+  view->node = t->node;
+  view->metatable = t->metatable;
+  memcpy(view->nodes, t->node, view_bytes(t));
+  return 1;
+}
+
+static int view_unchanged(const ls_table_view *view) {
+  const ls_table54 *t = view->t;
+  return t->lsizenode == view->lsizenode && t->alimit == view->alimit && t->array == view->array &&
+         t->node == view->node && t->metatable == view->metatable &&
+         memcmp(t->node, view->nodes, view_bytes(t)) == 0;
+}
+
+/* Whether this Lua lays tables out as ls_table54 and LS_NODE_SIZE say: a
+   probe table of one node, keyed by a light userdata, then given a metatable. */
+static int layout_matches(lua_State *L) {
+  static char probe;
+  int top = lua_gettop(L), ok = 0;
+  lua_createtable(L, 0, 1);
+  lua_pushlightuserdata(L, &probe);
+  lua_pushinteger(L, 0x5eed);
+  lua_rawset(L, -3);
+  const ls_table54 *t = (const ls_table54 *)lua_topointer(L, -1);
+  const unsigned char *node = (const unsigned char *)t->node;
+  lua_Integer value;
+  const void *key;
+  memcpy(&value, node, sizeof value);
+  memcpy(&key, node + 16, sizeof key);
+  if (t->tt == LUA_TTABLE && t->lsizenode == 0 && t->alimit == 0 && t->metatable == NULL &&
+      value == 0x5eed && node[8] == LUA_TNUMBER /* integer: variant 0 */ &&
+      node[9] == LUA_TLIGHTUSERDATA && key == (const void *)&probe) {
+    lua_newtable(L);
+    const void *mt = lua_topointer(L, -1);
+    lua_setmetatable(L, -2);
+    ok = t->metatable == mt;
+  }
+  lua_settop(L, top);
+  return ok;
+}
+
+void ls_new_stats_cache(lua_State *L) {
+  ls_stats_cache *c = (ls_stats_cache *)lua_newuserdatauv(L, sizeof(ls_stats_cache), 1);
+  memset(c, 0, sizeof *c);
+  c->usable = layout_matches(L);
+}
+
 void ls_push_counters(lua_State *L, lua_Integer keys, const lua_Integer *v, int ncounters, int nkills) {
+  int n = ncounters + nkills;
+  ls_stats_cache *c = (ls_stats_cache *)lua_touserdata(L, -1);
+  if (c && c->n == n && memcmp(c->v, v, (size_t)n * sizeof *v) == 0 && view_unchanged(&c->stats) &&
+      view_unchanged(&c->kills)) {
+    lua_getiuservalue(L, -1, 1);
+    lua_replace(L, -2);
+    return;
+  }
+  int cache = lua_gettop(L);
   lua_rawgeti(L, LUA_REGISTRYINDEX, keys);
   int k = lua_gettop(L);
   lua_createtable(L, 0, ncounters + 1);
@@ -662,8 +778,22 @@ void ls_push_counters(lua_State *L, lua_Integer keys, const lua_Integer *v, int 
     lua_pushinteger(L, v[ncounters + i]);
     lua_rawset(L, -3);
   }
-  lua_rawset(L, -3);
-  lua_replace(L, k);  /* the table goes where the keys were */
+  if (c && c->usable && n <= LS_COUNTERS_MAX && view_take(L, -1, &c->kills)) {
+    lua_rawset(L, -3);
+    if (view_take(L, -1, &c->stats)) {
+      c->n = n;
+      memcpy(c->v, v, (size_t)n * sizeof *v);
+      lua_pushvalue(L, -1);
+      lua_setiuservalue(L, cache, 1);
+    } else {
+      c->n = 0;
+    }
+  } else {
+    lua_rawset(L, -3);
+    if (c) c->n = 0;
+  }
+  lua_replace(L, cache);  /* the table goes where the cache was */
+  lua_settop(L, cache);
 }
 
 void ls_push_traceback(lua_State *L) {

@@ -165,11 +165,17 @@ typedef struct {
 /// footprint_mb, last_used, state, unsaved }, in one C call (raw sets on
 /// tables it made itself: no metamethod can run).
 void ls_push_candidates(lua_State *L, int store, const ls_candidate *c, int n);
-/// Pushes a new table of `ncounters` integer fields and, under one more key,
-/// a table of `nkills` more: the keys are the strings at 1, 2, … of the table
-/// in registry slot `keys`, the values `v` in the same order. One C call, raw
-/// sets on tables it made itself (`dev.stats`, read by invariants at every
-/// step of a search).
+/// Pushes a new cache for `dev.stats` (a userdata; one per device), which
+/// ls_push_counters keeps the last table it built in.
+void ls_new_stats_cache(lua_State *L);
+/// Replaces the cache at the top of the stack (from ls_new_stats_cache) with
+/// a table of `ncounters` integer fields and, under one more key, a table of
+/// `nkills` more: the keys are the strings at 1, 2, … of the table in
+/// registry slot `keys`, the values `v` in the same order. It is the table
+/// the cache holds when that one holds the same values and nothing has
+/// written to it since; otherwise a new one, made in one C call by raw sets
+/// (no metamethod can run), which the cache then keeps (`dev.stats`, read by
+/// invariants at every step of a search).
 void ls_push_counters(lua_State *L, lua_Integer keys, const lua_Integer *v, int ncounters, int nkills);
 /// Pushes the traceback of the last error caught by ls_pcall (or nil).
 void ls_push_traceback(lua_State *L);

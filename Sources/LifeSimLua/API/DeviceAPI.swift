@@ -100,6 +100,7 @@ extension API {
     deviceField("memory_used_mb", "The memory the running processes use, in MB.") { L, _, d in push(L, d.memoryUsedMB) },
     deviceField("memory_level", "\"normal\", \"warning\" or \"critical\".") { L, _, d in push(L, d.memoryLevel.description) },
     deviceField("stats", "Counters kept with the trace on or off: opens, cold_opens, jetsam_kills, kills by reason, …") { L, slot, d in
+      slot.pushSlot(slot.statsCache)
       StatsTable.push(d.stats, on: L, keys: slot.runtime.statsKeysRef)
     },
     deviceField("records_trace", "Whether the device keeps a trace (trace = false turns it off).") { L, _, d in push(L, d.recordsTrace) },
@@ -317,6 +318,7 @@ enum StatsTable {
                                "kills"] + KillReason.allCases.map(\.description)
   static let counters = 6
 
+  /// Replaces the device's stats cache at the top of the stack with its `dev.stats`.
   static func push(_ st: DeviceStats, on L: LuaState, keys: Int32) {
     let kills = st.killsByReason.count  // by `KillReason.rawValue`, as `keys` names them
     withUnsafeTemporaryAllocation(of: lua_Integer.self, capacity: counters + kills) { v in

@@ -121,6 +121,9 @@ extension LuaRuntime {
     pushObject(Handle(kind: ObjectKind.trace.rawValue, device: slot.id, index: 0, extra: 0), userValue: true)
     slot.traceObject = slot.store(-1)
     ls_pop(L, 1)
+    ls_new_stats_cache(L)
+    slot.statsCache = slot.store(-1)
+    ls_pop(L, 1)
     return 1
   }
 

@@ -1,0 +1,84 @@
+import Testing
+@testable import LifeSimLua
+
+/// `dev.stats` hands back the table it built last while the counters are the
+/// same and nothing wrote to it (shim.c, `ls_push_counters`); a table a
+/// script changed is never handed out again.
+struct StatsCacheTests {
+  private let setUp = """
+    local dev = lifesim.device{ ios = 17 }
+    local app = dev:install{ bundle = "com.example.a" }
+    dev:launch(app)
+    """
+
+  private func check(_ body: String) throws {
+    let (_, out, f) = try runScript(setUp + "\n" + body)
+    #expect(f == nil, "\(f?.message ?? "")")
+    #expect(out.isEmpty, "\(out)")
+  }
+
+  /// The cache is in use on this Lua (its layout check passed): two reads
+  /// with nothing between them give the same table.
+  @Test func twoReadsGiveOneTable() throws {
+    try check("""
+      assert(rawequal(dev.stats, dev.stats), "the stats table was not kept")
+      assert(dev.stats.opens == 1 and dev.stats.cold_opens == 1)
+      """)
+  }
+
+  @Test func aChangedCounterGivesANewTable() throws {
+    try check("""
+      local before = dev.stats
+      dev:home()
+      dev:kill(app)
+      local after = dev.stats
+      assert(not rawequal(before, after))
+      assert(before.kills.user == 0 and after.kills.user == 1, tostring(after.kills.user))
+      assert(before.opens == 1 and after.opens == 1)
+      """)
+  }
+
+  @Test(arguments: [
+    "s.opens = 99",                    // a value overwritten
+    "s.opens = nil",                   // a key removed
+    "s.extra = true",                  // a key added
+    "s[1] = 'x'",                      // an array part begun
+    "s.kills.user = 7",                // the nested table changed
+    "s.kills = {}",                    // the nested table replaced
+    "setmetatable(s, { __index = function() return 5 end })",
+    "for i = 1, 40 do s['k' .. i] = i end",  // grown (its node part moved)
+  ])
+  func aTableTheScriptChangedIsNotHandedOutAgain(change: String) throws {
+    try check("""
+      local s = dev.stats
+      \(change)
+      local t = dev.stats
+      assert(not rawequal(s, t), "the changed table came back")
+      assert(getmetatable(t) == nil and t.extra == nil and t[1] == nil and t.k1 == nil)
+      assert(t.opens == 1 and t.kills.user == 0, "wrong counters")
+      local n = 0
+      for _ in pairs(t) do n = n + 1 end
+      assert(n == 7, "fields: " .. n)
+      """)
+  }
+
+  /// Changing a value and putting it back leaves the table as it was made:
+  /// handing it out again is right.
+  @Test func aValuePutBackIsTheSameTable() throws {
+    try check("""
+      local s = dev.stats
+      s.opens = 5
+      s.opens = 1
+      assert(rawequal(s, dev.stats))
+      """)
+  }
+
+  /// Each device keeps its own.
+  @Test func devicesDoNotShareTheirStats() throws {
+    try check("""
+      local other = lifesim.device{ ios = 17 }
+      assert(other.stats.opens == 0 and dev.stats.opens == 1)
+      assert(not rawequal(other.stats, dev.stats))
+      """)
+  }
+}
