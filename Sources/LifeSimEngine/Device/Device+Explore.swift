@@ -68,19 +68,33 @@ extension Device {
   /// it, by the token itself.
   public func stateFingerprint(describing describe: ((HostToken) -> String)? = nil) -> [UInt8] {
     var out: [UInt8] = []
-    appendFingerprint(to: &out, describing: describe.map { d in { token, out in Self.appendText(d(token), to: &out) } })
+    out.reserveCapacity(256)
+    writeFingerprint(to: &out, describing: describe.map { d in { token, out in out.append(text: d(token)) } })
     return out
   }
 
   /// `stateFingerprint`, appended to `out`; `describe` appends what tells a
-  /// pending timer apart (the search calls this on every step, so nothing
-  /// here builds a string or, for the few apps a search has, an array).
+  /// pending timer apart.
   public func appendFingerprint(to out: inout [UInt8],
                                 describing describe: ((HostToken, inout [UInt8]) -> Void)? = nil) {
-    out.reserveCapacity(out.count + 256)
-    func u8(_ v: UInt8) { out.append(v) }
-    func i64(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
-    func text(_ s: String) { Self.appendText(s, to: &out) }
+    writeFingerprint(to: &out, describing: describe)
+  }
+
+  /// `stateFingerprint`, written to a hasher: what a search keeps of each
+  /// state, made without gathering the bytes (the search calls this on
+  /// every step).
+  public func hashFingerprint(into hasher: inout StateHasher,
+                              describing describe: ((HostToken, inout StateHasher) -> Void)? = nil) {
+    writeFingerprint(to: &hasher, describing: describe)
+  }
+
+  /// Writes the fingerprint; nothing here builds a string or, for the few
+  /// apps a search has, an array.
+  func writeFingerprint<Sink: FingerprintSink>(to out: inout Sink,
+                                               describing describe: ((HostToken, inout Sink) -> Void)?) {
+    func u8(_ v: UInt8) { out.append(byte: v) }
+    func i64(_ v: Int64) { out.append(word: v) }
+    func text(_ s: String) { out.append(text: s) }
     func timer(_ t: HostToken) {
       if let describe { describe(t, &out) } else { i64(Int64(t.rawValue)) }
     }
@@ -164,18 +178,5 @@ extension Device {
         i64((e.time - now).microseconds)
       }
     }
-  }
-
-  /// Text in a fingerprint, prefixed by its length in bytes, so that no two
-  /// texts in a row read as another two (a `describe` function writes its
-  /// text this way too).
-  public static func appendText(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-    withUnsafeBytes(of: Int64(bytes.count).littleEndian) { out.append(contentsOf: $0) }
-    out.append(contentsOf: bytes)
-  }
-
-  static func appendText(_ s: String, to out: inout [UInt8]) {
-    var s = s
-    s.withUTF8 { appendText(UnsafeRawBufferPointer($0), to: &out) }
   }
 }

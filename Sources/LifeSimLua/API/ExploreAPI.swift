@@ -260,8 +260,21 @@ extension LuaRuntime {
   func exploreFingerprint(on slot: DeviceSlot) throws -> [UInt8] {
     var fp: [UInt8] = []
     slot.device.appendFingerprint(to: &fp) { token, out in self.appendFunctionOrigin(Int32(token.rawValue), in: slot, to: &out) }
-    fp.append(contentsOf: try stateKey(on: slot).utf8)
+    var key = try stateKey(on: slot)
+    key.withUTF8 { fp.append(bytes: UnsafeRawBufferPointer($0)) }
     return fp
+  }
+
+  /// The digest of `exploreFingerprint`, made as it is written, without
+  /// the bytes (what the search keeps of each state, at every step).
+  func exploreDigest(on slot: DeviceSlot) throws -> StateDigest {
+    var hasher = StateHasher()
+    slot.device.hashFingerprint(into: &hasher) { token, out in
+      self.appendFunctionOrigin(Int32(token.rawValue), in: slot, to: &out)
+    }
+    var key = try stateKey(on: slot)
+    key.withUTF8 { hasher.append(bytes: UnsafeRawBufferPointer($0)) }
+    return hasher.digest
   }
 
   /// Appends where the function in a store slot was defined, read raw
@@ -269,22 +282,22 @@ extension LuaRuntime {
   /// length) and line, or its type's name when it is not a Lua function. No
   /// string is made: the fingerprint of every explored state holds one of
   /// these per pending timer.
-  private func appendFunctionOrigin(_ storeSlot: Int32, in slot: DeviceSlot, to out: inout [UInt8]) {
+  private func appendFunctionOrigin<Sink: FingerprintSink>(_ storeSlot: Int32, in slot: DeviceSlot, to out: inout Sink) {
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
     slot.pushSlot(storeSlot)
     var ar = lua_Debug()
     guard lua_type(L, -1) == LUA_TFUNCTION, lua_getinfo(L, ">S", &ar) != 0 else {
       var name = lua_type(L, -1) == LUA_TFUNCTION ? "function" : typeName(L, -1)
-      name.withUTF8 { Device.appendText(UnsafeRawBufferPointer($0), to: &out) }
-      out.append(0)  // no line
+      name.withUTF8 { out.append(text: UnsafeRawBufferPointer($0)) }
+      out.append(byte: 0)  // no line
       return
     }
     withUnsafeBytes(of: &ar.short_src) { src in
-      Device.appendText(UnsafeRawBufferPointer(rebasing: src.prefix { $0 != 0 }), to: &out)
+      out.append(text: UnsafeRawBufferPointer(rebasing: src.prefix { $0 != 0 }))
     }
-    out.append(1)
-    withUnsafeBytes(of: Int64(ar.linedefined).littleEndian) { out.append(contentsOf: $0) }
+    out.append(byte: 1)
+    out.append(word: Int64(ar.linedefined))
   }
 
   /// The script's projection of its own data (empty without `lifesim.state_key`).

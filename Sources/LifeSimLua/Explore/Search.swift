@@ -52,7 +52,7 @@ private final class SearchWorker {
 
   /// The fingerprint of the state now: the engine's, then the script's key.
   func fingerprint() throws -> StateDigest {
-    do { return StateDigest(try rt.exploreFingerprint(on: slot)) } catch let e as ScriptError {
+    do { return try rt.exploreDigest(on: slot) } catch let e as ScriptError {
       throw ExploreError(description: e.message)
     }
   }
@@ -66,45 +66,6 @@ private final class SearchWorker {
   }
 
   var trace: String { TraceWriter(format: .text).render(slot.device.trace) }
-}
-
-/// A state's fingerprint, hashed to 128 bits: the search keeps these, not
-/// the fingerprints, as TLC keeps 64-bit fingerprints. Two different states
-/// share one with a chance of about n²/2¹²⁹ among n states (10⁻²⁹ for a
-/// million). Two multiply-rotate hashes of the bytes, eight at a time, with
-/// fixed seeds: the same in every run.
-struct StateDigest: Hashable {
-  var a: UInt64
-  var b: UInt64
-
-  init(_ bytes: [UInt8]) {
-    var a: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-    var b: UInt64 = 0xC2B2_AE3D_27D4_EB4F &+ UInt64(bytes.count)
-    bytes.withUnsafeBytes { raw in
-      var i = 0
-      while i < raw.count {
-        var word: UInt64 = 0
-        let n = min(8, raw.count - i)
-        if n == 8 {
-          word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-        } else {
-          withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[i..<i + n])) }
-          word = UInt64(littleEndian: word)
-        }
-        a = ((a ^ word) &* 0xFF51_AFD7_ED55_8CCD)
-        a = (a << 31) | (a >> 33)
-        b = ((b &+ word) &* 0xC4CE_B9FE_1A85_EC53)
-        b = (b << 29) | (b >> 35)
-        i += 8
-      }
-    }
-    a ^= a >> 33; a = a &* 0xFF51_AFD7_ED55_8CCD; a ^= a >> 33
-    b ^= b >> 29; b = b &* 0xC4CE_B9FE_1A85_EC53; b ^= b >> 32
-    self.a = a
-    self.b = b
-  }
-
-  func hash(into hasher: inout Hasher) { hasher.combine(a) }
 }
 
 /// A state to expand: the steps that reach it, and its saved state in the
