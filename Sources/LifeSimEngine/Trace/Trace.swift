@@ -1,10 +1,11 @@
 /// The record of everything that happened on a device, in order.
 ///
-/// Records are appended to one contiguous array; after warm-up that costs no
-/// allocation per event. Queries filter it; writers format it.
+/// Records are appended to chunks of contiguous arrays (`TraceRecords`): an
+/// allocation per chunk, not per event, and a copy of the device shares
+/// them. Queries filter them; writers format them.
 public struct Trace: Sendable {
   /// The records, in sequence order; `records[i].seq == i + 1`.
-  public private(set) var records: ContiguousArray<TraceRecord> = []
+  public private(set) var records = TraceRecords()
   /// Bundle ids, indexed by `AppID`.
   public internal(set) var appNames: [String] = []
   /// View-controller and view class names, indexed by `ObjectRef.classIndex`.
@@ -64,7 +65,7 @@ public struct Trace: Sendable {
   /// Sets how long the handler of record `seq` took (SPEC `ctx:work`).
   mutating func setDuration(of seq: Int, _ duration: SimTime) {
     guard seq > 0 else { return }
-    if keepsRecords, seq <= records.count, records[seq - 1].seq == seq { records[seq - 1].duration = duration }
+    if keepsRecords, seq <= records.count, records[seq - 1].seq == seq { records.update(seq - 1) { $0.duration = duration } }
     if let first = pending.first?.seq, seq >= first, seq - first < pending.count { pending[seq - first].duration = duration }
   }
 
