@@ -1,8 +1,9 @@
 /// The record of everything that happened on a device, in order.
 ///
-/// Records are appended to chunks of contiguous arrays (`TraceRecords`): an
-/// allocation per chunk, not per event, and a copy of the device shares
-/// them. Queries filter them; writers format them.
+/// Records are appended to a contiguous array, which after warm-up costs no
+/// allocation per event; a copy of the trace shares it, and each copy's next
+/// record starts an array of its own (`TraceRecords`). Queries filter the
+/// records; writers format them.
 public struct Trace: Sendable {
   /// The records, in sequence order; `records[i].seq == i + 1`.
   public private(set) var records = TraceRecords()
