@@ -118,13 +118,9 @@ public struct StateHasher: FingerprintSink {
   /// The digest of what was written; the last partial word is taken as if
   /// padded with zeros, and the length is mixed in.
   public var digest: StateDigest {
-    var a = self.a, b = self.b
-    if count & 7 != 0 {
-      a = (a ^ pending) &* 0xFF51_AFD7_ED55_8CCD
-      a = (a << 31) | (a >> 33)
-      b = (b &+ pending) &* 0xC4CE_B9FE_1A85_EC53
-      b = (b << 29) | (b >> 35)
-    }
+    var h = self
+    if count & 7 != 0 { h.mix(pending) }
+    var a = h.a, b = h.b
     a ^= UInt64(count)
     b &+= UInt64(count)
     a ^= a >> 33; a = a &* 0xFF51_AFD7_ED55_8CCD; a ^= a >> 33
