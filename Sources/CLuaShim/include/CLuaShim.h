@@ -53,6 +53,8 @@ typedef struct ls_state {
   const void *metatables[32];  // each kind's metatable (the registry keeps it), to check userdata by pointer
   ls_arena *arena;             // the mapping every allocation comes from, or NULL (malloc)
   unsigned long long activity; // counts allocator calls and protected calls (never restored)
+  int stats_field;             // the host function id of `dev.stats` + 1 (ls_set_stats_field), or 0
+  int stats_kind;              // and the kind of object it is a field of
   int track;                   // the write-tracking slot + 1 (ls_snapshot_track), or 0
   char *track_base;            // the tracked base's arena bytes (a copy), or NULL
   size_t track_top;            // how many
@@ -165,18 +167,32 @@ typedef struct {
 /// footprint_mb, last_used, state, unsaved }, in one C call (raw sets on
 /// tables it made itself: no metamethod can run).
 void ls_push_candidates(lua_State *L, int store, const ls_candidate *c, int n);
-/// Pushes a new cache for `dev.stats` (a userdata; one per device), which
-/// ls_push_counters keeps the last table it built in.
-void ls_new_stats_cache(lua_State *L);
+/// Pushes a new cache for `dev.stats` (a userdata; one per device, user value
+/// 2 of the device's userdata), which ls_push_counters keeps the last table
+/// it built in. The table has `ncounters` integer fields and, under one more
+/// key, a table of the rest: the keys are the strings at 1, 2, … of the table
+/// in registry slot `keys`.
+void ls_new_stats_cache(lua_State *L, lua_Integer keys, int ncounters);
 /// Replaces the cache at the top of the stack (from ls_new_stats_cache) with
-/// a table of `ncounters` integer fields and, under one more key, a table of
-/// `nkills` more: the keys are the strings at 1, 2, … of the table in
-/// registry slot `keys`, the values `v` in the same order. It is the table
-/// the cache holds when that one holds the same values and nothing has
-/// written to it since; otherwise a new one, made in one C call by raw sets
-/// (no metamethod can run), which the cache then keeps (`dev.stats`, read by
-/// invariants at every step of a search).
-void ls_push_counters(lua_State *L, lua_Integer keys, const lua_Integer *v, int ncounters, int nkills);
+/// `dev.stats` for the `n` counters `v`, in the order of the cache's keys. It
+/// is the table the cache holds when that one holds the same values and
+/// nothing has written to it since; otherwise a new one, made in one C call
+/// by raw sets (no metamethod can run), which the cache then keeps (`dev.stats`,
+/// read by invariants at every step of a search).
+void ls_push_counters(lua_State *L, const lua_Integer *v, int n);
+/// Writes the counters of the device whose handle (its userdata's bytes) it
+/// is given into `out` (at most `capacity`), in the order of ls_new_stats_cache's
+/// keys, and returns how many; -1 when it cannot (the device is gone). It runs
+/// inside the `__index` trampoline and must neither call Lua nor fail otherwise.
+typedef int (*ls_counters_fn)(void *host, const void *handle, lua_Integer *out, int capacity);
+/// Installs the host's counters function (once, like ls_set_dispatch).
+void ls_set_counters(ls_counters_fn fn);
+/// Reads field `field_id` of objects of `kind` (`dev.stats`) in C: the index
+/// trampoline asks the counters function for the counters and hands them to
+/// ls_push_counters with the cache in user value 2, without dispatching to
+/// the host. When the counters function returns -1, the field's host
+/// function runs as for any other field.
+void ls_set_stats_field(lua_State *L, int field_id, int kind);
 /// Pushes the traceback of the last error caught by ls_pcall (or nil).
 void ls_push_traceback(lua_State *L);
 /// Pushes the function the prelude makes `string.format` with:

@@ -99,9 +99,11 @@ extension API {
     deviceField("passcode", "Whether the device has a passcode (protected data).") { L, _, d in push(L, d.passcode) },
     deviceField("memory_used_mb", "The memory the running processes use, in MB.") { L, _, d in push(L, d.memoryUsedMB) },
     deviceField("memory_level", "\"normal\", \"warning\" or \"critical\".") { L, _, d in push(L, d.memoryLevel.description) },
-    deviceField("stats", "Counters kept with the trace on or off: opens, cold_opens, jetsam_kills, kills by reason, …") { L, slot, d in
-      slot.pushSlot(slot.statsCache)
-      StatsTable.push(d.stats, on: L, keys: slot.runtime.statsKeysRef)
+    // Read in C (`ls_set_stats_field`, with `StatsTable.counters` below): this
+    // closure runs only where that path gives way.
+    deviceField("stats", "Counters kept with the trace on or off: opens, cold_opens, jetsam_kills, kills by reason, …") { L, _, d in
+      lua_getiuservalue(L, 1, 2)
+      StatsTable.push(d.stats, on: L)
     },
     deviceField("records_trace", "Whether the device keeps a trace (trace = false turns it off).") { L, _, d in push(L, d.recordsTrace) },
 
@@ -309,27 +311,47 @@ extension LuaRuntime {
   }
 }
 
-/// `dev.stats`: a new table each time (a script may change the one it got),
-/// made in one C call with keys made once, because invariants read it after
-/// every step of a search.
+/// `dev.stats`: the device's counters as a table, made in one C call with
+/// keys made once (`ls_push_counters`), because invariants read it after
+/// every step of a search; the same table while no counter changes and the
+/// script has not written to it.
 enum StatsTable {
   /// The counters' keys, then the kills table's, then its reasons'.
   static let keys: [String] = ["opens", "cold_opens", "jetsam_kills", "data_loss", "unsaved_lost", "memory_warnings",
                                "kills"] + KillReason.allCases.map(\.description)
   static let counters = 6
 
+  /// Writes the counters in the order of `keys` (the kills by
+  /// `KillReason.rawValue`) and returns how many, or -1 if `capacity` is too small.
+  static func write(_ st: DeviceStats, into v: UnsafeMutablePointer<lua_Integer>, capacity: Int) -> Int32 {
+    let n = counters + st.killsByReason.count
+    guard n <= capacity else { return -1 }
+    v[0] = lua_Integer(st.opens)
+    v[1] = lua_Integer(st.coldOpens)
+    v[2] = lua_Integer(st.jetsamKills)
+    v[3] = lua_Integer(st.dataLossEvents)
+    v[4] = lua_Integer(st.unsavedLost)
+    v[5] = lua_Integer(st.memoryWarnings)
+    for (i, k) in st.killsByReason.enumerated() { v[counters + i] = lua_Integer(k) }
+    return Int32(n)
+  }
+
   /// Replaces the device's stats cache at the top of the stack with its `dev.stats`.
-  static func push(_ st: DeviceStats, on L: LuaState, keys: Int32) {
-    let kills = st.killsByReason.count  // by `KillReason.rawValue`, as `keys` names them
-    withUnsafeTemporaryAllocation(of: lua_Integer.self, capacity: counters + kills) { v in
-      v[0] = lua_Integer(st.opens)
-      v[1] = lua_Integer(st.coldOpens)
-      v[2] = lua_Integer(st.jetsamKills)
-      v[3] = lua_Integer(st.dataLossEvents)
-      v[4] = lua_Integer(st.unsavedLost)
-      v[5] = lua_Integer(st.memoryWarnings)
-      for (i, n) in st.killsByReason.enumerated() { v[counters + i] = lua_Integer(n) }
-      ls_push_counters(L, lua_Integer(keys), v.baseAddress, Int32(counters), Int32(kills))
+  static func push(_ st: DeviceStats, on L: LuaState) {
+    let capacity = counters + st.killsByReason.count
+    withUnsafeTemporaryAllocation(of: lua_Integer.self, capacity: capacity) { v in
+      ls_push_counters(L, v.baseAddress, write(st, into: v.baseAddress!, capacity: capacity))
     }
+  }
+}
+
+/// The counters for `dev.stats` read in C (`ls_set_counters`): the handle is
+/// the device userdata's bytes. It reads the engine only, and does not retain
+/// the runtime (as `lifesimDispatch`).
+let lifesimCounters: ls_counters_fn = { host, handle, out, capacity in
+  guard let host, let handle, let out else { return -1 }
+  return Unmanaged<LuaRuntime>.fromOpaque(host)._withUnsafeGuaranteedRef { rt in
+    guard let slot = rt.devices[handle.load(as: Handle.self).device] else { return -1 }
+    return StatsTable.write(slot.device.stats, into: out, capacity: Int(capacity))
   }
 }

@@ -108,7 +108,11 @@ extension LuaRuntime {
     lua_pushvalue(L, -2)
     lua_rawseti(L, -2, lua_Integer(slot.id))
     ls_pop(L, 1)
-    pushObject(Handle(kind: ObjectKind.device.rawValue, device: slot.id, index: 0, extra: 0), userValue: true)
+    // User value 1 is the value store; 2 is the cache `dev.stats` keeps its
+    // last table in (`ls_new_stats_cache`), which the index trampoline reads.
+    pushObject(Handle(kind: ObjectKind.device.rawValue, device: slot.id, index: 0, extra: 0), userValue: true, userValues: 2)
+    ls_new_stats_cache(L, lua_Integer(statsKeysRef), Int32(StatsTable.counters))
+    lua_setiuservalue(L, -2, 2)
     if options.pinDevices {
       lua_pushvalue(L, -1)
       _ = luaL_ref(L, ls_registryindex())  // the device object, held until the state closes
@@ -120,9 +124,6 @@ extension LuaRuntime {
     lua_pushvalue(L, -1)
     pushObject(Handle(kind: ObjectKind.trace.rawValue, device: slot.id, index: 0, extra: 0), userValue: true)
     slot.traceObject = slot.store(-1)
-    ls_pop(L, 1)
-    ls_new_stats_cache(L)
-    slot.statsCache = slot.store(-1)
     ls_pop(L, 1)
     return 1
   }

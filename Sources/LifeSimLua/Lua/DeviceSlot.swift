@@ -250,8 +250,6 @@ final class DeviceSlot: DeviceHost {
   /// Per app: the slot of each scene object, by session number.
   var sceneObjects: [[Int32: Int32]] = []
   var traceObject: Int32 = 0
-  /// The slot of the cache `dev.stats` keeps its last table in (`ls_new_stats_cache`).
-  var statsCache: Int32 = 0
   /// The names of the app states as Lua strings, by raw value (0: not made yet).
   private var stateNames: [Int32] = []
   /// `dev:policy` functions by policy name.
@@ -288,7 +286,6 @@ final class DeviceSlot: DeviceHost {
     let appObjects: [Int32]
     let sceneObjects: [[Int32: Int32]]
     let traceObject: Int32
-    let statsCache: Int32
     let stateNames: [Int32]
     let policyFunctions: [String: Int32]
     let taskObjects: [Int32: Int32]
@@ -306,7 +303,6 @@ final class DeviceSlot: DeviceHost {
       appObjects = slot.appObjects
       sceneObjects = slot.sceneObjects
       traceObject = slot.traceObject
-      statsCache = slot.statsCache
       stateNames = slot.stateNames
       policyFunctions = slot.policyFunctions
       taskObjects = slot.taskObjects
@@ -322,7 +318,7 @@ final class DeviceSlot: DeviceHost {
     /// The stored properties of `DeviceSlot` it holds, and those fixed for the
     /// slot's life (for the test that keeps the list complete).
     static let savedProperties: Set<String> = [
-      "functions", "appObjects", "sceneObjects", "traceObject", "statsCache", "stateNames", "policyFunctions", "taskObjects",
+      "functions", "appObjects", "sceneObjects", "traceObject", "stateNames", "policyFunctions", "taskObjects",
       "taskNames", "vcObjects", "viewObjects", "specHandlers", "nextHandlerSet", "nextSlot", "freeSlots",
     ]
     static let fixedProperties: Set<String> = ["id", "device", "runtime", "contexts", "storesRef"]
@@ -336,7 +332,6 @@ final class DeviceSlot: DeviceHost {
     appObjects = s.appObjects
     sceneObjects = s.sceneObjects
     traceObject = s.traceObject
-    statsCache = s.statsCache
     stateNames = s.stateNames
     policyFunctions = s.policyFunctions
     taskObjects = s.taskObjects

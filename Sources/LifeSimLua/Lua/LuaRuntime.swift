@@ -377,10 +377,13 @@ private let lifesimDispatch: ls_dispatch_fn = { L, id in
   return Unmanaged<LuaRuntime>.fromOpaque(host)._withUnsafeGuaranteedRef { $0.dispatch(L, id) }
 }
 
-/// Installs the dispatch pointer once, whatever thread makes the first runtime
+/// Installs the dispatch and counters pointers once, whatever thread makes the first runtime
 /// (Swift runs a global's initializer exactly once): batch workers make
 /// runtimes in parallel.
-private let dispatchInstalled: Void = ls_set_dispatch(lifesimDispatch)
+private let dispatchInstalled: Void = {
+  ls_set_dispatch(lifesimDispatch)
+  ls_set_counters(lifesimCounters)
+}()
 
 /// Reads a whole file.
 public func readFileBytes(_ path: String) throws -> [UInt8] {

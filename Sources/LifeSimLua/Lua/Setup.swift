@@ -30,6 +30,7 @@ extension LuaRuntime {
     statsKeysRef = luaL_ref(L, ls_registryindex())
 
     for kind in ObjectKind.allCases { registerMetatable(kind) }
+    ls_set_stats_field(L, API.index(of: .field(.device), "stats")!, ObjectKind.device.rawValue)
 
     // lifesim = { device = …, workload = { … }, callbacks = …, … }, from the rows.
     lua_createtable(L, 0, 12)
@@ -111,8 +112,9 @@ extension LuaRuntime {
 
   /// Pushes a new userdata for a handle, with its metatable and one user value
   /// taken from the stack top (which it pops). Stack effect: 0 (replaces the top).
-  func pushObject(_ handle: Handle, userValue: Bool) {
-    let p = lua_newuserdatauv(L, MemoryLayout<Handle>.size, 1)!
+  /// `userValues` makes room for more, which the caller sets.
+  func pushObject(_ handle: Handle, userValue: Bool, userValues: Int32 = 1) {
+    let p = lua_newuserdatauv(L, MemoryLayout<Handle>.size, userValues)!
     p.storeBytes(of: handle, as: Handle.self)
     ls_push_metatable(L, handle.kind)
     lua_setmetatable(L, -2)
