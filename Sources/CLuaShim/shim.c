@@ -164,8 +164,7 @@ void ls_snapshot_save(lua_State *L, void *dst) {
 
 /* A delta holds the header, then runs of 64-byte blocks that differ from
    the base snapshot: { uint32 offset, uint32 length, bytes }, ended by a
-   run of length 0. The mapping only grows, so the base's used part is a
-   prefix of the state's, and everything past it is one run. */
+   run of length 0. Everything past the base's used part is one run. */
 #define DELTA_BLOCK 64
 
 size_t ls_snapshot_delta_bound(lua_State *L) {
@@ -271,19 +270,25 @@ static void track_release(ls_state *S) {
   if (!S->track) return;
   __atomic_store_n(&track_slots[S->track - 1].start, NULL, __ATOMIC_RELEASE);
   free(S->track_base);
+  free(S->track_differs);
   S->track = 0;
   S->track_base = NULL;
+  S->track_differs = NULL;
 }
 
 /* Whether the 64-byte block at `at` may differ from the tracked base: not
-   when it lies on a protected page nobody wrote. */
-static int track_may_differ(const ls_track_slot *t, size_t at) {
-  return at >= t->end || t->hot[at / PAGE_SIZE_];
+   when it lies on a protected page nobody wrote. While rebasing, the delta
+   is against the new base, and a page nobody wrote may differ from it where
+   the two bases differ (`differs`). */
+static int track_may_differ(const ls_track_slot *t, const unsigned char *differs, size_t at) {
+  return at >= t->end || t->hot[at / PAGE_SIZE_] || (differs && differs[at / PAGE_SIZE_]);
 }
 
 /* The delta of the state against `was` (btop bytes); with `t`, the blocks
-   on pages it says nobody wrote are taken as equal without a look. */
-static size_t delta_into(ls_state *S, const char *was, size_t btop, char *out0, const ls_track_slot *t) {
+   on pages it says nobody wrote (and, with `differs`, where the bases agree)
+   are taken as equal without a look. */
+static size_t delta_into(ls_state *S, const char *was, size_t btop, char *out0, const ls_track_slot *t,
+                         const unsigned char *differs) {
   const char *now = (const char *)S->arena;
   size_t top = S->arena->top;
   char *out = out0;
@@ -292,13 +297,16 @@ static size_t delta_into(ls_state *S, const char *was, size_t btop, char *out0, 
   out += sizeof h;
   size_t at = 0;
   while (at < top) {
-    /* Skip the blocks that equal the base's. */
-    while (at < btop) {
-      if (t && !track_may_differ(t, at)) {
+    /* Skip the blocks that equal the base's. (A base saved later than the
+       state, after a rebase, may reach past the state's top: the bytes
+       there are no one's, and are not compared.) */
+    size_t both = btop < top ? btop : top;
+    while (at < both) {
+      if (t && !track_may_differ(t, differs, at)) {
         at = (at / PAGE_SIZE_ + 1) * PAGE_SIZE_;
         continue;
       }
-      size_t n = btop - at < DELTA_BLOCK ? btop - at : DELTA_BLOCK;
+      size_t n = both - at < DELTA_BLOCK ? both - at : DELTA_BLOCK;
       if (memcmp(now + at, was + at, n) != 0) break;
       at += n;
     }
@@ -307,7 +315,7 @@ static size_t delta_into(ls_state *S, const char *was, size_t btop, char *out0, 
     size_t end = at;
     while (end < top) {
       size_t n = top - end < DELTA_BLOCK ? top - end : DELTA_BLOCK;
-      if (end + n <= btop && ((t && !track_may_differ(t, end)) || memcmp(now + end, was + end, n) == 0)) break;
+      if (end + n <= btop && ((t && !track_may_differ(t, differs, end)) || memcmp(now + end, was + end, n) == 0)) break;
       end += n;
     }
     uint32_t run[2] = { (uint32_t)at, (uint32_t)(end - at) };
@@ -324,12 +332,64 @@ static size_t delta_into(ls_state *S, const char *was, size_t btop, char *out0, 
 
 size_t ls_snapshot_delta(lua_State *L, const void *base, void *dst) {
   const ls_arena *b = (const ls_arena *)((const char *)base + sizeof(ls_snapshot_header));
-  return delta_into(ls_getstate(L), (const char *)b, b->top, (char *)dst, NULL);
+  return delta_into(ls_getstate(L), (const char *)b, b->top, (char *)dst, NULL, NULL);
 }
 
 size_t ls_snapshot_delta_tracked(lua_State *L, void *dst) {
   ls_state *S = ls_getstate(L);
-  return delta_into(S, S->track_base, S->track_top, (char *)dst, &track_slots[S->track - 1]);
+  return delta_into(S, S->track_base, S->track_top, (char *)dst, &track_slots[S->track - 1], NULL);
+}
+
+int ls_snapshot_rebase_begin(lua_State *L, const void *base) {
+  ls_state *S = ls_getstate(L);
+  if (!S->track) return 0;
+  const ls_track_slot *t = &track_slots[S->track - 1];
+  const char *b = (const char *)base + sizeof(ls_snapshot_header);
+  size_t btop = ((const ls_arena *)b)->top, pages = t->end / PAGE_SIZE_;
+  free(S->track_differs);
+  S->track_differs = (unsigned char *)calloc(pages ? pages : 1, 1);
+  if (S->track_differs == NULL) return 0;
+  /* Past the new base's top, its bytes are not compared: a page there differs. */
+  for (size_t p = 0; p < pages; p++)
+    S->track_differs[p] = (p + 1) * PAGE_SIZE_ > btop ||
+                          memcmp(S->track_base + p * PAGE_SIZE_, b + p * PAGE_SIZE_, PAGE_SIZE_) != 0;
+  return 1;
+}
+
+size_t ls_snapshot_delta_rebased(lua_State *L, const void *base, void *dst) {
+  ls_state *S = ls_getstate(L);
+  const ls_arena *b = (const ls_arena *)((const char *)base + sizeof(ls_snapshot_header));
+  return delta_into(S, (const char *)b, b->top, (char *)dst, &track_slots[S->track - 1], S->track_differs);
+}
+
+int ls_snapshot_rebase_finish(lua_State *L, const void *base) {
+  ls_state *S = ls_getstate(L);
+  if (!S->track) return 0;
+  ls_track_slot *t = &track_slots[S->track - 1];
+  const ls_arena *b = (const ls_arena *)((const char *)base + sizeof(ls_snapshot_header));
+  size_t btop = b->top, end = btop / PAGE_SIZE_ * PAGE_SIZE_;
+  free(S->track_differs);
+  S->track_differs = NULL;
+  char *copy = end / PAGE_SIZE_ <= TRACK_PAGES && S->arena->top == btop ? (char *)malloc(btop) : NULL;
+  if (copy == NULL) return 0;
+  memcpy(copy, b, btop);
+  ls_snapshot_header h;
+  memcpy(&h, base, sizeof h);
+  free(S->track_base);
+  S->track_base = copy;
+  S->track_top = btop;
+  S->track_used = h.used;
+  S->track_run_remaining = h.run_remaining;
+  /* The state is the new base's bytes: every page below its top holds them,
+     and is protected until written, as ls_snapshot_track begins. If the
+     kernel refuses, every page counts as written: slower, still right. */
+  char *arena = (char *)S->arena;
+  int ok = end <= PAGE_SIZE_ || mprotect(arena + PAGE_SIZE_, end - PAGE_SIZE_, PROT_READ) == 0;
+  memset(t->hot, ok ? 0 : 1, sizeof t->hot);
+  t->hot[0] = 1;
+  if (!ok) mprotect(arena + PAGE_SIZE_, end - PAGE_SIZE_, PROT_READ | PROT_WRITE);  /* (a page left protected faults once) */
+  t->end = end;
+  return 1;
 }
 
 /* Applies a delta's runs and header over the arena. */
@@ -350,11 +410,31 @@ static void apply_delta(ls_state *S, const void *delta) {
   S->run_remaining = h.run_remaining;
 }
 
+/* Every TRACK_REARM restores, the written pages that hold the base's bytes
+   again are protected again. A page stays written once its first write made
+   it so, and each written page is copied back at every restore; but many
+   pages are written rarely: in a depth-7 search rebased at each level, a
+   step writes 1.7 pages on average, most of them the same two or three.
+   Re-arming costs a compare and an mprotect per page, and a fault for each
+   page written again. */
+#define TRACK_REARM 256
+
+static void track_rearm(ls_state *S, ls_track_slot *t) {
+  char *arena = (char *)S->arena;
+  /* Page 0 holds the allocator's header and Lua's global state, which every
+     step writes: it stays writable. */
+  for (size_t p = 1; p < t->end / PAGE_SIZE_; p++) {
+    if (!t->hot[p] || memcmp(arena + p * PAGE_SIZE_, S->track_base + p * PAGE_SIZE_, PAGE_SIZE_) != 0) continue;
+    if (mprotect(arena + p * PAGE_SIZE_, PAGE_SIZE_, PROT_READ) == 0) t->hot[p] = 0;
+  }
+}
+
 void ls_snapshot_restore_tracked(lua_State *L, const void *delta) {
   ls_state *S = ls_getstate(L);
-  const ls_track_slot *t = &track_slots[S->track - 1];
+  ls_track_slot *t = &track_slots[S->track - 1];
   char *arena = (char *)S->arena;
-  /* The pages nobody wrote hold the base's bytes already. */
+  /* The pages nobody wrote hold the base's bytes already. (A delta may write
+     one of them below, which the fault handler lets through.) */
   for (size_t p = 0; p < t->end / PAGE_SIZE_; p++)
     if (t->hot[p]) memcpy(arena + p * PAGE_SIZE_, S->track_base + p * PAGE_SIZE_, PAGE_SIZE_);
   memcpy(arena + t->end, S->track_base + t->end, S->track_top - t->end);
@@ -363,6 +443,7 @@ void ls_snapshot_restore_tracked(lua_State *L, const void *delta) {
     S->used = S->track_used;
     S->run_remaining = S->track_run_remaining;
   }
+  if (++S->track_restores % TRACK_REARM == 0) track_rearm(S, t);
   S->tripped = LS_TRIP_NONE;
   S->call_remaining = -1;
   S->refused = 0;

@@ -60,6 +60,8 @@ typedef struct ls_state {
   size_t track_top;            // how many
   size_t track_used;           // and the base's header: the allocator's count
   long long track_run_remaining;  // and the run's instruction budget
+  unsigned long track_restores;   // ls_snapshot_restore_tracked calls, to pace the re-arming
+  unsigned char *track_differs;   // while rebasing: the pages where the new base differs from the tracked one
 } ls_state;
 
 #define LS_TRIP_NONE 0
@@ -112,8 +114,21 @@ int ls_snapshot_track(lua_State *L, const void *base);
 /// ls_snapshot_delta against the tracked base (a tracked state only).
 size_t ls_snapshot_delta_tracked(lua_State *L, void *dst);
 /// Puts back the tracked base, then `delta` (saved against it) unless NULL
-/// (a tracked state only).
+/// (a tracked state only). Every so many restores, the written pages that
+/// hold the base's bytes again are protected again, so that a page written
+/// once or rarely is not copied back at every restore.
 void ls_snapshot_restore_tracked(lua_State *L, const void *delta);
+/// Rebasing: tracking goes on from another base, `base`, a snapshot of this
+/// state (tracked) saved whole. ls_snapshot_rebase_begin notes the pages
+/// where `base` differs from the tracked base; then ls_snapshot_delta_rebased
+/// saves the state now (restored from a delta against the tracked base) as a
+/// delta against `base`, comparing only the pages that can differ from it;
+/// then, with the state back at `base`'s bytes, ls_snapshot_rebase_finish
+/// makes `base` the tracked base (the deltas against the old one no longer
+/// restore). Returns 0, and changes nothing, when the state is not tracked.
+int ls_snapshot_rebase_begin(lua_State *L, const void *base);
+size_t ls_snapshot_delta_rebased(lua_State *L, const void *base, void *dst);
+int ls_snapshot_rebase_finish(lua_State *L, const void *base);
 ls_state *ls_getstate(lua_State *L);
 void *ls_host(lua_State *L);
 

@@ -20,6 +20,8 @@ struct RuntimeState {
   /// Whether it is the base the runtime tracks its writes from
   /// (`trackWrites`), or was saved against it.
   fileprivate var tracked = false
+  /// Which tracked base, if `tracked` (`LuaRuntime.trackGeneration`).
+  fileprivate var generation = 0
 
   /// The bytes kept of the Lua state (the rest shares storage with the live
   /// device until either changes).
@@ -54,8 +56,10 @@ extension LuaRuntime {
         count = size
       }
     }
+    if let base, base.tracked { precondition(base.generation == trackGeneration, "saved against a base no longer tracked") }
     return RuntimeState(lua: lua, isDelta: base != nil, slots: devices.ids.map { ($0, devices[$0]!.saveState()) },
-                        explore: explore, nextDeviceID: nextDeviceID, tracked: base?.tracked ?? false)
+                        explore: explore, nextDeviceID: nextDeviceID, tracked: base?.tracked ?? false,
+                        generation: trackGeneration)
   }
 
   /// How many allocations and protected calls the Lua state has seen
@@ -89,6 +93,47 @@ extension LuaRuntime {
     return tracksWrites
   }
 
+  /// Tracks writes from another base from now on: `states[0]`, saved whole,
+  /// and re-saves each of `states` (the tracked base, or saved against it)
+  /// against it. A search rebases from one level to the next: the states
+  /// of a level differ from the set-up state on nine of the Lua state's 32
+  /// pages (each of them copied back at every restore), but from one
+  /// another on three. Returns the new base; `states` restore with it only.
+  /// Without write tracking, nothing changes and it returns nil.
+  func rebase(_ states: inout [RuntimeState], from base: RuntimeState) throws -> RuntimeState? {
+    guard tracksWrites, let first = states.first else { return nil }
+    try restoreState(first, base: base)
+    var newBase = saveState()
+    guard newBase.lua.withUnsafeBytes({ ls_snapshot_rebase_begin(mainState, $0.baseAddress) }) != 0 else { return nil }
+    for i in states.indices {
+      try restoreState(states[i], base: base)
+      let bound = ls_snapshot_delta_bound(mainState)
+      if snapshotScratch.count < bound { snapshotScratch = [UInt8](repeating: 0, count: bound) }
+      let n = newBase.lua.withUnsafeBytes { b in
+        snapshotScratch.withUnsafeMutableBytes { ls_snapshot_delta_rebased(mainState, b.baseAddress, $0.baseAddress) }
+      }
+      precondition(n <= bound, "a delta longer than ls_snapshot_delta_bound")
+      // The bridge's and the engine's parts are the same as before.
+      states[i].lua = Array(snapshotScratch[..<n])
+      states[i].isDelta = true
+      states[i].tracked = true
+      states[i].generation = trackGeneration + 1
+    }
+    try restoreState(first, base: base)
+    let finished = newBase.lua.withUnsafeBytes { ls_snapshot_rebase_finish(mainState, $0.baseAddress) } != 0
+    // Finishing fails only where starting the tracking would have (a base
+    // over 64 MB): then the deltas are still right against `newBase`, restored
+    // untracked.
+    trackGeneration += 1
+    newBase.tracked = finished
+    newBase.generation = trackGeneration
+    if !finished {
+      tracksWrites = false
+      for i in states.indices { states[i].tracked = false }
+    }
+    return newBase
+  }
+
   /// Goes back to a state this runtime saved (with the base it was saved
   /// against). A step that made a device cannot be undone this way (the
   /// device's objects would outlive it), and is refused. Without `lua`, the
@@ -107,6 +152,7 @@ extension LuaRuntime {
     } else if s.tracked {
       // The tracked base itself, or a delta against it.
       precondition(tracksWrites && (!s.isDelta || base?.tracked == true), "a tracked state goes back with its base")
+      precondition(s.generation == trackGeneration, "a state saved against a base no longer tracked")
       if s.isDelta { s.lua.withUnsafeBytes { ls_snapshot_restore_tracked(mainState, $0.baseAddress) } }
       else { ls_snapshot_restore_tracked(mainState, nil) }
       assert(luaStateEquals(s, base: base), "a tracked restore left bytes of another state")

@@ -5,34 +5,54 @@ import LifeSimEngine
 // its runtime's whole state (`RuntimeState`), and each step of its expansion
 // starts from it again, so a state costs one step, not a replay of its path.
 
-/// One worker: a runtime made for saving states, its device, and the state
-/// just after the script's set-up, from which it can rebuild any state by
-/// taking its steps.
+/// One worker: a runtime made for saving states, its device, the state just
+/// after the script's set-up, from which it can rebuild any state by taking
+/// its steps, and the base the states it saves are deltas against.
 private final class SearchWorker {
   let rt: LuaRuntime
   let slot: DeviceSlot
-  let root: RuntimeState
+  /// The state after the set-up: at first the base itself.
+  private(set) var setUp: RuntimeState
+  /// Saved whole; the runtime tracks its writes from it.
+  private(set) var base: RuntimeState
 
   init(_ explorer: Explorer) throws {
     rt = try explorer.runtime(snapshots: true)
     do { slot = try rt.exploreDevice() } catch let e as ScriptError { throw ExploreError(description: e.message) }
     var root = rt.saveState()
     rt.trackWrites(from: &root)
-    self.root = root
+    setUp = root
+    base = root
   }
 
-  /// The state after `steps`, taken from the root; none of them may be refused.
+  /// The state after `steps`, taken from the set-up; none of them may be refused.
   func rebuild(_ steps: [String]) throws {
-    try restore(root)
+    try restore(setUp)
     for step in steps where try take(step) != .done {
       throw ExploreError.notReplayable(steps, at: step)
     }
   }
 
   func restore(_ s: RuntimeState, lua: Bool = true) throws {
-    do { try rt.restoreState(s, base: root, lua: lua) } catch let e as ScriptError {
+    do { try rt.restoreState(s, base: base, lua: lua) } catch let e as ScriptError {
       throw ExploreError(description: e.message)
     }
+  }
+
+  /// Makes the first of the nodes' states the base, and re-saves the others
+  /// and the set-up state against it (`LuaRuntime.rebase`): the states of the
+  /// next level differ from it on fewer pages than from the set-up state.
+  func rebase(_ nodes: inout [Node], owned: [Int]) throws {
+    guard !owned.isEmpty else { return }
+    var states = owned.map { nodes[$0].state! } + [setUp]
+    let newBase: RuntimeState?
+    do { newBase = try rt.rebase(&states, from: base) } catch let e as ScriptError {
+      throw ExploreError(description: e.message)
+    }
+    guard let newBase else { return }
+    base = newBase
+    setUp = states.removeLast()
+    for (i, s) in zip(owned, states) { nodes[i].state = s }
   }
 
   func take(_ step: String) throws -> StepOutcome {
@@ -124,13 +144,24 @@ extension Explorer {
     }
     let rootPrint = try first.fingerprint()
     var seen: Set<StateDigest> = [rootPrint]
-    var frontier = [Node(steps: [], fingerprint: rootPrint, owner: 0, state: first.root)]
+    var frontier = [Node(steps: [], fingerprint: rootPrint, owner: 0, state: first.base)]
     var depth = 0
     var lastReport = Date()
     var checked = 0
     let alphabet = result.alphabet
     search: while depth < options.depth, !frontier.isEmpty {
       depth += 1
+      // While the levels are small, each worker rebases on one of its nodes
+      // (`SearchWorker.rebase`): the states of the later levels differ from
+      // a state a few steps deep on fewer pages than from the set-up state.
+      // Rebasing re-saves every node of the worker's, so it stops once the
+      // levels grow (measured in docs/performance.md).
+      if depth >= 2 {
+        for (w, worker) in workers.enumerated() {
+          let owned = frontier.indices.filter { frontier[$0].owner == w && frontier[$0].state != nil }
+          if owned.count <= Self.rebaseLimit { try worker.rebase(&frontier, owned: owned) }
+        }
+      }
       // The new states of the last level are never expanded: they are not
       // saved (about a third of the saving in a depth-7 search, and most of
       // its memory).
@@ -202,6 +233,12 @@ extension Explorer {
     return result
   }
 
+  /// The most nodes a worker re-saves to rebase at the start of a level.
+  /// In the bench's depth-7 search, rebasing at levels 2 to 4 (up to 55
+  /// nodes) leaves 5.5 of the Lua state's pages written at a restore instead
+  /// of 9; rebasing at every level too (1,900 nodes) costs more than it saves.
+  static let rebaseLimit = 64
+
   /// A violation, once replayed from the start (`fromStart`): it must
   /// fail there, at its last step, the same way (a script that reads
   /// something outside the device may not), and the trace reported is that
@@ -268,7 +305,7 @@ extension Explorer {
     if node.owner != index {
       try worker.rebuild(node.steps)
       guard try worker.fingerprint() == node.fingerprint else { throw ExploreError.notReplayable(node.steps) }
-      start = worker.rt.saveState(against: worker.root)
+      start = worker.rt.saveState(against: worker.base)
     } else {
       guard let saved = node.state else { preconditionFailure("a node to expand was not saved") }
       start = saved
@@ -288,7 +325,7 @@ extension Explorer {
       let outcome = try worker.take(plan)
       if outcome == .refused {
         luaIsStart = worker.rt.luaActivity == activity
-        assert(!luaIsStart || worker.rt.luaStateEquals(start, base: worker.root), "a refused step changed the Lua state")
+        assert(!luaIsStart || worker.rt.luaStateEquals(start, base: worker.base), "a refused step changed the Lua state")
         s.refused = true
         out.append(s)
         continue
@@ -303,7 +340,7 @@ extension Explorer {
         out.append(s)
         break  // the search stops here: the later steps would not be looked at
       } else if keep, !seen.contains(s.fingerprint), fresh.insert(s.fingerprint).inserted {
-        s.state = worker.rt.saveState(against: worker.root)
+        s.state = worker.rt.saveState(against: worker.base)
       }
       out.append(s)
     }

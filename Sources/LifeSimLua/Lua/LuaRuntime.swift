@@ -112,6 +112,9 @@ public final class LuaRuntime {
   var snapshotScratch: [UInt8] = []
   /// Whether the Lua state's writes are tracked since a base was saved (`trackWrites`).
   var tracksWrites = false
+  /// How many times the tracked base changed (`rebase`): a state saved
+  /// against an earlier one no longer restores.
+  var trackGeneration = 0
 
   // Registry references made at start-up.
   var devicesTableRef: Int32 = 0
