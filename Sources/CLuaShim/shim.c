@@ -890,15 +890,20 @@ static ls_counters_fn counters;
 
 void ls_set_counters(ls_counters_fn fn) { counters = fn; }
 
-void ls_set_stats_field(lua_State *L, int field_id, int kind) {
+void ls_set_stats_field(lua_State *L, int field_id, int kind, const char *name) {
   ls_state *S = ls_getstate(L);
   S->stats_field = field_id + 1;
   S->stats_kind = kind;
+  /* Short strings are interned: every "stats" a script indexes with is this
+     one, which the kind's fields table keeps alive. */
+  lua_pushstring(L, name);
+  S->stats_key = lua_topointer(L, -1);
+  lua_settop(L, -2);
 }
 
-static int ls_stats_field(lua_State *L, ls_state *S) {
-  const void *handle = ls_touserdata_kind(L, 1, S->stats_kind);
-  if (handle == NULL || counters == NULL) return -1;
+/* The object at 1 is a device (`handle` its bytes). */
+static int ls_stats_field(lua_State *L, ls_state *S, const void *handle) {
+  if (counters == NULL) return -1;
   lua_Integer v[LS_COUNTERS_MAX];
   int n = counters(S->host, handle, v, LS_COUNTERS_MAX);
   if (n < 0) return -1;
@@ -1087,18 +1092,26 @@ void ls_push_function(lua_State *L, int function_id, const char *name) {
 static int ls_index_trampoline(lua_State *L) {
   // (object, key): a method, else a field's getter, else the fallback.
   lua_settop(L, 2);
-  lua_pushvalue(L, 2);
-  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
-  lua_settop(L, 2);
-  lua_pushvalue(L, 2);
-  int id = lua_rawget(L, lua_upvalueindex(2)) == LUA_TNUMBER
-    ? (int)lua_tointeger(L, -1)
-    : (int)lua_tointeger(L, lua_upvalueindex(3));
-  lua_settop(L, 2);
   ls_state *S = ls_getstate(L);
+  /* dev.stats is a field, never a method: known by its key's address. */
+  const void *device = S->stats_key != NULL && lua_topointer(L, 2) == S->stats_key
+    ? ls_touserdata_kind(L, 1, S->stats_kind) : NULL;
+  int id;
+  if (device != NULL) {
+    id = S->stats_field - 1;
+  } else {
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+    lua_settop(L, 2);
+    lua_pushvalue(L, 2);
+    id = lua_rawget(L, lua_upvalueindex(2)) == LUA_TNUMBER
+      ? (int)lua_tointeger(L, -1)
+      : (int)lua_tointeger(L, lua_upvalueindex(3));
+    lua_settop(L, 2);
+  }
   int saved = S->deny;
   S->deny = 0;
-  int r = id + 1 == S->stats_field ? ls_stats_field(L, S) : -1;
+  int r = device != NULL ? ls_stats_field(L, S, device) : -1;
   if (r < 0) r = dispatch(L, id);
   return ls_finish(L, S, saved, r, NULL);
 }

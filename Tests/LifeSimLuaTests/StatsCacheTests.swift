@@ -116,4 +116,15 @@ struct StatsCacheTests {
     #expect(st.opens == 3 && st.coldOpens == 3 && st.jetsamKills == 1 && st.kills(.user) == 1)
     #expect(st.memoryWarnings == 1 && st.dataLossEvents == 1 && st.unsavedLost == 2)
   }
+
+  /// The trampoline knows `stats` by its key's address, for devices only:
+  /// another object indexed with it still says it has no such field.
+  @Test func onlyADeviceHasStats() throws {
+    try check("""
+      local ok, err = pcall(function() return app.stats end)
+      assert(not ok and err:find("has no field 'stats'", 1, true), tostring(err))
+      local key = "sta" .. "ts"  -- made at run time: the same interned string
+      assert(rawequal(dev[key], dev.stats))
+      """)
+  }
 }

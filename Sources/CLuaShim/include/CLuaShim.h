@@ -55,6 +55,7 @@ typedef struct ls_state {
   unsigned long long activity; // counts allocator calls and protected calls (never restored)
   int stats_field;             // the host function id of `dev.stats` + 1 (ls_set_stats_field), or 0
   int stats_kind;              // and the kind of object it is a field of
+  const void *stats_key;       // and its name, the interned string (lua_topointer)
   int track;                   // the write-tracking slot + 1 (ls_snapshot_track), or 0
   char *track_base;            // the tracked base's arena bytes (a copy), or NULL
   size_t track_top;            // how many
@@ -202,12 +203,14 @@ void ls_push_counters(lua_State *L, const lua_Integer *v, int n);
 typedef int (*ls_counters_fn)(void *host, const void *handle, lua_Integer *out, int capacity);
 /// Installs the host's counters function (once, like ls_set_dispatch).
 void ls_set_counters(ls_counters_fn fn);
-/// Reads field `field_id` of objects of `kind` (`dev.stats`) in C: the index
-/// trampoline asks the counters function for the counters and hands them to
-/// ls_push_counters with the cache in user value 2, without dispatching to
-/// the host. When the counters function returns -1, the field's host
-/// function runs as for any other field.
-void ls_set_stats_field(lua_State *L, int field_id, int kind);
+/// Reads field `field_id`, named `name`, of objects of `kind` (`dev.stats`)
+/// in C: the index trampoline knows the key by its address (no lookup), asks
+/// the counters function for the counters and hands them to ls_push_counters
+/// with the cache in user value 2, without dispatching to the host. When the
+/// counters function returns -1, the field's host function runs as for any
+/// other field. The kind's metatable must be registered already (its fields
+/// table keeps the name alive), and the name must not be a method's.
+void ls_set_stats_field(lua_State *L, int field_id, int kind, const char *name);
 /// Pushes the traceback of the last error caught by ls_pcall (or nil).
 void ls_push_traceback(lua_State *L);
 /// Pushes the function the prelude makes `string.format` with:

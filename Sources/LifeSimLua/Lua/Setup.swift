@@ -30,7 +30,8 @@ extension LuaRuntime {
     statsKeysRef = luaL_ref(L, ls_registryindex())
 
     for kind in ObjectKind.allCases { registerMetatable(kind) }
-    ls_set_stats_field(L, API.index(of: .field(.device), "stats")!, ObjectKind.device.rawValue)
+    precondition(API.index(of: .method(.device), "stats") == nil, "dev.stats is read in C as a field")
+    ls_set_stats_field(L, API.index(of: .field(.device), "stats")!, ObjectKind.device.rawValue, "stats")
 
     // lifesim = { device = …, workload = { … }, callbacks = …, … }, from the rows.
     lua_createtable(L, 0, 12)
