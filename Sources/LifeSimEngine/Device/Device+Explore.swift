@@ -69,35 +69,43 @@ extension Device {
   public func stateFingerprint(describing describe: ((HostToken) -> String)? = nil) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(256)
-    writeFingerprint(to: &out, describing: describe.map { d in { token, out in out.append(text: d(token)) } })
+    if let describe {
+      writeFingerprint(to: &out) { token, out in out.append(text: describe(token)) }
+    } else {
+      writeFingerprint(to: &out)
+    }
     return out
   }
 
   /// `stateFingerprint`, appended to `out`; `describe` appends what tells a
   /// pending timer apart.
   public func appendFingerprint(to out: inout [UInt8],
-                                describing describe: ((HostToken, inout [UInt8]) -> Void)? = nil) {
+                                describing describe: (HostToken, inout [UInt8]) -> Void = Device.tokenItself) {
     writeFingerprint(to: &out, describing: describe)
   }
 
   /// `stateFingerprint`, written to a hasher: what a search keeps of each
   /// state, made without gathering the bytes (the search calls this on
-  /// every step).
+  /// every step). `describe` does not escape, so calling this allocates
+  /// nothing.
   public func hashFingerprint(into hasher: inout StateHasher,
-                              describing describe: ((HostToken, inout StateHasher) -> Void)? = nil) {
+                              describing describe: (HostToken, inout StateHasher) -> Void = Device.tokenItself) {
     writeFingerprint(to: &hasher, describing: describe)
+  }
+
+  /// A pending timer told apart by its host token alone.
+  public static func tokenItself<Sink: FingerprintSink>(_ token: HostToken, _ out: inout Sink) {
+    out.append(word: Int64(token.rawValue))
   }
 
   /// Writes the fingerprint; nothing here builds a string or, for the few
   /// apps a search has, an array.
   func writeFingerprint<Sink: FingerprintSink>(to out: inout Sink,
-                                               describing describe: ((HostToken, inout Sink) -> Void)?) {
+                                               describing describe: (HostToken, inout Sink) -> Void = Device.tokenItself) {
     func u8(_ v: UInt8) { out.append(byte: v) }
     func i64(_ v: Int64) { out.append(word: v) }
     func text(_ s: String) { out.append(text: s) }
-    func timer(_ t: HostToken) {
-      if let describe { describe(t, &out) } else { i64(Int64(t.rawValue)) }
-    }
+    func timer(_ t: HostToken) { describe(t, &out) }
     // The order of last use, as ranks: what jetsam's LRU reads. Counted, not
     // sorted: a search has a few apps.
     func rank(_ i: Int) -> Int {
