@@ -1,25 +1,40 @@
 /// A trace's records: a collection of `TraceRecord` with the indices
-/// `0..<count`, kept in chunks that copies share.
+/// `0..<count`, kept in a chain of chunks that copies share.
 ///
 /// A run that is never copied appends to one chunk, which grows as an array
 /// does. A copy shares every chunk; then the next record either copy makes
-/// goes into a new chunk of its own, so neither copies the other's records.
-/// `lifesim explore` keeps a copy of the device in each saved state and goes
-/// back to one before every step: with one array, each step's first record
-/// copied the whole trace (a tenth of a search).
+/// goes into a new chunk of its own, linked to the shared one, so neither
+/// copies the other's records. `lifesim explore` keeps a copy of the device
+/// in each saved state and goes back to one before every step: with one
+/// array, each step's first record copied the whole trace (a tenth of a
+/// search); with an array of chunks, it copied that array, and the array of
+/// where each chunk starts. Now it makes one chunk.
 public struct TraceRecords: RandomAccessCollection, Equatable, Sendable {
-  /// Records, appended to only while one trace holds the chunk.
+  /// Records from index `start` on, after those of `previous`. Appended to
+  /// only while one trace holds it and no chunk follows it.
   fileprivate final class Chunk: @unchecked Sendable {
     // @unchecked: a chunk is written only through a uniquely held reference
     // (`append`, `update`); shared chunks are only read.
-    var records: ContiguousArray<TraceRecord> = []
-    init() { records.reserveCapacity(8) }
-    init(_ records: ContiguousArray<TraceRecord>) { self.records = records }
+    let previous: Chunk?
+    let start: Int
+    var records: ContiguousArray<TraceRecord>
+
+    init(previous: Chunk?, start: Int) {
+      self.previous = previous
+      self.start = start
+      records = []
+      // A step of a search makes about a dozen records.
+      records.reserveCapacity(16)
+    }
+
+    init(previous: Chunk?, start: Int, records: ContiguousArray<TraceRecord>) {
+      self.previous = previous
+      self.start = start
+      self.records = records
+    }
   }
 
-  private var chunks: [Chunk] = []
-  /// The index of each chunk's first record.
-  private var starts: [Int] = []
+  private var last: Chunk?
   public private(set) var count = 0
 
   public init() {}
@@ -27,36 +42,48 @@ public struct TraceRecords: RandomAccessCollection, Equatable, Sendable {
   public var startIndex: Int { 0 }
   public var endIndex: Int { count }
 
-  /// The chunk that holds record `i`, and the record's place in it.
-  private func locate(_ i: Int) -> (chunk: Int, offset: Int) {
+  /// The chunk that holds record `i`: from the last back, so the records a
+  /// run reads most (its latest) are found first.
+  private func chunk(holding i: Int) -> Chunk {
     precondition(i >= 0 && i < count, "trace record index out of range")
-    var lo = 0, hi = starts.count - 1
-    while lo < hi {  // the last chunk that starts at or before i
-      let mid = (lo + hi + 1) / 2
-      if starts[mid] <= i { lo = mid } else { hi = mid - 1 }
-    }
-    return (lo, i - starts[lo])
+    var c = last!
+    while i < c.start { c = c.previous! }
+    return c
   }
 
   public subscript(i: Int) -> TraceRecord {
-    let (c, o) = locate(i)
-    return chunks[c].records[o]
+    let c = chunk(holding: i)
+    return c.records[i - c.start]
   }
 
-  /// Changes record `i` in place (its chunk is copied first if another
-  /// trace shares it).
+  /// Changes record `i` in place. When another trace shares its chunk or a
+  /// later one (rare: a record changes in the step that made it), the chunks
+  /// from it to the last are copied first.
   mutating func update(_ i: Int, _ change: (inout TraceRecord) -> Void) {
-    let (c, o) = locate(i)
-    if !isKnownUniquelyReferenced(&chunks[c]) { chunks[c] = Chunk(chunks[c].records) }
-    change(&chunks[c].records[o])
+    let c = chunk(holding: i)
+    if c === last, isKnownUniquelyReferenced(&last) {
+      change(&last!.records[i - c.start])
+      return
+    }
+    var tail: [Chunk] = []
+    var k = last!
+    while true {
+      tail.append(k)
+      if k === c { break }
+      k = k.previous!
+    }
+    var copy = c.previous
+    for old in tail.reversed() { copy = Chunk(previous: copy, start: old.start, records: old.records) }
+    last = copy
+    let mine = chunk(holding: i)
+    change(&mine.records[i - mine.start])
   }
 
   mutating func append(_ r: TraceRecord) {
-    if chunks.isEmpty || !isKnownUniquelyReferenced(&chunks[chunks.count - 1]) {
-      chunks.append(Chunk())
-      starts.append(count)
+    if last == nil || !isKnownUniquelyReferenced(&last) {
+      last = Chunk(previous: last, start: count)
     }
-    chunks[chunks.count - 1].records.append(r)
+    last!.records.append(r)
     count += 1
   }
 
@@ -74,7 +101,16 @@ public struct TraceRecords: RandomAccessCollection, Equatable, Sendable {
     }
   }
 
-  public func makeIterator() -> Iterator { Iterator(chunks: chunks.makeIterator(), current: nil) }
+  public func makeIterator() -> Iterator {
+    var chain: [Chunk] = []
+    var c = last
+    while let k = c {
+      chain.append(k)
+      c = k.previous
+    }
+    chain.reverse()
+    return Iterator(chunks: chain.makeIterator(), current: nil)
+  }
 
   public static func == (a: TraceRecords, b: TraceRecords) -> Bool {
     a.count == b.count && a.elementsEqual(b)

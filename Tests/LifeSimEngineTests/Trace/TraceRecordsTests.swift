@@ -51,4 +51,44 @@ struct TraceRecordsTests {
     #expect(c[20].detail == "x")
     #expect(c[0...19].elementsEqual(b))
   }
+
+  /// A chunk another trace's chain goes on from is not appended to, even
+  /// once the trace that shared it is gone.
+  @Test func aChunkOthersGoOnFromStaysAsItWas() {
+    var a = make(5)
+    var b: TraceRecords? = a
+    b!.append(record(6))
+    let c = b!
+    b = nil  // c's chain still goes on from a's chunk
+    a.append(record(99))
+    #expect(a.map(\.seq) == [1, 2, 3, 4, 5, 99])
+    #expect(c.map(\.seq) == [1, 2, 3, 4, 5, 6])
+  }
+
+  /// A search's shape: a chain of copies, one chunk per step; an update deep
+  /// in it copies the chunks from there on, and the other chains keep theirs.
+  @Test func anUpdateDeepInAChainCopiesItsTail() {
+    var states = [make(3)]
+    for step in 0..<6 {
+      var next = states.last!
+      next.append(record(100 + step))
+      next.append(record(200 + step))
+      states.append(next)
+    }
+    var last = states.last!
+    #expect(last.count == 15)
+    var want = [1, 2, 3]
+    for step in 0..<6 { want += [100 + step, 200 + step] }
+    let seqs: [Int] = (0..<15).map { last[$0].seq }
+    #expect(seqs == want)
+    last.update(1) { $0.detail = "deep" }
+    last.update(6) { $0.detail = "middle" }
+    #expect(last[1].detail == "deep" && last[6].detail == "middle")
+    let untouched = states.allSatisfy { s in s.allSatisfy { $0.detail == nil } }
+    #expect(untouched)
+    last.append(record(300))
+    #expect(Array(last.map(\.seq).suffix(2)) == [205, 300])
+    let before: [Int] = states.last!.map(\.seq)
+    #expect(Array(last.map(\.seq).prefix(15)) == before)
+  }
 }
