@@ -306,6 +306,12 @@ static size_t delta_into(ls_state *S, const char *was, size_t btop, char *out0, 
         at = (at / PAGE_SIZE_ + 1) * PAGE_SIZE_;
         continue;
       }
+      /* A whole page at a time first: a written page often holds the
+         base's bytes again. */
+      if (at % PAGE_SIZE_ == 0 && at + PAGE_SIZE_ <= both && memcmp(now + at, was + at, PAGE_SIZE_) == 0) {
+        at += PAGE_SIZE_;
+        continue;
+      }
       size_t n = both - at < DELTA_BLOCK ? both - at : DELTA_BLOCK;
       if (memcmp(now + at, was + at, n) != 0) break;
       at += n;

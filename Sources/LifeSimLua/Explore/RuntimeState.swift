@@ -39,7 +39,7 @@ extension LuaRuntime {
     if let base {
       precondition(!base.isDelta, "a base is saved whole")
       let bound = ls_snapshot_delta_bound(mainState)
-      if snapshotScratch.count < bound { snapshotScratch = [UInt8](repeating: 0, count: bound) }
+      if snapshotScratch.count < bound { snapshotScratch = [UInt8](repeating: 0, count: bound + bound / 2) }
       let n: Int
       if base.tracked {
         n = snapshotScratch.withUnsafeMutableBytes { ls_snapshot_delta_tracked(mainState, $0.baseAddress) }
@@ -109,7 +109,7 @@ extension LuaRuntime {
     for i in states.indices {
       try restoreState(states[i], base: base)
       let bound = ls_snapshot_delta_bound(mainState)
-      if snapshotScratch.count < bound { snapshotScratch = [UInt8](repeating: 0, count: bound) }
+      if snapshotScratch.count < bound { snapshotScratch = [UInt8](repeating: 0, count: bound + bound / 2) }
       let n = newBase.lua.withUnsafeBytes { b in
         snapshotScratch.withUnsafeMutableBytes { ls_snapshot_delta_rebased(mainState, b.baseAddress, $0.baseAddress) }
       }
