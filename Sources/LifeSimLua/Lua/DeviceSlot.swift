@@ -243,28 +243,107 @@ final class DeviceSlot: DeviceHost {
   /// handler call does not read it from the runtime object.
   let storesRef: lua_Integer
 
-  /// Per app: its handlers, observers and `ctx`.
-  var functions: [AppFunctions] = []
-  /// Per app: the slot of the app's userdata.
-  var appObjects: [Int32] = []
-  /// Per app: the slot of each scene object, by session number.
-  var sceneObjects: [[Int32: Int32]] = []
-  var traceObject: Int32 = 0
-  /// The names of the app states as Lua strings, by raw value (0: not made yet).
-  private var stateNames: [Int32] = []
-  /// `dev:policy` functions by policy name.
-  var policyFunctions: [String: Int32] = [:]
-  /// Open tasks' objects, and every task's name, by task id.
-  var taskObjects: [Int32: Int32] = [:]
-  var taskNames: [Int32: String] = [:]
-  /// View-controller and view objects by `ObjectID` index.
-  var vcObjects: [Int32: Int32] = [:]
-  var viewObjects: [Int32: Int32] = [:]
-  /// The handler sets of specs (`on = {…}`): token -> callback -> slot.
-  var specHandlers: [Int32: [UInt8: Int32]] = [:]
-  var nextHandlerSet: Int32 = 1
-  private var nextSlot: Int32 = 1
-  private var freeSlots: [Int32] = []
+  /// What the slot holds that scripts change as they run. It is kept in a
+  /// box that a saved state shares until either side writes to it, and the
+  /// writer copies the box first: going back to a state (before every step
+  /// of a search) puts one reference back, where it put back fourteen, each
+  /// retained and released.
+  struct Parts {
+    /// Per app: its handlers, observers and `ctx`.
+    var functions: [AppFunctions] = []
+    /// Per app: the slot of the app's userdata.
+    var appObjects: [Int32] = []
+    /// Per app: the slot of each scene object, by session number.
+    var sceneObjects: [[Int32: Int32]] = []
+    var traceObject: Int32 = 0
+    /// The names of the app states as Lua strings, by raw value (0: not made yet).
+    var stateNames: [Int32] = []
+    /// `dev:policy` functions by policy name.
+    var policyFunctions: [String: Int32] = [:]
+    /// Open tasks' objects, and every task's name, by task id.
+    var taskObjects: [Int32: Int32] = [:]
+    var taskNames: [Int32: String] = [:]
+    /// View-controller and view objects by `ObjectID` index.
+    var vcObjects: [Int32: Int32] = [:]
+    var viewObjects: [Int32: Int32] = [:]
+    /// The handler sets of specs (`on = {…}`): token -> callback -> slot.
+    var specHandlers: [Int32: [UInt8: Int32]] = [:]
+    var nextHandlerSet: Int32 = 1
+    /// The store's next slot, and the slots freed for reuse.
+    var nextSlot: Int32 = 1
+    var freeSlots: [Int32] = []
+  }
+
+  fileprivate final class Box {
+    var parts: Parts
+    init(_ parts: Parts) { self.parts = parts }
+  }
+
+  private var box = Box(Parts())
+
+  /// The box, copied first if a saved state shares it.
+  private var writableBox: Box {
+    if !isKnownUniquelyReferenced(&box) { box = Box(box.parts) }
+    return box
+  }
+
+  // Each of `Parts`, read in the box and written through `writableBox`.
+  var functions: [AppFunctions] {
+    _read { yield box.parts.functions }
+    _modify { yield &writableBox.parts.functions }
+  }
+  var appObjects: [Int32] {
+    _read { yield box.parts.appObjects }
+    _modify { yield &writableBox.parts.appObjects }
+  }
+  var sceneObjects: [[Int32: Int32]] {
+    _read { yield box.parts.sceneObjects }
+    _modify { yield &writableBox.parts.sceneObjects }
+  }
+  var traceObject: Int32 {
+    _read { yield box.parts.traceObject }
+    _modify { yield &writableBox.parts.traceObject }
+  }
+  private var stateNames: [Int32] {
+    _read { yield box.parts.stateNames }
+    _modify { yield &writableBox.parts.stateNames }
+  }
+  var policyFunctions: [String: Int32] {
+    _read { yield box.parts.policyFunctions }
+    _modify { yield &writableBox.parts.policyFunctions }
+  }
+  var taskObjects: [Int32: Int32] {
+    _read { yield box.parts.taskObjects }
+    _modify { yield &writableBox.parts.taskObjects }
+  }
+  var taskNames: [Int32: String] {
+    _read { yield box.parts.taskNames }
+    _modify { yield &writableBox.parts.taskNames }
+  }
+  var vcObjects: [Int32: Int32] {
+    _read { yield box.parts.vcObjects }
+    _modify { yield &writableBox.parts.vcObjects }
+  }
+  var viewObjects: [Int32: Int32] {
+    _read { yield box.parts.viewObjects }
+    _modify { yield &writableBox.parts.viewObjects }
+  }
+  var specHandlers: [Int32: [UInt8: Int32]] {
+    _read { yield box.parts.specHandlers }
+    _modify { yield &writableBox.parts.specHandlers }
+  }
+  var nextHandlerSet: Int32 {
+    _read { yield box.parts.nextHandlerSet }
+    _modify { yield &writableBox.parts.nextHandlerSet }
+  }
+  private var nextSlot: Int32 {
+    _read { yield box.parts.nextSlot }
+    _modify { yield &writableBox.parts.nextSlot }
+  }
+  private var freeSlots: [Int32] {
+    _read { yield box.parts.freeSlots }
+    _modify { yield &writableBox.parts.freeSlots }
+  }
 
   init(id: Int32, device: Device, runtime: LuaRuntime) {
     self.id = id
@@ -276,51 +355,21 @@ final class DeviceSlot: DeviceHost {
   }
 
   /// What the slot and its device hold between actions (`lifesim explore`
-  /// goes back to a state with it, together with the Lua state's bytes). A
-  /// class: going back to a state reads it in place, where a struct of
-  /// twenty references was copied out of the saved state, and each of them
-  /// retained and released, before every step of a search.
+  /// goes back to a state with it, together with the Lua state's bytes): the
+  /// device's state and the slot's box of `Parts`. A class: going back to a
+  /// state reads it in place.
   final class SavedState {
     let device: DeviceState
-    let functions: [AppFunctions]
-    let appObjects: [Int32]
-    let sceneObjects: [[Int32: Int32]]
-    let traceObject: Int32
-    let stateNames: [Int32]
-    let policyFunctions: [String: Int32]
-    let taskObjects: [Int32: Int32]
-    let taskNames: [Int32: String]
-    let vcObjects: [Int32: Int32]
-    let viewObjects: [Int32: Int32]
-    let specHandlers: [Int32: [UInt8: Int32]]
-    let nextHandlerSet: Int32
-    let nextSlot: Int32
-    let freeSlots: [Int32]
+    fileprivate let box: Box
 
     init(_ slot: DeviceSlot) {
       device = slot.device.saveState()
-      functions = slot.functions
-      appObjects = slot.appObjects
-      sceneObjects = slot.sceneObjects
-      traceObject = slot.traceObject
-      stateNames = slot.stateNames
-      policyFunctions = slot.policyFunctions
-      taskObjects = slot.taskObjects
-      taskNames = slot.taskNames
-      vcObjects = slot.vcObjects
-      viewObjects = slot.viewObjects
-      specHandlers = slot.specHandlers
-      nextHandlerSet = slot.nextHandlerSet
-      nextSlot = slot.nextSlot
-      freeSlots = slot.freeSlots
+      box = slot.box
     }
 
     /// The stored properties of `DeviceSlot` it holds, and those fixed for the
     /// slot's life (for the test that keeps the list complete).
-    static let savedProperties: Set<String> = [
-      "functions", "appObjects", "sceneObjects", "traceObject", "stateNames", "policyFunctions", "taskObjects",
-      "taskNames", "vcObjects", "viewObjects", "specHandlers", "nextHandlerSet", "nextSlot", "freeSlots",
-    ]
+    static let savedProperties: Set<String> = ["box"]
     static let fixedProperties: Set<String> = ["id", "device", "runtime", "contexts", "storesRef"]
   }
 
@@ -328,20 +377,7 @@ final class DeviceSlot: DeviceHost {
 
   func restoreState(_ s: SavedState) {
     device.restoreState(s.device)
-    functions = s.functions
-    appObjects = s.appObjects
-    sceneObjects = s.sceneObjects
-    traceObject = s.traceObject
-    stateNames = s.stateNames
-    policyFunctions = s.policyFunctions
-    taskObjects = s.taskObjects
-    taskNames = s.taskNames
-    vcObjects = s.vcObjects
-    viewObjects = s.viewObjects
-    specHandlers = s.specHandlers
-    nextHandlerSet = s.nextHandlerSet
-    nextSlot = s.nextSlot
-    freeSlots = s.freeSlots
+    box = s.box
   }
 
   /// Lets go of the device: it may outlive the slot (kept by
