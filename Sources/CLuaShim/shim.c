@@ -418,11 +418,11 @@ static void apply_delta(ls_state *S, const void *delta) {
 
 /* Every TRACK_REARM restores, the written pages that hold the base's bytes
    again are protected again. A page stays written once its first write made
-   it so, and each written page is copied back at every restore; but many
-   pages are written rarely: in a depth-7 search rebased at each level, a
-   step writes 1.7 pages on average, most of them the same two or three.
-   Re-arming costs a compare and an mprotect per page, and a fault for each
-   page written again. */
+   it so, and each written page is copied back at every restore; but some
+   pages are written rarely: in the bench's depth-7 search, a step changes
+   1.7 pages on average, most of them the same two or three. Re-arming costs
+   a compare and an mprotect per page, and a fault for each page written
+   again. */
 #define TRACK_REARM 256
 
 static void track_rearm(ls_state *S, ls_track_slot *t) {
