@@ -71,6 +71,25 @@ struct RuntimeStateTests {
     #expect(try onward() == first)
   }
 
+  static let trackedSteps = ["launch com.example.notes", "home", "advance 10", "launch com.example.notes", "lock", "unlock"]
+  static let junk = "local t = {} for i = 1, 300 do t[i] = tostring(i) end junk = t"
+
+  /// Takes `trackedSteps`, and after each saves the state against `base`,
+  /// with its device's fingerprint and the script's report. Each step leaves
+  /// garbage and grows the arena, so that pages past the base's top are
+  /// written too.
+  func statesAfterEachStep(_ rt: LuaRuntime, _ slot: DeviceSlot, against base: RuntimeState) throws
+    -> [(RuntimeState, [UInt8], String)]
+  {
+    var saved: [(RuntimeState, [UInt8], String)] = []
+    for step in Self.trackedSteps {
+      #expect(try rt.take(step, on: slot) == .done)
+      try rt.run(source: Self.junk, chunkName: "=junk")
+      saved.append((rt.saveState(against: base), slot.device.stateFingerprint(), try readReport(rt, slot)))
+    }
+    return saved
+  }
+
   /// With its writes tracked, a runtime copies back only the pages written
   /// since the base; every page is compared here, untracked, after each
   /// restore, and the states reached again must be the same.
@@ -78,14 +97,8 @@ struct RuntimeStateTests {
     let (rt, slot) = try runtime(snapshots: true)
     var base = rt.saveState()
     #expect(rt.trackWrites(from: &base))
-    let steps = ["launch com.example.notes", "home", "advance 10", "launch com.example.notes", "lock", "unlock"]
-    var saved: [(RuntimeState, [UInt8], String)] = []
-    for step in steps {
-      #expect(try rt.take(step, on: slot) == .done)
-      // Garbage and a grown arena, so that pages past the base's top are written too.
-      try rt.run(source: "local t = {} for i = 1, 300 do t[i] = tostring(i) end junk = t", chunkName: "=junk")
-      saved.append((rt.saveState(against: base), slot.device.stateFingerprint(), try readReport(rt, slot)))
-    }
+    let steps = Self.trackedSteps
+    let saved = try statesAfterEachStep(rt, slot, against: base)
     // Back to each state in an order unlike the one they were made in, and to the base.
     for i in [3, 0, 5, 1, 4, 2] {
       try rt.restoreState(saved[i].0, base: base)
@@ -111,13 +124,8 @@ struct RuntimeStateTests {
     var base = rt.saveState()
     #expect(rt.trackWrites(from: &base))
     let setUp = base
-    let steps = ["launch com.example.notes", "home", "advance 10", "launch com.example.notes", "lock", "unlock"]
-    var saved: [(RuntimeState, [UInt8], String)] = []
-    for step in steps {
-      #expect(try rt.take(step, on: slot) == .done)
-      try rt.run(source: "local t = {} for i = 1, 300 do t[i] = tostring(i) end junk = t", chunkName: "=junk")
-      saved.append((rt.saveState(against: base), slot.device.stateFingerprint(), try readReport(rt, slot)))
-    }
+    let steps = Self.trackedSteps
+    let saved = try statesAfterEachStep(rt, slot, against: base)
     // The new base is the third state; the first two were made before it
     // (a smaller arena), the others after; the set-up state goes too.
     var states = [saved[2].0] + saved.indices.filter { $0 != 2 }.map { saved[$0].0 } + [setUp]
@@ -139,7 +147,7 @@ struct RuntimeStateTests {
     try rt.restoreState(states[1], base: newBase)
     for step in steps[1...] {
       #expect(try rt.take(step, on: slot) == .done)
-      try rt.run(source: "local t = {} for i = 1, 300 do t[i] = tostring(i) end junk = t", chunkName: "=junk")
+      try rt.run(source: Self.junk, chunkName: "=junk")
     }
     #expect(slot.device.stateFingerprint() == saved[5].1)
     #expect(try readReport(rt, slot) == saved[5].2)
