@@ -45,6 +45,7 @@ public struct DeviceState {
   ]
   public static let unsavedProperties: Set<String> = [
     "profile", "seed", "quirks", "model", "host", "coverage", "trapsOnViolation", "machines",
+    "checkpoint", "stepsToCheckpoint",
   ]
 }
 

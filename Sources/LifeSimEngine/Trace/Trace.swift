@@ -21,6 +21,15 @@ public struct Trace: Sendable {
   public var keepsRecords = true
   /// Records made so far, kept or not.
   public private(set) var count = 0
+  /// What the kept records and the names hold, in bytes: each record's
+  /// size and the bytes of its text. Streamed records that are not kept
+  /// count nothing.
+  public private(set) var bytesKept = 0
+  /// The budget of `bytesKept`: past it the device stops at its next action
+  /// or checkpoint (`SimulationError.traceFull`).
+  public var byteLimit = Int.max
+  /// What one record costs, besides its text.
+  static let recordBytes = MemoryLayout<TraceRecord>.stride
 
   public init() {}
 
@@ -35,8 +44,14 @@ public struct Trace: Sendable {
     if let stream {
       if held > 0 { pending.append(r) } else { stream.write(r, in: self) }
     }
-    if keepsRecords { records.append(r) }
+    if keepsRecords {
+      bytesKept &+= Trace.recordBytes &+ r.outOfLineBytes
+      records.append(r)
+    }
   }
+
+  /// Counts a name the trace keeps (a bundle id, a class name).
+  mutating func keep(name: String) { bytesKept &+= 16 &+ name.utf8.count }
 
   // A handler's duration is known when it returns, after its callback's
   // record was made: while any handler runs, streamed records wait here.
@@ -80,6 +95,7 @@ public struct Trace: Sendable {
   mutating func classIndex(of name: String) -> Int32 {
     if let i = classIndexes[name] { return i }
     let i = Int32(classNames.count)
+    keep(name: name)
     classNames.append(name)
     classIndexes[name] = i
     return i

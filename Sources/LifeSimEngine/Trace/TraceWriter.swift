@@ -102,7 +102,7 @@ public struct TraceWriter: TraceFormatter {
     out.append(0x5D)  // ]
     if let app = r.app {
       out.append(0x20)
-      out.append(text: trace.name(of: app))
+      out.append(line: trace.name(of: app))
     }
     switch r.kind {
     case .callback:
@@ -111,13 +111,13 @@ public struct TraceWriter: TraceFormatter {
       let receiver = r.object.map(trace.className(of:)) ?? c.receiver.className
       if names == .objc {
         out.append(literal: " -[")
-        out.append(text: receiver)
+        out.append(line: receiver)
         out.append(0x20)
         out.append(text: name)
         out.append(0x5D)
       } else {
         out.append(0x20)
-        out.append(text: receiver)
+        out.append(line: receiver)
         out.append(0x2E)
         out.append(text: name)
       }
@@ -162,7 +162,7 @@ public struct TraceWriter: TraceFormatter {
     }
     if let d = r.detail {
       out.append(0x20)
-      out.append(text: d)
+      out.append(line: d)
     }
   }
 

@@ -76,7 +76,7 @@ extension LuaRuntime {
       explore.stateKey = luaL_ref(L, ls_registryindex())
       return 0
     }
-    let name = try args.string(1)
+    let name = try args.name(1, "the name")
     if what == .action && lua_type(L, 2) == LUA_TBOOLEAN && lua_toboolean(L, 2) == 0 {
       explore.actions.append((name, nil))
       return 0

@@ -202,9 +202,25 @@ extension LuaRuntime {
       options.output(text)
       return 0
     }
+    if let problem = textProblem(text) { throw printError("print: the text \(problem)") }
     device.log(text.hasSuffix("\n") ? String(text.dropLast()) : text, app: app)
+    do {
+      try device.checkTrace()
+    } catch let e as SimulationError {
+      throw printError("print: " + luaMessage(for: e))
+    }
     options.printEcho?(text)
     return 0
+  }
+
+  /// An error of `print` at the script's line that called it (level 2: the
+  /// prelude's `print` is level 1), pushed to be raised.
+  private func printError(_ message: String) -> RaiseTop {
+    luaL_where(L, 2)
+    let location = stringValue(L, -1) ?? ""
+    ls_pop(L, 1)
+    push(L, location + message)
+    return RaiseTop()
   }
 
   /// The device (and app) a `print` belongs to: the app whose code runs, or

@@ -28,6 +28,9 @@ public struct RuntimeOptions: Sendable {
   public var maxTime: Double = 30 * 86_400
   /// Events that may run at one virtual instant (`--max-events-per-instant`).
   public var maxEventsPerInstant = 100_000
+  /// What each device's trace may keep, in bytes: its records, their text
+  /// and the names it holds (`--max-trace-memory`).
+  public var maxTraceMemory = 1 << 30
   /// Keep every device made, so their traces can be written after the script.
   public var retainDevices = true
   /// Keep every device's Lua object too, so the script's functions stay
@@ -368,6 +371,9 @@ public final class LuaRuntime {
     nextDeviceID += 1
     let slot = DeviceSlot(id: id, device: device, runtime: self)
     devices[id] = slot
+    device.traceByteLimit = options.maxTraceMemory
+    // unowned(unsafe): the slot clears the closure when it lets go of the device.
+    device.checkpoint = { [unowned(unsafe) self] steps in try self.checkpoint(steps: steps) }
     if options.retainDevices { createdDevices.append(device) }
     return slot
   }
@@ -389,7 +395,7 @@ private let dispatchInstalled: Void = {
 }()
 
 /// Reads a whole file.
-public func readFileBytes(_ path: String) throws -> [UInt8] {
+public func readFileBytes(_ path: String, limit: Int? = nil) throws -> [UInt8] {
   guard let f = fopen(path, "rb") else { throw FileError(message: String(cString: strerror(errno))) }
   defer { fclose(f) }
   var bytes: [UInt8] = []
@@ -397,6 +403,9 @@ public func readFileBytes(_ path: String) throws -> [UInt8] {
   while true {
     let n = fread(&buffer, 1, buffer.count, f)
     if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
+    if let limit, bytes.count > limit {
+      throw FileError(message: "larger than \(limit >> 20) MB")
+    }
     if n < buffer.count { break }
   }
   if ferror(f) != 0 { throw FileError(message: String(cString: strerror(errno))) }
