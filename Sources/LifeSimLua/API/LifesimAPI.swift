@@ -202,8 +202,9 @@ extension LuaRuntime {
       options.output(text)
       return 0
     }
-    if let problem = textProblem(text) { throw printError("print: the text \(problem)") }
-    device.log(text.hasSuffix("\n") ? String(text.dropLast()) : text, app: app)
+    let line = text.hasSuffix("\n") ? String(text.dropLast()) : text
+    if let problem = textProblem(line) { throw printError("print: the text \(problem)") }
+    device.log(line, app: app)
     do {
       try device.checkTrace()
     } catch let e as SimulationError {
