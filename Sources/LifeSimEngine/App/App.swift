@@ -124,6 +124,8 @@ public struct App: Sendable {
 /// `memoryInUseMB` is the sum of their footprints; a dead process has none.
 public struct ProcessTable: Sendable {
   public private(set) var apps: [App] = []
+  /// The apps by bundle id: a device may hold thousands.
+  private var byBundle: [String: AppID] = [:]
   private var nextPid: Int32 = 1
   /// Processes that exist (any state but notRunning).
   public private(set) var runningCount = 0
@@ -144,13 +146,13 @@ public struct ProcessTable: Sendable {
   mutating func install(_ config: AppConfig, model: LifecycleModel) -> AppID {
     let id = AppID(apps.count)
     apps.append(App(id: id, config: config, model: model))
+    byBundle[config.bundle] = id
     return id
   }
 
   /// The app with a bundle id.
   public func find(bundle: String) -> AppID? {
-    for i in apps.indices where apps[i].config.bundle == bundle { return apps[i].id }
-    return nil
+    byBundle[bundle]
   }
 
   /// Changes a process's state. Starting gives it a new pid and its

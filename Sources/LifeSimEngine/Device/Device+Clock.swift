@@ -161,6 +161,8 @@ extension Device {
   ///   budget (the host calls it after recording a script's own text).
   @inline(__always)
   public func checkTrace() throws {
-    if trace.bytesKept > trace.byteLimit { throw SimulationError.traceFull(records: trace.records.count, limit: trace.byteLimit) }
+    if let budget = trace.budget, budget.isExceeded {
+      throw SimulationError.traceFull(records: trace.records.count, limit: budget.limit)
+    }
   }
 }

@@ -88,11 +88,14 @@ public final class Device {
   /// a budget spent. The device is then between two steps, as after an
   /// action. Nil: nothing is checked.
   public var checkpoint: ((_ steps: Int) throws -> Void)?
-  /// The budget of what the trace keeps, in bytes (`Trace.bytesKept`).
-  public var traceByteLimit: Int {
-    get { trace.byteLimit }
-    set { trace.byteLimit = newValue }
+  /// The budget what the trace keeps counts in (`Trace.bytesKept`), shared
+  /// with other devices; nil: none.
+  public var traceBudget: MemoryBudget? {
+    get { trace.budget }
+    set { trace.budget = newValue }
   }
+  /// The most apps one device holds.
+  public static let maxApps = 10_000
   /// Steps left before the next checkpoint.
   var stepsToCheckpoint = Device.checkpointStride
   /// Steps between two checkpoints: often enough that Ctrl-C stops a loop
@@ -209,13 +212,19 @@ public final class Device {
   /// - Throws: `SimulationError.duplicateBundle`.
   @discardableResult
   public func install(_ config: AppConfig) throws -> AppID {
+    // Finding a bundle and every check of memory walk all the apps: a
+    // device of a million apps would make each of them a long loop.
+    guard apps.count < Device.maxApps else {
+      throw SimulationError.invalidAction(.install, reason: "a device holds at most \(Device.maxApps) apps")
+    }
     if processes.find(bundle: config.bundle) != nil {
       throw SimulationError.duplicateBundle(config.bundle)
     }
+    try checkTrace()
     // §1.3: scenes need iOS 13 and the app's manifest; a manifest is ignored before 13.
     let adopts = (config.scenes ?? true) && profile.supportsScenes
     let id = processes.install(config, model: adopts ? .scene : .appDelegate)
-    trace.keep(name: config.bundle)
+    trace.keep(name: config.bundle, extra: MemoryLayout<App>.stride)
     trace.appNames.append(config.bundle)
     return id
   }

@@ -4,7 +4,7 @@
 /// the CLI words the limits after its flags.
 public enum Operation: String, CaseIterable, Sendable, CustomStringConvertible {
   // The user's and the system's actions.
-  case launch, openURL, home, lock, unlock, interrupt, endInterrupt, openSwitcher, switchTo, forceQuit
+  case install, launch, openURL, home, lock, unlock, interrupt, endInterrupt, openSwitcher, switchTo, forceQuit
   case memoryWarning, backgroundFetch, silentPush, rotate, endCall, openNotification, notify, memoryPressure
   // Windows (scene sessions).
   case openScene, closeScene, disconnectScene
@@ -101,7 +101,8 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
   case clockRange(Operation, now: SimTime, span: SimTime)
   /// A workload's duration reaches past the horizon (how far a run may take the clock).
   case pastHorizon(Operation, span: SimTime, horizon: SimTime)
-  /// The records a trace keeps went past its budget (`Trace.byteLimit`).
+  /// The records the traces keep went past their budget (`MemoryBudget`);
+  /// `records` counts this device's.
   case traceFull(records: Int, limit: Int)
   /// Work the engine does in Swift went past a limit its host set: `limit`
   /// names it in the host's terms, and the engine stopped between two steps.

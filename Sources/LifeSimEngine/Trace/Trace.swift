@@ -25,9 +25,19 @@ public struct Trace: Sendable {
   /// size and the bytes of its text. Streamed records that are not kept
   /// count nothing.
   public private(set) var bytesKept = 0
-  /// The budget of `bytesKept`: past it the device stops at its next action
-  /// or checkpoint (`SimulationError.traceFull`).
-  public var byteLimit = Int.max
+  /// The budget `bytesKept` also counts in, shared with other devices: past
+  /// its limit the device stops at its next action or checkpoint
+  /// (`SimulationError.traceFull`).
+  public internal(set) var budget: MemoryBudget? {
+    didSet {
+      oldValue?.add(-bytesKept)
+      budget?.add(bytesKept)
+      counter = budget?.counter
+    }
+  }
+  /// The budget's counter, read on each record without touching the object
+  /// (a trace, like its device, is used by one thread at a time).
+  nonisolated(unsafe) private var counter: UnsafeMutablePointer<Int>?
   /// What one record costs, besides its text.
   static let recordBytes = MemoryLayout<TraceRecord>.stride
 
@@ -45,13 +55,20 @@ public struct Trace: Sendable {
       if held > 0 { pending.append(r) } else { stream.write(r, in: self) }
     }
     if keepsRecords {
-      bytesKept &+= Trace.recordBytes &+ r.outOfLineBytes
+      count(Trace.recordBytes &+ r.outOfLineBytes)
       records.append(r)
     }
   }
 
-  /// Counts a name the trace keeps (a bundle id, a class name).
-  mutating func keep(name: String) { bytesKept &+= 16 &+ name.utf8.count }
+  /// Counts a name the trace keeps (a bundle id, a class name), and `extra`
+  /// bytes the device keeps with it (an app's entry).
+  mutating func keep(name: String, extra: Int = 0) { count(16 &+ name.utf8.count &+ extra) }
+
+  @inline(__always)
+  private mutating func count(_ n: Int) {
+    bytesKept &+= n
+    if let counter { counter.pointee &+= n }
+  }
 
   // A handler's duration is known when it returns, after its callback's
   // record was made: while any handler runs, streamed records wait here.

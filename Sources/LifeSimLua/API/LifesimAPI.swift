@@ -93,6 +93,9 @@ extension LuaRuntime {
       throw ScriptError(message: "lifesim.device: the \(model.name) runs \(model.iosRange), not iOS \(ios); pick another ios or model")
     }
     let profile = try OSProfile(version: ios)
+    guard devicesThisRun < Self.maxDevices else {
+      throw ScriptError(message: "lifesim.device: a run makes at most \(Self.maxDevices) devices")
+    }
     let device = Device(profile: profile, seed: seed, debugger: debugger, model: model,
                         memoryMB: memoryMB, quirks: quirks)
     device.horizon = SimTime(seconds: options.maxTime) ?? device.horizon

@@ -8,6 +8,7 @@ extension Operation {
   /// How a script writes the operation.
   var luaName: String {
     switch self {
+    case .install: return "dev:install"
     case .launch: return "dev:launch"
     case .openURL: return "dev:open_url"
     case .home: return "dev:home"

@@ -28,8 +28,8 @@ public struct RuntimeOptions: Sendable {
   public var maxTime: Double = 30 * 86_400
   /// Events that may run at one virtual instant (`--max-events-per-instant`).
   public var maxEventsPerInstant = 100_000
-  /// What each device's trace may keep, in bytes: its records, their text
-  /// and the names it holds (`--max-trace-memory`).
+  /// What the devices' traces may keep together, in bytes: their records,
+  /// the records' text and the names they hold (`--max-trace-memory`).
   public var maxTraceMemory = 1 << 30
   /// Keep every device made, so their traces can be written after the script.
   public var retainDevices = true
@@ -92,6 +92,13 @@ public final class LuaRuntime {
   public var scriptPath: String?
 
   var devices = DeviceSlots()
+  /// What the traces of the script's devices keep, together (`maxTraceMemory`).
+  let traceBudget: MemoryBudget
+  /// Devices made since the run began (`maxDevices`).
+  var devicesThisRun = 0
+  /// The most devices one run makes: each is a few kilobytes the Lua
+  /// allocator never sees.
+  static let maxDevices = 10_000
   /// The device a script function was last called on: the one a test's
   /// failure context describes.
   var lastUsedDeviceID: Int32?
@@ -147,6 +154,7 @@ public final class LuaRuntime {
   public init(options: RuntimeOptions) throws {
     self.options = options
     self.defaultSeed = options.seed
+    self.traceBudget = MemoryBudget(limit: options.maxTraceMemory)
     _ = dispatchInstalled
     let made = options.snapshots
       ? ls_newstate_arena(max(options.memoryLimit, 64 << 20) * 2 + (64 << 20), nil)
@@ -371,7 +379,8 @@ public final class LuaRuntime {
     nextDeviceID += 1
     let slot = DeviceSlot(id: id, device: device, runtime: self)
     devices[id] = slot
-    device.traceByteLimit = options.maxTraceMemory
+    devicesThisRun += 1
+    device.traceBudget = traceBudget
     // unowned(unsafe): the slot clears the closure when it lets go of the device.
     device.checkpoint = { [unowned(unsafe) self] steps in try self.checkpoint(steps: steps) }
     if options.retainDevices { createdDevices.append(device) }

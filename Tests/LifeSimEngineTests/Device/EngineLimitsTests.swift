@@ -136,7 +136,8 @@ struct EngineLimitsTests {
 
   @Test func theTraceStopsAtItsBudget() throws {
     let (dev, _) = try makeDevice(ios: 17)
-    dev.traceByteLimit = 1 << 20
+    let budget = MemoryBudget(limit: 1 << 20)
+    dev.traceBudget = budget
     var rounds = 0
     var failure: Error?
     while rounds < 1_000_000 {
@@ -149,6 +150,27 @@ struct EngineLimitsTests {
     #expect(failure as? SimulationError == .traceFull(records: dev.trace.records.count, limit: 1 << 20))
     #expect(rounds > 100 && rounds < 100_000)
     #expect(dev.trace.bytesKept > 1 << 20 && dev.trace.bytesKept < (1 << 20) + 16_384)
+    #expect(budget.used == dev.trace.bytesKept)
+  }
+
+  /// Devices that share a budget count together: two devices cannot keep
+  /// twice the limit, and going back to a saved state gives its bytes back.
+  @Test func devicesShareTheirBudget() throws {
+    let budget = MemoryBudget(limit: 1 << 20)
+    let (a, _) = try makeDevice(ios: 17)
+    let (b, _) = try makeDevice(ios: 17)
+    a.traceBudget = budget
+    b.traceBudget = budget
+    #expect(budget.used == a.trace.bytesKept + b.trace.bytesKept)
+    let saved = a.saveState()
+    for _ in 0..<200 { a.log(String(repeating: "a", count: 2000)) }
+    #expect(budget.used == a.trace.bytesKept + b.trace.bytesKept)
+    a.restoreState(saved)
+    #expect(budget.used == a.trace.bytesKept + b.trace.bytesKept)
+    for _ in 0..<300 { a.log(String(repeating: "a", count: 2000)) }
+    for _ in 0..<300 { b.log(String(repeating: "b", count: 2000)) }
+    #expect(throws: SimulationError.traceFull(records: b.trace.records.count, limit: 1 << 20)) { try b.lock() }
+    #expect(throws: SimulationError.self) { try a.lock() }
   }
 
   @Test func theTraceCountsTextAndStreamedRecordsCountNothing() throws {
