@@ -138,3 +138,27 @@ struct HostLimitsTests {
     #expect(!f.message.contains("root:x") && !f.message.contains("secret line"), "\(f.message)")
   }
 }
+
+extension HostLimitsTests {
+  /// require follows the same rule: a module that is a link out of its folder is refused unread.
+  @Test func requireRefusesALinkOutOfTheFolder() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-host-require-\(getpid())")
+    try? FileManager.default.removeItem(at: dir)
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let secret = dir.deletingLastPathComponent().appendingPathComponent("lifesim-secret-\(getpid()).lua")
+    try "root:x:0:0:secret line\n".write(to: secret, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: secret) }
+    try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("linked_module.lua").path,
+                                               withDestinationPath: secret.path)
+    let script = dir.appendingPathComponent("s.lua")
+    try "require(\"linked_module\")\n".write(to: script, atomically: true, encoding: .utf8)
+    let rt = try LuaRuntime(options: RuntimeOptions())
+    let failure: LuaFailure? = {
+      do { try rt.runFile(script.path); return nil } catch { return error as? LuaFailure }
+    }()
+    let f = try #require(failure)
+    #expect(f.message.contains("module 'linked_module' not found") && f.message.contains("a link out of its folder: refused"), "\(f.message)")
+    #expect(!f.message.contains("root:x") && !f.message.contains("secret line"), "\(f.message)")
+  }
+}

@@ -275,6 +275,14 @@ extension LuaRuntime {
     for dir in moduleDirectories() {
       let path = dir.isEmpty ? relative : dir + "/" + relative
       tried.append(path)
+      // A link that leads out of the folder is not a module there: it could
+      // load any file on the machine, and its syntax error would quote it.
+      if !options.unsafe, let real = realPath(path) {
+        guard let base = realPath(dir.isEmpty ? "." : dir), real.hasPrefix(base == "/" ? "/" : base + "/") else {
+          tried[tried.count - 1] += " (a link out of its folder: refused)"
+          continue
+        }
+      }
       if let source = try? readFileBytes(path) {
         source.withUnsafeBufferPointer { buf in
           buf.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }

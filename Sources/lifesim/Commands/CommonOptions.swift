@@ -46,9 +46,10 @@ struct CommonOptions: ParsableArguments {
     guard maxTime > 0, maxTime.isFinite else { throw ValidationError("--max-time must be a positive number") }
     // The longest span the clock takes at once; past it the option would be
     // ignored in silence.
-    guard let span = SimTime(seconds: maxTime), span > .zero else {
-      throw ValidationError("--max-time must be at most 3153600000 seconds (100 years), the longest span the virtual clock takes, and at least 0.000001")
+    guard let span = SimTime(seconds: maxTime) else {
+      throw ValidationError("--max-time must be at most 3153600000 seconds (100 years), the longest span the virtual clock takes")
     }
+    guard span > .zero else { throw ValidationError("--max-time must be at least 0.000001 seconds (a microsecond)") }
     guard maxEventsPerInstant > 0 else { throw ValidationError("--max-events-per-instant must be positive") }
     guard maxTraceMemory > 0, maxTraceMemory <= 1 << 20 else {
       throw ValidationError("--max-trace-memory must be between 1 and 1048576 MB")
