@@ -104,9 +104,6 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
   /// The records the traces keep went past their budget (`MemoryBudget`);
   /// `records` counts this device's.
   case traceFull(records: Int, limit: Int)
-  /// Work the engine does in Swift went past a limit its host set: `limit`
-  /// names it in the host's terms, and the engine stopped between two steps.
-  case hostLimit(String)
   /// More events ran at one instant than the limit allows: something
   /// reschedules itself with no delay, so the clock can never move.
   case stalled(at: SimTime, events: Int)
@@ -126,7 +123,7 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
     case .replayRow(_, let inner):
       return inner.isRefusal
     case .unsupportedVersion, .illegalTransition, .illegalSceneTransition, .inconsistent, .processKilled,
-         .policyFailed, .horizonReached, .stalled, .handlerFailed, .hostLimit, .traceFull:
+         .policyFailed, .horizonReached, .stalled, .handlerFailed, .traceFull:
       return false
     }
   }
@@ -174,8 +171,6 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
       return "\(op): t=\(now) + \(span) s is past the end of the virtual clock (t=\(SimTime.clockEnd))"
     case .pastHorizon(let op, let span, let horizon):
       return "\(op): \(span) s of virtual time is more than a run may take (\(horizon) s)"
-    case .hostLimit(let limit):
-      return limit
     case .traceFull(let records, let limit):
       return "the trace's \(records) records hold more than its budget of \(limit >> 20) MB"
     case .handlerFailed(let f):

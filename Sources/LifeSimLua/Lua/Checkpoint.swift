@@ -14,18 +14,20 @@ extension LuaRuntime {
   public static let instructionsPerStep: Int64 = 100
 
   /// Charges `steps` to the run's budget.
-  /// - Throws: `SimulationError.hostLimit` on Ctrl-C, or once the budget is spent.
+  /// - Throws: a `ScriptError` on Ctrl-C, or once the budget is spent; it
+  ///   passes through the engine's frames (which catch only their own
+  ///   errors) to the host function the script called.
   func checkpoint(steps: Int) throws {
     let S: UnsafeMutablePointer<ls_state> = ls_getstate(mainState)
     if S.pointee.tripped == LS_TRIP_INTERRUPT {
-      throw SimulationError.hostLimit("interrupted (Ctrl-C)")
+      throw ScriptError(message: "interrupted (Ctrl-C)")
     }
     guard S.pointee.run_remaining >= 0 else { return }  // unlimited
     S.pointee.run_remaining -= Int64(steps) * Self.instructionsPerStep
     if S.pointee.run_remaining < 0 {
       // Sticky as the hook's own trip: a pcall around the call cannot go on.
       if S.pointee.tripped == LS_TRIP_NONE { S.pointee.tripped = LS_TRIP_RUN }
-      throw SimulationError.hostLimit(
+      throw ScriptError(message:
         "instruction limit reached for the run (--max-instructions; each event the engine runs and each action of a workload counts \(Self.instructionsPerStep))")
     }
   }

@@ -107,8 +107,6 @@ func luaMessage(for error: SimulationError) -> String {
     return "\(op.luaName): t=\(now) + \(span) s is past the end of the virtual clock (t=\(SimTime.clockEnd), about 146,000 years)"
   case .pastHorizon(let op, let span, let horizon):
     return "\(op.luaName): \(span) s of virtual time is more than a run may take, \(horizon) s (--max-time)"
-  case .hostLimit(let message):
-    return message
   case .traceFull(let records, let limit):
     return "the trace exceeded its memory cap of \(limit >> 20) MB (--max-trace-memory) with \(records) records; stream it (lifesim run --stream), record less, or raise the cap"
   case .replayRow(let row, let inner):

@@ -132,6 +132,26 @@ struct EngineLimitsTests {
     #expect(dev.kernel.pendingCount > 0)
   }
 
+  /// A replay's rows are steps too.
+  @Test func aReplayHasCheckpoints() throws {
+    struct Stop: Error {}
+    let dev = Device(profile: try OSProfile(version: 17), seed: 1)
+    dev.recordsTrace = false
+    let app = try dev.install(AppConfig(bundle: "a"))
+    var steps = 0
+    dev.checkpoint = { n in
+      steps += n
+      throw Stop()
+    }
+    let rows = (0..<1000).flatMap { i in
+      [UsageEvent(time: .seconds(Int64(2 * i)), app: app, kind: .open),
+       UsageEvent(time: .seconds(Int64(2 * i + 1)), app: nil, kind: .home)]
+    }
+    #expect(throws: Stop.self) { try dev.replay(rows) }
+    #expect(steps == Device.checkpointStride)
+    #expect(dev.now < .seconds(Int64(Device.checkpointStride)))
+  }
+
   // MARK: The trace's budget
 
   @Test func theTraceStopsAtItsBudget() throws {
