@@ -162,3 +162,26 @@ extension HostLimitsTests {
     #expect(!f.message.contains("root:x") && !f.message.contains("secret line"), "\(f.message)")
   }
 }
+
+extension HostLimitsTests {
+  /// A device kept after its runtime is gone runs its clock without calling
+  /// back into the runtime at a checkpoint.
+  @Test func aDeviceOutlivesItsRuntimesCheckpoints() throws {
+    var device: Device?
+    do {
+      let (rt, _, failure) = try runScript("""
+        local dev = lifesim.device{ ios = 17, trace = false }
+        dev:install{ bundle = "com.example.a" }
+        """)
+      #expect(failure == nil)
+      device = rt.createdDevices.first
+    }
+    let dev = try #require(device)
+    #expect(dev.checkpoint == nil && dev.host == nil)
+    let apps = dev.apps.map(\.id)
+    var user = UserModel(apps: apps)
+    user.switchMean = .seconds(10)
+    try dev.drive(user, for: .seconds(86_400))
+    #expect(dev.now == .seconds(86_400))
+  }
+}

@@ -172,6 +172,8 @@ public final class LuaRuntime {
   }
 
   deinit {
+    // A device kept after the runtime (`createdDevices`) must not call back into it.
+    for id in devices.ids { devices[id]?.detach() }
     ls_close(mainState)
     contexts.deallocate()
   }
