@@ -25,7 +25,7 @@ extension Device {
     kernel.schedule(.script(token), at: max(time, now))
   }
 
-  /// Schedules a script function `delay` from now (SPEC `dev:after`).
+  /// Schedules a script function `delay` from now (`dev:after`).
   /// - Throws: `clockRange` when that is past the end of the clock.
   public func schedule(_ token: HostToken, after delay: SimTime) throws {
     kernel.schedule(.script(token), at: try clockTime(after: max(delay, .zero), .after))
