@@ -173,6 +173,7 @@ public final class Explorer {
       }
       let rt = try runtime(snapshots: true)
       let slot = try rt.exploreDevice()
+      try rt.checkSavable()
       replayer = (rt, slot, rt.saveState())
       return (rt, slot)
     } catch let e as ScriptError {

@@ -62,6 +62,17 @@ extension LuaRuntime {
                         generation: trackGeneration)
   }
 
+  /// Throws the memory cap's error when the Lua state holds blocks outside
+  /// its mapping, which no saved state could hold: its mapping filled (a host
+  /// function built a large result, or the script went past its cap) and the
+  /// cap tripped, though no Lua code has run since to raise it.
+  func checkSavable() throws {
+    guard ls_getstate(mainState).pointee.spilled == 0 else {
+      throw ScriptError(message: "not enough memory: the script exceeded its memory cap of "
+                        + "\(options.memoryLimit >> 20) MB (--max-memory)")
+    }
+  }
+
   /// How many allocations and protected calls the Lua state has seen
   /// (`ls_activity`): the same count twice means its bytes did not change.
   var luaActivity: UInt64 { UInt64(ls_activity(mainState)) }
@@ -104,6 +115,7 @@ extension LuaRuntime {
   func rebase(_ states: inout [RuntimeState], from base: RuntimeState) throws -> RuntimeState? {
     guard tracksWrites, let first = states.first else { return nil }
     try restoreState(first, base: base)
+    try checkSavable()
     var newBase = saveState()
     guard newBase.lua.withUnsafeBytes({ ls_snapshot_rebase_begin(mainState, $0.baseAddress) }) != 0 else { return nil }
     for i in states.indices {

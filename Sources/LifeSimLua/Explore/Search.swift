@@ -18,7 +18,10 @@ private final class SearchWorker {
 
   init(_ explorer: Explorer) throws {
     rt = try explorer.runtime(snapshots: true)
-    do { slot = try rt.exploreDevice() } catch let e as ScriptError { throw ExploreError(description: e.message) }
+    do {
+      slot = try rt.exploreDevice()
+      try rt.checkSavable()
+    } catch let e as ScriptError { throw ExploreError(description: e.message) }
     var root = rt.saveState()
     rt.trackWrites(from: &root)
     setUp = root
@@ -53,6 +56,12 @@ private final class SearchWorker {
     base = newBase
     setUp = states.removeLast()
     for (i, s) in zip(owned, states) { nodes[i].state = s }
+  }
+
+  /// The state now, saved against the base.
+  func save() throws -> RuntimeState {
+    do { try rt.checkSavable() } catch let e as ScriptError { throw ExploreError(description: e.message) }
+    return rt.saveState(against: base)
   }
 
   func take(_ step: String) throws -> StepOutcome {
