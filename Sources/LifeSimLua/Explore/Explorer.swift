@@ -314,20 +314,34 @@ public final class Explorer {
   /// run after it, and started on its own first line so that its line numbers
   /// (and so a handler error's message) stay the same; then the steps through
   /// `lifesim.replay`, which fails with the message. `command` is the command
-  /// line that runs it (with the flags the search ran under).
-  public static func counterexample(script: String, file: String, _ v: ExploreViolation, command: String) -> String {
-    var out = "(function(...) --[==[ a counterexample found by lifesim explore: see the end of the file ]==] "
+  /// line that runs it (with the flags the search ran under). The script's
+  /// bytes are copied as they are (Lua reads bytes: a comment in Latin-1 runs),
+  /// but for a UTF-8 byte-order mark, which would sit mid-chunk after the
+  /// wrapper's first words.
+  public static func counterexample(script: [UInt8], file: String, _ v: ExploreViolation, command: String) -> [UInt8] {
+    var out = Array("(function(...) --[==[ a counterexample found by lifesim explore: see the end of the file ]==] ".utf8)
     // The script's own long brackets cannot close the comment above: its level
     // is two, and the script starts after it.
-    out += script
-    if !script.hasSuffix("\n") { out += "\n" }
-    out += "end)(...)\n\n"
-    out += "-- A counterexample found by `lifesim explore \(file)`: after "
-    out += v.steps.isEmpty ? "no step" : v.steps.joined(separator: ", ")
-    out += ",\n-- " + (v.invariant.map { "invariant '\($0)' does not hold" } ?? "a handler fails") + ": "
-    out += v.message.split(separator: "\n").first.map(String.init) ?? ""
-    out += "\n-- Run it with `\(command)`: it fails there with the same message.\n"
-    out += "lifesim.replay{ " + v.steps.map(quoted).joined(separator: ", ") + " }\n"
-    return out
+    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    out += script.starts(with: bom) ? script.dropFirst(3) : script[...]
+    if script.last != UInt8(ascii: "\n") { out.append(UInt8(ascii: "\n")) }
+    var tail = "end)(...)\n\n"
+    // What goes into a comment is made one line: a newline in a step's name
+    // (from a bundle id or an action's name) would end the comment there.
+    tail += "-- A counterexample found by `lifesim explore \(commentText(file))`: after "
+    tail += v.steps.isEmpty ? "no step" : commentText(v.steps.joined(separator: ", "))
+    tail += ",\n-- " + commentText(v.invariant.map { "invariant '\($0)' does not hold" } ?? "a handler fails") + ": "
+    tail += commentText(v.message.split(separator: "\n").first.map(String.init) ?? "")
+    tail += "\n-- Run it with `\(commentText(command))`: it fails there with the same message.\n"
+    tail += "lifesim.replay{ " + v.steps.map(quoted).joined(separator: ", ") + " }\n"
+    return out + Array(tail.utf8)
+  }
+
+  /// Text for a Lua comment line: a control character (a newline or a
+  /// carriage return would end the comment) written as its escape.
+  static func commentText(_ s: String) -> String {
+    guard s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return s }
+    let q = quoted(s)
+    return String(q.dropFirst().dropLast())
   }
 }

@@ -132,15 +132,33 @@ extension Lifesim {
       writeOut("  \(v.message)\n\ntrace:\n\(v.trace)")
       printError(summary)
       if let output {
-        let script = try String(contentsOfFile: file, encoding: .utf8)
+        let script: [UInt8]
+        do { script = try readFileBytes(file) } catch {
+          printError("lifesim explore: cannot read \(file) again to write \(output): \(error)")
+          throw ExitCode(2)
+        }
         // The flags the search ran under, so that the run goes the same way.
         let command = (["lifesim", "run"] + common.arguments + [output]).map(shellQuoted).joined(separator: " ")
-        try writeTextFile(output, Explorer.counterexample(script: script, file: file, v, command: command))
+        try writeBytesFile(output, Explorer.counterexample(script: script, file: file, v, command: command))
         printError("lifesim explore: wrote \(output) (`\(command)` fails the same way)")
       }
       throw ExitCode(1)
     }
   }
+}
+
+/// Writes a file of bytes, replacing it; every write and the close checked.
+/// - Throws: `CommandFailure.cannotWrite`.
+private func writeBytesFile(_ path: String, _ bytes: [UInt8]) throws {
+  guard let f = fopen(path, "wb") else {
+    throw CommandFailure.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+  }
+  var failure: String?
+  if bytes.withUnsafeBufferPointer({ fwrite($0.baseAddress, 1, $0.count, f) }) != bytes.count || fflush(f) != 0 {
+    failure = String(cString: strerror(errno))
+  }
+  if fclose(f) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+  if let failure { throw CommandFailure.cannotWrite(path: path, reason: failure) }
 }
 
 /// A word as a POSIX shell reads it back: as it is when it holds only safe
