@@ -26,6 +26,11 @@ struct RuntimeState {
   /// The bytes kept of the Lua state (the rest shares storage with the live
   /// device until either changes).
   var byteCount: Int { lua.count }
+
+  /// Whether its Lua bytes are `other`'s, the same storage (a copy of it).
+  func sharesBytes(with other: RuntimeState) -> Bool {
+    lua.withUnsafeBufferPointer { a in other.lua.withUnsafeBufferPointer { $0.baseAddress == a.baseAddress } }
+  }
 }
 
 extension LuaRuntime {

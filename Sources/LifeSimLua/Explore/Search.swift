@@ -188,6 +188,13 @@ extension Explorer {
     var seen: Set<StateDigest> = [rootPrint]
     var frontier = [Node(steps: [], fingerprint: rootPrint, owner: 0, state: first.base)]
     let saved = SavedBytes(budget: options.maxSavedBytes)
+    /// The bytes a node's saved state adds to the workers' own (the first
+    /// level's one node is a worker's base, as the set-up state is until a
+    /// rebase).
+    func counted(_ node: Node) -> Int {
+      guard let state = node.state else { return 0 }
+      return workers[node.owner].base.sharesBytes(with: state) ? 0 : state.byteCount
+    }
     var depth = 0
     var lastReport = Date()
     var checked = 0
@@ -207,13 +214,13 @@ extension Explorer {
       }
       // What the states to expand and the workers' own hold now; the new
       // states of this level are counted as they are saved.
-      let held = frontier.reduce(0) { $0 + ($1.state?.byteCount ?? 0) }
-        + workers.reduce(0) { $0 + $1.base.byteCount + $1.setUp.byteCount }
+      let held = frontier.reduce(0) { $0 + counted($1) }
+        + workers.reduce(0) { $0 + $1.base.byteCount + ($1.setUp.sharesBytes(with: $1.base) ? 0 : $1.setUp.byteCount) }
       saved.set(held)
       if held > options.maxSavedBytes {
         result.truncated = true
         result.savedMemoryReached = true
-        result.depthReached = depth - 1
+        result.depthReached = depth
         break search
       }
       // The new states of the last level are never expanded: they are not
@@ -281,8 +288,7 @@ extension Explorer {
         }
         // The chunk's states are expanded: what they held is free again.
         for n in chunk {
-          guard let state = frontier[n].state else { continue }
-          saved.remove(state.byteCount)
+          saved.remove(counted(frontier[n]))
           frontier[n].state = nil
         }
         if let progress, Date().timeIntervalSince(lastReport) >= 1 {
