@@ -48,10 +48,10 @@ struct ExploreLimitsTests {
 
 extension ExploreLimitsTests {
   /// Strings of one size after another, each batch dropped before the next,
-  /// in the set-up: about 22 MB at most. The explore state's allocator kept
-  /// one free list per power of two and never merged them, so its 192 MB
-  /// mapping filled, and the search failed with a false "exceeded its memory
-  /// cap of 32 MB"; `lifesim run` completes it.
+  /// in the set-up: about 22 MB at most, which `lifesim run` completes under
+  /// a 32 MB cap, and so must the search. (An allocator that keeps one free
+  /// list per power of two and never merges them fills the search's 192 MB
+  /// mapping here, and reports a false "exceeded its memory cap of 32 MB".)
   @Test func exploreKeepsToTheMemoryCapRunKeepsTo() throws {
     let path = try script("explore_sizes.lua", """
       local dev = lifesim.device{ ios = 12 }

@@ -20,8 +20,9 @@ struct ExploreMemoryTests {
   }
 
   /// Strings of one size after another, each batch dropped before the next:
-  /// the freed memory of one size holds the next. (Kept one list per power of
-  /// two, it filled a 192 MB mapping under a 32 MB cap.)
+  /// the freed memory of one size holds the next. (An allocator that keeps
+  /// one list per power of two and never merges them fills a 192 MB mapping
+  /// here, under a 32 MB cap.)
   @Test func freedMemoryServesOtherSizes() throws {
     let rt = try runtime(cap: 32 << 20)
     try rt.run(source: """
