@@ -20,6 +20,9 @@ public struct RuntimeOptions: Sendable {
   /// Keep the whole Lua state in one mapping that `saveState` can copy
   /// (`lifesim explore`). It reserves twice the memory cap of address space.
   public var snapshots = false
+  /// The size of that mapping instead, for tests: one small enough to fill
+  /// shows what happens when it does (the memory cap trips).
+  var arenaBytes: Int?
   /// Instructions per run (`--max-instructions`); negative means unlimited.
   public var maxInstructions: Int64 = 300_000_000
   /// Instructions per handler, observer or timer call.
@@ -157,7 +160,7 @@ public final class LuaRuntime {
     self.traceBudget = MemoryBudget(limit: options.maxTraceMemory)
     _ = dispatchInstalled
     let made = options.snapshots
-      ? ls_newstate_arena(max(options.memoryLimit, 64 << 20) * 2 + (64 << 20), nil)
+      ? ls_newstate_arena(options.arenaBytes ?? max(options.memoryLimit, 64 << 20) * 2 + (64 << 20), nil)
       : ls_newstate(0, nil)
     guard let L = made else {
       throw LuaFailure(kind: .memory, message: "cannot create a Lua state: out of memory")
