@@ -36,6 +36,7 @@ extension Lifesim {
     func validate() throws {
       if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
       if !(width >= 200 && width <= 20_000) { throw ValidationError("--width must be between 200 and 20000 pixels") }
+      try refuseOutputOverInput(outputs: [("--output", output)], inputs: [("the trace", trace)])
     }
 
     func run() throws {
