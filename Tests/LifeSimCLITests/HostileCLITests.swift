@@ -137,6 +137,14 @@ struct HostileCLITests {
       #expect(r.status == 2, "\(args): \(r.status) \(r.stderr)")
       #expect(r.stderr.contains(message), "\(args): \(r.stderr)")
     }
+    // Times that no microsecond count holds.
+    let trace = dir + "/t.jsonl"
+    #expect(try lifesim(["run", "Scripts/tour.lua", "--format", "jsonl", "-o", trace]).status == 0)
+    for args in [["--from", "nan"], ["--to", "inf"], ["--from", "1e308"]] {
+      let r = try lifesim(["timeline", trace, "-o", dir + "/t.svg"] + args)
+      #expect(r.status == 2, "\(args): \(r.status) \(r.stderr)")
+      #expect(r.stderr.contains("must be a time between 0 and 9e12 seconds"), "\(args): \(r.stderr)")
+    }
     // A Slurm array index whose offset overflows.
     let slurm = try lifesim(["batch", exp, "-o", dir + "/s.csv"],
                             env: ["SLURM_ARRAY_TASK_ID": "-9223372036854775808", "SLURM_ARRAY_TASK_MIN": "1",
