@@ -254,6 +254,10 @@ struct HostileCLITests {
       #expect(r.stderr.contains("lifesim does not write over its input"), "\(args): \(r.stderr)")
       #expect(contents(s) == source, "\(args) replaced the script")
     }
+    // The REPL's :save, over the script the session ran.
+    let repl = try Self.shell("printf ':save %s\\n' '\(dir)/./s.lua' |", ["repl", s])
+    #expect(repl.stderr.contains("it is the session's script"), "\(repl.stdout)\(repl.stderr)")
+    #expect(contents(s) == source, ":save replaced the script")
     // Two outputs of one command naming one file.
     let both = try lifesim(["run", s, "-o", dir + "/out.txt", "--timeline", dir + "/./out.txt"])
     #expect(both.status == 2 && both.stderr.contains("name the same file"), "\(both.stderr)")
