@@ -318,8 +318,8 @@ public struct TraceWriter: TraceFormatter {
 
 /// `s` as XML text or a double-quoted attribute value: `&`, `<`, `>` and `"`
 /// escaped, and the control characters XML 1.0 cannot hold (all below U+0020
-/// but tab, newline and return) replaced by U+FFFD. For the SVG pictures, the
-/// plots and the JUnit report.
+/// but tab, newline and return, and U+FFFE and U+FFFF) replaced by U+FFFD.
+/// For the SVG pictures, the plots and the JUnit report.
 public func xmlEscaped(_ s: String) -> String {
   var out = ""
   out.reserveCapacity(s.utf8.count)
@@ -330,7 +330,8 @@ public func xmlEscaped(_ s: String) -> String {
     case ">": out += "&gt;"
     case "\"": out += "&quot;"
     case "\n", "\t", "\r": out.unicodeScalars.append(u)
-    default: out.unicodeScalars.append(u.value < 0x20 ? "\u{FFFD}" : u)
+    // A Swift string holds no lone surrogate, the last thing XML 1.0 forbids.
+    default: out.unicodeScalars.append(u.value < 0x20 || u.value == 0xFFFE || u.value == 0xFFFF ? "\u{FFFD}" : u)
     }
   }
   return out

@@ -72,8 +72,9 @@ extension Lifesim {
       }
       if maxShrinkSteps < 1 { throw ValidationError("--max-shrink-steps must be ≥ 1") }
       if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256") }
-      if let random, random < 1 { throw ValidationError("--random must be ≥ 1") }
+      if let random, random < 1 || random > 1_000_000_000 { throw ValidationError("--random must be between 1 and 1000000000") }
       if length < 1 || length > 10_000 { throw ValidationError("--length must be between 1 and 10000") }
+      try refuseOutputOverInput(outputs: [("--output", output)], inputs: [("the script", file)])
     }
 
     func run() throws {

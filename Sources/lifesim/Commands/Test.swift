@@ -61,6 +61,10 @@ extension Lifesim {
           files += found
         }
       }
+      if let junitXml {
+        try refuseOutputOverInput(outputs: [("--junit-xml", junitXml)],
+                                  inputs: paths.map { ("the test path", $0) } + files.map { ("the test file", $0) })
+      }
       let paint = Paint(enabled: color == .always || color == .auto && Paint.terminalWantsColour())
       var passed = 0, failed = 0
       var worst: Int32 = 0
@@ -80,14 +84,14 @@ extension Lifesim {
           if let message = outcome.failure {
             failed += 1
             worst = max(worst, outcome.isError ? 2 : 1)
-            writeOut(paint.red("FAIL") + "  \(outcome.name)\(time)\n" + indent(message) + "\n")
+            writeOut(paint.red("FAIL") + "  \(visibleNULs(outcome.name))\(time)\n" + indent(visibleNULs(message)) + "\n")
             if exitFirst {
               writeOut("stopped at the first failure (-x)\n")
               break files
             }
           } else {
             passed += 1
-            writeOut(paint.green("ok") + "    \(outcome.name)\(time)\n")
+            writeOut(paint.green("ok") + "    \(visibleNULs(outcome.name))\(time)\n")
           }
         }
       }
