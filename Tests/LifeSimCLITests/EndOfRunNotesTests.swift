@@ -59,6 +59,22 @@ struct EndOfRunNotesTests {
     #expect(r.stderr.contains("the script ended at t=0 s"), "\(r.stderr)")
   }
 
+  @Test func anExpectationOfSuspendedNamesTheTaskThatHoldsTheApp() throws {
+    let path = try script("held.lua", """
+      local dev = lifesim.device{ ios = 17 }
+      local app = dev:install{ bundle = "com.example.up" }
+      app:on("sceneDidEnterBackground:", function(ctx) ctx:begin_background_task("upload") end)
+      dev:launch(app)
+      dev:home()
+      dev:advance(5)
+      lifesim.expect_state(app, "suspended")
+      """)
+    let r = try lifesim(["run", path])
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("com.example.up is background, expected suspended (t=5.000000); "
+                              + "held by background task 'upload' (begun at t=0.000000)"), "\(r.stderr)")
+  }
+
   /// No false positives: over every shipped script, the only warnings are the
   /// ones below, each a handler that the script registers on purpose on a
   /// version that never calls it (read the script's case to see why). A new

@@ -145,3 +145,22 @@ extension Device {
     return out
   }
 }
+
+/// What keeps a process running in the background (§0 "Suspension"): what an
+/// expectation that it is suspended names when it is not.
+public enum Holder: Sendable, Equatable {
+  case backgroundTask(name: String, began: SimTime)
+  case audio
+  case backgroundLaunch(until: SimTime)
+}
+
+extension Device {
+  /// Everything that holds app `id` in the background now, tasks first in
+  /// the order they began.
+  public func holders(of id: AppID) -> [Holder] {
+    var out = self[id].tasks.map { Holder.backgroundTask(name: $0.name, began: $0.began) }
+    if holdsAudio(id) { out.append(.audio) }
+    if let end = self[id].backgroundLaunchEnd { out.append(.backgroundLaunch(until: end)) }
+    return out
+  }
+}
