@@ -26,6 +26,21 @@ struct EndOfRunNotesTests {
     #expect(r12.status == 0 && !r12.stderr.contains("warning"), "\(r12.stderr)")
   }
 
+  @Test func compareNotesAHandlerThatNeverRanUnderItsVersion() throws {
+    let path = try script("compare_never_runs.lua", """
+      local dev = lifesim.device{}
+      local app = dev:install{ bundle = "com.example.notes" }
+      app:on("applicationDidEnterBackground:", function(ctx) ctx:save() end)
+      dev:launch(app)
+      dev:home()
+      """)
+    let r = try lifesim(["compare", path, "--ios", "12", "--ios", "17"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("\nnote, iOS 17:\n  com.example.notes handles applicationDidEnterBackground:, which iOS 17 never calls"),
+            "\(r.stdout)")
+    #expect(!r.stdout.contains("note, iOS 12"), "\(r.stdout)")
+  }
+
   @Test func anIOSFlagThatNoDeviceUsesIsWarnedAbout() throws {
     let path = try script("pinned.lua", """
       local dev = lifesim.device{ ios = 16 }

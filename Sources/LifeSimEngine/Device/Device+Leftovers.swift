@@ -110,12 +110,24 @@ extension Device {
       for c in Callback.allCases where own.contains(c) && !app.delivered.contains(c) {
         guard let (reason, instead, reference) = profile.unreachable(c, model: app.model) else { continue }
         if let instead, own.contains(instead) { continue }
+        // A scene method with no one counterpart (connecting, disconnecting,
+        // configurations) in an app that also handles the app-delegate
+        // lifecycle: written for both models, as apps that support iOS 12 are.
+        if instead == nil, app.model == .appDelegate, c.receiver == .sceneDelegate || c == .configurationForConnecting
+            || c == .didDiscardSceneSessions, own.bits & Device.appDelegateLifecycle.bits != 0 { continue }
         found.append(UnreachableHandler(app: app.id, callback: c, reason: reason, instead: instead,
                                         reference: reference))
       }
     }
     return found
   }
+
+  /// The four app-delegate methods that the scene delegate replaces (§1.3).
+  static let appDelegateLifecycle: CallbackSet = {
+    var s = CallbackSet()
+    for c in [Callback.didBecomeActive, .willResignActive, .didEnterBackground, .willEnterForeground] { s.insert(c) }
+    return s
+  }()
 
   /// Timers still pending and background tasks still open, in the order they
   /// would have come (timers by due time and sequence, then tasks by app and

@@ -36,6 +36,14 @@ struct LeftoversTests {
     #expect(new.unreachableHandlers.map(\.reason) == [.appDelegateModel])
   }
 
+  @Test func sceneMethodsOfAnAppWrittenForBothModelsAreNotNamed() throws {
+    let (dev, app) = try makeDevice(ios: 12)
+    dev.setHandled(.sceneWillConnect, for: app)
+    dev.setHandled(.sceneDidDisconnect, for: app)
+    dev.setHandled(.didEnterBackground, for: app)
+    #expect(dev.unreachableHandlers.isEmpty)
+  }
+
   @Test func callbacksAVersionDoesNotHave() throws {
     let (dev, app) = try makeDevice(ios: 12)
     dev.setHandled(.viewIsAppearing, for: app)
