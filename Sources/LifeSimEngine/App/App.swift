@@ -80,6 +80,9 @@ public struct App: Sendable {
   public var implemented = CallbackSet()
   /// The notifications the script observes.
   public var observed = NotificationSet()
+  /// The callbacks whose handler has run at least once: with `implemented`,
+  /// what tells a handler that never ran (`Device.unreachableHandlers`).
+  public internal(set) var delivered = CallbackSet()
 
   /// Timers that came due while the process was suspended (reference §0 "Timers").
   var parkedTimers: [ScheduledEvent] = []
@@ -257,6 +260,8 @@ public struct BackgroundTask: Sendable, Equatable {
   public let name: String
   /// The host's expiration handler, if one was given.
   public let expiration: HostToken?
+  /// When it began: what a note on a task left open names.
+  public var began: SimTime = .zero
   /// The expiration handler has been called.
   public internal(set) var expired = false
 }

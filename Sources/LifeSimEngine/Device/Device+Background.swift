@@ -14,7 +14,7 @@ extension Device {
     }
     let task = nextTaskID
     nextTaskID += 1
-    self[id].tasks.append(BackgroundTask(id: task, name: name, expiration: expiration))
+    self[id].tasks.append(BackgroundTask(id: task, name: name, expiration: expiration, began: now))
     return task
   }
 

@@ -62,6 +62,7 @@ extension LuaRuntime {
           if Int(v) != options.ios && !pinnedVersions.contains(Int(v)) { pinnedVersions.append(Int(v)) }
         } else {
           ios = Int(v)
+          if ios != options.ios && !ownVersions.contains(ios) { ownVersions.append(ios) }
         }
       }
       if let s = try o.optional("seed", as: Double.self) {
@@ -96,6 +97,7 @@ extension LuaRuntime {
     guard devicesThisRun < Self.maxDevices else {
       throw ScriptError(message: "lifesim.device: a run makes at most \(Self.maxDevices) devices")
     }
+    if ios == options.ios { devicesOnOptionVersion += 1 }
     let device = Device(profile: profile, seed: seed, debugger: debugger, model: model,
                         memoryMB: memoryMB, quirks: quirks)
     device.horizon = SimTime(seconds: options.maxTime) ?? device.horizon

@@ -111,6 +111,22 @@ public final class LuaRuntime {
   /// The versions scripts asked for in `lifesim.device{ ios = … }` that
   /// `overrideIOS` replaced, in order of first use.
   public internal(set) var pinnedVersions: [Int] = []
+  /// The versions devices named in `lifesim.device{ ios = … }` that differ
+  /// from `options.ios`, in order of first use: with `devicesOnOptionVersion`,
+  /// what tells a command that its `--ios` went unused.
+  public internal(set) var ownVersions: [Int] = []
+  /// How many devices run `options.ios`.
+  public internal(set) var devicesOnOptionVersion = 0
+
+  /// What to say when the command line named a version (`--ios`) that no
+  /// device ran, because each device names its own: nil when it was used,
+  /// or when no device was made.
+  public func unusedVersionWarning(file: String) -> String? {
+    guard devicesOnOptionVersion == 0, !ownVersions.isEmpty else { return nil }
+    let what = ownVersions.map { "ios = \($0)" }.joined(separator: ", ")
+    return "lifesim: warning: --ios \(options.ios) was not used: \(file) sets \(what) in lifesim.device, "
+      + "which wins over --ios; the run used what the script sets"
+  }
   /// The `lifesim.test` cases run so far, in order.
   public internal(set) var testResults: [TestCaseResult] = []
   /// What the script declared for `lifesim explore`.

@@ -7,9 +7,18 @@ struct CommonOptions: ParsableArguments {
   @Option(help: "The run's seed: math.random and devices without a seed use it.")
   var seed: UInt64 = Defaults.seed
 
-  @Option(help: ArgumentHelp("The iOS version of devices that do not name one.",
+  @Option(name: .customLong("ios"),
+          help: ArgumentHelp("The iOS version of devices that do not name one (default: \(Defaults.ios)).",
                              valueName: "version"))
-  var ios: Int = Defaults.ios
+  var iosOption: Int?
+
+  /// The version devices that do not name one run.
+  var ios: Int { iosOption ?? Defaults.ios }
+
+  /// What to say when `--ios` was given and no device ran it.
+  func unusedVersionWarning(_ runtime: LuaRuntime, file: String) -> String? {
+    iosOption == nil ? nil : runtime.unusedVersionWarning(file: file)
+  }
 
   @Flag(help: "Give scripts the whole Lua standard library (io, os, debug). Only for scripts you trust.")
   var unsafe = false

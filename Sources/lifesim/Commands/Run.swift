@@ -125,6 +125,10 @@ extension Lifesim {
         }
         try writeTextFile(timeline, svg)
       }
+      if failure == nil {
+        if let warning = common.unusedVersionWarning(runtime, file: file) { printError(warning) }
+        for line in runtime.endOfRunNotes() { printError(line) }
+      }
       // A failed lifesim.test case fails the run too (exit 1, or 2 for an error).
       var worst: ExitCode?
       for result in runtime.testResults {

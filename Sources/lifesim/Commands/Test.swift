@@ -77,7 +77,7 @@ extension Lifesim {
         let start = monotonicSeconds()
         var ran: [TestOutcome] = []
         defer { report.add(file: file, ran, seconds: monotonicSeconds() - start) }
-        for outcome in runTestFile(file, options: options) {
+        for outcome in runTestFile(file, options: options, explicitVersion: common.iosOption != nil) {
           if let pattern, !outcome.name.lowercased().contains(pattern.lowercased()) { continue }
           ran.append(outcome)
           let time = String(format: " (%.3f s)", outcome.seconds)
@@ -202,7 +202,7 @@ func discoverTestFiles(under root: String) -> [String] {
 }
 
 /// Runs one test file in a fresh Lua state and returns its cases.
-func runTestFile(_ file: String, options: RuntimeOptions) -> [TestOutcome] {
+func runTestFile(_ file: String, options: RuntimeOptions, explicitVersion: Bool = false) -> [TestOutcome] {
   let start = monotonicSeconds()
   var options = options
   options.retainDevices = false
@@ -225,6 +225,13 @@ func runTestFile(_ file: String, options: RuntimeOptions) -> [TestOutcome] {
     if let f = fileFailure { fileContext = runtime.failureContext().map { f.report + "\n" + $0 } ?? f.report }
     if fileFailure == nil && runtime.hasExperiment {
       outcomes.append(smokeTest(runtime, file: file))
+    }
+    if fileFailure == nil && expected == nil {
+      // Handlers that never ran, and an --ios no device used: said, not failed.
+      if explicitVersion, let warning = runtime.unusedVersionWarning(file: file) { printError(warning) }
+      for line in runtime.endOfRunNotes(includingLeftovers: false) {
+        printError(line.replacingOccurrences(of: "lifesim: warning: ", with: "lifesim: warning: \(file): "))
+      }
     }
   } catch let f as LuaFailure {
     fileFailure = f
