@@ -203,8 +203,11 @@ extension LuaRuntime {
       lastRefusal = nil
       guard let message = try call(ref, on: slot) else { return .done }
       // An action that failed because the device refused what it asked (dev:open_url
-      // on a locked phone) is refused, as a default step refused the same way is.
-      if let refusal = lastRefusal, message.hasSuffix(refusal) { return .refused }
+      // on a locked phone) is no violation. But its Lua code ran, and may have
+      // changed the script's data or the device before the refusal: it is a
+      // step taken, as `lifesim.replay` and a run take it, so that the search
+      // and every replay of its steps agree.
+      if let refusal = lastRefusal, message.hasSuffix(refusal) { return .done }
       return .failed("action '\(step)' failed: \(message)")
     }
     let device = slot.device
