@@ -144,3 +144,23 @@ struct SandboxHardeningTests {
     #expect(lines.count == 4 && lines[3].contains("a metatable with a metatable of its own is blocked"))
   }
 }
+
+/// Errors raised inside the prelude's wrappers name the script's line.
+struct PreludeErrorLocationTests {
+  @Test func wrapperErrorsNameTheScriptLine() throws {
+    let cases: [(String, String)] = [
+      ("local t = { 1, {} }\ntable.sort(t)", "test:2: attempt to compare table with number"),
+      ("math.randomseed('x')", "test:1: bad argument #1 to 'randomseed'"),
+      ("setmetatable({}, 5)", "test:1: bad argument #2 to 'setmetatable' (nil or table expected)"),
+      ("collectgarbage('step', 'x')", "test:1: bad argument #2 to 'collectgarbage'"),
+      ("load({})", "test:1: bad argument #1 to 'load' (function expected, got table)"),
+      ("local v = setmetatable({}, { __tostring = function() return 1 end })\nprint(v)",
+       "test:2: '__tostring' must return a string"),
+      ("local v = setmetatable({}, { __pairs = 5 })\nfor k in pairs(v) do end", "test:2: attempt to call a number value"),
+    ]
+    for (source, expected) in cases {
+      let (_, _, failure) = try runScript(source)
+      #expect(failure?.message.hasPrefix(expected) == true, "\(source): \(failure?.message ?? "no failure")")
+    }
+  }
+}

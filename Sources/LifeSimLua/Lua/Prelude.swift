@@ -26,7 +26,7 @@ local concat, raw_sort, floor = table.concat, table.sort, math.floor
 local raw_format, raw_load = string.format, load
 -- The library functions the wrappers below call, as fields: an argument error
 -- then names the function as the script knows it ('load', not 'raw_load').
-local library = { load = load, randomseed = math.randomseed, collectgarbage = collectgarbage }
+local library = { load = load, randomseed = math.randomseed, collectgarbage = collectgarbage, rawset = rawset }
 local loaded = package.loaded
 
 -- Error objects -------------------------------------------------------------
@@ -373,12 +373,11 @@ if not unsafe then
     return m
   end
 
-  local raw_rawset = rawset
   _G.rawset = function(t, k, v)
     if k == "__mode" and v ~= nil and rawtype(t) == "table" and is_sealed(t) then
       error(weak_message("rawset: a metatable in use cannot gain __mode"), 2)
     end
-    return raw_rawset(t, k, v)
+    return library.rawset(t, k, v)
   end
 
   function setmetatable(t, mt)
