@@ -4,6 +4,8 @@
 #include <ctype.h>
 #include <string.h>
 #include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
 
 /* {====================================================================
 ** Charging work done in C. The count hook counts virtual-machine
@@ -644,6 +646,82 @@ static int ls_co_close(lua_State *L) {
 }
 
 /* {====================================================================
+** Weak tables (see the prelude's setmetatable). What a weak table holds
+** depends on when the collector ran. The sandbox refuses __mode in
+** setmetatable and, through a seal, its later assignment; but a metatable
+** with a metatable of its own takes new keys through that one's __newindex,
+** which the script controls. So, as a last resort, the collector of a
+** sandboxed state does not look for "__mode" at all: Lua finds the name of
+** each metamethod in the global state's `tmname` table, and the entry for
+** __mode is replaced by a private name that no script knows (it changes from
+** process to process, and nothing shows it to a script). lifesim's own weak
+** tables carry their mode under both names (ls_make_weak). Lua 5.4 keeps
+** `tmname` right after `mainthread` and `memerrmsg` in its global state;
+** ls_hide_weak_mode finds that run of pointers and changes nothing if it
+** cannot.
+** ===================================================================== */
+static char private_mode_key;  /* registry key of the private name */
+
+static void make_private_mode_name(lua_State *L) {
+  char name[40];
+  unsigned long long a = (unsigned long long)(uintptr_t)L ^ ((unsigned long long)(uintptr_t)&private_mode_key << 17);
+  a ^= (unsigned long long)(uintptr_t)name << 29;
+  snprintf(name, sizeof name, "__mode %016llx", a);  /* a short (interned) string */
+  lua_pushstring(L, name);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &private_mode_key);
+}
+
+void ls_make_weak(lua_State *L, int idx, const char *mode) {
+  idx = lua_absindex(L, idx);
+  if (!lua_getmetatable(L, idx)) {
+    lua_createtable(L, 0, 2);
+    lua_pushvalue(L, -1);
+    lua_setmetatable(L, idx);
+  }
+  lua_pushstring(L, mode);
+  lua_setfield(L, -2, "__mode");
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &private_mode_key);
+  lua_pushstring(L, mode);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
+void ls_push_weak_mode_name(lua_State *L) { lua_rawgetp(L, LUA_REGISTRYINDEX, &private_mode_key); }
+
+static const void *interned(lua_State *L, const char *s) {
+  lua_pushstring(L, s);
+  const void *p = lua_topointer(L, -1);
+  lua_pop(L, 1);
+  return p;  /* a reserved name: fixed, never collected */
+}
+
+int ls_hide_weak_mode(lua_State *L) {
+  lua_State *main;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+  main = lua_tothread(L, -1);
+  lua_pop(L, 1);
+  const void *run[6] = { main, interned(L, "not enough memory"), interned(L, "__index"),
+                         interned(L, "__newindex"), interned(L, "__gc"), interned(L, "__mode") };
+  ls_push_weak_mode_name(L);
+  const void *private_name = lua_topointer(L, -1);  /* the registry keeps it */
+  lua_pop(L, 1);
+  if (private_name == NULL) return 0;
+  /* lua_State: the header (next, tt, marked), status, allowhook, nci, top, then l_G. */
+  char *G;
+  memcpy(&G, (char *)main + 3 * sizeof(void *), sizeof G);
+  if (G == NULL) return 0;
+  for (size_t off = 0; off + sizeof run <= 1024; off += sizeof(void *)) {
+    const void *p[6];
+    memcpy(p, G + off, sizeof p);
+    if (memcmp(p, run, sizeof run) == 0) {
+      memcpy(G + off + 5 * sizeof(void *), &private_name, sizeof private_name);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* {====================================================================
 ** Installation: replaces the library functions in the tables that hold
 ** them (the string metatable's __index is the string table itself).
 ** ===================================================================== */
@@ -660,6 +738,7 @@ static void replace_field(lua_State *L, const char *lib, const char *name, lua_C
 }
 
 void ls_harden_libs(lua_State *L) {
+  make_private_mode_name(L);
   replace_field(L, "string", "find", ls_str_find, 0);
   replace_field(L, "string", "match", ls_str_match, 0);
   replace_field(L, "string", "gmatch", ls_str_gmatch, 0);

@@ -147,6 +147,17 @@ void ls_charge(lua_State *L, long long n);
 /// coroutine.close bounds how deeply closes nest ("C stack overflow"). The
 /// results are those of Lua 5.4's own functions.
 void ls_harden_libs(lua_State *L);
+/// Makes the table at `idx` weak (`mode` "k", "v" or "kv") for lifesim's own
+/// use: its metatable (made if it has none) holds the mode under "__mode" and
+/// under the private name that ls_hide_weak_mode gives the collector.
+void ls_make_weak(lua_State *L, int idx, const char *mode);
+/// Pushes that private name (a string), for the prelude's own weak tables.
+void ls_push_weak_mode_name(lua_State *L);
+/// Makes the collector of this state look for the mode of weak tables under
+/// the private name instead of "__mode", so that no script table is ever
+/// weak, whatever its metatable gains later (hardening.c). Returns 0, having
+/// changed nothing, where Lua's global state is not laid out as expected.
+int ls_hide_weak_mode(lua_State *L);
 /// Sets the instruction budgets; a negative number means unlimited.
 void ls_set_budgets(lua_State *L, long long per_run, long long per_call);
 /// Resets the sticky limit flag and refills the run budget.

@@ -155,6 +155,9 @@ public final class LuaRuntime {
     self.mainState = L
     ls_getstate(L).pointee.host = Unmanaged.passUnretained(self).toOpaque()
     try setUp()
+    // The collector no longer sees a script's __mode (see hardening.c);
+    // lifesim's own weak tables carry their mode under the private name too.
+    if !options.unsafe { _ = ls_hide_weak_mode(L) }
     // The cap applies to scripts, not to lifesim's own start-up.
     ls_getstate(L).pointee.limit = options.memoryLimit
     ls_set_budgets(L, options.maxInstructions, options.maxHandlerInstructions)

@@ -21,7 +21,7 @@ local lifesim, host, unsafe, seed = ...
 local rawtype, rawnext, rawget, rawset, rawequal, select, error, pcall =
   type, next, rawget, rawset, rawequal, select, error, pcall
 local raw_tostring, raw_setmetatable, raw_getmetatable = tostring, setmetatable, getmetatable
-local getinfo, debug_getmetatable = debug.getinfo, debug.getmetatable
+local getinfo, debug_getmetatable, debug_setmetatable = debug.getinfo, debug.getmetatable, debug.setmetatable
 local concat, raw_sort, floor = table.concat, table.sort, math.floor
 local raw_format, raw_load = string.format, load
 -- The library functions the wrappers below call, as fields: an argument error
@@ -48,7 +48,7 @@ end
 -- tostring without addresses --------------------------------------------------
 -- Tables, functions and threads get a number in order of first printing, which
 -- is the same in every run of the same script (SPEC §2).
-local ids = raw_setmetatable({}, { __mode = "k" })
+local ids = raw_setmetatable({}, { __mode = "k", [host.weak_mode] = "k" })
 local next_id = 0
 -- The type name Lua's messages use: the metatable's __name when it is a string.
 local function type_name(v)
@@ -140,7 +140,7 @@ function pairs(t)
   end, t, nil
 end
 
-local next_cache = raw_setmetatable({}, { __mode = "k" })
+local next_cache = raw_setmetatable({}, { __mode = "k", [host.weak_mode] = "k" })
 function next(t, k)
   check_table(t, "next")
   local c = next_cache[t]
@@ -338,16 +338,16 @@ if not unsafe then
   -- Weak tables. A metatable with __mode makes a table weak, and what a weak
   -- table holds then depends on when the collector ran, which nothing in a
   -- run decides. setmetatable refuses such a metatable; but the collector
-  -- reads __mode whenever it visits the table, so a metatable must also be
-  -- unable to gain __mode once setmetatable has let it through. Every such
-  -- metatable is sealed: its own metatable becomes `sealed`, whose __newindex
-  -- refuses the key (an assignment to a key a table lacks always reaches
-  -- __newindex), and rawset refuses it too. Those are the only ways a script
-  -- can add a key. (Removing __mode later, or checking it at some point,
-  -- would come after the collector may have cleared entries already.) A
-  -- metatable that has a metatable of its own is refused, because its
-  -- assignments would reach that metatable's __newindex, not the seal's;
-  -- getmetatable shows a sealed table as having none.
+  -- reads __mode whenever it visits the table, so a metatable could gain it
+  -- later. Two guards: a metatable that setmetatable lets through is sealed
+  -- (its own metatable becomes `sealed`, whose __newindex refuses the key: an
+  -- assignment to a key a table lacks always reaches __newindex; rawset
+  -- refuses it too), so that the usual ways fail with an error that says so;
+  -- and, for what the seal cannot see (a metatable with a metatable of its
+  -- own takes new keys through that one's __newindex), the collector of a
+  -- sandboxed state does not read "__mode" at all (ls_hide_weak_mode in
+  -- hardening.c): no script table is ever weak. getmetatable shows a sealed
+  -- table as having no metatable, as before.
   local weak_why = "they make results depend on when the collector runs"
   local function weak_message(what)
     return what .. ": weak tables (__mode) are blocked in lifesim's sandbox (" .. weak_why ..
@@ -362,9 +362,6 @@ if not unsafe then
     __metatable = seal_mark,
   }
   local function is_sealed(t) return debug_getmetatable(t) == sealed end
-  local nested_message = "setmetatable: a metatable with a metatable of its own is blocked in lifesim's " ..
-    "sandbox (it could gain __mode unseen, and weak tables make results depend on when the collector runs); " ..
-    "lifesim run --unsafe allows it"
 
   function getmetatable(...)
     if select("#", ...) == 0 then error("bad argument #1 to 'getmetatable' (value expected)", 2) end
@@ -387,23 +384,22 @@ if not unsafe then
     if mt ~= nil and rawtype(mt) ~= "table" then
       error("bad argument #2 to 'setmetatable' (nil or table expected)", 2)
     end
-    if is_sealed(t) then
-      if mt == nil then return t end  -- it shows no metatable already
-      error(nested_message, 2)
-    end
     if mt ~= nil then
       if rawget(mt, "__gc") ~= nil then
         error("setmetatable: __gc finalizers are blocked in lifesim's sandbox (they run outside the " ..
               "instruction limit); lifesim run --unsafe allows them", 2)
       end
       if rawget(mt, "__mode") ~= nil then error(weak_message("setmetatable"), 2) end
-      local outer = debug_getmetatable(mt)
-      if rawequal(mt, t) or (outer ~= nil and outer ~= sealed) then error(nested_message, 2) end
     end
     local old = debug_getmetatable(t)
-    if old ~= nil and rawget(old, "__metatable") ~= nil then error("cannot change a protected metatable", 2) end
-    if mt ~= nil and not is_sealed(mt) then raw_setmetatable(mt, sealed) end
-    return raw_setmetatable(t, mt)
+    if old == sealed then
+      if mt == nil then return t end  -- it shows no metatable already
+    elseif old ~= nil and rawget(old, "__metatable") ~= nil then
+      error("cannot change a protected metatable", 2)
+    end
+    if mt ~= nil and not rawequal(mt, t) and debug_getmetatable(mt) == nil then debug_setmetatable(mt, sealed) end
+    debug_setmetatable(t, mt)
+    return t
   end
 else
   require = function(name)
@@ -419,7 +415,7 @@ loaded.lifesim = lifesim
 -- result does not depend on which runs the worker did before (SPEC §2).
 local function reset_run(run_seed)
   raw_randomseed(run_seed)
-  ids = raw_setmetatable({}, { __mode = "k" })
+  ids = raw_setmetatable({}, { __mode = "k", [host.weak_mode] = "k" })
   next_id = 0
 end
 
