@@ -278,6 +278,9 @@ local function sandbox_require(name)
   local source, chunkname = host.read_module(name)
   if not source then error(chunkname, 2) end
   local chunk, err = raw_load(source, chunkname, "t", _ENV)
+  if not chunk and err:sub(1, 30) == "attempt to load a binary chunk" then
+    err = chunkname:sub(2) .. ": " .. err .. "; modules load from Lua source only"  -- Lua names no file
+  end
   if not chunk then error(err, 2) end
   local result = chunk(name)
   if result == nil then result = true end
