@@ -30,4 +30,22 @@ struct SandboxHardeningCLITests {
     #expect(r.status == 2, "\(r.stderr)")
     #expect(r.stderr.contains("\(path): attempt to load a binary chunk (mode is 't')"), "\(r.stderr)")
   }
+
+  /// A module that is bytecode is refused with its file's name, at the require line.
+  @Test func binaryModuleIsNamed() throws {
+    let module = try scriptBytes("hardening_binmod.lua", Array("\u{1B}LuaT\0\u{19}\u{93}\r\n\u{1A}\n".utf8))
+    let main = try script("hardening_requires_binmod.lua", "local x = 1\nrequire('hardening_binmod')\n")
+    let r = try lifesim(["run", main])
+    #expect(r.status == 2, "\(r.stderr)")
+    #expect(r.stderr.contains("hardening_requires_binmod.lua:2: \(module): attempt to load a binary chunk"), "\(r.stderr)")
+  }
+
+  /// A module that starts with a byte-order mark loads, and keeps its line numbers.
+  @Test func moduleWithByteOrderMarkLoads() throws {
+    _ = try scriptBytes("hardening_bommod.lua", [0xEF, 0xBB, 0xBF] + Array("local M = {}\n\nerror('in module')\nreturn M\n".utf8))
+    let main = try script("hardening_requires_bommod.lua", "require('hardening_bommod')\n")
+    let r = try lifesim(["run", main])
+    #expect(r.status == 2, "\(r.stderr)")
+    #expect(r.stderr.contains("hardening_bommod.lua:3: in module"), "\(r.stderr)")
+  }
 }

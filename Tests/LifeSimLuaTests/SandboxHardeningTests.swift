@@ -117,6 +117,19 @@ struct SandboxHardeningTests {
     let (_, out, rep) = try runScript(#"print(#string.rep("", math.maxinteger), #(""):rep(math.maxinteger, ""))"#)
     #expect(rep == nil)
     #expect(out == "0\t0\n")
+    // Inserting at the front of a long array shifts it in C each time.
+    let (_, _, shift) = try runScript("""
+      local t = {} for i = 1, 100000 do t[i] = i end
+      for i = 1, 100000 do table.insert(t, 1, i) end
+      """) { $0.maxInstructions = 5_000_000 }
+    #expect(shift?.message.hasPrefix("test:2: instruction limit reached for the run") == true, "\(shift?.message ?? "")")
+    let (_, shifted, fine) = try runScript("""
+      local t = { "a", "b", "c" }
+      table.insert(t, 2, "x"); table.insert(t, "z")
+      print(table.remove(t, 1), table.remove(t), table.concat(t, ","), pcall(table.insert, t, 9, "y"))
+      """)
+    #expect(fine == nil && shifted.hasPrefix("a\tz\tx,b,c\tfalse\tbad argument #2 to ")
+            && shifted.hasSuffix("insert' (position out of bounds)\n"), "\(shifted)")
     // Small moves still move, and charge nothing that shows.
     let (_, moved, none) = try runScript("print(table.concat(table.move({1, 2, 3}, 1, 3, 2), ','))")
     #expect(none == nil && moved == "1,1,2,3\n")
