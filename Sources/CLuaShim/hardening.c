@@ -593,18 +593,27 @@ static int ls_tab_move(lua_State *L) {
 /* table.insert(t, pos, v) and table.remove(t, pos) shift every element
    above pos, one by one in C: a loop of them over a long array is quadratic
    work that no instruction counts. They pay the shift (for a table without
-   a metatable, whose length is known without running __len). */
-static int ls_tab_shift(lua_State *L) {
-  if (lua_type(L, 1) == LUA_TTABLE && lua_gettop(L) >= 2) {
-    int isnum;
-    lua_Integer pos = lua_tointegerx(L, 2, &isnum);
-    if (isnum && !lua_getmetatable(L, 1)) {
-      lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
-      if (pos >= 1 && pos <= n) ls_charge(L, n - pos + 1);
-    } else if (isnum) {
-      lua_pop(L, 1);
-    }
+   a metatable, whose length is known without running __len). insert(t, v)
+   and remove(t) shift nothing. */
+static void charge_shift(lua_State *L) {
+  int isnum;
+  lua_Integer pos = lua_tointegerx(L, 2, &isnum);
+  if (!isnum || lua_type(L, 1) != LUA_TTABLE) return;
+  if (lua_getmetatable(L, 1)) {
+    lua_pop(L, 1);
+    return;
   }
+  lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
+  if (pos >= 1 && pos <= n) ls_charge(L, n - pos + 1);
+}
+
+static int ls_tab_insert(lua_State *L) {
+  if (lua_gettop(L) == 3) charge_shift(L);
+  return lua_tocfunction(L, lua_upvalueindex(1))(L);
+}
+
+static int ls_tab_remove(lua_State *L) {
+  if (lua_gettop(L) >= 2) charge_shift(L);
   return lua_tocfunction(L, lua_upvalueindex(1))(L);
 }
 
@@ -763,8 +772,8 @@ void ls_harden_libs(lua_State *L) {
   replace_field(L, "string", "gsub", ls_str_gsub, 0);
   replace_field(L, "string", "rep", ls_str_rep, 1);
   replace_field(L, "table", "move", ls_tab_move, 1);
-  replace_field(L, "table", "insert", ls_tab_shift, 1);
-  replace_field(L, "table", "remove", ls_tab_shift, 1);
+  replace_field(L, "table", "insert", ls_tab_insert, 1);
+  replace_field(L, "table", "remove", ls_tab_remove, 1);
   lua_getglobal(L, "coroutine");
   lua_getfield(L, -1, "close");
   close_state *c = (close_state *)lua_newuserdatauv(L, sizeof(close_state), 0);

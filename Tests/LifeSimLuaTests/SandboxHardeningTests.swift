@@ -123,6 +123,12 @@ struct SandboxHardeningTests {
       for i = 1, 100000 do table.insert(t, 1, i) end
       """) { $0.maxInstructions = 5_000_000 }
     #expect(shift?.message.hasPrefix("test:2: instruction limit reached for the run") == true, "\(shift?.message ?? "")")
+    // Appending shifts nothing, and pays nothing for it.
+    let (_, _, append) = try runScript("""
+      local t = {} for i = 1, 100000 do t[i] = i end
+      for i = 1, 100000 do table.insert(t, 1); table.remove(t) end
+      """) { $0.maxInstructions = 5_000_000 }
+    #expect(append == nil, "\(append?.message ?? "")")
     let (_, shifted, fine) = try runScript("""
       local t = { "a", "b", "c" }
       table.insert(t, 2, "x"); table.insert(t, "z")
