@@ -176,6 +176,12 @@ struct PreludeErrorLocationTests {
       ("local v = setmetatable({}, { __tostring = function() return 1 end })\nprint(v)",
        "test:2: '__tostring' must return a string"),
       ("local v = setmetatable({}, { __pairs = 5 })\nfor k in pairs(v) do end", "test:2: attempt to call a number value"),
+      // Caught by the script's own pcall: the message names its line too.
+      ("local v = setmetatable({}, { __pairs = 5 })\nlocal ok, e = pcall(function() for k in pairs(v) do end end)\nerror(e, 0)",
+       "test:2: attempt to call a number value (metamethod '__pairs')"),
+      ("local ok, e = pcall(function() table.sort({ 1, 'x' }) end)\nerror(e, 0)", "test:1: attempt to compare"),
+      ("local ok, e = pcall(function()\n print(setmetatable({}, { __tostring = {} }))\nend)\nerror(e, 0)",
+       "test:2: attempt to call a table value (metamethod '__tostring')"),
     ]
     for (source, expected) in cases {
       let (_, _, failure) = try runScript(source)

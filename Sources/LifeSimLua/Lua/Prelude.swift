@@ -58,6 +58,13 @@ local function type_name(v)
   return rawtype(v)
 end
 
+-- Whether calling v can work: a function, or a value whose metatable has __call.
+local function callable(v)
+  if rawtype(v) == "function" then return true end
+  local mt = debug_getmetatable(v)
+  return mt ~= nil and rawget(mt, "__call") ~= nil
+end
+
 -- Errors name the script's line: `level` counts from this function (3 when
 -- the script called the function that called this one).
 local function tostring_at(v, level)
@@ -66,11 +73,8 @@ local function tostring_at(v, level)
     local mt = debug_getmetatable(v)
     local mm = mt and rawget(mt, "__tostring")
     if mm then
-      if rawtype(mm) ~= "function" then
-        local mmt = debug_getmetatable(mm)
-        if not (mmt and rawget(mmt, "__call")) then
-          error("attempt to call a " .. type_name(mm) .. " value (metamethod '__tostring')", level)
-        end
+      if not callable(mm) then
+        error("attempt to call a " .. type_name(mm) .. " value (metamethod '__tostring')", level)
       end
       local s = mm(v)
       if rawtype(s) ~= "string" then error("'__tostring' must return a string", level) end
@@ -125,7 +129,10 @@ end
 function pairs(t)
   local mt = debug_getmetatable(t)
   local mm = mt and rawget(mt, "__pairs")
-  if mm then return mm(t) end
+  if mm then
+    if not callable(mm) then error("attempt to call a " .. type_name(mm) .. " value (metamethod '__pairs')", 2) end
+    return mm(t)
+  end
   check_table(t, "pairs")
   local keys, n = sorted_keys(t, 2)
   local i = 0
