@@ -398,7 +398,7 @@ private let dispatchInstalled: Void = {
 /// A file's bytes without the UTF-8 byte-order mark some editors put first,
 /// which Lua's own file loader skips too. It holds no newline, so line
 /// numbers stay as they were.
-func withoutByteOrderMark(_ bytes: [UInt8]) -> [UInt8] {
+public func withoutByteOrderMark(_ bytes: [UInt8]) -> [UInt8] {
   bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
 }
 
