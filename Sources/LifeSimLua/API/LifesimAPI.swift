@@ -255,7 +255,7 @@ extension LuaRuntime {
     for dir in moduleDirectories() {
       let path = dir.isEmpty ? relative : dir + "/" + relative
       tried.append(path)
-      if let source = try? withoutByteOrderMark(readFileBytes(path)) {
+      if let source = try? readFileBytes(path) {
         source.withUnsafeBufferPointer { buf in
           buf.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
         }

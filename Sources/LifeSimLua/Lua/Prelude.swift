@@ -284,6 +284,8 @@ local function sandbox_require(name)
   end
   local source, chunkname = host.read_module(name)
   if not source then error(chunkname, 2) end
+  -- A UTF-8 byte-order mark, which Lua's own file loader skips (no newline: lines keep their numbers).
+  if source:sub(1, 3) == "\239\187\191" then source = source:sub(4) end
   local chunk, err = raw_load(source, chunkname, "t", _ENV)
   if not chunk and err:sub(1, 30) == "attempt to load a binary chunk" then
     err = chunkname:sub(2) .. ": " .. err .. "; modules load from Lua source only"  -- Lua names no file
