@@ -1,5 +1,6 @@
 // The C side of lifesim's Lua bridge. See CLuaShim.h for the contract.
 #include "CLuaShim.h"
+#include "arena.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include <sys/mman.h>
 #include <stdint.h>
 #include <pthread.h>
+#include <errno.h>
 
 static ls_dispatch_fn dispatch;
 static char traceback_key;          // registry key of the last traceback
@@ -37,14 +39,47 @@ static void ls_hook(lua_State *L, lua_Debug *ar);
 static void ls_raise_limit(lua_State *L, ls_state *S, int level);
 static lua_State *ls_newstate_with(ls_arena *arena, size_t memory_limit, void *host);
 
-static void *arena_realloc(ls_arena *A, void *ptr, size_t old, size_t nsize);
+/* An explore state's allocation, in its arena. The arena is sized so that
+** the cap trips long before it fills (LuaRuntime), but a host function may
+** build a large result (Swift runs, so nothing is refused), and a refusal
+** there would raise inside Swift frames. So when the arena has no room, the
+** block comes from malloc instead ("spilled"), and the memory cap trips: the
+** script fails at its next instruction, or as the host function returns
+** (ls_finish), as under `lifesim run`. A state with spilled blocks is never
+** saved (LuaRuntime.checkSavable); restoring a saved one drops them from
+** sight, and they are leaked rather than freed twice. */
+static void *arena_alloc(ls_state *S, void *ptr, size_t old, size_t nsize) {
+  ls_arena *A = S->arena;
+  if (ptr != NULL && S->spilled && !ls_arena_owns(A, ptr)) {
+    if (nsize == 0) {
+      free(ptr);
+      S->spilled--;
+      return NULL;
+    }
+    return realloc(ptr, nsize);
+  }
+  void *np = ls_arena_realloc(A, ptr, old, nsize);
+  if (np != NULL || nsize == 0) return np;
+  np = malloc(nsize);
+  if (np == NULL) return NULL;
+  if (ptr != NULL) {
+    memcpy(np, ptr, old);
+    ls_arena_realloc(A, ptr, old, 0);
+  }
+  S->spilled++;
+  if (S->tripped == LS_TRIP_NONE) {
+    S->tripped = LS_TRIP_MEMORY;
+    if (S->running) lua_sethook(S->running, ls_hook, LUA_MASKCOUNT, 1);
+  }
+  return np;
+}
 
 static void *ls_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   ls_state *S = (ls_state *)ud;
   S->activity++;
   size_t old = ptr ? osize : 0;  // osize is a type tag when ptr == NULL
   if (nsize == 0) {
-    if (S->arena) arena_realloc(S->arena, ptr, old, 0);
+    if (S->arena) arena_alloc(S, ptr, old, 0);
     else free(ptr);
     S->used -= old;
     return NULL;
@@ -64,81 +99,16 @@ static void *ls_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
       }
     }
   }
-  void *np = S->arena ? arena_realloc(S->arena, ptr, old, nsize) : realloc(ptr, nsize);
+  void *np = S->arena ? arena_alloc(S, ptr, old, nsize) : realloc(ptr, nsize);
   if (np != NULL) S->used = S->used - old + nsize;
   return np;
 }
 
-/* {====================================================================
-** Arena (for `lifesim explore`): every byte of the Lua state in one mapping,
-** so that the whole state is saved and restored by copying the mapping's used
-** part, at the same address, and every pointer in it stays valid.
-**
-** Blocks have no headers: Lua passes each block's size when it frees or
-** resizes it. Sizes round up to a class (16-byte steps to 512, then powers
-** of two); each class keeps a list of freed blocks, threaded through them;
-** new blocks come from the top. The header, with the top and the lists, is
-** the mapping's first bytes, so it is saved with the rest.
-** ===================================================================== */
-#define ARENA_SMALL 32   /* classes 0-31: 16 ... 512 bytes */
-#define ARENA_CLASSES 96
-
-struct ls_arena {
-  size_t capacity;  /* bytes mapped */
-  size_t top;       /* bytes handed out so far, header included */
-  void *free[ARENA_CLASSES];
-};
-
-/* The class of a block of `n` bytes (n > 0), and its rounded size. */
-static int arena_class(size_t n, size_t *rounded) {
-  if (n <= 512) {
-    size_t c = (n + 15) >> 4;
-    *rounded = c << 4;
-    return (int)c - 1;
-  }
-  int bits = 64 - __builtin_clzll((unsigned long long)(n - 1));  /* 2^bits >= n */
-  *rounded = (size_t)1 << bits;
-  return ARENA_SMALL + bits - 10;  /* 1 KB is class 32 */
-}
-
-static void *arena_realloc(ls_arena *A, void *ptr, size_t old, size_t nsize) {
-  size_t orounded = 0, nrounded = 0;
-  int oc = ptr ? arena_class(old, &orounded) : -1;
-  if (nsize == 0) {  /* free */
-    if (ptr) { *(void **)ptr = A->free[oc]; A->free[oc] = ptr; }
-    return NULL;
-  }
-  int nc = arena_class(nsize, &nrounded);
-  /* Same class, or shrinking (which Lua assumes cannot fail): keep the block.
-     A shrunk block is freed later under its smaller size's class, and is
-     at least that big. */
-  if (ptr && (nc == oc || nsize <= old)) return ptr;
-  void *np;
-  if (nc < ARENA_CLASSES && A->free[nc]) {
-    np = A->free[nc];
-    A->free[nc] = *(void **)np;
-  } else {
-    if (nc >= ARENA_CLASSES || nrounded > A->capacity - A->top) return NULL;
-    np = (char *)A + A->top;
-    A->top += nrounded;
-  }
-  if (ptr) {
-    memcpy(np, ptr, old < nsize ? old : nsize);
-    *(void **)ptr = A->free[oc];
-    A->free[oc] = ptr;
-  }
-  return np;
-}
-
 lua_State *ls_newstate_arena(size_t capacity, void *host) {
-  capacity = (capacity + 4095) & ~(size_t)4095;
-  void *m = mmap(NULL, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (m == MAP_FAILED) return NULL;
-  ls_arena *A = (ls_arena *)m;
-  A->capacity = capacity;
-  A->top = (sizeof(ls_arena) + 15) & ~(size_t)15;
+  ls_arena *A = ls_arena_map(capacity);
+  if (A == NULL) return NULL;
   lua_State *L = ls_newstate_with(A, 0, host);
-  if (L == NULL) munmap(m, capacity);
+  if (L == NULL) munmap(A, A->capacity);
   return L;
 }
 
@@ -185,6 +155,8 @@ size_t ls_snapshot_delta_bound(lua_State *L) {
 typedef struct {
   char *start;                     /* the arena while tracked, else NULL (atomic) */
   size_t end;                      /* bytes protected: whole pages below the base's top */
+  volatile int all_hot;            /* the kernel refused an mprotect: every page counts as written */
+  volatile int refuse;             /* for tests: this many faults take the refused path */
   unsigned char hot[TRACK_PAGES];  /* 1: written since tracking began, so writable */
 } ls_track_slot;
 
@@ -201,10 +173,27 @@ static void track_fault(int sig, siginfo_t *si, void *context) {
     char *start = __atomic_load_n(&t->start, __ATOMIC_ACQUIRE);
     if (start == NULL || a < start || a >= start + t->end) continue;
     size_t page = (size_t)(a - start) / PAGE_SIZE_;
-    if (mprotect(start + page * PAGE_SIZE_, PAGE_SIZE_, PROT_READ | PROT_WRITE) == 0) {
+    int saved_errno = errno;
+    int refused = t->refuse > 0;
+    if (refused) t->refuse--;
+    if (!refused && mprotect(start + page * PAGE_SIZE_, PAGE_SIZE_, PROT_READ | PROT_WRITE) == 0) {
       t->hot[page] = 1;
+      errno = saved_errno;
       return;  /* the write runs again, and succeeds */
     }
+    /* The kernel refused: each page made writable on its own splits the
+       mapping, and a process has only so many pieces (vm.max_map_count),
+       which several large states written page by page reach. Then the
+       whole tracked range is made writable (one piece again) and every page
+       counts as written: saving and restoring copy them all, as without
+       tracking, until a rebase protects them again. */
+    if (mprotect(start, t->end, PROT_READ | PROT_WRITE) == 0) {
+      memset(t->hot, 1, t->end / PAGE_SIZE_);
+      t->all_hot = 1;
+      errno = saved_errno;
+      return;
+    }
+    errno = saved_errno;
     break;
   }
   /* Not a tracked page: whoever handled SIGSEGV before us does. */
@@ -243,6 +232,8 @@ int ls_snapshot_track(lua_State *L, const void *base) {
   if (slot >= 0) {
     ls_track_slot *t = &track_slots[slot];
     t->end = end;
+    t->all_hot = 0;
+    t->refuse = 0;
     memset(t->hot, 0, sizeof t->hot);
     t->hot[0] = 1;  /* the allocator's header: written by every allocation */
     __atomic_store_n(&t->start, (char *)S->arena, __ATOMIC_RELEASE);
@@ -275,6 +266,16 @@ static void track_release(ls_state *S) {
   S->track = 0;
   S->track_base = NULL;
   S->track_differs = NULL;
+}
+
+void ls_snapshot_track_refuse(lua_State *L, int faults) {
+  ls_state *S = ls_getstate(L);
+  if (S->track) track_slots[S->track - 1].refuse = faults;
+}
+
+int ls_snapshot_tracks_every_page(lua_State *L) {
+  ls_state *S = ls_getstate(L);
+  return S->track && track_slots[S->track - 1].all_hot;
 }
 
 /* Whether the 64-byte block at `at` may differ from the tracked base: not
@@ -393,6 +394,7 @@ int ls_snapshot_rebase_finish(lua_State *L, const void *base) {
   char *arena = (char *)S->arena;
   int ok = end <= PAGE_SIZE_ || mprotect(arena + PAGE_SIZE_, end - PAGE_SIZE_, PROT_READ) == 0;
   memset(t->hot, ok ? 0 : 1, sizeof t->hot);
+  t->all_hot = !ok;
   t->hot[0] = 1;
   if (!ok) mprotect(arena + PAGE_SIZE_, end - PAGE_SIZE_, PROT_READ | PROT_WRITE);  /* (a page left protected faults once) */
   t->end = end;
@@ -427,6 +429,9 @@ static void apply_delta(ls_state *S, const void *delta) {
 #define TRACK_REARM 256
 
 static void track_rearm(ls_state *S, ls_track_slot *t) {
+  /* After a refusal, protecting pages one by one would split the mapping
+     again: the next rebase protects them in one piece. */
+  if (t->all_hot) return;
   char *arena = (char *)S->arena;
   /* Page 0 holds the allocator's header and Lua's global state, which every
      step writes: it stays writable. */
@@ -454,6 +459,7 @@ void ls_snapshot_restore_tracked(lua_State *L, const void *delta) {
   S->tripped = LS_TRIP_NONE;
   S->call_remaining = -1;
   S->refused = 0;
+  S->spilled = 0;  /* the saved state held none: the ones out there are no one's now */
 }
 
 void ls_snapshot_restore_delta(lua_State *L, const void *base, const void *delta) {
@@ -476,6 +482,7 @@ void ls_snapshot_restore(lua_State *L, const void *src) {
   S->tripped = LS_TRIP_NONE;
   S->call_remaining = -1;
   S->refused = 0;
+  S->spilled = 0;  /* the saved state held none: the ones out there are no one's now */
 }
 
 /* Pushes the memory-cap message, prefixed with the location at `level`. */
@@ -1102,7 +1109,7 @@ static int ls_argerror(lua_State *L, int arg, const char *msg, const char *fallb
 }
 
 static int ls_finish(lua_State *L, ls_state *S, int saved_deny, int r, const char *name) {
-  if (r >= 0 && S->limit != 0 && S->used > S->limit) {
+  if (r >= 0 && ((S->limit != 0 && S->used > S->limit) || S->tripped == LS_TRIP_MEMORY)) {
     lua_settop(L, 0);
     if (S->tripped == LS_TRIP_NONE) S->tripped = LS_TRIP_MEMORY;
     ls_push_memory_error(L, S, 1);

@@ -35,7 +35,11 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         throw BatchError("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not; pass --shards N")
       }
       let min = env["SLURM_ARRAY_TASK_MIN"].flatMap(Int.init) ?? 0
-      return (try Shard(index: id - min, count: n), "SLURM_ARRAY_TASK_ID=\(id)")
+      let (index, overflow) = id.subtractingReportingOverflow(min)
+      guard !overflow else {
+        throw BatchError("SLURM_ARRAY_TASK_ID=\(id) minus SLURM_ARRAY_TASK_MIN=\(min) is out of range")
+      }
+      return (try Shard(index: index, count: n), "SLURM_ARRAY_TASK_ID=\(id)")
     }
     if let id = env["JOB_COMPLETION_INDEX"].flatMap(Int.init) {
       guard let n = count ?? env["LIFESIM_SHARDS"].flatMap(Int.init) else {
@@ -103,7 +107,12 @@ public final class BatchRunner {
   public private(set) var spec: ExperimentSpec
 
   private let lock = NSCondition()
-  private var todo: [Int] = []
+  /// The runs this invocation makes, handed out in run order by `nextRun`
+  /// without a list of them (a batch may have a billion runs): the shard's
+  /// runs, less those the output already holds.
+  private var total = 0
+  private var done: Set<Int> = []
+  private var cursor = 0
   private var nextClaim = 0
   private var nextWrite = 0
   private var finished: [Int: ResultRow] = [:]
@@ -128,6 +137,12 @@ public final class BatchRunner {
     let main = try LuaRuntime(options: options.runtime)
     spec = try main.loadExperiment(options.experiment)
     if let s = options.seeds { spec.seeds = s }
+    guard spec.seeds >= 1, spec.seeds <= Self.maxSeeds else {
+      throw BatchError("--seeds must be between 1 and \(Self.maxSeeds), got \(spec.seeds)")
+    }
+    guard !spec.points.count.multipliedReportingOverflow(by: spec.seeds).overflow else {
+      throw BatchError("\(options.experiment): \(spec.points.count) points × \(spec.seeds) seeds is more runs than can be counted")
+    }
     guard !spec.points.isEmpty else {
       throw BatchError("\(options.experiment): the constraint excludes every point of the grid")
     }
@@ -139,38 +154,67 @@ public final class BatchRunner {
   public func run(progress: @escaping (BatchProgress) -> Void = { _ in }) throws -> BatchReport {
     self.progress = progress
     let opened = try sink.open(header: header, resume: options.resume) { try check($0, in: options.output) }
-    let done = opened.done
+    done = opened.done
     fixedMetrics = spec.metrics ?? (sink.fixesMetrics ? opened.metrics.flatMap { $0.isEmpty ? nil : $0 } : nil)
-    todo = (0..<spec.runCount).filter { (options.shard?.contains($0) ?? true) && !done.contains($0) }
+    let runCount = spec.runCount
+    let shard = options.shard ?? (try! Shard(index: 0, count: 1))
+    let inShard = runCount > shard.index ? (runCount - shard.index - 1) / shard.count + 1 : 0
+    total = inShard - done.filter { shard.contains($0) }.count
+    cursor = shard.index
     // Rows are appended in run order; a text file that already holds a later
     // run than one still to do (another shard's file, or a shard resumed as
-    // the whole batch) would end up out of order.
-    if sink.appendsOnly, let last = done.max(), let early = todo.first(where: { $0 < last }) {
+    // the whole batch) would end up out of order. The first run to do is
+    // found past at most the runs already done.
+    var first = shard.index
+    while first < runCount && done.contains(first) {
+      let (next, overflow) = first.addingReportingOverflow(shard.count)
+      first = overflow ? Int.max : next
+    }
+    if sink.appendsOnly, let last = done.max(), first < runCount, first < last {
+      let early = first
       throw BatchError("\(options.output) holds run \(last) but not run \(early): resuming would write rows out of run order "
                        + "(was it written with another --shard?); resume it with the options that wrote it, "
                        + "or merge the shards' files with lifesim merge")
     }
     let skipped = done.count
     already = skipped
-    progress(BatchProgress(done: 0, total: todo.count, failed: 0, already: skipped))
-    if !todo.isEmpty {
-      let jobs = max(1, min(options.jobs, todo.count))
-      let group = DispatchGroup()
+    progress(BatchProgress(done: 0, total: total, failed: 0, already: skipped))
+    if total > 0 {
+      let jobs = max(1, min(options.jobs, total))
+      var threads: [pthread_t] = []
+      var refusal: Int32 = 0
       for _ in 0..<jobs {
-        group.enter()
-        let thread = Thread { [self] in
-          work()
-          group.leave()
+        switch startThread(stackSize: Self.workerStackSize, { [self] in work() }) {
+        case .success(let t): threads.append(t)
+        case .failure(let e): refusal = e.code
         }
-        thread.stackSize = 16 << 20  // Lua's C recursion limit, with room to spare
-        thread.start()
+        if refusal != 0 { break }
       }
-      group.wait()
+      // The workers that did start run every run (claims are shared); only
+      // when none started is there no one to run them.
+      if threads.isEmpty {
+        throw BatchError("cannot start a worker thread: \(String(cString: strerror(refusal))) "
+                         + "(each has a \(Self.workerStackSize >> 20) MB stack; is the address space limited, ulimit -v?)")
+      }
+      if threads.count < jobs {
+        notice("lifesim: started \(threads.count) of \(jobs) worker threads (the system refused more: "
+               + "\(String(cString: strerror(refusal)))); the batch goes on with \(threads.count)")
+      }
+      for t in threads { pthread_join(t, nil) }
     }
     if let failure { throw failure }
     try sink.finish()
-    return BatchReport(spec: spec, ran: todo.count, skipped: skipped, failed: failed, firstError: firstError)
+    return BatchReport(spec: spec, ran: total, skipped: skipped, failed: failed, firstError: firstError)
   }
+
+  /// Seeds per point, at most: what an experiment file's `seeds` may say.
+  public static let maxSeeds = 1_000_000_000
+
+  /// A worker's stack: Lua's C recursion limit, with room to spare.
+  static let workerStackSize = 16 << 20
+
+  /// Where the runner says what the user should know (stderr in the CLI).
+  public var notice: (String) -> Void = { _ in }
 
   // MARK: - Workers
 
@@ -186,23 +230,35 @@ public final class BatchRunner {
       stop(with: error)
       return
     }
-    while let position = claim() {
-      let run = todo[position]
+    while let (position, run) = claim() {
       let (point, seed) = spec.run(run)
       let outcome = runtime.runExperiment(point: spec.points[point], names: names, seed: seed)
       complete(position, ResultRow(run: run, params: spec.points[point], seed: seed, outcome: outcome))
     }
   }
 
-  /// The next position in `todo` to run, waiting while the writer is too far behind.
-  private func claim() -> Int? {
+  /// The next run to make and its position among this invocation's runs,
+  /// waiting while the writer is too far behind.
+  private func claim() -> (position: Int, run: Int)? {
     lock.lock()
     defer { lock.unlock() }
     let window = max(4, options.jobs * 4)
-    while failure == nil && nextClaim < todo.count && nextClaim >= nextWrite + window { lock.wait() }
-    guard failure == nil, nextClaim < todo.count else { return nil }
+    while failure == nil && nextClaim < total && nextClaim >= nextWrite + window { lock.wait() }
+    guard failure == nil, nextClaim < total, let run = nextRun() else { return nil }
     nextClaim += 1
-    return nextClaim - 1
+    return (nextClaim - 1, run)
+  }
+
+  /// The next run of the shard that the output does not hold (under the lock).
+  private func nextRun() -> Int? {
+    let step = options.shard?.count ?? 1
+    while cursor < spec.runCount {
+      let run = cursor
+      let (next, overflow) = cursor.addingReportingOverflow(step)
+      cursor = overflow ? Int.max : next
+      if !done.contains(run) { return run }
+    }
+    return nil
   }
 
   private func complete(_ position: Int, _ row: ResultRow) {
@@ -217,7 +273,7 @@ public final class BatchRunner {
     } catch {
       failure = error
     }
-    progress(BatchProgress(done: nextWrite, total: todo.count, failed: failed, already: already))
+    progress(BatchProgress(done: nextWrite, total: total, failed: failed, already: already))
     lock.broadcast()
   }
 
@@ -275,4 +331,38 @@ public final class BatchRunner {
     guard Set(got) != Set(names) else { return outcome }
     return RunOutcome(error: "run returned the metrics \(got.joined(separator: ", ")); \(what) are \(names.joined(separator: ", "))")
   }
+}
+
+/// Starts a thread running `body` with a stack of `stackSize` bytes, or says
+/// why the system refused it (pthread_create's error: EAGAIN when memory or
+/// the address space is short). Foundation's `Thread` gives no such answer, so
+/// a refused thread would never run and never be known to have failed.
+func startThread(stackSize: Int, _ body: @escaping () -> Void) -> Swift.Result<pthread_t, ThreadStartError> {
+  var attributes = pthread_attr_t()
+  pthread_attr_init(&attributes)
+  defer { pthread_attr_destroy(&attributes) }
+  pthread_attr_setstacksize(&attributes, stackSize)
+  let box = Unmanaged.passRetained(ThreadBody(body))
+  var thread = pthread_t()
+  let code = pthread_create(&thread, &attributes, { context in
+    let box = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
+    box.body()
+    return nil
+  }, box.toOpaque())
+  guard code == 0 else {
+    box.release()
+    return .failure(ThreadStartError(code: code))
+  }
+  return .success(thread)
+}
+
+/// What a thread started by `startThread` runs, handed to it through C.
+private final class ThreadBody {
+  let body: () -> Void
+  init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+/// pthread_create's refusal (an errno value).
+struct ThreadStartError: Error {
+  var code: Int32
 }

@@ -99,6 +99,7 @@ public enum ResultMerge {
       lastPart = readers[b].path
       heads[b] = try next(readers[b])
     }
+    try writer.close()
     // Runs missing between the parts' runs, and, when the header gives the
     // grid's size, after the last (a last shard missing entirely).
     if let total = header?.runs, total > last + 1 { missing.append((last + 1)...(total - 1)) }

@@ -69,15 +69,21 @@ public enum SVGPlot {
     for s in seriesValues {
       var pts: [(x: Double, y: Double, ci: ClosedRange<Double>?)] = []
       for p in points where series == nil || p.params.contains(where: { $0.name == series! && $0.value == s }) {
+        // A point whose runs gave no finite value has no mean to draw.
         guard let xv = p.params.first(where: { $0.name == x })?.value,
-              let m = p.metrics.first(where: { $0.name == request.metric }) else { continue }
+              let m = p.metrics.first(where: { $0.name == request.metric }), m.count > 0, m.mean.isFinite else { continue }
         let xPos = numericX ? Double(xv)! : Double(xValues.firstIndex(of: xv)!)
-        pts.append((xPos, m.mean, m.ci))
+        guard xPos.isFinite else { continue }
+        let ci = m.ci.flatMap { $0.lowerBound.isFinite && $0.upperBound.isFinite ? $0 : nil }
+        pts.append((xPos, m.mean, ci))
       }
       pts.sort { $0.x < $1.x }
       if !pts.isEmpty { lines.append((s, pts)) }
     }
-    guard !lines.isEmpty else { throw BatchError("no successful runs to plot for '\(request.metric)'") }
+    guard !lines.isEmpty else {
+      let gaveNonFinite = points.contains { $0.metrics.contains { $0.name == request.metric && $0.nonFinite > 0 } }
+      throw BatchError("no successful runs to plot for '\(request.metric)'" + (gaveNonFinite ? " (its runs gave only non-finite values: nan, inf)" : ""))
+    }
 
     // Geometry.
     let width = 760.0, height = 480.0
@@ -102,7 +108,9 @@ public enum SVGPlot {
     svg += "<text x=\"\(f(width / 2))\" y=\"26\" text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">\(escape(title))</text>\n"
     let filterText = request.filters.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
     let n = points.compactMap { $0.metrics.first { $0.name == request.metric }?.count }.max() ?? 0
-    svg += "<text x=\"\(f(width / 2))\" y=\"44\" text-anchor=\"middle\" fill=\"#555\">mean of n = \(n) runs per point; error bars: 95% CI of the mean\(filterText.isEmpty ? "" : "; " + escape(filterText))</text>\n"
+    let nonFinite = points.reduce(0) { $0 + ($1.metrics.first { $0.name == request.metric }?.nonFinite ?? 0) }
+    let leftOut = nonFinite == 0 ? "" : "; \(nonFinite) non-finite value\(nonFinite == 1 ? "" : "s") (nan, inf) left out"
+    svg += "<text x=\"\(f(width / 2))\" y=\"44\" text-anchor=\"middle\" fill=\"#555\">mean of n = \(n) runs per point; error bars: 95% CI of the mean\(leftOut)\(filterText.isEmpty ? "" : "; " + escape(filterText))</text>\n"
     // Grid and axes.
     for t in yTicks {
       svg += "<line x1=\"\(f(left))\" x2=\"\(f(left + plotW))\" y1=\"\(f(py(t)))\" y2=\"\(f(py(t)))\" stroke=\"#e5e5e5\"/>\n"
@@ -168,8 +176,12 @@ public enum SVGPlot {
     var hi = hi
     if hi <= lo { hi = lo + (lo == 0 ? 1 : abs(lo) * 0.1) }
     let raw = (hi - lo) / Double(count - 1)
+    // Near the ends of the Double range no round step exists: the ends will do.
+    guard raw.isFinite, raw > 0 else { return lo < hi ? [lo, hi] : [lo] }
     let magnitude = pow(10, (log10(raw)).rounded(.down))
     let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? 10 * magnitude
+    guard step.isFinite, step > 0, (hi / step).isFinite, (lo / step).rounded(.down) * step > -.infinity,
+          (hi / step).rounded(.up) * step + step < .infinity else { return [lo, hi] }
     let start = (lo / step).rounded(.down) * step
     let end = (hi / step).rounded(.up) * step
     return stride(from: start, through: end + step / 2, by: step).map { ($0 / step).rounded() * step }

@@ -119,9 +119,16 @@ enum ResultEncoding {
     return out
   }
 
+  /// A number in JSON, which has no NaN or infinity: NaN is null (pandas reads
+  /// it as NaN), the infinities are the strings "inf" and "-inf" (so that
+  /// reading them back tells them from NaN and from each other).
+  static func jsonNumber(_ x: Double) -> String {
+    x.isFinite ? number(x) : x.isNaN ? "null" : x > 0 ? "\"inf\"" : "\"-inf\""
+  }
+
   static func json(_ v: ParamValue) -> String {
     switch v {
-    case .number(let x): return x.isFinite ? number(x) : "null"
+    case .number(let x): return jsonNumber(x)
     case .text(let s): return json(s)
     case .bool(let b): return b ? "true" : "false"
     }
@@ -129,7 +136,7 @@ enum ResultEncoding {
 
   static func json(_ m: MetricValue) -> String {
     switch m {
-    case .number(let x): return x.isFinite ? number(x) : "null"
+    case .number(let x): return jsonNumber(x)
     case .text(let s): return json(s)
     }
   }
@@ -151,7 +158,7 @@ enum ResultEncoding {
 
 /// Appends rows to a result file, one `write` and flush per row.
 final class ResultWriter {
-  private let file: UnsafeMutablePointer<FILE>
+  private var file: UnsafeMutablePointer<FILE>?
   let path: String
 
   init(path: String, append: Bool) throws {
@@ -162,12 +169,21 @@ final class ResultWriter {
     self.path = path
   }
 
-  deinit { fclose(file) }
+  deinit { if let file { fclose(file) } }
 
   func write(_ text: String) throws {
+    guard let file else { throw BatchError("cannot write \(path): it is closed") }
     var t = text
     let ok = t.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count } && fflush(file) == 0
     if !ok { throw BatchError("cannot write \(path): \(String(cString: strerror(errno)))") }
+  }
+
+  /// Closes the file; a failure to close is a failure to write (the last
+  /// bytes may not have reached it).
+  func close() throws {
+    guard let f = file else { return }
+    file = nil
+    if fclose(f) != 0 { throw BatchError("cannot write \(path): \(String(cString: strerror(errno)))") }
   }
 }
 

@@ -146,7 +146,7 @@ public enum JSONScalar: Equatable, Sendable, Codable {
   var json: String {
     switch self {
     case .bool(let b): return b ? "true" : "false"
-    case .number(let x): return x.isFinite ? ResultEncoding.number(x) : "null"
+    case .number(let x): return ResultEncoding.jsonNumber(x)
     case .text(let s): return ResultEncoding.json(s)
     case .null: return "null"
     }

@@ -108,10 +108,12 @@ final class TextResultSink: ResultSink {
   }
 
   func finish() throws {
-    guard format == .csv else { return }
-    if columns == nil { columns = ResultColumns(params: params, metrics: []) }
-    try writeColumns()
-    try writeHeld()
+    if format == .csv {
+      if columns == nil { columns = ResultColumns(params: params, metrics: []) }
+      try writeColumns()
+      try writeHeld()
+    }
+    try writer?.close()
   }
 
   private func writeColumns() throws {

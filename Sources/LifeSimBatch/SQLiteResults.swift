@@ -13,7 +13,8 @@ import LifeSimLua
 //   results  a view with one row per run and one column per parameter and
 //            metric, as the CSV file has
 //
-// Numbers are REAL, labels TEXT, booleans the TEXT 'true' or 'false'. Each
+// Numbers are REAL (NaN is NULL, read back as nan; the infinities are REAL
+// ±Inf), labels TEXT, booleans the TEXT 'true' or 'false'. Each
 // run is committed in its own transaction (WAL, synchronous NORMAL): a killed
 // batch keeps every run it wrote.
 

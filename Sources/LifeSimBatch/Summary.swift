@@ -2,8 +2,13 @@ import Foundation
 import TextTable
 
 /// The statistics of one metric at one point, over its successful runs.
+///
+/// A run may return a non-finite number (`0/0`, `math.huge`): it is data, so
+/// it is counted (`nan`, `inf`, `negativeInf`) and shown, but it is left out
+/// of `count` and of every statistic, which are over the finite values only.
 public struct MetricSummary: Sendable, Equatable {
   public var name: String
+  /// The finite values the statistics are over.
   public var count: Int
   public var mean: Double
   /// Sample standard deviation (n − 1); 0 for a single run.
@@ -12,22 +17,53 @@ public struct MetricSummary: Sendable, Equatable {
   public var ci: ClosedRange<Double>?
   public var p50: Double
   public var p95: Double
+  /// Runs that returned NaN, +infinity and −infinity.
+  public var nan = 0
+  public var inf = 0
+  public var negativeInf = 0
 
-  /// Summarises values (at least one).
+  /// The runs whose value is left out of the statistics.
+  public var nonFinite: Int { nan + inf + negativeInf }
+
+  /// Summarises values (at least one). With no finite value, `count` is 0 and
+  /// the statistics are NaN.
   public init(name: String, values: [Double]) {
-    let sorted = values.sorted()
+    var finite: [Double] = []
+    finite.reserveCapacity(values.count)
+    for x in values {
+      if x.isFinite { finite.append(x) } else if x.isNaN { nan += 1 } else if x > 0 { inf += 1 } else { negativeInf += 1 }
+    }
+    let sorted = finite.sorted()
     let n = sorted.count
     self.name = name
     count = n
-    mean = sorted.reduce(0, +) / Double(n)
-    let m = mean
+    guard n > 0 else {
+      mean = .nan
+      sd = .nan
+      p50 = .nan
+      p95 = .nan
+      return
+    }
+    var m = sorted.reduce(0, +) / Double(n)
+    // Values near the largest Double overflow the sum; dividing first keeps
+    // the mean finite (each term is then at most max / n).
+    if !m.isFinite { m = sorted.reduce(0) { $0 + $1 / Double(n) } }
+    mean = m
     sd = n > 1 ? (sorted.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(n - 1)).squareRoot() : 0
     if n > 1 {
       let half = studentT975(df: n - 1) * sd / Double(n).squareRoot()
-      ci = (mean - half)...(mean + half)
+      // A spread beyond the Double range makes an infinite half-width; an
+      // interval is only given when it is one.
+      if (mean - half) <= (mean + half) { ci = (mean - half)...(mean + half) }
     }
     p50 = quantile(sorted, 0.5)
     p95 = quantile(sorted, 0.95)
+  }
+
+  /// "2 nan, 1 inf": the non-finite values, or "0".
+  public var nonFiniteText: String {
+    let parts = [(nan, "nan"), (inf, "inf"), (negativeInf, "-inf")].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+    return parts.isEmpty ? "0" : parts.joined(separator: ", ")
   }
 }
 
@@ -159,7 +195,7 @@ public struct ResultSummary: Sendable {
   }
 
   private func statFields(_ p: PointSummary, _ m: MetricSummary?) -> [String] {
-    guard let m else { return [String(p.runs), String(p.failed), "0", "", "", "", "", "", ""] }
+    guard let m, m.count > 0 else { return [String(p.runs), String(p.failed), "0", "", "", "", "", "", ""] }
     return [String(p.runs), String(p.failed), String(m.count), ResultEncoding.number(m.mean), ResultEncoding.number(m.sd),
             m.ci.map { ResultEncoding.number($0.lowerBound) } ?? "", m.ci.map { ResultEncoding.number($0.upperBound) } ?? "",
             ResultEncoding.number(m.p50), ResultEncoding.number(m.p95)]
@@ -168,15 +204,34 @@ public struct ResultSummary: Sendable {
   /// The columns of a metric's table (text and markdown), after the parameters.
   static let tableColumns = ["failed", "n", "mean", "sd", "95% CI", "p50", "p95"]
 
+  /// Whether some run gave a non-finite value (NaN, ±infinity) of a metric.
+  public func hasNonFinite(_ name: String) -> Bool {
+    points.contains { $0.metrics.contains { $0.name == name && $0.nonFinite > 0 } }
+  }
+
+  /// What a metric's table says under it when some values were not finite.
+  static let nonFiniteNote = "non-finite values (nan, inf) are counted under non-finite and left out of n and the statistics"
+
+  /// A metric's table columns (text and markdown), after the parameters: a
+  /// `non-finite` column only when some run gave such a value.
+  private func tableColumns(_ name: String) -> [String] {
+    Self.tableColumns + (hasNonFinite(name) ? ["non-finite"] : [])
+  }
+
   /// A metric's table rows, a point each; `none` fills the statistics of a
-  /// point whose runs all failed.
+  /// point whose runs all failed (or gave no finite value).
   private func tableRows(_ name: String, none: String) -> [[String]] {
-    points.map { p in
+    let extra = hasNonFinite(name)
+    return points.map { p in
       guard let m = p.metrics.first(where: { $0.name == name }) else {
-        return p.params.map(\.value) + [String(p.failed), "0"] + Array(repeating: none, count: 5)
+        return p.params.map(\.value) + [String(p.failed), "0"] + Array(repeating: none, count: 5) + (extra ? ["0"] : [])
+      }
+      let tail = extra ? [m.nonFiniteText] : []
+      guard m.count > 0 else {
+        return p.params.map(\.value) + [String(p.failed), "0"] + Array(repeating: none, count: 5) + tail
       }
       let ci = m.ci.map { "[\(short($0.lowerBound)), \(short($0.upperBound))]" } ?? none
-      return p.params.map(\.value) + [String(p.failed), String(m.count), short(m.mean), short(m.sd), ci, short(m.p50), short(m.p95)]
+      return p.params.map(\.value) + [String(p.failed), String(m.count), short(m.mean), short(m.sd), ci, short(m.p50), short(m.p95)] + tail
     }
   }
 
@@ -195,7 +250,8 @@ public struct ResultSummary: Sendable {
     }
     let numeric = numericMetrics
     for name in numeric {
-      table(name, titles: params.map(paramColumn) + Self.tableColumns, rows: tableRows(name, none: "-"))
+      table(name, titles: params.map(paramColumn) + tableColumns(name), rows: tableRows(name, none: "-"))
+      if hasNonFinite(name) { out += Self.nonFiniteNote + "\n" }
     }
     for name in labelMetrics {
       let rows: [[String]] = points.map { p in
@@ -213,14 +269,23 @@ public struct ResultSummary: Sendable {
 
   /// CSV, one table: one row per point and numeric metric (params, metric,
   /// runs, failed, n, mean, sd, ci_low, ci_high, p50, p95; a point whose runs
-  /// all failed has n = 0 and empty statistics, and empty value and count),
-  /// then one row per point, text metric and value (its runs and failures,
-  /// empty statistics, the value and its count).
+  /// all failed has n = 0 and empty statistics, and empty value and count;
+  /// after it, a row per non-finite value its runs gave, `nan`, `inf` or
+  /// `-inf`, with empty statistics and the count, as for labels), then one row
+  /// per point, text metric and value (its runs and failures, empty
+  /// statistics, the value and its count).
   public func csv() -> String {
     var out = ResultEncoding.csvLine(params.map(paramColumn) + ["metric"] + Self.statColumns + ["value", "count"])
     for name in numericMetrics {
       for p in points {
-        out += ResultEncoding.csvLine(p.params.map(\.value) + [name] + statFields(p, p.metrics.first { $0.name == name }) + ["", ""])
+        let m = p.metrics.first { $0.name == name }
+        out += ResultEncoding.csvLine(p.params.map(\.value) + [name] + statFields(p, m) + ["", ""])
+        // Non-finite values, left out of the statistics, are counted as labels are.
+        guard let m, m.nonFinite > 0 else { continue }
+        let stats = [String(p.runs), String(p.failed)] + Array(repeating: "", count: Self.statColumns.count - 2)
+        for (count, value) in [(m.nan, "nan"), (m.inf, "inf"), (m.negativeInf, "-inf")] where count > 0 {
+          out += ResultEncoding.csvLine(p.params.map(\.value) + [name] + stats + [value, String(count)])
+        }
       }
     }
     for name in labelMetrics {
@@ -243,7 +308,8 @@ public struct ResultSummary: Sendable {
 
   /// JSON: the file's header, the totals, and one object per point with its
   /// parameters (under "params", so no name can clash), its runs and
-  /// failures, and each metric's statistics or value counts.
+  /// failures, and each metric's statistics (over its finite values, with
+  /// "nan", "inf" and "-inf" counts when some were not) or value counts.
   public func json() -> String {
     func number(_ x: Double) -> String { x.isFinite ? ResultEncoding.number(x) : "null" }
     var out = "{\"header\":" + (header?.json ?? "null")
@@ -253,9 +319,11 @@ public struct ResultSummary: Sendable {
       var s = "{\"params\":{" + p.params.map { ResultEncoding.json($0.name) + ":" + paramJSON($0.name, $0.value) }.joined(separator: ",")
       s += "},\"runs\":\(p.runs),\"failed\":\(p.failed),\"metrics\":{"
       var entries = p.metrics.map { m in
-        ResultEncoding.json(m.name) + ":{\"n\":\(m.count),\"mean\":\(number(m.mean)),\"sd\":\(number(m.sd)),\"ci95\":"
+        var e = ResultEncoding.json(m.name) + ":{\"n\":\(m.count),\"mean\":\(number(m.mean)),\"sd\":\(number(m.sd)),\"ci95\":"
           + (m.ci.map { "[\(number($0.lowerBound)),\(number($0.upperBound))]" } ?? "null")
-          + ",\"p50\":\(number(m.p50)),\"p95\":\(number(m.p95))}"
+          + ",\"p50\":\(number(m.p50)),\"p95\":\(number(m.p95))"
+        if m.nonFinite > 0 { e += ",\"nan\":\(m.nan),\"inf\":\(m.inf),\"-inf\":\(m.negativeInf)" }
+        return e + "}"
       }
       entries += p.labels.map { l in
         ResultEncoding.json(l.name) + ":{\"counts\":{" + l.counts.map { ResultEncoding.json($0.value) + ":\($0.count)" }.joined(separator: ",") + "}}"
@@ -278,8 +346,9 @@ public struct ResultSummary: Sendable {
     if let header { out += "; \(header.summary), lifesim \(header.lifesim)" }
     out += ".\n"
     for name in numericMetrics {
-      out += "\n### \(cell(name))\n\n" + table(params.map(paramColumn) + Self.tableColumns, tableRows(name, none: "–"),
+      out += "\n### \(cell(name))\n\n" + table(params.map(paramColumn) + tableColumns(name), tableRows(name, none: "–"),
                                                  numericFrom: params.count)
+      if hasNonFinite(name) { out += "\n" + Self.nonFiniteNote + ".\n" }
     }
     for name in labelMetrics {
       let rows: [[String]] = points.map { p in
@@ -306,7 +375,9 @@ func quantile(_ sorted: [Double], _ p: Double) -> Double {
   let h = Double(sorted.count - 1) * p
   let lo = Int(h.rounded(.down))
   let hi = min(lo + 1, sorted.count - 1)
-  return sorted[lo] + (h - Double(lo)) * (sorted[hi] - sorted[lo])
+  let f = h - Double(lo), d = sorted[hi] - sorted[lo]
+  // Two values of opposite sign near the Double range have no finite difference.
+  return d.isFinite ? sorted[lo] + f * d : sorted[lo] * (1 - f) + sorted[hi] * f
 }
 
 /// The 0.975 quantile of Student's t with `df` degrees of freedom: the table

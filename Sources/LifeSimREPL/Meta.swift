@@ -69,12 +69,21 @@ extension REPL {
   private func save(to path: String) {
     do {
       let text = try session.text(ios: config.options.ios)
+      if let file = config.file, sameFile(path, file) {
+        printError("cannot save to \(path): it is the session's script \(file); choose another file")
+        return
+      }
       guard let f = fopen(path, "w") else {
         printError("cannot write \(path): \(String(cString: strerror(errno)))")
         return
       }
-      fputs(text, f)
-      fclose(f)
+      var bytes = text
+      let wrote = bytes.withUTF8 { fwrite($0.baseAddress, 1, $0.count, f) == $0.count } && fflush(f) == 0
+      let reason = errno
+      guard fclose(f) == 0, wrote else {
+        printError("cannot write \(path): \(String(cString: strerror(wrote ? errno : reason)))")
+        return
+      }
       say("saved \(session.chunks.count) chunk\(session.chunks.count == 1 ? "" : "s") to \(path)")
     } catch {
       printError("cannot save: \(error)")
@@ -132,4 +141,12 @@ extension String {
   var trimmingCharacters: String {
     String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
   }
+}
+
+/// Whether two paths name the same existing file (device and inode), however
+/// they are spelled or linked.
+private func sameFile(_ a: String, _ b: String) -> Bool {
+  var sa = stat(), sb = stat()
+  guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
+  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
 }

@@ -52,7 +52,7 @@ public final class REPL {
     self.config = config
     var options = config.options
     options.retainDevices = true
-    options.output = { text in fputs(text, stdout); fflush(stdout) }
+    options.output = { text in writeBytes(text, to: stdout); fflush(stdout) }
     self.runtime = try LuaRuntime(options: options)
     self.input = config.interactive ? EditLineInput(historyPath: config.historyPath) : PlainInput()
   }
@@ -170,7 +170,7 @@ public final class REPL {
         out += prefix + colour(line, r.kind) + "\n"
       }
     }
-    if !out.isEmpty { fputs(out, stdout) }
+    if !out.isEmpty { writeBytes(out, to: stdout) }
   }
 
   private func colour(_ line: String, _ kind: RecordKind) -> String {
@@ -193,11 +193,22 @@ public final class REPL {
   // MARK: - Output
 
   func say(_ text: String) {
-    fputs(text.hasSuffix("\n") ? text : text + "\n", stdout)
+    writeBytes(text.hasSuffix("\n") ? text : text + "\n", to: stdout)
   }
 
+  /// An error is text: a NUL from a script's string shows as `\0`.
   func printError(_ text: String) {
     fflush(stdout)
-    fputs(text.hasSuffix("\n") ? text : text + "\n", stderr)
+    var shown = ""
+    for u in (text.hasSuffix("\n") ? text : text + "\n").unicodeScalars {
+      if u == "\u{0}" { shown += "\\0" } else { shown.unicodeScalars.append(u) }
+    }
+    writeBytes(shown, to: stderr)
   }
+}
+
+/// Writes every UTF-8 byte of `text` (fputs would stop at a NUL).
+func writeBytes(_ text: String, to file: UnsafeMutablePointer<FILE>) {
+  var text = text
+  text.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, file) }
 }

@@ -28,6 +28,7 @@ struct Lifesim: ParsableCommand {
     do {
       var command = try parseAsRoot()
       try command.run()
+      try checkStandardOutput()
     } catch {
       if let (message, status) = failureReport(for: error) {
         if let message { printError(message) }
@@ -41,6 +42,15 @@ struct Lifesim: ParsableCommand {
       printError(fullMessage(for: error))
       Glibc.exit(2)
     }
+  }
+}
+
+/// Standard output must have taken every byte: a full disk or a closed pipe
+/// is a failed command, not a silent success.
+/// - Throws: `CommandFailure.cannotWrite`.
+func checkStandardOutput() throws {
+  if fflush(stdout) != 0 || ferror(stdout) != 0 {
+    throw CommandFailure.cannotWrite(path: "standard output", reason: String(cString: strerror(errno)))
   }
 }
 
@@ -74,12 +84,31 @@ func peakResidentKB() -> Int {
   return Int(usage.ru_maxrss)
 }
 
-/// Writes a message to standard error, with a newline.
+/// Writes a message to standard error, with a newline. A NUL in it (from a
+/// script's string) is shown as `\0`: a message is text, and a terminal or a
+/// log would drop or cut at the byte.
 func printError(_ message: String) {
-  fputs(message.hasSuffix("\n") ? message : message + "\n", stderr)
+  writeBytes(visibleNULs(message.hasSuffix("\n") ? message : message + "\n"), to: stderr)
 }
 
-/// Writes to standard output, unbuffered with respect to stderr ordering.
+/// Writes to standard output, every byte (NULs included: fputs would stop at
+/// the first), unbuffered with respect to stderr ordering.
 func writeOut(_ text: String) {
-  fputs(text, stdout)
+  writeBytes(text, to: stdout)
+}
+
+/// Writes the UTF-8 bytes of `text` to `file`.
+func writeBytes(_ text: String, to file: UnsafeMutablePointer<FILE>) {
+  var text = text
+  text.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, file) }
+}
+
+/// `text` with each NUL written `\0`, for output that is read as text.
+func visibleNULs(_ text: String) -> String {
+  guard text.utf8.contains(0) else { return text }
+  var out = ""
+  for u in text.unicodeScalars {
+    if u == "\u{0}" { out += "\\0" } else { out.unicodeScalars.append(u) }
+  }
+  return out
 }

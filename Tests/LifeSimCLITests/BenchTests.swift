@@ -27,7 +27,7 @@ struct BenchTests {
                  "trace", "JSONL records/s", "experiment, --jobs 1", "experiment, --jobs 2", "runs/s of bench-experiment.lua",
                  "memory, 7-day 30-app run", "memory, 2,000 records", "memory, 20-run batch", "2 runs",
                  "explore, depth 7, one core", "distinct states/s", "explore, steps per distinct state",
-                 "(32,012 steps, 4,433 distinct)"] {
+                 "(47,771 steps, 6,423 distinct)"] {
       #expect(r.stdout.contains(line), "no '\(line)' in:\n\(r.stdout)")
     }
   }

@@ -63,6 +63,7 @@ typedef struct ls_state {
   long long track_run_remaining;  // and the run's instruction budget
   unsigned long track_restores;   // ls_snapshot_restore_tracked calls, to pace the re-arming
   unsigned char *track_differs;   // while rebasing: the pages where the new base differs from the tracked one
+  size_t spilled;              // blocks of an arena state that live outside it (malloc): the arena was full
 } ls_state;
 
 #define LS_TRIP_NONE 0
@@ -127,6 +128,14 @@ void ls_snapshot_restore_tracked(lua_State *L, const void *delta);
 /// then, with the state back at `base`'s bytes, ls_snapshot_rebase_finish
 /// makes `base` the tracked base (the deltas against the old one no longer
 /// restore). Returns 0, and changes nothing, when the state is not tracked.
+/// When the kernel refuses to make a written page writable (a process has
+/// only so many mapping pieces, vm.max_map_count), the whole state is made
+/// writable and every page counts as written (saving and restoring copy them
+/// all) until a rebase protects them again; ls_snapshot_tracks_every_page
+/// says whether that happened. ls_snapshot_track_refuse makes the next
+/// `faults` first writes of this state take that path, for tests.
+void ls_snapshot_track_refuse(lua_State *L, int faults);
+int ls_snapshot_tracks_every_page(lua_State *L);
 int ls_snapshot_rebase_begin(lua_State *L, const void *base);
 size_t ls_snapshot_delta_rebased(lua_State *L, const void *base, void *dst);
 int ls_snapshot_rebase_finish(lua_State *L, const void *base);

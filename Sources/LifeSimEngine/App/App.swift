@@ -80,6 +80,9 @@ public struct App: Sendable {
   public var implemented = CallbackSet()
   /// The notifications the script observes.
   public var observed = NotificationSet()
+  /// The callbacks whose handler has run at least once: with `implemented`,
+  /// what tells a handler that never ran (`Device.unreachableHandlers`).
+  public internal(set) var delivered = CallbackSet()
 
   /// Timers that came due while the process was suspended (reference §0 "Timers").
   var parkedTimers: [ScheduledEvent] = []
@@ -124,6 +127,8 @@ public struct App: Sendable {
 /// `memoryInUseMB` is the sum of their footprints; a dead process has none.
 public struct ProcessTable: Sendable {
   public private(set) var apps: [App] = []
+  /// The apps by bundle id: a device may hold thousands.
+  private var byBundle: [String: AppID] = [:]
   private var nextPid: Int32 = 1
   /// Processes that exist (any state but notRunning).
   public private(set) var runningCount = 0
@@ -144,13 +149,13 @@ public struct ProcessTable: Sendable {
   mutating func install(_ config: AppConfig, model: LifecycleModel) -> AppID {
     let id = AppID(apps.count)
     apps.append(App(id: id, config: config, model: model))
+    byBundle[config.bundle] = id
     return id
   }
 
   /// The app with a bundle id.
   public func find(bundle: String) -> AppID? {
-    for i in apps.indices where apps[i].config.bundle == bundle { return apps[i].id }
-    return nil
+    byBundle[bundle]
   }
 
   /// Changes a process's state. Starting gives it a new pid and its
@@ -255,6 +260,8 @@ public struct BackgroundTask: Sendable, Equatable {
   public let name: String
   /// The host's expiration handler, if one was given.
   public let expiration: HostToken?
+  /// When it began: what a note on a task left open names.
+  public var began: SimTime = .zero
   /// The expiration handler has been called.
   public internal(set) var expired = false
 }

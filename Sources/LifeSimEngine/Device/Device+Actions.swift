@@ -273,6 +273,7 @@ extension Device {
     if let busy, busy != .script {
       throw SimulationError.reentrant(operation, inside: activity(busy))
     }
+    try checkTrace()
     try checks()
     trace.append({ $0.action = action; $0.app = app; $0.detail = detail }, kind: .action, at: now)
   }
@@ -331,6 +332,7 @@ extension Device {
     case .appTimer(let id): return .appTimer(app: self[id].config.bundle)
     case .expiration(let id): return .expiration(app: self[id].config.bundle)
     case .script: return .scheduled
+    case .policy(let kind): return .policy(kind.rawValue)
     }
   }
 
@@ -338,7 +340,7 @@ extension Device {
   public var runningApp: AppID? {
     switch busy {
     case .callback(let id, _), .notification(let id, _), .appTimer(let id), .expiration(let id): return id
-    case .script, nil: return nil
+    case .script, .policy, nil: return nil
     }
   }
 }

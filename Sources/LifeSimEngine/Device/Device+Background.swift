@@ -14,7 +14,7 @@ extension Device {
     }
     let task = nextTaskID
     nextTaskID += 1
-    self[id].tasks.append(BackgroundTask(id: task, name: name, expiration: expiration))
+    self[id].tasks.append(BackgroundTask(id: task, name: name, expiration: expiration, began: now))
     return task
   }
 
@@ -99,7 +99,7 @@ extension Device {
 
   private func hostBackgroundTime(_ id: AppID) throws -> SimTime {
     guard let host else { return policy.backgroundTime }
-    let t = try host.backgroundTime(for: id, on: self)
+    let t = try asking(.backgroundTime) { try host.backgroundTime(for: id, on: self) }
     guard t >= .zero else {
       throw SimulationError.policyFailed(policy: "background_time", message: "returned a negative time (\(t) s) for \(self[id].config.bundle)")
     }
@@ -268,5 +268,18 @@ extension Device {
     for app in processes.executing() {
       try cascade(for: app) { try deliver(.protectedDataDidBecomeAvailable, to: app) }
     }
+  }
+}
+
+extension Device {
+  /// Runs a host policy with the device marked busy with it, so that the
+  /// policy's code can read the device but not act on it: an action, a clock
+  /// move or a kill in the middle of the cascade that asked would leave the
+  /// cascade walking a device that changed under it.
+  func asking<T>(_ kind: PolicyKind, _ body: () throws -> T) throws -> T {
+    let saved = busy
+    busy = .policy(kind)
+    defer { busy = saved }
+    return try body()
   }
 }

@@ -3,7 +3,7 @@ extension Device {
   /// Runs the simulation for `duration` of virtual time (SPEC `dev:advance`).
   public func advance(by duration: SimTime) throws {
     try checkClock(.advance)
-    let target = now + duration
+    let target = try clockTime(after: duration, .advance)
     try runEvents(upTo: target)
     kernel.advance(to: target)
   }
@@ -12,7 +12,7 @@ extension Device {
   /// - Throws: `SimulationError.horizonReached` if events remain past it.
   public func run() throws {
     try checkClock(.run)
-    let limit = now + horizon
+    let limit = min(now + horizon, .clockEnd)
     try runEvents(upTo: limit)
     if let next = kernel.nextTime, next > limit {
       throw SimulationError.horizonReached(limit)
@@ -25,6 +25,23 @@ extension Device {
     kernel.schedule(.script(token), at: max(time, now))
   }
 
+  /// Schedules a script function `delay` from now (`dev:after`).
+  /// - Throws: `clockRange` when that is past the end of the clock.
+  public func schedule(_ token: HostToken, after delay: SimTime) throws {
+    kernel.schedule(.script(token), at: try clockTime(after: max(delay, .zero), .after))
+  }
+
+  /// The time `span` from now.
+  /// - Throws: `clockRange` when it lies past `SimTime.clockEnd`: the clock
+  ///   would stop moving there, and a timer set past it would fire at once.
+  func clockTime(after span: SimTime, _ operation: Operation) throws -> SimTime {
+    let (sum, overflow) = now.microseconds.addingReportingOverflow(span.microseconds)
+    guard !overflow, sum <= SimTime.clockEnd.microseconds else {
+      throw SimulationError.clockRange(operation, now: now, span: span)
+    }
+    return SimTime(microseconds: sum)
+  }
+
   /// Schedules an app timer (SPEC `ctx:after`): it belongs to the app's current
   /// process, does not fire while the app is suspended, and dies with the process.
   /// - Throws: `invalidAction` when the app is not running.
@@ -32,7 +49,7 @@ extension Device {
     guard self[id].state.isRunning else {
       throw SimulationError.notExecuting(.appTimer, app: self[id].config.bundle, state: self[id].state)
     }
-    kernel.schedule(.appTimer(id, pid: self[id].pid, token), at: now + max(delay, .zero))
+    kernel.schedule(.appTimer(id, pid: self[id].pid, token), at: try clockTime(after: max(delay, .zero), .appTimer))
   }
 
   /// Makes the running handler take `duration` of virtual time (SPEC `ctx:work`).
@@ -40,7 +57,7 @@ extension Device {
     guard let app = runningApp else {
       throw SimulationError.outsideAppCode(.work)
     }
-    let target = now + max(duration, .zero)
+    let target = try clockTime(after: max(duration, .zero), .work)
     try checkWatchdog(working: app, until: target)
     kernel.advance(to: target)
   }
@@ -73,6 +90,7 @@ extension Device {
       try process(event)
       try flushLayout()
       checkInvariants()
+      try step()  // between two events, where stopping loses none
     }
   }
 
@@ -114,5 +132,37 @@ extension Device {
     guard !parked.isEmpty else { return }
     self[id].parkedTimers.removeAll()
     for event in parked { kernel.schedule(event.action, at: now) }
+  }
+}
+
+// Checkpoints: where the engine's long loops let the host stop them.
+extension Device {
+  /// One step of a long loop (an event the clock ran, an action a workload
+  /// made): a decrement and a compare, and a checkpoint every
+  /// `checkpointStride` steps.
+  @inline(__always)
+  func step() throws {
+    stepsToCheckpoint &-= 1
+    if stepsToCheckpoint <= 0 { try reachCheckpoint() }
+  }
+
+  /// Checks the trace's budget and lets the host check its own, for the
+  /// steps done since the last checkpoint (the count carries over from one
+  /// loop to the next, so short loops add up).
+  @inline(never)
+  func reachCheckpoint() throws {
+    let done = Device.checkpointStride - stepsToCheckpoint
+    stepsToCheckpoint = Device.checkpointStride
+    try checkTrace()
+    if done > 0, let checkpoint { try checkpoint(done) }
+  }
+
+  /// - Throws: `traceFull` once the records kept hold more than the trace's
+  ///   budget (the host calls it after recording a script's own text).
+  @inline(__always)
+  public func checkTrace() throws {
+    if let budget = trace.budget, budget.isExceeded {
+      throw SimulationError.traceFull(records: trace.records.count, limit: budget.limit)
+    }
   }
 }

@@ -88,6 +88,7 @@ extension Device {
       if now > start { trace.setDuration(of: seq, now - start) }
       trace.release()
     }
+    if case .callback(let app, let callback) = running { self[app].delivered.insert(callback) }
     return try armWatchdog(running) {
       let saved = busy
       busy = running

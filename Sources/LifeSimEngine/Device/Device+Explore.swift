@@ -55,7 +55,8 @@ extension Device {
   /// fingerprint behave the same under the same actions, so a search can
   /// visit the state once. It covers each app's process state, scenes,
   /// unsaved changes, footprint, open background tasks, audio, the order in
-  /// which the apps were last used (jetsam's order), its view controllers'
+  /// which the apps were last used (jetsam's order) with its ties and
+  /// whether the last use is now, its view controllers'
   /// classes and appearance; the screen (front app, lock, interruption,
   /// switcher, call); the memory level and protected data; the pending
   /// events that are still valid, by their delay from now, and the timers a
@@ -106,18 +107,25 @@ extension Device {
     func i64(_ v: Int64) { out.append(word: v) }
     func text(_ s: String) { out.append(text: s) }
     func timer(_ t: HostToken) { describe(t, &out) }
-    // The order of last use, as ranks: what jetsam's LRU reads. Counted, not
-    // sorted: a search has a few apps.
+    // The order of last use, as ranks with their ties (apps used at the same
+    // instant share a rank): what jetsam's LRU reads, and it breaks a tie by
+    // band and install order, not by rank. Whether the last use is the
+    // current instant decides whether the next use ties with it. Counted,
+    // not sorted: a search has a few apps.
     func rank(_ i: Int) -> Int {
-      let key = (apps[i].lastUsed, i)
+      let t = apps[i].lastUsed
       var r = 0
-      for j in apps.indices where (apps[j].lastUsed, j) < key { r += 1 }
+      for j in apps.indices where apps[j].lastUsed < t {
+        // Each earlier instant once, at its first app.
+        if !apps[..<j].contains(where: { $0.lastUsed == apps[j].lastUsed }) { r += 1 }
+      }
       return r
     }
     for i in apps.indices {
       let id = AppID(i)
       u8(self[id].state.rawValue)
       i64(Int64(rank(i)))
+      u8(apps[i].lastUsed == now ? 1 : 0)
       i64(Int64(self[id].unsaved))
       i64(Int64(self[id].footprintMB.bitPattern))
       u8(self[id].playingAudio ? 1 : 0)

@@ -65,7 +65,7 @@ extension Device {
       guard var victim = processes.firstVictim(order: policy.victimOrder) else { break }
       if policy.victimFromHost, let host {
         let candidates = victimCandidates()
-        victim = try host.chooseVictim(candidates, on: self)
+        victim = try asking(.chooseVictim) { try host.chooseVictim(candidates, on: self) }
         guard candidates.contains(where: { $0.app == victim }) else {
           throw SimulationError.policyFailed(policy: "choose_victim",
                                              message: "returned \(self[victim].config.bundle), which is not one of the candidates")

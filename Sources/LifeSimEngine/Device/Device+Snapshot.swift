@@ -45,6 +45,7 @@ public struct DeviceState {
   ]
   public static let unsavedProperties: Set<String> = [
     "profile", "seed", "quirks", "model", "host", "coverage", "trapsOnViolation", "machines",
+    "checkpoint", "stepsToCheckpoint",
   ]
 }
 
@@ -66,7 +67,10 @@ extension Device {
     precondition(busy == nil && !inClockLoop, "restoreState while the device runs")
     random = s.random
     kernel = s.kernel
+    // The shared budget counts what this device keeps now, not what it kept.
+    let kept = trace.bytesKept
     trace = s.trace
+    trace.budget?.add(trace.bytesKept - kept)
     stats = s.stats
     processes = s.processes
     screen = s.screen

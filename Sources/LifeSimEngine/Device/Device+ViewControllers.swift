@@ -359,7 +359,12 @@ extension Device {
   /// views are released with no callback (§5.5: `dealloc` may never run at exit).
   func dropWindows(_ id: AppID, scene: Int32? = nil) {
     func release(_ vc: ObjectID) {
-      for v in objects.views(under: vc) { objects[view: v].deallocated = true }
+      // Nothing of a dropped window is in a window any more.
+      for v in objects.views(under: vc) {
+        objects[view: v].deallocated = true
+        objects[view: v].inWindow = false
+      }
+      objects[vc: vc].inWindow = false
       if let e = machines.appearance.edge(from: objects[vc: vc].appearance, on: .release) {
         coverage.appearance[e] += 1
         objects[vc: vc].appearance = machines.appearance.transitions[e].to
@@ -621,6 +626,9 @@ extension Device {
   private func beginViewAction(_ action: DeviceAction, _ operation: Operation, app id: AppID, detail: String?,
                                checks: () throws -> Void = {}) throws {
     if let running = runningApp, running != id {
+      throw SimulationError.reentrant(operation, app: self[id].config.bundle, inside: activity(busy!))
+    }
+    if case .policy = busy {
       throw SimulationError.reentrant(operation, app: self[id].config.bundle, inside: activity(busy!))
     }
     guard self[id].state.isExecuting else {

@@ -82,6 +82,25 @@ public final class Device {
   /// How many events may run at one virtual instant before the run is stopped
   /// as stalled (a zero-delay timer loop never lets the clock move).
   public var maxEventsPerInstant = 1_000_000
+  /// Called by the engine's long loops (the clock's events, a workload's
+  /// actions) every `checkpointStride` steps, with the steps done since the
+  /// last call. The host stops the work there by throwing: an interrupt, or
+  /// a budget spent. The device is then between two steps, as after an
+  /// action. Nil: nothing is checked.
+  public var checkpoint: ((_ steps: Int) throws -> Void)?
+  /// The budget what the trace keeps counts in (`Trace.bytesKept`), shared
+  /// with other devices; nil: none.
+  public var traceBudget: MemoryBudget? {
+    get { trace.budget }
+    set { trace.budget = newValue }
+  }
+  /// The most apps one device holds.
+  public static let maxApps = 10_000
+  /// Steps left before the next checkpoint.
+  var stepsToCheckpoint = Device.checkpointStride
+  /// Steps between two checkpoints: often enough that Ctrl-C stops a loop
+  /// at once, rarely enough to cost nothing per event.
+  public static let checkpointStride = 256
 
   // MARK: The cascade running now
 
@@ -162,6 +181,16 @@ public final class Device {
     case appTimer(AppID)
     case expiration(AppID)
     case script
+    /// A host policy deciding for the engine in the middle of a cascade
+    /// (`background_time`, `choose_victim`): nothing may change the device
+    /// under the decision.
+    case policy(PolicyKind)
+  }
+
+  /// The policies a host may answer with its own code.
+  public enum PolicyKind: String, Sendable {
+    case backgroundTime = "background_time"
+    case chooseVictim = "choose_victim"
   }
 
   public init(profile: OSProfile, seed: UInt64, debugger: Bool = false,
@@ -183,12 +212,19 @@ public final class Device {
   /// - Throws: `SimulationError.duplicateBundle`.
   @discardableResult
   public func install(_ config: AppConfig) throws -> AppID {
+    // Finding a bundle and every check of memory walk all the apps: a
+    // device of a million apps would make each of them a long loop.
+    guard apps.count < Device.maxApps else {
+      throw SimulationError.invalidAction(.install, reason: "a device holds at most \(Device.maxApps) apps")
+    }
     if processes.find(bundle: config.bundle) != nil {
       throw SimulationError.duplicateBundle(config.bundle)
     }
+    try checkTrace()
     // §1.3: scenes need iOS 13 and the app's manifest; a manifest is ignored before 13.
     let adopts = (config.scenes ?? true) && profile.supportsScenes
     let id = processes.install(config, model: adopts ? .scene : .appDelegate)
+    trace.keep(name: config.bundle, extra: MemoryLayout<App>.stride)
     trace.appNames.append(config.bundle)
     return id
   }

@@ -4,14 +4,14 @@
 /// the CLI words the limits after its flags.
 public enum Operation: String, CaseIterable, Sendable, CustomStringConvertible {
   // The user's and the system's actions.
-  case launch, openURL, home, lock, unlock, interrupt, endInterrupt, openSwitcher, switchTo, forceQuit
+  case install, launch, openURL, home, lock, unlock, interrupt, endInterrupt, openSwitcher, switchTo, forceQuit
   case memoryWarning, backgroundFetch, silentPush, rotate, endCall, openNotification, notify, memoryPressure
   // Windows (scene sessions).
   case openScene, closeScene, disconnectScene
   // The view hierarchy.
   case push, pop, popGesture, present, dismiss, dismissGesture, addView, removeView, loadView, addChild, removeFromParent
   // The clock.
-  case advance, run
+  case advance, run, after
   // What app code does while it runs.
   case work, appTimer, beginBackgroundTask, playAudio, allocate, release, markDirty, save, finishBackgroundLaunch
   // Workloads.
@@ -34,6 +34,8 @@ public enum Activity: Equatable, Sendable, CustomStringConvertible {
   case scheduled
   /// The clock itself: `advance` or `run`.
   case clock
+  /// A host policy, by its name (`background_time`, `choose_victim`).
+  case policy(String)
 
   public var description: String {
     switch self {
@@ -43,6 +45,7 @@ public enum Activity: Equatable, Sendable, CustomStringConvertible {
     case .expiration(let app): return "an expiration handler (\(app))"
     case .scheduled: return "a scheduled function"
     case .clock: return "advance or run"
+    case .policy(let name): return "a policy (\(name))"
     }
   }
 }
@@ -94,6 +97,13 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
   case duplicateBundle(String)
   /// A run that reached its virtual-time horizon with events still pending.
   case horizonReached(SimTime)
+  /// A time `span` after `now` lies past the end of the clock (`SimTime.clockEnd`).
+  case clockRange(Operation, now: SimTime, span: SimTime)
+  /// A workload's duration reaches past the horizon (how far a run may take the clock).
+  case pastHorizon(Operation, span: SimTime, horizon: SimTime)
+  /// The records the traces keep went past their budget (`MemoryBudget`);
+  /// `records` counts this device's.
+  case traceFull(records: Int, limit: Int)
   /// More events ran at one instant than the limit allows: something
   /// reschedules itself with no delay, so the clock can never move.
   case stalled(at: SimTime, events: Int)
@@ -108,12 +118,12 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
   public var isRefusal: Bool {
     switch self {
     case .invalidAction, .locked, .interruptionShowing, .notExecuting, .outsideAppCode, .noRootViewController,
-         .missingBackgroundMode, .noScenes, .reentrant, .duplicateBundle:
+         .missingBackgroundMode, .noScenes, .reentrant, .duplicateBundle, .clockRange, .pastHorizon:
       return true
     case .replayRow(_, let inner):
       return inner.isRefusal
     case .unsupportedVersion, .illegalTransition, .illegalSceneTransition, .inconsistent, .processKilled,
-         .policyFailed, .horizonReached, .stalled, .handlerFailed:
+         .policyFailed, .horizonReached, .stalled, .handlerFailed, .traceFull:
       return false
     }
   }
@@ -157,6 +167,12 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
       return "\(n) events ran at t=\(t) without the clock moving: something reschedules itself with no delay"
     case .horizonReached(let t):
       return "the run reached its virtual-time limit at t=\(t) with events still scheduled"
+    case .clockRange(let op, let now, let span):
+      return "\(op): t=\(now) + \(span) s is past the end of the virtual clock (t=\(SimTime.clockEnd))"
+    case .pastHorizon(let op, let span, let horizon):
+      return "\(op): \(span) s of virtual time is more than a run may take (\(horizon) s)"
+    case .traceFull(let records, let limit):
+      return "the trace's \(records) records hold more than its budget of \(limit >> 20) MB"
     case .handlerFailed(let f):
       return f.description
     case .replayRow(let row, let e):

@@ -22,6 +22,11 @@ public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
 
   public static let zero = SimTime(microseconds: 0)
 
+  /// The latest time a device's clock may reach, about 146,000 years: half of
+  /// what 64 bits hold, so that any span the engine adds to a time within the
+  /// range (at most 100 years, as `init(seconds:)` allows) cannot wrap around.
+  public static let clockEnd = SimTime(microseconds: Int64.max / 2)
+
   public static func seconds(_ s: Int64) -> SimTime { SimTime(microseconds: s * 1_000_000) }
   public static func < (a: SimTime, b: SimTime) -> Bool { a.microseconds < b.microseconds }
   public static func + (a: SimTime, b: SimTime) -> SimTime {

@@ -21,6 +21,25 @@ public struct Trace: Sendable {
   public var keepsRecords = true
   /// Records made so far, kept or not.
   public private(set) var count = 0
+  /// What the kept records and the names hold, in bytes: each record's
+  /// size and the bytes of its text. Streamed records that are not kept
+  /// count nothing.
+  public private(set) var bytesKept = 0
+  /// The budget `bytesKept` also counts in, shared with other devices: past
+  /// its limit the device stops at its next action or checkpoint
+  /// (`SimulationError.traceFull`).
+  public internal(set) var budget: MemoryBudget? {
+    didSet {
+      oldValue?.add(-bytesKept)
+      budget?.add(bytesKept)
+      counter = budget?.counter
+    }
+  }
+  /// The budget's counter, read on each record without touching the object
+  /// (a trace, like its device, is used by one thread at a time).
+  nonisolated(unsafe) private var counter: UnsafeMutablePointer<Int>?
+  /// What one record costs, besides its text.
+  static let recordBytes = MemoryLayout<TraceRecord>.stride
 
   public init() {}
 
@@ -35,7 +54,20 @@ public struct Trace: Sendable {
     if let stream {
       if held > 0 { pending.append(r) } else { stream.write(r, in: self) }
     }
-    if keepsRecords { records.append(r) }
+    if keepsRecords {
+      count(Trace.recordBytes &+ r.outOfLineBytes)
+      records.append(r)
+    }
+  }
+
+  /// Counts a name the trace keeps (a bundle id, a class name), and `extra`
+  /// bytes the device keeps with it (an app's entry).
+  mutating func keep(name: String, extra: Int = 0) { count(16 &+ name.utf8.count &+ extra) }
+
+  @inline(__always)
+  private mutating func count(_ n: Int) {
+    bytesKept &+= n
+    if let counter { counter.pointee &+= n }
   }
 
   // A handler's duration is known when it returns, after its callback's
@@ -80,6 +112,7 @@ public struct Trace: Sendable {
   mutating func classIndex(of name: String) -> Int32 {
     if let i = classIndexes[name] { return i }
     let i = Int32(classNames.count)
+    keep(name: name)
     classNames.append(name)
     classIndexes[name] = i
     return i

@@ -10,6 +10,35 @@ extension Array where Element == UInt8 {
     s.withUTF8 { append(contentsOf: $0) }
   }
 
+  /// Appends a string's UTF-8 bytes with its control characters escaped
+  /// (`\n`, `\r`, `\t`, `\x1b`, …): what a text trace line shows of free text,
+  /// so that no string can end a line or send a terminal escape.
+  @inlinable
+  public mutating func append(line s: String) {
+    var s = s
+    s.withUTF8 { u in
+      // The usual string has none: copied in one go.
+      guard u.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+        append(contentsOf: u)
+        return
+      }
+      for b in u {
+        switch b {
+        case 0x0A: append(literal: "\\n")
+        case 0x0D: append(literal: "\\r")
+        case 0x09: append(literal: "\\t")
+        case 0x5C: append(literal: "\\\\")
+        case _ where b < 0x20 || b == 0x7F:
+          let hex: [UInt8] = Array("0123456789abcdef".utf8)
+          append(literal: "\\x")
+          append(hex[Int(b >> 4)])
+          append(hex[Int(b & 0xF)])
+        default: append(b)
+        }
+      }
+    }
+  }
+
   /// Appends a literal's bytes.
   @inlinable
   public mutating func append(literal s: StaticString) {

@@ -112,6 +112,19 @@ public struct TraceRecord: Equatable, Sendable {
   /// The rare fields, or nil when the record has none.
   var rareFields: RareFields? { rare?.value }
 
+  /// The bytes the record holds out of line: its text, and its boxed fields
+  /// with their URL (for the trace's budget).
+  @inline(__always)
+  var outOfLineBytes: Int {
+    let text = detail?.utf8.count ?? 0
+    return rare == nil ? text : text &+ boxedBytes()
+  }
+
+  @inline(never)
+  private func boxedBytes() -> Int {
+    MemoryLayout<RareFields>.stride &+ 16 &+ (rare?.value.url?.utf8.count ?? 0)
+  }
+
   /// Changes the rare fields; the first change boxes them. (Plain closures,
   /// not key paths: a key path is looked up at run time on each use.)
   private mutating func updateRare(_ change: (inout RareFields) -> Void) {

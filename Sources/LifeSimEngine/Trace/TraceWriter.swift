@@ -102,7 +102,7 @@ public struct TraceWriter: TraceFormatter {
     out.append(0x5D)  // ]
     if let app = r.app {
       out.append(0x20)
-      out.append(text: trace.name(of: app))
+      out.append(line: trace.name(of: app))
     }
     switch r.kind {
     case .callback:
@@ -111,13 +111,13 @@ public struct TraceWriter: TraceFormatter {
       let receiver = r.object.map(trace.className(of:)) ?? c.receiver.className
       if names == .objc {
         out.append(literal: " -[")
-        out.append(text: receiver)
+        out.append(line: receiver)
         out.append(0x20)
         out.append(text: name)
         out.append(0x5D)
       } else {
         out.append(0x20)
-        out.append(text: receiver)
+        out.append(line: receiver)
         out.append(0x2E)
         out.append(text: name)
       }
@@ -162,7 +162,7 @@ public struct TraceWriter: TraceFormatter {
     }
     if let d = r.detail {
       out.append(0x20)
-      out.append(text: d)
+      out.append(line: d)
     }
   }
 
@@ -318,8 +318,8 @@ public struct TraceWriter: TraceFormatter {
 
 /// `s` as XML text or a double-quoted attribute value: `&`, `<`, `>` and `"`
 /// escaped, and the control characters XML 1.0 cannot hold (all below U+0020
-/// but tab, newline and return) replaced by U+FFFD. For the SVG pictures, the
-/// plots and the JUnit report.
+/// but tab, newline and return, and U+FFFE and U+FFFF) replaced by U+FFFD.
+/// For the SVG pictures, the plots and the JUnit report.
 public func xmlEscaped(_ s: String) -> String {
   var out = ""
   out.reserveCapacity(s.utf8.count)
@@ -330,7 +330,8 @@ public func xmlEscaped(_ s: String) -> String {
     case ">": out += "&gt;"
     case "\"": out += "&quot;"
     case "\n", "\t", "\r": out.unicodeScalars.append(u)
-    default: out.unicodeScalars.append(u.value < 0x20 ? "\u{FFFD}" : u)
+    // A Swift string holds no lone surrogate, the last thing XML 1.0 forbids.
+    default: out.unicodeScalars.append(u.value < 0x20 || u.value == 0xFFFE || u.value == 0xFFFF ? "\u{FFFD}" : u)
     }
   }
   return out

@@ -43,11 +43,13 @@ extension Device {
   public func replay(_ events: [UsageEvent]) throws {
     let start = now
     var last = SimTime.zero
+    if let end = events.last?.time { try checkDriveLength(end, .replay) }
     for (i, e) in events.enumerated() {
       guard e.time >= last else {
         throw SimulationError.invalidAction(.replay, reason: "row \(i + 1) goes back in time (\(e.time) after \(last))")
       }
       last = e.time
+      try step()
       try advance(by: start + e.time - now)
       do {
         try replayEvent(e)

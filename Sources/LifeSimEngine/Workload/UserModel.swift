@@ -34,6 +34,19 @@ public struct UserModel: Sendable {
 
   public init(apps: [AppID]) { self.apps = apps }
 
+  /// The shortest mean time between a user's actions (a tenth of a second):
+  /// nobody switches apps faster, and a drive at a microsecond's pace would
+  /// run for days in Swift.
+  public static let shortestMean = SimTime(microseconds: 100_000)
+
+  /// The first mean time that is shorter than `shortestMean`, by its name.
+  public var tooShortMean: (name: String, mean: SimTime)? {
+    if switchMean < Self.shortestMean { return ("switchMean", switchMean) }
+    if let s = sessionMean, s < Self.shortestMean { return ("sessionMean", s) }
+    if idleMean < Self.shortestMean { return ("idleMean", idleMean) }
+    return nil
+  }
+
   /// The cumulative Zipf distribution over `apps`.
   func cumulativePopularity() -> [Double] {
     var weights = apps.indices.map { 1 / Double.pow(Double($0 + 1), zipfExponent) }
@@ -66,8 +79,17 @@ extension Device {
     guard !user.apps.isEmpty else {
       throw SimulationError.invalidAction(.drive, reason: "the user has no apps to open")
     }
+    if let (name, mean) = user.tooShortMean {
+      throw SimulationError.invalidAction(.drive, reason: "the user's \(name) of \(mean) s is shorter than \(UserModel.shortestMean) s")
+    }
+    try checkDriveLength(max(duration, .zero), .drive)
     var driver = UserDriver(user: user, device: self)
-    return try driver.drive(until: now + max(duration, .zero))
+    return try driver.drive(until: try clockTime(after: max(duration, .zero), .drive))
+  }
+
+  /// A workload takes the clock at most as far as a run may (`horizon`).
+  func checkDriveLength(_ span: SimTime, _ operation: Operation) throws {
+    if span > horizon { throw SimulationError.pastHorizon(operation, span: span, horizon: horizon) }
   }
 
   /// A draw from an exponential distribution with this mean, rounded to the
@@ -99,7 +121,18 @@ private struct UserDriver {
     scheduleQuit()
     if device.isLocked { try device.unlock() }
     try startSession()
+    var instant = device.now, atInstant = 0
     while true {
+      // Each action is a step of the device's long loops, and actions at
+      // one instant count as events at one instant do.
+      try device.step()
+      if device.now == instant {
+        atInstant += 1
+        if atInstant > device.maxEventsPerInstant { throw SimulationError.stalled(at: instant, events: device.maxEventsPerInstant) }
+      } else {
+        instant = device.now
+        atInstant = 1
+      }
       let nextSwitch = device.now + device.exponential(mean: user.switchMean)
       var next = (time: nextSwitch, kind: 0)
       if let s = sessionEnd, s < next.time { next = (s, 1) }

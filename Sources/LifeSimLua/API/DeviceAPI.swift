@@ -159,7 +159,7 @@ extension LuaRuntime {
   func devInstall() throws -> Int32 {
     let slot = try selfDevice()
     let o = try args.table(2, keys: Self.installKeys)
-    let bundle = try o.required("bundle", as: String.self, hint: "a bundle id such as \"com.example.notes\"")
+    let bundle = try o.requiredName("bundle", hint: "a bundle id such as \"com.example.notes\"")
     guard !bundle.isEmpty else { throw o.fail("field 'bundle' must not be empty") }
     let root: ObjectSpec? = try o.withValue("root") { type in
       type == LUA_TNIL ? nil : try readSpec(-1, arg: 2, on: slot, isView: false)
@@ -192,7 +192,7 @@ extension LuaRuntime {
   func devLaunch() throws -> Int32 {
     let slot = try selfDevice()
     let id = try checkApp(2, on: slot)
-    let url = try args.options(3, keys: ["url"])?.optional("url", as: String.self)
+    let url = try args.options(3, keys: ["url"])?.name("url")
     try slot.device.launch(id, url: url)
     return 0
   }
@@ -201,7 +201,7 @@ extension LuaRuntime {
   func devOpenURL() throws -> Int32 {
     let slot = try selfDevice()
     let id = try checkApp(2, on: slot)
-    try slot.device.openURL(id, url: try args.string(3))
+    try slot.device.openURL(id, url: try args.name(3, "the URL"))
     return 0
   }
 
@@ -268,7 +268,16 @@ extension LuaRuntime {
     let t = try args.seconds(2)
     try args.function(3)
     let token = HostToken(Int(slot.store(3)))
-    slot.device.schedule(token, at: relative ? slot.device.now + t : t)
+    if relative {
+      do {
+        try slot.device.schedule(token, after: t)
+      } catch {
+        slot.free(Int32(token.rawValue))
+        throw error
+      }
+    } else {
+      slot.device.schedule(token, at: t)
+    }
     return 0
   }
 
@@ -293,7 +302,8 @@ extension LuaRuntime {
   /// `dev:log(message)`: a `log` record in the trace.
   func devLog() throws -> Int32 {
     let slot = try selfDevice()
-    slot.device.log(try args.string(2))
+    slot.device.log(try args.text(2))
+    try slot.device.checkTrace()
     return 0
   }
 

@@ -97,9 +97,25 @@ extension LuaRuntime {
         throw ArgumentError(position: 2, message: "unknown app state '\(wanted)'\(suggestion(for: wanted, in: names)); "
                             + "app states: \(names.joined(separator: ", "))")
       }
-      let app = slot.device[AppID(Int(h.index))]
+      let id = AppID(Int(h.index))
+      let app = slot.device[id]
       who = app.config.bundle
       now = app.state.description
+      if now != wanted {
+        // Why it is still running, when something holds it (a task it forgot to end, say).
+        let held = slot.device.holders(of: id).map { holder -> String in
+          switch holder {
+          case .backgroundTask(let name, let began): return "background task '\(name)' (begun at t=\(began))"
+          case .audio: return "audio playback (the audio background mode)"
+          case .backgroundLaunch(let until): return "a background launch until t=\(until)"
+          }
+        }
+        if !held.isEmpty {
+          pushExpectationFailure("\(who) is \(now), expected \(wanted) (t=\(slot.device.now)); "
+                                 + "held by \(held.joined(separator: ", "))")
+          throw RaiseTop()
+        }
+      }
     }
     if now == wanted { return 0 }
     pushExpectationFailure("\(who) is \(now), expected \(wanted) (t=\(slot.device.now))")

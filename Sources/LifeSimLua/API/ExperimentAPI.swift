@@ -261,6 +261,9 @@ extension LuaRuntime {
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
     ls_reset_budget(L, options.maxInstructions)
+    // The host's budgets are per run too: the last run's devices are done with.
+    traceBudget.reset()
+    devicesThisRun = 0
     defaultSeed = UInt64(seed)
     lua_rawgeti(L, ls_registryindex(), lua_Integer(resetRunRef))
     lua_pushinteger(L, lua_Integer(seed))

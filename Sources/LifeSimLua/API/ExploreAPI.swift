@@ -76,7 +76,7 @@ extension LuaRuntime {
       explore.stateKey = luaL_ref(L, ls_registryindex())
       return 0
     }
-    let name = try args.string(1)
+    let name = try args.name(1, "the name")
     if what == .action && lua_type(L, 2) == LUA_TBOOLEAN && lua_toboolean(L, 2) == 0 {
       explore.actions.append((name, nil))
       return 0
@@ -260,8 +260,7 @@ extension LuaRuntime {
   func exploreFingerprint(on slot: DeviceSlot) throws -> [UInt8] {
     var fp: [UInt8] = []
     slot.device.appendFingerprint(to: &fp) { token, out in self.appendFunctionOrigin(Int32(token.rawValue), in: slot, to: &out) }
-    var key = try stateKey(on: slot)
-    key.withUTF8 { fp.append(bytes: UnsafeRawBufferPointer($0)) }
+    try appendStateKey(on: slot, to: &fp)
     return fp
   }
 
@@ -272,8 +271,7 @@ extension LuaRuntime {
     slot.device.hashFingerprint(into: &hasher) { token, out in
       self.appendFunctionOrigin(Int32(token.rawValue), in: slot, to: &out)
     }
-    var key = try stateKey(on: slot)
-    key.withUTF8 { hasher.append(bytes: UnsafeRawBufferPointer($0)) }
+    try appendStateKey(on: slot, to: &hasher)
     return hasher.digest
   }
 
@@ -300,9 +298,13 @@ extension LuaRuntime {
     out.append(word: Int64(ar.linedefined))
   }
 
-  /// The script's projection of its own data (empty without `lifesim.state_key`).
-  func stateKey(on slot: DeviceSlot) throws -> String {
-    guard let ref = explore.stateKey else { return "" }
+  /// Appends the script's projection of its own data (`lifesim.state_key`),
+  /// nothing without one. A string counts by its bytes, whatever they are
+  /// (`string.pack` output included); a number by its exact value, an
+  /// integral float as the integer Lua would take it for as a table key; nil
+  /// as nothing. Each kind has its own tag, so "1" and 1 are two states.
+  func appendStateKey<Sink: FingerprintSink>(on slot: DeviceSlot, to out: inout Sink) throws {
+    guard let ref = explore.stateKey else { return }
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
     lua_rawgeti(L, ls_registryindex(), lua_Integer(ref))
@@ -310,10 +312,45 @@ extension LuaRuntime {
     let status = ls_pcall(L, 1, 1, 0)
     if status != LUA_OK { throw ScriptError(message: "lifesim.state_key: \(popFailure(status: status).message)") }
     switch lua_type(L, -1) {
-    case LUA_TSTRING, LUA_TNUMBER: return stringValue(L, -1) ?? ""
-    case LUA_TNIL: return ""
-    default: throw ScriptError(message: "lifesim.state_key must return a string or a number, got \(typeName(L, -1))")
+    case LUA_TSTRING:
+      var len = 0
+      let p = lua_tolstring(L, -1, &len)  // a string already: no conversion, no allocation
+      out.append(byte: 1)
+      out.append(text: UnsafeRawBufferPointer(start: p, count: len))
+    case LUA_TNUMBER:
+      if lua_isinteger(L, -1) != 0 {
+        out.append(byte: 2)
+        out.append(word: Int64(lua_tointegerx(L, -1, nil)))
+      } else {
+        let x = lua_tonumberx(L, -1, nil)
+        guard !x.isNaN else { throw ScriptError(message: "\(stateKeyOrigin()) returned NaN, which equals no state, not even itself") }
+        if x == x.rounded(), x >= -0x1p63, x < 0x1p63 {
+          out.append(byte: 2)
+          out.append(word: Int64(x))
+        } else {
+          out.append(byte: 3)
+          out.append(word: Int64(bitPattern: x.bitPattern))
+        }
+      }
+    case LUA_TNIL:
+      out.append(byte: 0)
+    default:
+      throw ScriptError(message: "\(stateKeyOrigin()) must return a string or a number, got \(typeName(L, -1))")
     }
+  }
+
+  /// "lifesim.state_key (file:line)": where the script defined its function.
+  private func stateKeyOrigin() -> String {
+    guard let ref = explore.stateKey else { return "lifesim.state_key" }
+    let top = lua_gettop(L)
+    defer { lua_settop(L, top) }
+    lua_rawgeti(L, ls_registryindex(), lua_Integer(ref))
+    var ar = lua_Debug()
+    guard lua_type(L, -1) == LUA_TFUNCTION, lua_getinfo(L, ">S", &ar) != 0, ar.linedefined > 0 else {
+      return "lifesim.state_key"
+    }
+    let source = withUnsafeBytes(of: &ar.short_src) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    return "\(source):\(ar.linedefined): the function given to lifesim.state_key"
   }
 
   /// Calls `fn(dev)`. For a predicate: nil when it holds (a true first

@@ -62,6 +62,7 @@ extension LuaRuntime {
           if Int(v) != options.ios && !pinnedVersions.contains(Int(v)) { pinnedVersions.append(Int(v)) }
         } else {
           ios = Int(v)
+          if ios != options.ios && !ownVersions.contains(ios) { ownVersions.append(ios) }
         }
       }
       if let s = try o.optional("seed", as: Double.self) {
@@ -93,6 +94,10 @@ extension LuaRuntime {
       throw ScriptError(message: "lifesim.device: the \(model.name) runs \(model.iosRange), not iOS \(ios); pick another ios or model")
     }
     let profile = try OSProfile(version: ios)
+    guard devicesThisRun < Self.maxDevices else {
+      throw ScriptError(message: "lifesim.device: a run makes at most \(Self.maxDevices) devices")
+    }
+    if ios == options.ios { devicesOnOptionVersion += 1 }
     let device = Device(profile: profile, seed: seed, debugger: debugger, model: model,
                         memoryMB: memoryMB, quirks: quirks)
     device.horizon = SimTime(seconds: options.maxTime) ?? device.horizon
@@ -202,9 +207,26 @@ extension LuaRuntime {
       options.output(text)
       return 0
     }
-    device.log(text.hasSuffix("\n") ? String(text.dropLast()) : text, app: app)
+    let line = text.hasSuffix("\n") ? String(text.dropLast()) : text
+    if let problem = textProblem(line) { throw printError("print: the text \(problem)") }
+    device.log(line, app: app)
+    do {
+      try device.checkTrace()
+    } catch let e as SimulationError {
+      throw printError("print: " + luaMessage(for: e))
+    }
     options.printEcho?(text)
     return 0
+  }
+
+  /// An error of `print` at the script's line that called it (level 2: the
+  /// prelude's `print` is level 1), pushed to be raised.
+  private func printError(_ message: String) -> RaiseTop {
+    luaL_where(L, 2)
+    let location = stringValue(L, -1) ?? ""
+    ls_pop(L, 1)
+    push(L, location + message)
+    return RaiseTop()
   }
 
   /// The device (and app) a `print` belongs to: the app whose code runs, or
@@ -255,6 +277,14 @@ extension LuaRuntime {
     for dir in moduleDirectories() {
       let path = dir.isEmpty ? relative : dir + "/" + relative
       tried.append(path)
+      // A link that leads out of the folder is not a module there: it could
+      // load any file on the machine, and its syntax error would quote it.
+      if !options.unsafe, let real = realPath(path) {
+        guard let base = realPath(dir.isEmpty ? "." : dir), real.hasPrefix(base == "/" ? "/" : base + "/") else {
+          tried[tried.count - 1] += " (a link out of its folder: refused)"
+          continue
+        }
+      }
       if let source = try? readFileBytes(path) {
         source.withUnsafeBufferPointer { buf in
           buf.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }

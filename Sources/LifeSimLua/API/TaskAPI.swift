@@ -48,7 +48,7 @@ extension LuaRuntime {
   /// shortly before the background time runs out.
   func ctxBeginBackgroundTask() throws -> Int32 {
     let (slot, app) = try contextApp("begin_background_task")
-    let name = try args.string(2)
+    let name = try args.name(2, "the task name")
     var token: HostToken?
     if !args.isAbsent(3) {
       try args.function(3)

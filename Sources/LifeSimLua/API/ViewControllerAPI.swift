@@ -98,7 +98,7 @@ extension LuaRuntime {
     let o = Options(L: L, index: i, argument: arg)
     try o.checkKeys(isView ? ["class", "from", "on"] : ["class", "from", "on", "overrides_load_view"])
     let example = isView ? "\"BadgeView\"" : "\"DetailViewController\""
-    let cls = try o.required("class", as: String.self, hint: "a class name such as \(example)")
+    let cls = try o.requiredName("class", hint: "a class name such as \(example)")
     guard !cls.isEmpty else { throw o.fail("field 'class' must not be empty") }
     var creation = Creation.code
     if let from = try o.optional("from", as: String.self) {

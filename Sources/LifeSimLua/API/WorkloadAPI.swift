@@ -2,6 +2,11 @@ import CLua
 import CLuaShim
 import CSV
 import LifeSimEngine
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 // lifesim.workload: a simulated user, and the replay of recorded app usage.
 extension API {
@@ -133,6 +138,11 @@ extension LuaRuntime {
       guard s > 0, let time = SimTime(seconds: s), time > .zero else {
         throw o.fail("field '\(key)' must be a number of seconds > 0, got \(formatNumber(s))")
       }
+      // Refused here, where the script builds the model, rather than after
+      // a drive has run for hours at a microsecond's pace.
+      guard time >= UserModel.shortestMean else {
+        throw o.fail("field '\(key)' must be at least \(formatNumber(UserModel.shortestMean.seconds)) seconds (nobody acts faster), got \(formatNumber(s))")
+      }
       return time
     }
     func number(_ key: String, in range: ClosedRange<Double>, _ what: String) throws -> Double? {
@@ -212,12 +222,16 @@ extension LuaRuntime {
       throw ArgumentError(position: 1, message: "'\(name)': traces are read from beside the script, by a relative path without '..' (lifesim run --unsafe allows any path)")
     }
     var path = name
-    if !name.hasPrefix("/"), let script = scriptPath, let slash = script.lastIndex(of: "/") {
-      path = String(script[...slash]) + name
+    var folder = "."
+    if let script = scriptPath, let slash = script.lastIndex(of: "/") {
+      folder = String(script[..<slash])
+      if folder.isEmpty { folder = "/" }
     }
+    if !name.hasPrefix("/") && folder != "." { path = (folder == "/" ? "" : folder) + "/" + name }
+    if !options.unsafe { try checkBesideScript(path, name: name, folder: folder) }
     let text: String
     do {
-      text = String(decoding: try readFileBytes(path), as: UTF8.self)
+      text = String(decoding: try readFileBytes(path, limit: Self.maxCSVBytes), as: UTF8.self)
     } catch {
       throw ScriptError(message: "cannot read \(path): \(error)")
     }
@@ -242,7 +256,7 @@ extension LuaRuntime {
         func find(_ names: [String]) -> Int? { lower.firstIndex { names.contains($0) } }
         guard let t = find(["time", "t", "seconds"]), let a = find(["app", "bundle", "bundle_id"]),
               let e = find(["event", "action"]) else {
-          throw ScriptError(message: "\(path):\(line): the header must name the columns time, app and event, got \(fields.joined(separator: ","))")
+          throw ScriptError(message: "\(path):\(line): the header must name the columns time, app and event, got \(quoted(fields.joined(separator: ",")))")
         }
         columns = (t, a, e)
         continue
@@ -250,7 +264,7 @@ extension LuaRuntime {
       first = false
       func field(_ i: Int) -> String { i < fields.count ? fields[i] : "" }
       guard let t = Double(field(columns.time)), t.isFinite else {
-        throw ScriptError(message: "\(path):\(line): the time '\(field(columns.time))' is not a number of seconds")
+        throw ScriptError(message: "\(path):\(line): the time \(quoted(field(columns.time))) is not a number of seconds")
       }
       count += 1
       lua_createtable(L, 0, 3)
@@ -264,4 +278,45 @@ extension LuaRuntime {
     }
     return 1
   }
+}
+
+extension LuaRuntime {
+  /// The largest usage trace `read_csv` reads (64 MB): its rows become Lua
+  /// tables several times its size.
+  static let maxCSVBytes = 64 << 20
+
+  /// Refuses a trace that is not a regular file inside the script's folder
+  /// once every symbolic link is followed: a link beside the script may point
+  /// anywhere on the machine. Nothing of a refused file is read.
+  func checkBesideScript(_ path: String, name: String, folder: String) throws {
+    let hint = "traces are read from beside the script (lifesim run --unsafe allows any path)"
+    guard let real = realPath(path) else {
+      throw ScriptError(message: "cannot read \(path): \(String(cString: strerror(errno)))")
+    }
+    guard let base = realPath(folder) else {
+      throw ScriptError(message: "cannot read \(path): the script's folder \(folder) cannot be resolved")
+    }
+    let inside = base == "/" ? real.hasPrefix("/") : real.hasPrefix(base + "/")
+    guard inside else {
+      throw ArgumentError(position: 1, message: "'\(name)' resolves to a file outside the script's folder; \(hint)")
+    }
+    var info = stat()
+    guard stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+      throw ArgumentError(position: 1, message: "'\(name)' is not a regular file; \(hint)")
+    }
+  }
+
+  /// A piece of a read file for a message: quoted, one line, at most 60 characters.
+  func quoted(_ text: String) -> String {
+    var shown = String(text.unicodeScalars.prefix(60).map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) })
+    if text.unicodeScalars.count > 60 { shown += "…" }
+    return "'\(shown)'"
+  }
+}
+
+/// The path with every symbolic link, `.` and `..` resolved, or nil (errno set).
+func realPath(_ path: String) -> String? {
+  guard let resolved = realpath(path, nil) else { return nil }
+  defer { free(resolved) }
+  return String(cString: resolved)
 }

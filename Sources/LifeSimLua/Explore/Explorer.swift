@@ -20,6 +20,15 @@ public struct ExploreOptions: Sendable {
   public var maxStates = 200_000
   /// Worker threads for the replays; the answer is the same for any number.
   public var jobs = 1
+  /// Stop when the states saved to expand (the Lua state's bytes each
+  /// keeps, and the workers' bases) would hold more than this many bytes
+  /// (`--max-saved-memory`).
+  public var maxSavedBytes = 1024 << 20
+  /// Stop shrinking a random walk's failure once its replays have taken
+  /// this many steps (`--max-shrink-steps`), with the shortest failure found
+  /// so far. Counted in steps, not seconds, so that where it stops is the
+  /// same on every machine.
+  public var maxShrinkSteps = 1_000_000
   public var runtime = RuntimeOptions()
   public init() {}
 }
@@ -30,6 +39,9 @@ public struct ExploreProgress: Sendable {
   public var distinct: Int
   public var queue: Int
   public var seconds: Double
+  /// While a random walk's failure is shrunk: the steps of the shortest
+  /// failing sequence so far, and the steps its replays took.
+  public var shrinking: (steps: Int, replayed: Int)? = nil
 }
 
 public struct ExploreViolation: Sendable {
@@ -53,6 +65,12 @@ public struct ExploreResult: Sendable {
   public var reachables: [(name: String, reached: Bool)] = []
   /// The search stopped at --max-states before finishing its depth.
   public var truncated = false
+  /// It stopped because its saved states reached --max-saved-memory (then
+  /// `truncated` too).
+  public var savedMemoryReached = false
+  /// Shrinking stopped at --max-shrink-steps: the failure reported is the
+  /// shortest found so far, not necessarily a shortest one.
+  public var shrinkStopped = false
   /// The edges of each machine the replays took (breadth-first search).
   public var coverage = Coverage()
 
@@ -88,6 +106,8 @@ public final class Explorer {
   let options: ExploreOptions
   /// The runtime the replays from the start run in (`fromStart()`).
   private var replayer: (rt: LuaRuntime, slot: DeviceSlot, root: RuntimeState)?
+  /// Steps taken by the replays of `firstFailure` (shrinking counts them).
+  private var replayedSteps = 0
 
   public init(file: String, options: ExploreOptions) {
     self.file = file
@@ -173,6 +193,7 @@ public final class Explorer {
       }
       let rt = try runtime(snapshots: true)
       let slot = try rt.exploreDevice()
+      try rt.checkSavable()
       replayer = (rt, slot, rt.saveState())
       return (rt, slot)
     } catch let e as ScriptError {
@@ -213,6 +234,7 @@ public final class Explorer {
     if let (name, message) = try rt.brokenInvariant(on: slot) { return try found(name, message) }
     for step in steps {
       let outcome: StepOutcome
+      replayedSteps += 1
       do { outcome = try rt.take(step, on: slot) } catch let e as ScriptError { throw ExploreError(description: e.message) }
       if outcome == .refused { continue }
       taken.append(step)
@@ -256,7 +278,7 @@ public final class Explorer {
       let steps = (0..<length).map { _ in result.alphabet[Int(random.next() % UInt64(result.alphabet.count))] }
       result.states += steps.count
       if let failure = try firstFailure(steps, visit: visit) {
-        let shrunk = try shrink(failure.steps, result: &result)
+        let shrunk = try shrink(failure.steps, result: &result, start: start, progress: progress)
         result.violation = ExploreViolation(steps: shrunk.steps, invariant: shrunk.invariant, message: shrunk.message,
                                             trace: shrunk.trace)
         result.depthReached = failure.steps.count
@@ -277,14 +299,37 @@ public final class Explorer {
   /// are dropped one at a time while it still fails (to a sequence from which
   /// no single step can go), then, when that is short enough, every smaller
   /// subsequence is tried breadth first, so the result is a shortest one.
-  private func shrink(_ steps: [String], result: inout ExploreResult)
+  /// The replays take up to `maxShrinkSteps` steps in all (the first pass
+  /// alone costs about the failure's length cubed); past that it stops with
+  /// the shortest failure found so far (`shrinkStopped`). `progress` hears
+  /// about it every second.
+  private func shrink(_ steps: [String], result: inout ExploreResult, start: Date,
+                      progress: ((ExploreProgress) -> Void)?)
     throws -> (steps: [String], invariant: String?, message: String, trace: String)
   {
+    replayedSteps = 0
     guard var best = try firstFailure(steps) else { throw ExploreError(description: "the failure did not replay: the script is not deterministic") }
+    let budget = options.maxShrinkSteps
+    var lastReport = Date.distantPast  // the first report says that shrinking began
+    /// Whether the replays may go on; reports progress while they do.
+    func mayGoOn() -> Bool {
+      guard replayedSteps < budget else {
+        result.shrinkStopped = true
+        return false
+      }
+      if let progress, Date().timeIntervalSince(lastReport) >= 1 {
+        lastReport = Date()
+        progress(ExploreProgress(depth: steps.count, states: result.states, distinct: 0, queue: 0,
+                                 seconds: Date().timeIntervalSince(start),
+                                 shrinking: (best.steps.count, replayedSteps)))
+      }
+      return true
+    }
     var shrinking = true
     while shrinking {
       shrinking = false
       for i in best.steps.indices {
+        guard mayGoOn() else { return best }
         var candidate = best.steps
         candidate.remove(at: i)
         result.states += 1
@@ -300,6 +345,7 @@ public final class Explorer {
     guard n > 1, n <= 14 else { return best }
     for size in 0..<n {
       for mask in 0..<(1 << n) where mask.nonzeroBitCount == size {
+        guard mayGoOn() else { return best }
         let candidate = best.steps.indices.filter { mask & (1 << $0) != 0 }.map { best.steps[$0] }
         result.states += 1
         if let f = try firstFailure(candidate) { return f }
@@ -313,20 +359,34 @@ public final class Explorer {
   /// run after it, and started on its own first line so that its line numbers
   /// (and so a handler error's message) stay the same; then the steps through
   /// `lifesim.replay`, which fails with the message. `command` is the command
-  /// line that runs it (with the flags the search ran under).
-  public static func counterexample(script: String, file: String, _ v: ExploreViolation, command: String) -> String {
-    var out = "(function(...) --[==[ a counterexample found by lifesim explore: see the end of the file ]==] "
+  /// line that runs it (with the flags the search ran under). The script's
+  /// bytes are copied as they are (Lua reads bytes: a comment in Latin-1 runs),
+  /// but for a UTF-8 byte-order mark, which would sit mid-chunk after the
+  /// wrapper's first words.
+  public static func counterexample(script: [UInt8], file: String, _ v: ExploreViolation, command: String) -> [UInt8] {
+    var out = Array("(function(...) --[==[ a counterexample found by lifesim explore: see the end of the file ]==] ".utf8)
     // The script's own long brackets cannot close the comment above: its level
     // is two, and the script starts after it.
-    out += script
-    if !script.hasSuffix("\n") { out += "\n" }
-    out += "end)(...)\n\n"
-    out += "-- A counterexample found by `lifesim explore \(file)`: after "
-    out += v.steps.isEmpty ? "no step" : v.steps.joined(separator: ", ")
-    out += ",\n-- " + (v.invariant.map { "invariant '\($0)' does not hold" } ?? "a handler fails") + ": "
-    out += v.message.split(separator: "\n").first.map(String.init) ?? ""
-    out += "\n-- Run it with `\(command)`: it fails there with the same message.\n"
-    out += "lifesim.replay{ " + v.steps.map(quoted).joined(separator: ", ") + " }\n"
-    return out
+    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    out += script.starts(with: bom) ? script.dropFirst(3) : script[...]
+    if script.last != UInt8(ascii: "\n") { out.append(UInt8(ascii: "\n")) }
+    var tail = "end)(...)\n\n"
+    // What goes into a comment is made one line: a newline in a step's name
+    // (from a bundle id or an action's name) would end the comment there.
+    tail += "-- A counterexample found by `lifesim explore \(commentText(file))`: after "
+    tail += v.steps.isEmpty ? "no step" : commentText(v.steps.joined(separator: ", "))
+    tail += ",\n-- " + commentText(v.invariant.map { "invariant '\($0)' does not hold" } ?? "a handler fails") + ": "
+    tail += commentText(v.message.split(separator: "\n").first.map(String.init) ?? "")
+    tail += "\n-- Run it with `\(commentText(command))`: it fails there with the same message.\n"
+    tail += "lifesim.replay{ " + v.steps.map(quoted).joined(separator: ", ") + " }\n"
+    return out + Array(tail.utf8)
+  }
+
+  /// Text for a Lua comment line: a control character (a newline or a
+  /// carriage return would end the comment) written as its escape.
+  static func commentText(_ s: String) -> String {
+    guard s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return s }
+    let q = quoted(s)
+    return String(q.dropFirst().dropLast())
   }
 }

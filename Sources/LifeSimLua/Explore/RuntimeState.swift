@@ -26,6 +26,11 @@ struct RuntimeState {
   /// The bytes kept of the Lua state (the rest shares storage with the live
   /// device until either changes).
   var byteCount: Int { lua.count }
+
+  /// Whether its Lua bytes are `other`'s, the same storage (a copy of it).
+  func sharesBytes(with other: RuntimeState) -> Bool {
+    lua.withUnsafeBufferPointer { a in other.lua.withUnsafeBufferPointer { $0.baseAddress == a.baseAddress } }
+  }
 }
 
 extension LuaRuntime {
@@ -60,6 +65,17 @@ extension LuaRuntime {
     return RuntimeState(lua: lua, isDelta: base != nil, slots: devices.ids.map { ($0, devices[$0]!.saveState()) },
                         explore: explore, nextDeviceID: nextDeviceID, tracked: base?.tracked ?? false,
                         generation: trackGeneration)
+  }
+
+  /// Throws the memory cap's error when the Lua state holds blocks outside
+  /// its mapping, which no saved state could hold: its mapping filled (a host
+  /// function built a large result, or the script went past its cap) and the
+  /// cap tripped, though no Lua code has run since to raise it.
+  func checkSavable() throws {
+    guard ls_getstate(mainState).pointee.spilled == 0 else {
+      throw ScriptError(message: "not enough memory: the script exceeded its memory cap of "
+                        + "\(options.memoryLimit >> 20) MB (--max-memory)")
+    }
   }
 
   /// How many allocations and protected calls the Lua state has seen
@@ -104,6 +120,7 @@ extension LuaRuntime {
   func rebase(_ states: inout [RuntimeState], from base: RuntimeState) throws -> RuntimeState? {
     guard tracksWrites, let first = states.first else { return nil }
     try restoreState(first, base: base)
+    try checkSavable()
     var newBase = saveState()
     guard newBase.lua.withUnsafeBytes({ ls_snapshot_rebase_begin(mainState, $0.baseAddress) }) != 0 else { return nil }
     for i in states.indices {

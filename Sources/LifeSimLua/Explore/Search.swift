@@ -18,7 +18,10 @@ private final class SearchWorker {
 
   init(_ explorer: Explorer) throws {
     rt = try explorer.runtime(snapshots: true)
-    do { slot = try rt.exploreDevice() } catch let e as ScriptError { throw ExploreError(description: e.message) }
+    do {
+      slot = try rt.exploreDevice()
+      try rt.checkSavable()
+    } catch let e as ScriptError { throw ExploreError(description: e.message) }
     var root = rt.saveState()
     rt.trackWrites(from: &root)
     setUp = root
@@ -53,6 +56,12 @@ private final class SearchWorker {
     base = newBase
     setUp = states.removeLast()
     for (i, s) in zip(owned, states) { nodes[i].state = s }
+  }
+
+  /// The state now, saved against the base.
+  func save() throws -> RuntimeState {
+    do { try rt.checkSavable() } catch let e as ScriptError { throw ExploreError(description: e.message) }
+    return rt.saveState(against: base)
   }
 
   func take(_ step: String) throws -> StepOutcome {
@@ -114,6 +123,39 @@ private struct Successor {
   var reached: [String] = []
   /// Saved when the fingerprint was new to its worker.
   var state: RuntimeState?
+  /// New to its worker, but not saved: the saved states had reached
+  /// --max-saved-memory.
+  var overBudget = false
+}
+
+/// The bytes the search's saved states hold (the Lua state's bytes of each),
+/// counted across the workers, against --max-saved-memory.
+private final class SavedBytes: @unchecked Sendable {
+  private let lock = NSLock()
+  private var total = 0
+  let budget: Int
+  init(budget: Int) { self.budget = budget }
+
+  /// Counts `n` more bytes; false, counting nothing, when they would go past the budget.
+  func add(_ n: Int) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    guard total + n <= budget else { return false }
+    total += n
+    return true
+  }
+
+  func set(_ n: Int) {
+    lock.lock()
+    total = n
+    lock.unlock()
+  }
+
+  func remove(_ n: Int) {
+    lock.lock()
+    total -= n
+    lock.unlock()
+  }
 }
 
 extension Explorer {
@@ -145,6 +187,14 @@ extension Explorer {
     let rootPrint = try first.fingerprint()
     var seen: Set<StateDigest> = [rootPrint]
     var frontier = [Node(steps: [], fingerprint: rootPrint, owner: 0, state: first.base)]
+    let saved = SavedBytes(budget: options.maxSavedBytes)
+    /// The bytes a node's saved state adds to the workers' own (the first
+    /// level's one node is a worker's base, as the set-up state is until a
+    /// rebase).
+    func counted(_ node: Node) -> Int {
+      guard let state = node.state else { return 0 }
+      return workers[node.owner].base.sharesBytes(with: state) ? 0 : state.byteCount
+    }
     var depth = 0
     var lastReport = Date()
     var checked = 0
@@ -162,6 +212,17 @@ extension Explorer {
           if owned.count <= Self.rebaseLimit { try worker.rebase(&frontier, owned: owned) }
         }
       }
+      // What the states to expand and the workers' own hold now; the new
+      // states of this level are counted as they are saved.
+      let held = frontier.reduce(0) { $0 + counted($1) }
+        + workers.reduce(0) { $0 + $1.base.byteCount + ($1.setUp.sharesBytes(with: $1.base) ? 0 : $1.setUp.byteCount) }
+      saved.set(held)
+      if held > options.maxSavedBytes {
+        result.truncated = true
+        result.savedMemoryReached = true
+        result.depthReached = depth
+        break search
+      }
       // The new states of the last level are never expanded: they are not
       // saved (about a third of the saving in a depth-7 search, and most of
       // its memory).
@@ -175,7 +236,7 @@ extension Explorer {
       while offset < frontier.count {
         let chunk = offset..<min(frontier.count, offset + chunkSize)
         offset = chunk.upperBound
-        let expanded = expandAll(frontier, chunk, workers, seen, keep: keep)
+        let expanded = expandAll(frontier, chunk, workers, seen, saved, keep: keep)
         // In node order, whatever --jobs: a node's error counts only if no
         // earlier node broke an invariant (the workers may have gone past it).
         for (n, expansion) in zip(chunk, expanded) {
@@ -191,10 +252,21 @@ extension Explorer {
               result.depthReached = depth
               break search
             }
-            guard seen.insert(s.fingerprint).inserted else { continue }
+            guard seen.insert(s.fingerprint).inserted else {
+              if let state = s.state { saved.remove(state.byteCount) }  // another node's successor got there first
+              continue
+            }
             if result.distinct >= options.maxStates {
               // One more distinct state than --max-states allows: stop before it.
               result.truncated = true
+              result.depthReached = depth
+              break search
+            }
+            if keep && s.overBudget {
+              // A state to expand that would take the saved states past
+              // --max-saved-memory: stop before it.
+              result.truncated = true
+              result.savedMemoryReached = true
               result.depthReached = depth
               break search
             }
@@ -213,6 +285,11 @@ extension Explorer {
             result.distinct += 1
             next.append(node)
           }
+        }
+        // The chunk's states are expanded: what they held is free again.
+        for n in chunk {
+          saved.remove(counted(frontier[n]))
+          frontier[n].state = nil
         }
         if let progress, Date().timeIntervalSince(lastReport) >= 1 {
           lastReport = Date()
@@ -262,13 +339,13 @@ extension Explorer {
   /// Expands the chunk's nodes, each on worker `index % jobs`, the workers in
   /// parallel; each node's expansion or error, in node order.
   private func expandAll(_ frontier: [Node], _ chunk: Range<Int>, _ workers: [SearchWorker],
-                         _ seen: Set<StateDigest>, keep: Bool) -> [Result<Expansion, Error>] {
+                         _ seen: Set<StateDigest>, _ saved: SavedBytes, keep: Bool) -> [Result<Expansion, Error>] {
     let jobs = workers.count
     if jobs == 1 {
       var fresh = Set<StateDigest>()
       var out: [Result<Expansion, Error>] = []
       for n in chunk {
-        let r = Result { try expand(frontier[n], on: workers[0], index: 0, seen, &fresh, keep: keep) }
+        let r = Result { try expand(frontier[n], on: workers[0], index: 0, seen, &fresh, saved, keep: keep) }
         out.append(r)
         if case .failure = r { break }  // nothing after it is looked at
       }
@@ -286,7 +363,7 @@ extension Explorer {
         var fresh = Set<StateDigest>()
         for n in chunk where n % jobs == w {
           (base + (n - chunk.lowerBound)).pointee = Result {
-            try self.expand(frontier[n], on: workers[w], index: w, seen, &fresh, keep: keep)
+            try self.expand(frontier[n], on: workers[w], index: w, seen, &fresh, saved, keep: keep)
           }
         }
       }
@@ -299,13 +376,13 @@ extension Explorer {
   /// (a saved state only restores into the runtime that saved it). With
   /// `keep`, the first successor in a new state is saved, to be expanded at
   /// the next level.
-  private func expand(_ node: Node, on worker: SearchWorker, index: Int,
-                      _ seen: Set<StateDigest>, _ fresh: inout Set<StateDigest>, keep: Bool) throws -> Expansion {
+  private func expand(_ node: Node, on worker: SearchWorker, index: Int, _ seen: Set<StateDigest>,
+                      _ fresh: inout Set<StateDigest>, _ saved: SavedBytes, keep: Bool) throws -> Expansion {
     let start: RuntimeState
     if node.owner != index {
       try worker.rebuild(node.steps)
       guard try worker.fingerprint() == node.fingerprint else { throw ExploreError.notReplayable(node.steps) }
-      start = worker.rt.saveState(against: worker.base)
+      start = try worker.save()
     } else {
       guard let saved = node.state else { preconditionFailure("a node to expand was not saved") }
       start = saved
@@ -340,7 +417,8 @@ extension Explorer {
         out.append(s)
         break  // the search stops here: the later steps would not be looked at
       } else if keep, !seen.contains(s.fingerprint), fresh.insert(s.fingerprint).inserted {
-        s.state = worker.rt.saveState(against: worker.base)
+        let state = try worker.save()
+        if saved.add(state.byteCount) { s.state = state } else { s.overBudget = true }
       }
       out.append(s)
     }

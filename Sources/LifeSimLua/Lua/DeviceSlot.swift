@@ -383,7 +383,10 @@ final class DeviceSlot: DeviceHost {
   /// Lets go of the device: it may outlive the slot (kept by
   /// `retainDevices`, or by Swift code) and must not call into it.
   func detach() {
-    if device.host === self { device.host = nil }
+    if device.host === self {
+      device.host = nil
+      device.checkpoint = nil
+    }
   }
 
   var L: LuaState { runtime.L }

@@ -8,6 +8,7 @@ extension Operation {
   /// How a script writes the operation.
   var luaName: String {
     switch self {
+    case .install: return "dev:install"
     case .launch: return "dev:launch"
     case .openURL: return "dev:open_url"
     case .home: return "dev:home"
@@ -42,6 +43,7 @@ extension Operation {
     case .removeFromParent: return "vc:remove_from_parent"
     case .advance: return "dev:advance"
     case .run: return "dev:run"
+    case .after: return "dev:after"
     case .work: return "ctx:work"
     case .appTimer: return "ctx:after"
     case .beginBackgroundTask: return "ctx:begin_background_task"
@@ -101,6 +103,12 @@ func luaMessage(for error: SimulationError) -> String {
     return "\(n) events ran at t=\(t) without the clock moving: a timer or dev:after reschedules itself with no delay (--max-events-per-instant)"
   case .horizonReached(let t):
     return "the run reached its virtual-time limit at t=\(t) with events still scheduled (--max-time)"
+  case .clockRange(let op, let now, let span):
+    return "\(op.luaName): t=\(now) + \(span) s is past the end of the virtual clock (t=\(SimTime.clockEnd), about 146,000 years)"
+  case .pastHorizon(let op, let span, let horizon):
+    return "\(op.luaName): \(span) s of virtual time is more than a run may take, \(horizon) s (--max-time)"
+  case .traceFull(let records, let limit):
+    return "the trace exceeded its memory cap of \(limit >> 20) MB (--max-trace-memory) with \(records) records; stream it (lifesim run --stream), record less, or raise the cap"
   case .replayRow(let row, let inner):
     return "workload:drive: replay row \(row): \(luaMessage(for: inner))"
   case .unsupportedVersion, .illegalTransition, .illegalSceneTransition, .inconsistent, .processKilled,

@@ -20,6 +20,9 @@ public struct RuntimeOptions: Sendable {
   /// Keep the whole Lua state in one mapping that `saveState` can copy
   /// (`lifesim explore`). It reserves twice the memory cap of address space.
   public var snapshots = false
+  /// The size of that mapping instead, for tests: one small enough to fill
+  /// shows what happens when it does (the memory cap trips).
+  var arenaBytes: Int?
   /// Instructions per run (`--max-instructions`); negative means unlimited.
   public var maxInstructions: Int64 = 300_000_000
   /// Instructions per handler, observer or timer call.
@@ -28,6 +31,9 @@ public struct RuntimeOptions: Sendable {
   public var maxTime: Double = 30 * 86_400
   /// Events that may run at one virtual instant (`--max-events-per-instant`).
   public var maxEventsPerInstant = 100_000
+  /// What the devices' traces may keep together, in bytes: their records,
+  /// the records' text and the names they hold (`--max-trace-memory`).
+  public var maxTraceMemory = 1 << 30
   /// Keep every device made, so their traces can be written after the script.
   public var retainDevices = true
   /// Keep every device's Lua object too, so the script's functions stay
@@ -89,6 +95,13 @@ public final class LuaRuntime {
   public var scriptPath: String?
 
   var devices = DeviceSlots()
+  /// What the traces of the script's devices keep, together (`maxTraceMemory`).
+  let traceBudget: MemoryBudget
+  /// Devices made since the run began (`maxDevices`).
+  var devicesThisRun = 0
+  /// The most devices one run makes: each is a few kilobytes the Lua
+  /// allocator never sees.
+  static let maxDevices = 10_000
   /// The device a script function was last called on: the one a test's
   /// failure context describes.
   var lastUsedDeviceID: Int32?
@@ -98,6 +111,22 @@ public final class LuaRuntime {
   /// The versions scripts asked for in `lifesim.device{ ios = … }` that
   /// `overrideIOS` replaced, in order of first use.
   public internal(set) var pinnedVersions: [Int] = []
+  /// The versions devices named in `lifesim.device{ ios = … }` that differ
+  /// from `options.ios`, in order of first use: with `devicesOnOptionVersion`,
+  /// what tells a command that its `--ios` went unused.
+  public internal(set) var ownVersions: [Int] = []
+  /// How many devices run `options.ios`.
+  public internal(set) var devicesOnOptionVersion = 0
+
+  /// What to say when the command line named a version (`--ios`) that no
+  /// device ran, because each device names its own: nil when it was used,
+  /// or when no device was made.
+  public func unusedVersionWarning(file: String) -> String? {
+    guard devicesOnOptionVersion == 0, !ownVersions.isEmpty else { return nil }
+    let what = ownVersions.map { "ios = \($0)" }.joined(separator: ", ")
+    return "lifesim: warning: --ios \(options.ios) was not used: \(file) sets \(what) in lifesim.device, "
+      + "which wins over --ios; the run used what the script sets"
+  }
   /// The `lifesim.test` cases run so far, in order.
   public internal(set) var testResults: [TestCaseResult] = []
   /// What the script declared for `lifesim explore`.
@@ -144,9 +173,10 @@ public final class LuaRuntime {
   public init(options: RuntimeOptions) throws {
     self.options = options
     self.defaultSeed = options.seed
+    self.traceBudget = MemoryBudget(limit: options.maxTraceMemory)
     _ = dispatchInstalled
     let made = options.snapshots
-      ? ls_newstate_arena(max(options.memoryLimit, 64 << 20) * 2 + (64 << 20), nil)
+      ? ls_newstate_arena(options.arenaBytes ?? max(options.memoryLimit, 64 << 20) * 2 + (64 << 20), nil)
       : ls_newstate(0, nil)
     guard let L = made else {
       throw LuaFailure(kind: .memory, message: "cannot create a Lua state: out of memory")
@@ -164,6 +194,8 @@ public final class LuaRuntime {
   }
 
   deinit {
+    // A device kept after the runtime (`createdDevices`) must not call back into it.
+    for id in devices.ids { devices[id]?.detach() }
     ls_close(mainState)
     contexts.deallocate()
   }
@@ -375,6 +407,10 @@ public final class LuaRuntime {
     nextDeviceID += 1
     let slot = DeviceSlot(id: id, device: device, runtime: self)
     devices[id] = slot
+    devicesThisRun += 1
+    device.traceBudget = traceBudget
+    // unowned(unsafe): the slot clears the closure when it lets go of the device.
+    device.checkpoint = { [unowned(unsafe) self] steps in try self.checkpoint(steps: steps) }
     if options.retainDevices { createdDevices.append(device) }
     return slot
   }
@@ -403,7 +439,7 @@ public func withoutByteOrderMark(_ bytes: [UInt8]) -> [UInt8] {
 }
 
 /// Reads a whole file.
-public func readFileBytes(_ path: String) throws -> [UInt8] {
+public func readFileBytes(_ path: String, limit: Int? = nil) throws -> [UInt8] {
   guard let f = fopen(path, "rb") else { throw FileError(message: String(cString: strerror(errno))) }
   defer { fclose(f) }
   var bytes: [UInt8] = []
@@ -411,6 +447,9 @@ public func readFileBytes(_ path: String) throws -> [UInt8] {
   while true {
     let n = fread(&buffer, 1, buffer.count, f)
     if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
+    if let limit, bytes.count > limit {
+      throw FileError(message: "larger than \(limit >> 20) MB")
+    }
     if n < buffer.count { break }
   }
   if ferror(f) != 0 { throw FileError(message: String(cString: strerror(errno))) }

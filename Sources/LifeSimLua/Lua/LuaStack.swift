@@ -122,14 +122,34 @@ func setField(_ L: LuaState, _ t: Int32, _ key: String) {
 // MARK: - Suggestions
 
 /// " (did you mean 'x'?)" when a close name exists, else "".
+///
+/// The work is bounded whatever a script passes: a word or a candidate
+/// longer than `suggestionMaxLength` bytes is no typo of a name, and is not
+/// compared; at most `suggestionMaxCandidates` names are tried; and a
+/// candidate whose length differs by more than the distance allowed is
+/// skipped before any distance is computed.
 func suggestion(for word: String, in candidates: [String]) -> String {
+  guard word.utf8.count <= suggestionMaxLength else { return "" }
+  let lowered = word.lowercased()
+  let length = lowered.utf8.count
+  let allowed = max(2, word.count / 3)
   var best: (String, Int)?
-  for c in candidates {
-    let d = editDistance(word.lowercased(), c.lowercased())
-    if d <= max(2, word.count / 3), best == nil || d < best!.1 { best = (c, d) }
+  for c in candidates.prefix(suggestionMaxCandidates) where c.utf8.count <= suggestionMaxLength {
+    let other = c.lowercased()
+    guard abs(other.utf8.count - length) <= allowed else { continue }
+    let d = editDistance(lowered, other)
+    if d <= allowed, best == nil || d < best!.1 { best = (c, d) }
   }
   return best.map { " (did you mean '\($0.0)'?)" } ?? ""
 }
+
+/// The longest name, in bytes, that a suggestion compares (longer than any
+/// name of the API, a bundle id or a selector).
+let suggestionMaxLength = 256
+
+/// The most names a suggestion tries: with names of at most 256 bytes, a
+/// failed lookup costs at most about 65 million steps of the distance.
+let suggestionMaxCandidates = 1_000
 
 func editDistance(_ a: String, _ b: String) -> Int {
   let a = Array(a.utf8), b = Array(b.utf8)

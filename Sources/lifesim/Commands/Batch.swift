@@ -57,20 +57,33 @@ extension Lifesim {
 
     func validate() throws {
       if let jobs, jobs < 1 || jobs > 1024 { throw ValidationError("--jobs must be between 1 and 1024") }
-      if let seeds, seeds < 1 { throw ValidationError("--seeds must be ≥ 1") }
+      if let seeds, seeds < 1 || seeds > BatchRunner.maxSeeds {
+        throw ValidationError("--seeds must be between 1 and \(BatchRunner.maxSeeds)")
+      }
       if let shards, shards < 1 { throw ValidationError("--shards must be ≥ 1") }
       if let shard { _ = try parseShard(shard) }
       if let output { _ = try parseFormat(output) }
       for f in filters where !f.contains("=") { throw ValidationError("--where takes name=value, got '\(f)'") }
       if !filters.isEmpty && plot == nil { throw ValidationError("--where selects the points of --plot; give --plot METRIC") }
+      let output = self.output ?? defaultOutput()
+      let chart = plot.map { _ in plotOutput ?? replacingExtension(of: output, with: "svg") }
+      try refuseOutputOverInput(outputs: [("--output", output), ("--plot-output", chart)], inputs: [("the experiment", file)])
     }
 
     func run() throws {
       let output = self.output ?? defaultOutput()
       var runtime = common.runtimeOptions()
       runtime.output = { printError($0) }  // print() in runs goes to stderr, beside the progress
-      var options = BatchOptions(experiment: file, output: output,
-                                 jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, runtime: runtime)
+      let cores = ProcessInfo.processInfo.activeProcessorCount
+      var workers = jobs ?? cores
+      let most = Self.maxJobs(cores: cores)
+      if workers > most {
+        // Runs are CPU-bound: workers beyond the cores only wait for one, each
+        // with its own Lua state and stack.
+        printError("lifesim: --jobs \(workers) capped at \(most) (twice the \(cores) core\(cores == 1 ? "" : "s"), at least 4): more workers would only wait for a core")
+        workers = most
+      }
+      var options = BatchOptions(experiment: file, output: output, jobs: workers, runtime: runtime)
       options.seeds = seeds
       options.resume = resume
       if let shard {
@@ -80,6 +93,7 @@ extension Lifesim {
         printError("lifesim: shard \(s) (from \(source))")
       }
       let runner = try BatchRunner(options: options)
+      runner.notice = { printError($0) }
       let spec = runner.spec
       if !quiet {
         var line = "lifesim: \(spec.name): \(spec.runCount) runs (\(spec.points.count) points × \(spec.seeds) seeds"
@@ -107,7 +121,7 @@ extension Lifesim {
         printError("lifesim: \(report.skipped) runs were already in \(output) (--resume)")
       }
       let summary = try ResultSummary(path: output)
-      writeOut(summary.render(title: spec.name))
+      writeOut(visibleNULs(summary.render(title: spec.name)))
       if let metric = plot {
         // The results are what matters: a chart that cannot be drawn is
         // reported, and the batch's exit status stays what the runs made it.
@@ -127,6 +141,9 @@ extension Lifesim {
         throw CommandFailure.runsFailed(failed: report.failed, ran: report.ran, first: report.firstError ?? "?")
       }
     }
+
+    /// The most workers a batch starts: twice the cores, and at least 4.
+    static func maxJobs(cores: Int) -> Int { max(4, 2 * cores) }
 
     private func defaultOutput() -> String {
       let base = file.split(separator: "/").last.map(String.init) ?? file
@@ -187,10 +204,12 @@ extension Lifesim {
     func run() throws {
       let summary = try ResultSummary(path: results)
       switch format {
-      case .text: writeOut(summary.render(title: results))
+      // Tables are read as text: a NUL in a name shows as \0. CSV and JSON
+      // carry it as data (JSON escapes it).
+      case .text: writeOut(visibleNULs(summary.render(title: results)))
       case .csv: writeOut(summary.csv())
       case .json: writeOut(summary.json())
-      case .markdown: writeOut(summary.markdown(title: results))
+      case .markdown: writeOut(visibleNULs(summary.markdown(title: results)))
       }
     }
   }
@@ -227,6 +246,7 @@ extension Lifesim {
       for f in filters where !f.contains("=") {
         throw ValidationError("--where takes name=value, got '\(f)'")
       }
+      try refuseOutputOverInput(outputs: [("--output", output)], inputs: [("the result file", results)])
     }
 
     func run() throws {

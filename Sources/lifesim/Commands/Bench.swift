@@ -59,7 +59,11 @@ extension Lifesim {
       guard `repeat` >= 1, seeds >= 1, records >= 1, batchRuns >= 10 else {
         throw ValidationError("--repeat, --seeds and --records must be ≥ 1, --batch-runs ≥ 10")
       }
-      if let jobs, jobs < 1 { throw ValidationError("--jobs must be ≥ 1") }
+      // Counts the figures multiply and allocate by: bounded before any arithmetic.
+      guard `repeat` <= 1_000, seeds <= 100_000_000, records <= 1_000_000_000_000, batchRuns <= 1_000_000_000 else {
+        throw ValidationError("--repeat must be at most 1000, --seeds 100000000, --records 1000000000000, --batch-runs 1000000000")
+      }
+      if let jobs, jobs < 1 || jobs > 1024 { throw ValidationError("--jobs must be between 1 and 1024") }
       let known = ["dispatch", "engine", "trace", "experiment", "explore", "memory"]
       for name in only where !known.contains(name) {
         throw ValidationError("--only takes \(known.joined(separator: ", ")); got '\(name)'")

@@ -7,9 +7,18 @@ struct CommonOptions: ParsableArguments {
   @Option(help: "The run's seed: math.random and devices without a seed use it.")
   var seed: UInt64 = Defaults.seed
 
-  @Option(help: ArgumentHelp("The iOS version of devices that do not name one.",
+  @Option(name: .customLong("ios"),
+          help: ArgumentHelp("The iOS version of devices that do not name one (default: \(Defaults.ios)).",
                              valueName: "version"))
-  var ios: Int = Defaults.ios
+  var iosOption: Int?
+
+  /// The version devices that do not name one run.
+  var ios: Int { iosOption ?? Defaults.ios }
+
+  /// What to say when `--ios` was given and no device ran it.
+  func unusedVersionWarning(_ runtime: LuaRuntime, file: String) -> String? {
+    iosOption == nil ? nil : runtime.unusedVersionWarning(file: file)
+  }
 
   @Flag(help: "Give scripts the whole Lua standard library (io, os, debug). Only for scripts you trust.")
   var unsafe = false
@@ -23,8 +32,11 @@ struct CommonOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Lua instructions one handler, observer or timer may execute.", valueName: "N"))
   var maxHandlerInstructions: Int64 = Defaults.maxHandlerInstructions
 
-  @Option(help: ArgumentHelp("How far dev:run() may take the clock, in virtual seconds.", valueName: "seconds"))
+  @Option(help: ArgumentHelp("How far dev:run() or a workload:drive may take the clock, in virtual seconds.", valueName: "seconds"))
   var maxTime: Double = Defaults.maxTime
+
+  @Option(help: ArgumentHelp("What each device's trace may keep in memory (records and their text), in MB.", valueName: "MB"))
+  var maxTraceMemory: Int = Defaults.maxTraceMemory
 
   @Option(help: ArgumentHelp("Events that may run at one virtual instant before the run counts as stalled.",
                              valueName: "N"))
@@ -41,7 +53,16 @@ struct CommonOptions: ParsableArguments {
       throw ValidationError("instruction limits must be positive")
     }
     guard maxTime > 0, maxTime.isFinite else { throw ValidationError("--max-time must be a positive number") }
+    // The longest span the clock takes at once; past it the option would be
+    // ignored in silence.
+    guard let span = SimTime(seconds: maxTime) else {
+      throw ValidationError("--max-time must be at most 3153600000 seconds (100 years), the longest span the virtual clock takes")
+    }
+    guard span > .zero else { throw ValidationError("--max-time must be at least 0.000001 seconds (a microsecond)") }
     guard maxEventsPerInstant > 0 else { throw ValidationError("--max-events-per-instant must be positive") }
+    guard maxTraceMemory > 0, maxTraceMemory <= 1 << 20 else {
+      throw ValidationError("--max-trace-memory must be between 1 and 1048576 MB")
+    }
   }
 
   /// The flags' defaults, named once for the declarations above and for `arguments`.
@@ -53,6 +74,7 @@ struct CommonOptions: ParsableArguments {
     static let maxHandlerInstructions: Int64 = 50_000_000
     static let maxTime: Double = 30 * 86_400
     static let maxEventsPerInstant = 100_000
+    static let maxTraceMemory = 1024
   }
 
   /// These flags as a command line, leaving out the ones at their defaults:
@@ -72,6 +94,7 @@ struct CommonOptions: ParsableArguments {
     if maxEventsPerInstant != defaults.maxEventsPerInstant {
       out += ["--max-events-per-instant", String(maxEventsPerInstant)]
     }
+    if maxTraceMemory != defaults.maxTraceMemory { out += ["--max-trace-memory", String(maxTraceMemory)] }
     return out
   }
 
@@ -86,6 +109,7 @@ struct CommonOptions: ParsableArguments {
     o.maxHandlerInstructions = maxHandlerInstructions
     o.maxTime = maxTime
     o.maxEventsPerInstant = maxEventsPerInstant
+    o.maxTraceMemory = maxTraceMemory << 20
     o.output = { writeOut($0) }
     return o
   }

@@ -48,6 +48,7 @@ extension Lifesim {
     func run() throws {
       var traces: [[[String]]] = []  // per version, per device, the lines
       var pinned: [Int] = []  // versions the script asked for, overridden
+      var notes: [[String]] = []  // per version, handlers that never ran
       for v in versions {
         var options = RuntimeOptions()
         options.ios = v
@@ -62,6 +63,9 @@ extension Lifesim {
         }
         for p in runtime.pinnedVersions where !pinned.contains(p) { pinned.append(p) }
         traces.append(runtime.createdDevices.map(lines(of:)))
+        // A handler that never ran on one version is not a difference between versions.
+        notes.append(runtime.endOfRunNotes(includingLeftovers: false)
+          .map { $0.replacingOccurrences(of: "lifesim: warning: ", with: "") })
       }
       if !pinned.isEmpty {
         let what = pinned.map { "ios = \($0)" }.joined(separator: ", ")
@@ -72,6 +76,9 @@ extension Lifesim {
       for d in 0..<deviceCount {
         if deviceCount > 1 { out += "# device \(d + 1)\n" }
         out += table(traces.map { d < $0.count ? $0[d] : [] })
+      }
+      for (v, said) in zip(versions, notes) where !said.isEmpty {
+        out += "\nnote, iOS \(v):\n" + said.map { "  \($0)\n" }.joined()
       }
       writeOut(out)
     }

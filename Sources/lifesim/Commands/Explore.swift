@@ -33,6 +33,10 @@ extension Lifesim {
     @Option(help: "Stop after this many distinct states.")
     var maxStates: Int = 200_000
 
+    @Option(help: ArgumentHelp("Stop when the states the search saves to expand would hold more than this, in MB.",
+                               valueName: "MB"))
+    var maxSavedMemory: Int = 1024
+
     @Option(name: .shortAndLong, help: "Worker threads for the replays (the answer does not depend on it).")
     var jobs: Int = 1
 
@@ -41,6 +45,10 @@ extension Lifesim {
 
     @Option(help: "The length of each random walk.")
     var length: Int = 30
+
+    @Option(help: ArgumentHelp("Stop shrinking a random walk's failure once its replays took this many steps, and report the shortest failure found by then.",
+                               valueName: "N"))
+    var maxShrinkSteps: Int = 1_000_000
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the counterexample as a runnable scenario.", valueName: "file"))
     var output: String?
@@ -59,15 +67,22 @@ extension Lifesim {
         throw ValidationError("--actions names no action")
       }
       if maxStates < 1 { throw ValidationError("--max-states must be ≥ 1") }
+      if maxSavedMemory < 1 || maxSavedMemory > 1 << 30 {
+        throw ValidationError("--max-saved-memory must be between 1 and 1073741824 MB")
+      }
+      if maxShrinkSteps < 1 { throw ValidationError("--max-shrink-steps must be ≥ 1") }
       if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256") }
-      if let random, random < 1 { throw ValidationError("--random must be ≥ 1") }
+      if let random, random < 1 || random > 1_000_000_000 { throw ValidationError("--random must be between 1 and 1000000000") }
       if length < 1 || length > 10_000 { throw ValidationError("--length must be between 1 and 10000") }
+      try refuseOutputOverInput(outputs: [("--output", output)], inputs: [("the script", file)])
     }
 
     func run() throws {
       var options = ExploreOptions()
       options.depth = depth ?? 6
       options.maxStates = maxStates
+      options.maxSavedBytes = maxSavedMemory << 20
+      options.maxShrinkSteps = maxShrinkSteps
       options.jobs = jobs
       options.runtime = common.runtimeOptions()
       options.actions = actions.map {
@@ -78,7 +93,13 @@ extension Lifesim {
       do {
         if let random {
           result = try explorer.randomWalks(random, length: length, seed: UInt64(truncatingIfNeeded: common.seed)) { p in
-            if !quiet { printError("lifesim explore: \(p.distinct) walks of \(p.depth) steps, \(p.queue) to go") }
+            guard !quiet else { return }
+            if let s = p.shrinking {
+              printError("lifesim explore: shrinking a failure of \(p.depth) steps: \(s.steps) steps so far, "
+                         + "\(s.replayed) steps replayed (stops at --max-shrink-steps \(maxShrinkSteps))")
+            } else {
+              printError("lifesim explore: \(p.distinct) walks of \(p.depth) steps, \(p.queue) to go")
+            }
           }
         } else {
           result = try explorer.run { p in
@@ -96,7 +117,8 @@ extension Lifesim {
       var summary = random.map { "lifesim explore: \($0) random walk\($0 == 1 ? "" : "s") of \(length) steps, \(result.states) steps replayed" }
         ?? "lifesim explore: \(result.states) states, \(result.distinct) distinct, depth \(result.depthReached)"
       summary += String(format: ", %.1f s", result.seconds)
-      if result.truncated { summary += " (stopped at --max-states \(maxStates))" }
+      let stop = result.savedMemoryReached ? "--max-saved-memory \(maxSavedMemory) MB" : "--max-states \(maxStates)"
+      if result.truncated { summary += " (stopped at \(stop))" }
       writeOut("alphabet: \(result.alphabet.joined(separator: ", "))\n")
       if random == nil {
         for c in result.coverageReport {
@@ -118,7 +140,8 @@ extension Lifesim {
           writeOut("no violation in \(random) random walk\(random == 1 ? "" : "s") of \(length) steps\n")
         } else if result.truncated {
           writeOut("no violation in the \(result.distinct) distinct states explored: the search stopped at "
-                   + "--max-states \(maxStates) before depth \(result.depthReached) was complete\n")
+                   + "\(stop) before depth \(result.depthReached) was complete"
+                   + (result.savedMemoryReached ? " (the states it saved to expand next would hold more)\n" : "\n"))
         } else {
           writeOut("no violation up to depth \(result.depthReached)\n")
         }
@@ -130,17 +153,38 @@ extension Lifesim {
       writeOut("\(what) after \(v.steps.count) step\(v.steps.count == 1 ? "" : "s"): "
                + (v.steps.isEmpty ? "(none)" : v.steps.joined(separator: ", ")) + "\n")
       writeOut("  \(v.message)\n\ntrace:\n\(v.trace)")
+      if result.shrinkStopped {
+        summary += "; shrinking stopped at --max-shrink-steps \(maxShrinkSteps): a shorter sequence may fail too"
+      }
       printError(summary)
       if let output {
-        let script = try String(contentsOfFile: file, encoding: .utf8)
+        let script: [UInt8]
+        do { script = try readFileBytes(file) } catch {
+          printError("lifesim explore: cannot read \(file) again to write \(output): \(error)")
+          throw ExitCode(2)
+        }
         // The flags the search ran under, so that the run goes the same way.
         let command = (["lifesim", "run"] + common.arguments + [output]).map(shellQuoted).joined(separator: " ")
-        try writeTextFile(output, Explorer.counterexample(script: script, file: file, v, command: command))
+        try writeBytesFile(output, Explorer.counterexample(script: script, file: file, v, command: command))
         printError("lifesim explore: wrote \(output) (`\(command)` fails the same way)")
       }
       throw ExitCode(1)
     }
   }
+}
+
+/// Writes a file of bytes, replacing it; every write and the close checked.
+/// - Throws: `CommandFailure.cannotWrite`.
+private func writeBytesFile(_ path: String, _ bytes: [UInt8]) throws {
+  guard let f = fopen(path, "wb") else {
+    throw CommandFailure.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+  }
+  var failure: String?
+  if bytes.withUnsafeBufferPointer({ fwrite($0.baseAddress, 1, $0.count, f) }) != bytes.count || fflush(f) != 0 {
+    failure = String(cString: strerror(errno))
+  }
+  if fclose(f) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+  if let failure { throw CommandFailure.cannotWrite(path: path, reason: failure) }
 }
 
 /// A word as a POSIX shell reads it back: as it is when it holds only safe

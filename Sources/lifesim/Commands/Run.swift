@@ -48,6 +48,7 @@ extension Lifesim {
       if stream && timeline != nil {
         throw ValidationError("--timeline needs the records kept: without --stream, or write --format jsonl and run lifesim timeline on it")
       }
+      try refuseOutputOverInput(outputs: [("--output", output), ("--timeline", timeline)], inputs: [("the script", file)])
     }
 
     func run() throws {
@@ -63,7 +64,7 @@ extension Lifesim {
       if output != nil {
         options.printEcho = { print($0, terminator: "") }
       } else if format != .text {
-        options.output = { fputs($0, stderr) }
+        options.output = { writeBytes($0, to: stderr) }
       }
       var sink: StreamOutput?
       let document = ChromeDocument()
@@ -123,6 +124,10 @@ extension Lifesim {
           }
         }
         try writeTextFile(timeline, svg)
+      }
+      if failure == nil {
+        if let warning = common.unusedVersionWarning(runtime, file: file) { printError(warning) }
+        for line in runtime.endOfRunNotes() { printError(line) }
       }
       // A failed lifesim.test case fails the run too (exit 1, or 2 for an error).
       var worst: ExitCode?
@@ -209,6 +214,8 @@ final class StreamOutput: @unchecked Sendable {
   private let file: UnsafeMutablePointer<FILE>
   private let path: String?
   private var buffer: [UInt8] = []
+  /// The first failed write's errno (0: none): the run goes on, and `close` reports it.
+  private var failure: Int32 = 0
 
   init(path: String?) throws {
     self.path = path
@@ -235,15 +242,16 @@ final class StreamOutput: @unchecked Sendable {
 
   private func flush() {
     guard !buffer.isEmpty else { return }
-    buffer.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, file) }
+    let wrote = buffer.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
+    if wrote != buffer.count && failure == 0 { failure = errno }
     buffer.removeAll(keepingCapacity: true)
   }
 
   func close() throws {
     flush()
-    let failed = fflush(file) != 0 || ferror(file) != 0
-    if path != nil { fclose(file) }
-    if failed { throw CommandFailure.cannotWrite(path: path ?? "standard output", reason: String(cString: strerror(errno))) }
+    if (fflush(file) != 0 || ferror(file) != 0) && failure == 0 { failure = errno == 0 ? EIO : errno }
+    if path != nil && fclose(file) != 0 && failure == 0 { failure = errno }
+    if failure != 0 { throw CommandFailure.cannotWrite(path: path ?? "standard output", reason: String(cString: strerror(failure))) }
   }
 }
 

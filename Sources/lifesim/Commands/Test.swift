@@ -61,6 +61,10 @@ extension Lifesim {
           files += found
         }
       }
+      if let junitXml {
+        try refuseOutputOverInput(outputs: [("--junit-xml", junitXml)],
+                                  inputs: paths.map { ("the test path", $0) } + files.map { ("the test file", $0) })
+      }
       let paint = Paint(enabled: color == .always || color == .auto && Paint.terminalWantsColour())
       var passed = 0, failed = 0
       var worst: Int32 = 0
@@ -73,21 +77,21 @@ extension Lifesim {
         let start = monotonicSeconds()
         var ran: [TestOutcome] = []
         defer { report.add(file: file, ran, seconds: monotonicSeconds() - start) }
-        for outcome in runTestFile(file, options: options) {
+        for outcome in runTestFile(file, options: options, explicitVersion: common.iosOption != nil) {
           if let pattern, !outcome.name.lowercased().contains(pattern.lowercased()) { continue }
           ran.append(outcome)
           let time = String(format: " (%.3f s)", outcome.seconds)
           if let message = outcome.failure {
             failed += 1
             worst = max(worst, outcome.isError ? 2 : 1)
-            writeOut(paint.red("FAIL") + "  \(outcome.name)\(time)\n" + indent(message) + "\n")
+            writeOut(paint.red("FAIL") + "  \(visibleNULs(outcome.name))\(time)\n" + indent(visibleNULs(message)) + "\n")
             if exitFirst {
               writeOut("stopped at the first failure (-x)\n")
               break files
             }
           } else {
             passed += 1
-            writeOut(paint.green("ok") + "    \(outcome.name)\(time)\n")
+            writeOut(paint.green("ok") + "    \(visibleNULs(outcome.name))\(time)\n")
           }
         }
       }
@@ -198,7 +202,7 @@ func discoverTestFiles(under root: String) -> [String] {
 }
 
 /// Runs one test file in a fresh Lua state and returns its cases.
-func runTestFile(_ file: String, options: RuntimeOptions) -> [TestOutcome] {
+func runTestFile(_ file: String, options: RuntimeOptions, explicitVersion: Bool = false) -> [TestOutcome] {
   let start = monotonicSeconds()
   var options = options
   options.retainDevices = false
@@ -221,6 +225,13 @@ func runTestFile(_ file: String, options: RuntimeOptions) -> [TestOutcome] {
     if let f = fileFailure { fileContext = runtime.failureContext().map { f.report + "\n" + $0 } ?? f.report }
     if fileFailure == nil && runtime.hasExperiment {
       outcomes.append(smokeTest(runtime, file: file))
+    }
+    if fileFailure == nil && expected == nil {
+      // Handlers that never ran, and an --ios no device used: said, not failed.
+      if explicitVersion, let warning = runtime.unusedVersionWarning(file: file) { printError(warning) }
+      for line in runtime.endOfRunNotes(includingLeftovers: false) {
+        printError(line.replacingOccurrences(of: "lifesim: warning: ", with: "lifesim: warning: \(file): "))
+      }
     }
   } catch let f as LuaFailure {
     fileFailure = f

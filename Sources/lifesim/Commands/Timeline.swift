@@ -34,8 +34,13 @@ extension Lifesim {
     var title: String?
 
     func validate() throws {
+      // Virtual times are whole microseconds in 64 bits: about 9.2e12 seconds.
+      for (name, t) in [("--from", from), ("--to", to)] {
+        if let t, !(t >= 0 && t <= 9e12) { throw ValidationError("\(name) must be a time between 0 and 9e12 seconds, got \(t)") }
+      }
       if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
       if !(width >= 200 && width <= 20_000) { throw ValidationError("--width must be between 200 and 20000 pixels") }
+      try refuseOutputOverInput(outputs: [("--output", output)], inputs: [("the trace", trace)])
     }
 
     func run() throws {
