@@ -36,6 +36,7 @@ void *ls_host(lua_State *L) { return ls_getstate(L)->host; }
 ** `refused` keeps the size of the last refusal for the report.
 ** ===================================================================== */
 static void ls_hook(lua_State *L, lua_Debug *ar);
+static void ls_raise_limit(lua_State *L, ls_state *S, int level);
 static lua_State *ls_newstate_with(ls_arena *arena, size_t memory_limit, void *host);
 
 /* An explore state's allocation, in its arena. The arena is sized so that
@@ -523,8 +524,13 @@ static void ls_hook(lua_State *L, lua_Debug *ar) {
     if (S->tripped == LS_TRIP_NONE) return;
   }
   lua_sethook(L, ls_hook, LUA_MASKCOUNT, 1);  // sticky from now on
+  ls_raise_limit(L, S, 0);  /* in a hook, level 0 is the running function */
+}
+
+/* Raises the error of the limit that tripped, located at `level`. */
+static void ls_raise_limit(lua_State *L, ls_state *S, int level) {
   if (S->tripped == LS_TRIP_MEMORY) {
-    ls_push_memory_error(L, S, 0);  /* in a hook, level 0 is the running function */
+    ls_push_memory_error(L, S, level);
     lua_error(L);
   }
   const char *what;
@@ -538,10 +544,27 @@ static void ls_hook(lua_State *L, lua_Debug *ar) {
     default:
       what = "interrupted (Ctrl-C)";
   }
-  luaL_where(L, 0);  /* in a hook, level 0 is the running function */
+  luaL_where(L, level);
   lua_pushstring(L, what);
   lua_concat(L, 2);
   lua_error(L);
+}
+
+void ls_charge(lua_State *L, long long n) {
+  ls_state *S = ls_getstate(L);
+  if (S->tripped == LS_TRIP_NONE) {
+    if (S->call_remaining >= 0) {
+      S->call_remaining -= n;
+      if (S->call_remaining < 0) S->tripped = LS_TRIP_CALL;
+    }
+    if (S->run_remaining >= 0) {
+      S->run_remaining -= n;
+      if (S->run_remaining < 0 && S->tripped == LS_TRIP_NONE) S->tripped = LS_TRIP_RUN;
+    }
+    if (S->tripped == LS_TRIP_NONE) return;
+  }
+  lua_sethook(L, ls_hook, LUA_MASKCOUNT, 1);  /* sticky, as in the hook */
+  ls_raise_limit(L, S, 1);  /* level 1: the caller of the C function */
 }
 
 lua_State *ls_newstate(size_t memory_limit, void *host) {
@@ -603,6 +626,31 @@ void ls_interrupt(lua_State *L) {
 /* {====================================================================
 ** Protected calls and tracebacks (§7.1.6, §7.8)
 ** ===================================================================== */
+/* An error that Lua located in the prelude (chunk "=lifesim": the wrappers of
+** table.sort, print, require...) was caused by what the script handed them:
+** the message names the script's innermost line instead, "file:line:" of the
+** nearest Lua function on the stack that is not the prelude's. */
+static void ls_blame_script(lua_State *L) {
+  static const char prefix[] = "lifesim:";
+  size_t len;
+  const char *msg = lua_type(L, 1) == LUA_TSTRING ? lua_tolstring(L, 1, &len) : NULL;
+  if (msg == NULL || len < sizeof prefix || memcmp(msg, prefix, sizeof prefix - 1) != 0) return;
+  size_t i = sizeof prefix - 1;
+  while (i < len && msg[i] >= '0' && msg[i] <= '9') i++;
+  if (i == sizeof prefix - 1 || i + 1 >= len || msg[i] != ':' || msg[i + 1] != ' ') return;
+  lua_Debug ar;
+  for (int level = 1; lua_getstack(L, level, &ar); level++) {
+    lua_getinfo(L, "Sl", &ar);
+    if (ar.currentline > 0 && strcmp(ar.source, "=lifesim") != 0) {
+      lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
+      lua_pushlstring(L, msg + i + 2, len - i - 2);
+      lua_concat(L, 2);
+      lua_replace(L, 1);
+      return;
+    }
+  }
+}
+
 static int ls_msghandler(lua_State *L) {
   // Keep the error value itself (it may be a structured expectation failure);
   // store the traceback beside it.
@@ -618,6 +666,7 @@ static int ls_msghandler(lua_State *L) {
     lua_concat(L, 3);
     lua_replace(L, 1);
   }
+  ls_blame_script(L);
   luaL_traceback(L, L, NULL, 1);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &traceback_key);
   return 1;
@@ -1019,6 +1068,7 @@ void ls_push_format_maker(lua_State *L) { lua_pushcfunction(L, ls_make_format); 
 
 static int ls_openlibs_body(lua_State *L) {
   luaL_openlibs(L);
+  ls_harden_libs(L);
   return 0;
 }
 

@@ -54,7 +54,7 @@ struct SessionScript {
     var out = "-- A lifesim REPL session, saved by :save. Replay it with: \(run)\n"
     if let file {
       let bytes = try readFileBytes(file)
-      out += "-- from \(file):\ndo\n" + String(decoding: bytes, as: UTF8.self)
+      out += "-- from \(file):\ndo\n" + String(decoding: withoutByteOrderMark(bytes), as: UTF8.self)
       if !out.hasSuffix("\n") { out += "\n" }
       out += "end\n"
     } else {

@@ -142,6 +142,31 @@ int ls_snapshot_rebase_finish(lua_State *L, const void *base);
 ls_state *ls_getstate(lua_State *L);
 void *ls_host(lua_State *L);
 
+/// Work done inside a C function that the count hook cannot see (a pattern
+/// match's steps, the slots table.move copies): charged as `n` instructions
+/// against the handler's and the run's budgets. When one runs out (or a limit
+/// tripped already: memory, Ctrl-C) it raises that limit's error at the
+/// calling line, as the hook would, and the limit stays tripped. Only from a
+/// C function that Lua called.
+void ls_charge(lua_State *L, long long n);
+/// Replaces the library functions that can run without end or overflow the
+/// C stack inside C (hardening.c): string.find, match, gmatch and gsub count
+/// their matching steps as instructions (ls_charge); string.rep of nothing
+/// returns at once; table.move charges its slots before it moves them;
+/// coroutine.close bounds how deeply closes nest ("C stack overflow"). The
+/// results are those of Lua 5.4's own functions.
+void ls_harden_libs(lua_State *L);
+/// Makes the table at `idx` weak (`mode` "k", "v" or "kv") for lifesim's own
+/// use: its metatable (made if it has none) holds the mode under "__mode" and
+/// under the private name that ls_hide_weak_mode gives the collector.
+void ls_make_weak(lua_State *L, int idx, const char *mode);
+/// Pushes that private name (a string), for the prelude's own weak tables.
+void ls_push_weak_mode_name(lua_State *L);
+/// Makes the collector of this state look for the mode of weak tables under
+/// the private name instead of "__mode", so that no script table is ever
+/// weak, whatever its metatable gains later (hardening.c). Returns 0, having
+/// changed nothing, where Lua's global state is not laid out as expected.
+int ls_hide_weak_mode(lua_State *L);
 /// Sets the instruction budgets; a negative number means unlimited.
 void ls_set_budgets(lua_State *L, long long per_run, long long per_call);
 /// Resets the sticky limit flag and refills the run budget.

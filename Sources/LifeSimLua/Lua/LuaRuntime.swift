@@ -185,6 +185,9 @@ public final class LuaRuntime {
     self.mainState = L
     ls_getstate(L).pointee.host = Unmanaged.passUnretained(self).toOpaque()
     try setUp()
+    // The collector no longer sees a script's __mode (see hardening.c);
+    // lifesim's own weak tables carry their mode under the private name too.
+    if !options.unsafe { _ = ls_hide_weak_mode(L) }
     // The cap applies to scripts, not to lifesim's own start-up.
     ls_getstate(L).pointee.limit = options.memoryLimit
     ls_set_budgets(L, options.maxInstructions, options.maxHandlerInstructions)
@@ -228,7 +231,7 @@ public final class LuaRuntime {
       throw LuaFailure(kind: .runtime, message: "cannot open \(path): \(error)")
     }
     scriptPath = path
-    try run(bytes: bytes, chunkName: "@" + path)
+    try run(bytes: withoutByteOrderMark(bytes), chunkName: "@" + path)
   }
 
   /// Loads a chunk and leaves the function on the stack.
@@ -241,8 +244,12 @@ public final class LuaRuntime {
       buf.withMemoryRebound(to: CChar.self) { ls_loadbuffer(L, $0.baseAddress, $0.count, chunkName) }
     }
     if status != LUA_OK {
-      let message = stringValue(L, -1) ?? "syntax error"
+      var message = stringValue(L, -1) ?? "syntax error"
       ls_pop(L, 1)
+      // Lua's refusal of bytecode names no chunk: name the file.
+      if message.hasPrefix("attempt to load a binary chunk") && chunkName.hasPrefix("@") {
+        message = "\(chunkName.dropFirst()): \(message); lifesim runs Lua source only"
+      }
       throw LuaFailure(kind: status == LUA_ERRMEM ? .memory : .syntax, message: message)
     }
   }
@@ -423,6 +430,13 @@ private let dispatchInstalled: Void = {
   ls_set_dispatch(lifesimDispatch)
   ls_set_counters(lifesimCounters)
 }()
+
+/// A file's bytes without the UTF-8 byte-order mark some editors put first,
+/// which Lua's own file loader skips too. It holds no newline, so line
+/// numbers stay as they were.
+public func withoutByteOrderMark(_ bytes: [UInt8]) -> [UInt8] {
+  bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+}
 
 /// Reads a whole file.
 public func readFileBytes(_ path: String, limit: Int? = nil) throws -> [UInt8] {

@@ -20,10 +20,13 @@ local lifesim, host, unsafe, seed = ...
 
 local rawtype, rawnext, rawget, rawset, rawequal, select, error, pcall =
   type, next, rawget, rawset, rawequal, select, error, pcall
-local raw_tostring, raw_setmetatable = tostring, setmetatable
-local getinfo, debug_getmetatable = debug.getinfo, debug.getmetatable
+local raw_tostring, raw_setmetatable, raw_getmetatable = tostring, setmetatable, getmetatable
+local getinfo, debug_getmetatable, debug_setmetatable = debug.getinfo, debug.getmetatable, debug.setmetatable
 local concat, raw_sort, floor = table.concat, table.sort, math.floor
 local raw_format, raw_load = string.format, load
+-- The library functions the wrappers below call, as fields: an argument error
+-- then names the function as the script knows it ('load', not 'raw_load').
+local library = { load = load, randomseed = math.randomseed, collectgarbage = collectgarbage, rawset = rawset }
 local loaded = package.loaded
 
 -- Error objects -------------------------------------------------------------
@@ -45,15 +48,36 @@ end
 -- tostring without addresses --------------------------------------------------
 -- Tables, functions and threads get a number in order of first printing, which
 -- is the same in every run of the same script (SPEC §2).
-local ids = raw_setmetatable({}, { __mode = "k" })
+local ids = raw_setmetatable({}, { __mode = "k", [host.weak_mode] = "k" })
 local next_id = 0
-local function safe_tostring(v)
+-- The type name Lua's messages use: the metatable's __name when it is a string.
+local function type_name(v)
+  local mt = debug_getmetatable(v)
+  local name = mt and rawget(mt, "__name")
+  if rawtype(name) == "string" then return name end
+  return rawtype(v)
+end
+
+-- Whether calling v can work: a function, or a value whose metatable has __call.
+local function callable(v)
+  if rawtype(v) == "function" then return true end
+  local mt = debug_getmetatable(v)
+  return mt ~= nil and rawget(mt, "__call") ~= nil
+end
+
+-- Errors name the script's line: `level` counts from this function (3 when
+-- the script called the function that called this one).
+local function tostring_at(v, level)
   local t = rawtype(v)
   if t == "table" or t == "userdata" or t == "function" or t == "thread" then
     local mt = debug_getmetatable(v)
-    if mt and rawget(mt, "__tostring") then
-      local s = mt.__tostring(v)
-      if rawtype(s) ~= "string" then error("'__tostring' must return a string", 2) end
+    local mm = mt and rawget(mt, "__tostring")
+    if mm then
+      if not callable(mm) then
+        error("attempt to call a " .. type_name(mm) .. " value (metamethod '__tostring')", level)
+      end
+      local s = mm(v)
+      if rawtype(s) ~= "string" then error("'__tostring' must return a string", level) end
       return s
     end
     local id = ids[v]
@@ -65,6 +89,11 @@ local function safe_tostring(v)
     return t .. ": #" .. id
   end
   return raw_tostring(v)
+end
+
+local function safe_tostring(v)
+  local s = tostring_at(v, 3)  -- (not a tail call, which would drop this frame from the count)
+  return s
 end
 
 -- Deterministic iteration -------------------------------------------------------
@@ -100,7 +129,10 @@ end
 function pairs(t)
   local mt = debug_getmetatable(t)
   local mm = mt and rawget(mt, "__pairs")
-  if mm then return mm(t) end
+  if mm then
+    if not callable(mm) then error("attempt to call a " .. type_name(mm) .. " value (metamethod '__pairs')", 2) end
+    return mm(t)
+  end
   check_table(t, "pairs")
   local keys, n = sorted_keys(t, 2)
   local i = 0
@@ -115,7 +147,7 @@ function pairs(t)
   end, t, nil
 end
 
-local next_cache = raw_setmetatable({}, { __mode = "k" })
+local next_cache = raw_setmetatable({}, { __mode = "k", [host.weak_mode] = "k" })
 function next(t, k)
   check_table(t, "next")
   local c = next_cache[t]
@@ -137,6 +169,19 @@ function next(t, k)
   return nil
 end
 
+-- `a < b` for table.sort without a comparator. Lua would report values it
+-- cannot compare at this line of the prelude; the script's line that called
+-- table.sort (level 3: this function, the sort, its caller) is the one to blame.
+local function default_less(a, b)
+  local ta, tb = rawtype(a), rawtype(b)
+  if ta == tb and (ta == "number" or ta == "string") then return a < b end
+  local ma, mb = debug_getmetatable(a), debug_getmetatable(b)
+  if (ma and rawget(ma, "__lt") ~= nil) or (mb and rawget(mb, "__lt") ~= nil) then return a < b end
+  local na, nb = type_name(a), type_name(b)
+  if na == nb then error("attempt to compare two " .. na .. " values", 3) end
+  error("attempt to compare " .. na .. " with " .. nb, 3)
+end
+
 -- A stable merge sort: equal elements keep their order in every run, where
 -- Lua's quicksort picks its pivot from the clock.
 function table.sort(t, comp)
@@ -144,7 +189,7 @@ function table.sort(t, comp)
   if comp ~= nil and rawtype(comp) ~= "function" then
     error("bad argument #2 to 'sort' (function expected, got " .. rawtype(comp) .. ")", 2)
   end
-  local lt = comp or function(a, b) return a < b end
+  local lt = comp or default_less
   local n = #t
   if n < 2 then return end
   local a, b = {}, {}
@@ -176,7 +221,7 @@ tostring = safe_tostring
 function print(...)
   local n = select("#", ...)
   local parts = {}
-  for i = 1, n do parts[i] = safe_tostring((select(i, ...))) end
+  for i = 1, n do parts[i] = tostring_at((select(i, ...)), 3) end
   host.write(concat(parts, "\t") .. "\n")
 end
 
@@ -190,7 +235,7 @@ function math.randomseed(...)
   if select("#", ...) == 0 then
     error("math.randomseed() without a seed reads the clock; pass a number (the run's seed is used by default)", 2)
   end
-  return raw_randomseed(...)
+  return library.randomseed(...)
 end
 
 -- Expectations -----------------------------------------------------------------
@@ -204,7 +249,7 @@ function assert(v, message, ...)
     local line = info and info.currentline and host.source_line(info.source, info.currentline)
     text = line and ("assertion failed: " .. line) or "assertion failed!"
   else
-    text = safe_tostring(message)
+    text = tostring_at(message, 3)
   end
   error(raw_setmetatable({ message = where(2) .. text, expectation = true }, ErrorMT), 0)
 end
@@ -239,7 +284,12 @@ local function sandbox_require(name)
   end
   local source, chunkname = host.read_module(name)
   if not source then error(chunkname, 2) end
+  -- A UTF-8 byte-order mark, which Lua's own file loader skips (no newline: lines keep their numbers).
+  if source:sub(1, 3) == "\239\187\191" then source = source:sub(4) end
   local chunk, err = raw_load(source, chunkname, "t", _ENV)
+  if not chunk and err:sub(1, 30) == "attempt to load a binary chunk" then
+    err = chunkname:sub(2) .. ": " .. err .. "; modules load from Lua source only"  -- Lua names no file
+  end
   if not chunk then error(err, 2) end
   local result = chunk(name)
   if result == nil then result = true end
@@ -277,7 +327,13 @@ if not unsafe then
             "lifesim run --unsafe allows them", 2)
     end
     if select("#", chunk, chunkname, mode, env) < 4 then env = _ENV end
-    return raw_load(chunk, chunkname, "t", env)
+    local f, err = library.load(chunk, chunkname, "t", env)
+    if f == nil and rawtype(err) == "string" and err:sub(1, 30) == "attempt to load a binary chunk" then
+      -- Lua's message names no chunk and no line: name the line that called load.
+      err = where(2) .. err .. "; binary chunks are blocked in lifesim's sandbox (bytecode can crash " ..
+            "the interpreter); lifesim run --unsafe allows them"
+    end
+    return f, err
   end
 
   local raw_collect = collectgarbage
@@ -288,26 +344,74 @@ if not unsafe then
       error("collectgarbage('" .. raw_tostring(opt) .. "') is blocked in lifesim's sandbox " ..
             "(only collect, count, step and isrunning are allowed); lifesim run --unsafe allows it", 2)
     end
-    return raw_collect(opt, ...)
+    return library.collectgarbage(opt, ...)
+  end
+
+  -- Weak tables. A metatable with __mode makes a table weak, and what a weak
+  -- table holds then depends on when the collector ran, which nothing in a
+  -- run decides. setmetatable refuses such a metatable; but the collector
+  -- reads __mode whenever it visits the table, so a metatable could gain it
+  -- later. Two guards: a metatable that setmetatable lets through is sealed
+  -- (its own metatable becomes `sealed`, whose __newindex refuses the key: an
+  -- assignment to a key a table lacks always reaches __newindex; rawset
+  -- refuses it too), so that the usual ways fail with an error that says so;
+  -- and, for what the seal cannot see (a metatable with a metatable of its
+  -- own takes new keys through that one's __newindex), the collector of a
+  -- sandboxed state does not read "__mode" at all (ls_hide_weak_mode in
+  -- hardening.c): no script table is ever weak. getmetatable shows a sealed
+  -- table as having no metatable, as before.
+  local weak_why = "they make results depend on when the collector runs"
+  local function weak_message(what)
+    return what .. ": weak tables (__mode) are blocked in lifesim's sandbox (" .. weak_why ..
+           "); lifesim run --unsafe allows them"
+  end
+  local seal_mark = {}
+  local sealed = {
+    __newindex = function(m, k, v)
+      if k == "__mode" and v ~= nil then error(weak_message("a metatable in use cannot gain __mode"), 2) end
+      rawset(m, k, v)
+    end,
+    __metatable = seal_mark,
+  }
+  local function is_sealed(t) return debug_getmetatable(t) == sealed end
+
+  function getmetatable(...)
+    if select("#", ...) == 0 then error("bad argument #1 to 'getmetatable' (value expected)", 2) end
+    local m = raw_getmetatable((...))
+    if m == seal_mark then return nil end
+    return m
+  end
+
+  _G.rawset = function(t, k, v)
+    if k == "__mode" and v ~= nil and rawtype(t) == "table" and is_sealed(t) then
+      error(weak_message("rawset: a metatable in use cannot gain __mode"), 2)
+    end
+    return library.rawset(t, k, v)
   end
 
   function setmetatable(t, mt)
     if rawtype(t) ~= "table" then
-      local meta = debug_getmetatable(t)
-      local name = meta and rawget(meta, "__name") or rawtype(t)
-      error("bad argument #1 to 'setmetatable' (table expected, got " .. raw_tostring(name) .. ")", 2)
+      error("bad argument #1 to 'setmetatable' (table expected, got " .. type_name(t) .. ")", 2)
     end
-    if rawtype(mt) == "table" then
+    if mt ~= nil and rawtype(mt) ~= "table" then
+      error("bad argument #2 to 'setmetatable' (nil or table expected)", 2)
+    end
+    if mt ~= nil then
       if rawget(mt, "__gc") ~= nil then
         error("setmetatable: __gc finalizers are blocked in lifesim's sandbox (they run outside the " ..
               "instruction limit); lifesim run --unsafe allows them", 2)
       end
-      if rawget(mt, "__mode") ~= nil then
-        error("setmetatable: weak tables (__mode) are blocked in lifesim's sandbox (they make results " ..
-              "depend on when the collector runs); lifesim run --unsafe allows them", 2)
-      end
+      if rawget(mt, "__mode") ~= nil then error(weak_message("setmetatable"), 2) end
     end
-    return raw_setmetatable(t, mt)
+    local old = debug_getmetatable(t)
+    if old == sealed then
+      if mt == nil then return t end  -- it shows no metatable already
+    elseif old ~= nil and rawget(old, "__metatable") ~= nil then
+      error("cannot change a protected metatable", 2)
+    end
+    if mt ~= nil and not rawequal(mt, t) and debug_getmetatable(mt) == nil then debug_setmetatable(mt, sealed) end
+    debug_setmetatable(t, mt)
+    return t
   end
 else
   require = function(name)
@@ -323,7 +427,7 @@ loaded.lifesim = lifesim
 -- result does not depend on which runs the worker did before (SPEC §2).
 local function reset_run(run_seed)
   raw_randomseed(run_seed)
-  ids = raw_setmetatable({}, { __mode = "k" })
+  ids = raw_setmetatable({}, { __mode = "k", [host.weak_mode] = "k" })
   next_id = 0
 end
 

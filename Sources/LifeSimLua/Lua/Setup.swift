@@ -15,16 +15,12 @@ extension LuaRuntime {
 
     // A weak-valued table: device id -> device userdata.
     lua_createtable(L, 0, 0)
-    lua_createtable(L, 0, 1)
-    push(L, "v"); setField(L, -2, "__mode")
-    lua_setmetatable(L, -2)
+    ls_make_weak(L, -1, "v")
     devicesTableRef = luaL_ref(L, ls_registryindex())
     // And one more, device id -> its value store: a handler call finds the store
     // in two reads instead of three (the device's user value holds it strongly).
     lua_createtable(L, 0, 0)
-    lua_createtable(L, 0, 1)
-    push(L, "v"); setField(L, -2, "__mode")
-    lua_setmetatable(L, -2)
+    ls_make_weak(L, -1, "v")
     storesTableRef = luaL_ref(L, ls_registryindex())
     push(L, StatsTable.keys)
     statsKeysRef = luaL_ref(L, ls_registryindex())
@@ -51,6 +47,8 @@ extension LuaRuntime {
     pushFunctions(of: .prelude)
     ls_push_format_maker(L)
     setField(L, -2, "format")
+    ls_push_weak_mode_name(L)
+    setField(L, -2, "weak_mode")
     try load(source: preludeSource, chunkName: "=lifesim")
     lua_rotate(L, -3, 1)  // prelude, lifesim, host
     push(L, options.unsafe)
