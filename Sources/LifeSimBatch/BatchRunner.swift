@@ -157,12 +157,12 @@ public final class BatchRunner {
     }
     let names = spec.params.map(\.name)
     for name in names {
-      if let problem = columnNameProblem(name, isMetric: false, params: names) {
+      if let problem = columnNameProblem(name, isMetric: false) {
         throw BatchError("\(options.experiment): the parameter \(shownName(name)) \(problem)")
       }
     }
     for name in spec.metrics ?? [] {
-      if let problem = columnNameProblem(name, isMetric: true, params: names) {
+      if let problem = columnNameProblem(name, isMetric: true) {
         throw BatchError("\(options.experiment): the metric \(shownName(name)) \(problem)")
       }
     }
@@ -350,9 +350,8 @@ public final class BatchRunner {
       row.outcome = conform(row.outcome, to: declared, what: "the metrics the experiment declares")
     }
     if row.outcome.error == nil {
-      let names = spec.params.map(\.name)
       for (name, _) in row.outcome.metrics {
-        if let problem = columnNameProblem(name, isMetric: true, params: names) {
+        if let problem = columnNameProblem(name, isMetric: true) {
           row.outcome = RunOutcome(error: "run returned the metric \(shownName(name)), which \(problem)")
           break
         }

@@ -216,7 +216,7 @@ struct ResultSafetyTests {
     for (name, params, metrics, expected) in [
       ("newline_param", "{ [\"a\\nb\"] = { 1, 2 } }", "nil", "the parameter 'a\\nb' holds a control character"),
       ("status_metric", "{ x = { 1, 2 } }", "{ \"status\" }", "the metric 'status' is the name of a column every result file has"),
-      ("param_metric", "{ x = { 1, 2 } }", "{ \"x\" }", "the metric 'x' is also the name of a parameter"),
+      ("tab_metric", "{ x = { 1, 2 } }", "{ \"a\\tb\" }", "the metric 'a\\tb' holds a control character"),
     ] {
       let exp = try script("names_\(name).lua", """
         return lifesim.experiment{ name = "\(name)", params = \(params), metrics = \(metrics), seeds = 1,
