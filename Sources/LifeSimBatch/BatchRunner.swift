@@ -100,7 +100,7 @@ public struct BatchReport: Sendable {
   public var firstError: String?
   /// Whether `shouldStop` ended the batch before its last run.
   public var interrupted = false
-  /// The runs the output holds at the end.
+  /// The runs the output holds when the batch was interrupted.
   public var kept = 0
 }
 
@@ -242,9 +242,7 @@ public final class BatchRunner {
       return report
     }
     try sink.finish()
-    var report = BatchReport(spec: spec, ran: total, skipped: skipped, failed: failed, firstError: firstError)
-    report.kept = sink.kept
-    return report
+    return BatchReport(spec: spec, ran: total, skipped: skipped, failed: failed, firstError: firstError)
   }
 
   /// Seeds per point, at most: what an experiment file's `seeds` may say.
