@@ -96,12 +96,12 @@ public struct BatchReport: Sendable {
   public var ran: Int
   public var skipped: Int
   public var failed: Int
+  /// Whether `shouldStop` ended the batch before its last run, and the runs
+  /// the output then holds.
+  public var interrupted = false
+  public var kept = 0
   /// The first failure's message, to show the user.
   public var firstError: String?
-  /// Whether `shouldStop` ended the batch before its last run.
-  public var interrupted = false
-  /// The runs the output holds when the batch was interrupted.
-  public var kept = 0
 }
 
 /// Runs an experiment's (point, seed) runs on worker threads and writes one
@@ -132,10 +132,11 @@ public final class BatchRunner {
   private var fixedMetrics: [String]?
   private var already = 0
   private var failure: Error?
+  /// Set when `shouldStop` said so: no run is claimed after it.
+  private var interrupted = false
   private var failed = 0
   private var firstError: String?
   private var progress: (BatchProgress) -> Void = { _ in }
-  private var interrupted = false
 
   /// Loads the experiment (running its file once, in a state of its own) and
   /// expands its grid.
