@@ -66,6 +66,10 @@ public struct BatchOptions: Sendable {
   public var resume = false
   public var shard: Shard?
   public var runtime: RuntimeOptions
+  /// Replace an existing output that is not resumed (otherwise refused).
+  public var force = false
+  /// Asked between runs: true stops the batch there (a signal's flag).
+  public var shouldStop: (@Sendable () -> Bool)?
 
   public init(experiment: String, output: String, jobs: Int, runtime: RuntimeOptions) {
     self.experiment = experiment
@@ -92,6 +96,10 @@ public struct BatchReport: Sendable {
   public var ran: Int
   public var skipped: Int
   public var failed: Int
+  /// Whether `shouldStop` ended the batch before its last run, and the runs
+  /// the output then holds.
+  public var interrupted = false
+  public var kept = 0
   /// The first failure's message, to show the user.
   public var firstError: String?
 }
@@ -124,6 +132,8 @@ public final class BatchRunner {
   private var fixedMetrics: [String]?
   private var already = 0
   private var failure: Error?
+  /// Set when `shouldStop` said so: no run is claimed after it.
+  private var interrupted = false
   private var failed = 0
   private var firstError: String?
   private var progress: (BatchProgress) -> Void = { _ in }
@@ -146,6 +156,17 @@ public final class BatchRunner {
     guard !spec.points.isEmpty else {
       throw BatchError("\(options.experiment): the constraint excludes every point of the grid")
     }
+    let names = spec.params.map(\.name)
+    for name in names {
+      if let problem = columnNameProblem(name, isMetric: false) {
+        throw BatchError("\(options.experiment): the parameter \(shownName(name)) \(problem)")
+      }
+    }
+    for name in spec.metrics ?? [] {
+      if let problem = columnNameProblem(name, isMetric: true) {
+        throw BatchError("\(options.experiment): the metric \(shownName(name)) \(problem)")
+      }
+    }
     header = try ResultHeader(spec: spec, file: options.experiment)
     sink = try resultSink(path: options.output, params: spec.params.map(\.name), declaredMetrics: spec.metrics)
   }
@@ -153,7 +174,13 @@ public final class BatchRunner {
   /// Runs the batch. `progress` is called after each run, from a worker thread.
   public func run(progress: @escaping (BatchProgress) -> Void = { _ in }) throws -> BatchReport {
     self.progress = progress
-    let opened = try sink.open(header: header, resume: options.resume) { try check($0, in: options.output) }
+    let opened: (done: Set<Int>, metrics: [String]?)
+    do {
+      opened = try sink.open(header: header, resume: options.resume, force: options.force) { try check($0, in: options.output) }
+    } catch {
+      sink.close()
+      throw error
+    }
     done = opened.done
     fixedMetrics = spec.metrics ?? (sink.fixesMetrics ? opened.metrics.flatMap { $0.isEmpty ? nil : $0 } : nil)
     let runCount = spec.runCount
@@ -171,6 +198,7 @@ public final class BatchRunner {
       first = overflow ? Int.max : next
     }
     if sink.appendsOnly, let last = done.max(), first < runCount, first < last {
+      sink.close()
       let early = first
       throw BatchError("\(options.output) holds run \(last) but not run \(early): resuming would write rows out of run order "
                        + "(was it written with another --shard?); resume it with the options that wrote it, "
@@ -193,6 +221,7 @@ public final class BatchRunner {
       // The workers that did start run every run (claims are shared); only
       // when none started is there no one to run them.
       if threads.isEmpty {
+        sink.close()
         throw BatchError("cannot start a worker thread: \(String(cString: strerror(refusal))) "
                          + "(each has a \(Self.workerStackSize >> 20) MB stack; is the address space limited, ulimit -v?)")
       }
@@ -202,7 +231,17 @@ public final class BatchRunner {
       }
       for t in threads { pthread_join(t, nil) }
     }
-    if let failure { throw failure }
+    if let failure {
+      sink.close()
+      throw failure
+    }
+    if interrupted {
+      sink.close()
+      var report = BatchReport(spec: spec, ran: nextWrite, skipped: skipped, failed: failed, firstError: firstError)
+      report.interrupted = true
+      report.kept = sink.kept
+      return report
+    }
     try sink.finish()
     return BatchReport(spec: spec, ran: total, skipped: skipped, failed: failed, firstError: firstError)
   }
@@ -244,7 +283,8 @@ public final class BatchRunner {
     defer { lock.unlock() }
     let window = max(4, options.jobs * 4)
     while failure == nil && nextClaim < total && nextClaim >= nextWrite + window { lock.wait() }
-    guard failure == nil, nextClaim < total, let run = nextRun() else { return nil }
+    if !interrupted, options.shouldStop?() == true { interrupted = true }
+    guard failure == nil, !interrupted, nextClaim < total, let run = nextRun() else { return nil }
     nextClaim += 1
     return (nextClaim - 1, run)
   }
@@ -308,9 +348,22 @@ public final class BatchRunner {
     if let declared = spec.metrics, row.outcome.error == nil {
       row.outcome = conform(row.outcome, to: declared, what: "the metrics the experiment declares")
     }
+    if row.outcome.error == nil {
+      for (name, _) in row.outcome.metrics {
+        if let problem = columnNameProblem(name, isMetric: true) {
+          row.outcome = RunOutcome(error: "run returned the metric \(shownName(name)), which \(problem)")
+          break
+        }
+      }
+    }
     if sink.fixesMetrics, row.outcome.error == nil {
       if let fixed = fixedMetrics {
-        row.outcome = conform(row.outcome, to: fixed, what: "the file's metric columns (the first run's metrics)")
+        // Which run comes first differs between shards, so a run is not
+        // failed for differing from it: the batch stops, as a merge of the
+        // shards does, with the same message.
+        if Set(fixed) != Set(row.outcome.metrics.map(\.name)) {
+          throw varyingMetricsError(fixed, row.outcome.metrics.map(\.name))
+        }
       } else {
         fixedMetrics = row.outcome.metrics.map(\.name)
       }

@@ -23,6 +23,20 @@ public enum ResultMerge {
       .appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent).merging-\(getpid()).\(url.pathExtension)").path
     do {
       try mergeParts(parts, into: temporary, allowPartial: allowPartial)
+      if fileType(output) == S_IFDIR {
+        throw BatchError("\(output) is a directory: give -o the name of a result file (lifesim does not write into or remove a directory)")
+      }
+      if try ResultFormat(path: output) == .sqlite {
+        // The old database's log and shared memory belong to the file being
+        // replaced; left there, SQLite would read them as the new one's.
+        for suffix in ["-wal", "-shm", "-journal"] {
+          guard let type = fileType(output + suffix) else { continue }
+          guard type == S_IFREG else {
+            throw BatchError("\(output + suffix) exists beside \(output) and is not a regular file: give -o another name")
+          }
+          unlink(output + suffix)
+        }
+      }
       guard rename(temporary, output) == 0 else {
         throw BatchError("cannot write \(output): \(String(cString: strerror(errno)))")
       }
@@ -63,6 +77,9 @@ public enum ResultMerge {
       for r in readers {
         guard let c = r.columns else { continue }
         if columns == nil || columns!.metrics.isEmpty { columns = columns.map { $0.params == c.params ? c : $0 } ?? c }
+        if c.params == columns!.params, !c.metrics.isEmpty, !columns!.metrics.isEmpty, c.metrics != columns!.metrics {
+          throw varyingMetricsError(columns!.metrics, c.metrics)
+        }
         guard c.params == columns!.params, c.metrics == columns!.metrics || c.metrics.isEmpty else {
           throw BatchError("\(r.path) has the columns \(c.header.joined(separator: ",")), another part \(columns!.header.joined(separator: ",")): not parts of one batch")
         }

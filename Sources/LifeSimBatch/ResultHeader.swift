@@ -162,3 +162,53 @@ public enum JSONScalar: Equatable, Sendable, Codable {
     }
   }
 }
+
+// MARK: - Names in result files
+
+/// The columns every result file has besides the parameters and metrics.
+let reservedColumns: Set<String> = ["run", "seed", "status", "error"]
+
+/// What makes `name` unfit as a column of a result file (nil: nothing): a
+/// control character, which would break the line a row is or the table a
+/// summary prints, or (for a metric) the name of a column every file has,
+/// which the `results` view and a reader by name would take for that column.
+/// NUL is data (tables show it as \0), and a parameter may share a name
+/// with a column or a metric: the header says where the parameters end, and
+/// the view and summaries call it `param:NAME`.
+func columnNameProblem(_ name: String, isMetric: Bool) -> String? {
+  if name.isEmpty { return "is empty" }
+  for (i, b) in name.utf8.enumerated() where (b < 0x20 && b != 0) || b == 0x7F {
+    return "holds a control character (byte \(i + 1) is 0x\(String(b, radix: 16, uppercase: true))): a result file has one line per run"
+  }
+  if isMetric && reservedColumns.contains(name) {
+    return "is the name of a column every result file has (run, seed, status, error)"
+  }
+  return nil
+}
+
+/// A name as messages show it: control characters escaped, so that the
+/// message stays one line.
+func shownName(_ name: String) -> String {
+  var out = ""
+  for scalar in name.unicodeScalars {
+    if (scalar.value < 0x20 && scalar.value != 0) || scalar.value == 0x7F {
+      switch scalar {
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      default: out += "\\x" + String(scalar.value, radix: 16, uppercase: true)
+      }
+    } else {
+      out.unicodeScalars.append(scalar)
+    }
+  }
+  return "'" + out + "'"
+}
+
+/// The refusal of runs whose metric names differ, in a table (CSV, SQLite):
+/// the same words from an unsharded batch and from a merge of its shards.
+func varyingMetricsError(_ a: [String], _ b: [String]) -> BatchError {
+  let lists = [a, b].map { $0.map(shownName).joined(separator: ", ") }.sorted()
+  return BatchError("runs return different metrics (\(lists[0]) / \(lists[1])): a .csv or .sqlite result has one "
+                    + "column per metric, so every run must return the same ones; write .jsonl to keep runs with different metrics")
+}

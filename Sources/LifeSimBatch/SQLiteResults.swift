@@ -13,10 +13,13 @@ import LifeSimLua
 //   results  a view with one row per run and one column per parameter and
 //            metric, as the CSV file has
 //
-// Numbers are REAL (NaN is NULL, read back as nan; the infinities are REAL
-// ±Inf), labels TEXT, booleans the TEXT 'true' or 'false'. Each
-// run is committed in its own transaction (WAL, synchronous NORMAL): a killed
-// batch keeps every run it wrote.
+// Whole numbers that a double holds exactly are INTEGER, other numbers REAL
+// (NaN is NULL, read back as nan; the infinities are REAL ±Inf), labels
+// TEXT, booleans the TEXT 'true' or 'false'. Each run is committed in its
+// own transaction (WAL, synchronous NORMAL): a killed batch keeps every run
+// it wrote. A batch that ends (finished, failed or interrupted) checkpoints
+// the log and leaves the database in rollback-journal mode, so that no -wal
+// or -shm file stays beside it and readers create none.
 
 private func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 private func literal(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
@@ -33,9 +36,26 @@ private func configuration(readonly: Bool = false) -> Configuration {
   return c
 }
 
+/// A number as SQLite should hold it: INTEGER when it is a whole number
+/// that converts exactly (not -0, which an integer would lose), else REAL.
+private func databaseNumber(_ x: Double) -> DatabaseValue {
+  if x.isNaN { return .null }
+  if x == x.rounded(), abs(x) <= 9_007_199_254_740_992, !(x == 0 && x.sign == .minus) {
+    return Int64(x).databaseValue
+  }
+  return x.databaseValue
+}
+
+/// Leaves the database in rollback-journal mode (which checkpoints the log
+/// and removes -wal and -shm), then closes it.
+private func closeCleanly(_ queue: DatabaseQueue) throws {
+  try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
+  try queue.close()
+}
+
 private func databaseValue(_ v: ParamValue) -> DatabaseValue {
   switch v {
-  case .number(let x): return x.isNaN ? .null : x.databaseValue
+  case .number(let x): return databaseNumber(x)
   case .text(let s): return s.databaseValue
   case .bool(let b): return (b ? "true" : "false").databaseValue
   }
@@ -43,7 +63,7 @@ private func databaseValue(_ v: ParamValue) -> DatabaseValue {
 
 private func databaseValue(_ m: MetricValue) -> DatabaseValue {
   switch m {
-  case .number(let x): return x.isNaN ? .null : x.databaseValue
+  case .number(let x): return databaseNumber(x)
   case .text(let s): return s.databaseValue
   }
 }
@@ -103,41 +123,72 @@ final class SQLiteResultSink: ResultSink {
   let params: [String]
   private var db: DatabaseQueue?
   private var metrics: [String]?
+  /// The declared metrics name the view's columns in their order, as they
+  /// name a CSV file's.
+  private let declaredMetrics: [String]?
+  private var lock: ResultLock?
+  private(set) var kept = 0
 
-  init(path: String, params: [String]) {
+  init(path: String, params: [String], declaredMetrics: [String]?) {
     self.path = path
     self.params = params
+    self.declaredMetrics = declaredMetrics
   }
 
   var fixesMetrics: Bool { true }
   var appendsOnly: Bool { false }
 
-  func open(header: ResultHeader, resume: Bool, check: (ParsedRow) throws -> Void) throws
+  private static let companions = ["-wal", "-shm", "-journal"]
+
+  func open(header: ResultHeader, resume: Bool, force: Bool, check: (ParsedRow) throws -> Void) throws
     -> (done: Set<Int>, metrics: [String]?)
   {
-    try wrap(path) {
-      let exists = FileManager.default.fileExists(atPath: path)
-      if exists && !resume {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    let exists = fileType(path) != nil
+    if !(resume && exists) {
+      lock = try prepareNewOutput(path, force: force, companions: Self.companions)
+      // The old database goes only once its lock is held: a database another
+      // batch is writing is not replaced under it.
+      if lock != nil, unlink(path) != 0 {
+        throw BatchError("cannot replace \(path): \(String(cString: strerror(errno)))")
       }
+      lock?.release()
+      lock = nil
+    } else {
+      guard fileType(path) == S_IFREG || fileType(path) == S_IFLNK else {
+        throw BatchError("\(path) is not a regular file: it cannot be a result file to resume")
+      }
+      lock = try ResultLock(path)
+    }
+    return try wrap(path) {
       let queue = try DatabaseQueue(path: path, configuration: configuration())
       db = queue
       guard resume && exists else {
+        if lock == nil { lock = try ResultLock(path) }
         try queue.write { db in
           try createTables(db, header: header)
-          try createView(db, params: params, metrics: [])
+          if let declared = declaredMetrics {
+            metrics = declared
+            try db.execute(sql: "UPDATE batch SET metrics = ?", arguments: [jsonArray(declared)])
+          }
+          try createView(db, params: params, metrics: declaredMetrics ?? [])
         }
         return ([], nil)
       }
       var source = try SQLiteResults(queue: queue, path: path)
       try refuseOtherBatch(source.header, path: path, header: header)
-      var done = Set<Int>()
+      if let declared = declaredMetrics, let fixed = source.fixedMetrics, Set(fixed) != Set(declared) {
+        throw BatchError("\(path) has the metrics \(fixed.map(shownName).joined(separator: ", ")), "
+                         + "the experiment declares \(declared.map(shownName).joined(separator: ", ")): it is not this experiment's file")
+      }
+      var trust = ResumedRows(path: path, params: params, metrics: source.fixedMetrics ?? declaredMetrics)
       while let row = try source.nextRow() {
-        try check(row)
-        done.insert(row.run)
+        let place = "\(path), run \(row.run)"
+        try trust.take(row, at: place)
+        do { try check(row) } catch let e as BatchError { throw BatchError(at: place, e, path: path) }
       }
       metrics = source.fixedMetrics
-      return (done, metrics)
+      kept = trust.seen.count
+      return (trust.seen, metrics)
     }
   }
 
@@ -162,11 +213,19 @@ final class SQLiteResultSink: ResultSink {
         }
       }
     }
+    kept += 1
   }
 
   func finish() throws {
-    try wrap(path) { try db?.close() }
+    try wrap(path) { if let db { try closeCleanly(db) } }
     db = nil
+    lock?.release()
+  }
+
+  func close() {
+    if let db { try? closeCleanly(db) }
+    db = nil
+    lock?.release()
   }
 }
 
@@ -261,11 +320,14 @@ public struct SQLiteResults: ResultSource {
     let sources = try parts.map { try SQLiteResults(path: $0) }
     guard let header = sources.first?.header else { throw BatchError("merge needs at least one part") }
     for s in sources.dropFirst() { try refuseOtherBatch(s.header, path: s.path, header: header) }
-    let metricLists = Set(sources.compactMap(\.fixedMetrics))
-    guard metricLists.count <= 1 else {
-      throw BatchError("the parts' runs return different metrics (\(metricLists.map { $0.joined(separator: ",") }.sorted().joined(separator: " / "))): not parts of one batch")
+    let metricLists = sources.compactMap(\.fixedMetrics).filter { !$0.isEmpty }
+    if let first = metricLists.first, let other = metricLists.first(where: { Set($0) != Set(first) }) {
+      throw varyingMetricsError(first, other)
     }
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: output + suffix) }
+    // `output` is a name of lifesim's own (merge writes beside the real
+    // output and renames); what may be left under it is removed, a file at
+    // a time, never a directory.
+    for suffix in ["", "-wal", "-shm", "-journal"] where fileType(output + suffix) == S_IFREG { unlink(output + suffix) }
     do {
       let queue = try wrap(output) { try DatabaseQueue(path: output, configuration: configuration()) }
       try wrap(output) {
@@ -293,10 +355,10 @@ public struct SQLiteResults: ResultSource {
         let present = try queue.read { db in try Int.fetchAll(db, sql: "SELECT run FROM runs ORDER BY run") }
         let missing = missingRuns(present, total: header.runs)
         if !missing.isEmpty && !allowPartial { throw missingError(missing) }
-        try queue.close()
+        try closeCleanly(queue)
       }
     } catch {
-      for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: output + suffix) }
+      for suffix in ["", "-wal", "-shm", "-journal"] where fileType(output + suffix) == S_IFREG { unlink(output + suffix) }
       throw error
     }
   }

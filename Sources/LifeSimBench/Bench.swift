@@ -179,6 +179,7 @@ public struct Bench {
     runtime.output = { _ in }
     var options = BatchOptions(experiment: experiment, output: scratch + "/bench-\(jobs).csv", jobs: jobs, runtime: runtime)
     options.seeds = seeds
+    options.force = true  // the bench's own scratch file, written again at each repetition
     let runner = try BatchRunner(options: options)
     let start = monotonicSeconds()
     let report = try runner.run()

@@ -243,7 +243,7 @@ struct BatchTests {
     func peak(_ exp: String) throws -> Int {
       // Under AddressSanitizer, freed memory waits in a quarantine that grows
       // with the number of frees; without one, the peak is the program's own.
-      let r = try lifesim(["batch", exp, "-o", tempPath("tiny.jsonl"), "--jobs", "2"],
+      let r = try lifesim(["batch", exp, "-o", tempPath("tiny.jsonl"), "--jobs", "2", "--force"],
                           env: ["ASAN_OPTIONS": "quarantine_size_mb=0"])
       #expect(r.status == 0, "\(r.stderr)")
       guard let range = r.stderr.range(of: #"peak memory (\d+) MB"#, options: .regularExpression) else { return -1 }
@@ -265,7 +265,7 @@ struct BatchTests {
     #expect(chart.hasPrefix("<svg"))
     #expect(chart.contains(">memory_mb</text>"), "the x axis: the numeric param")
     #expect(chart.contains(">mode</text>"), "the legend: the other param")
-    _ = try lifesim(["batch", exp, "-o", out, "--quiet"])
+    _ = try lifesim(["batch", exp, "-o", out, "--quiet", "--force"])
     let s = try lifesim(["summary", out])
     #expect(s.status == 0)
     #expect(s.stdout.contains("95% CI"))

@@ -303,7 +303,7 @@ struct HostileCLITests {
       ["test", t, "--junit-xml", "/dev/full"],
       ["diagram", "-o", "/dev/full"],
       ["explore", "Scripts/explore/forgotten_task.lua", "--depth", "5", "--quiet", "-o", "/dev/full"],
-      ["batch", exp, "-o", full, "--quiet"],
+      ["batch", exp, "-o", full, "--quiet", "--force"],  // full.csv exists: a link to /dev/full
       ["run", s, "--stream", "-o", "/dev/full"],
       ["run", s, "-o", "/dev/full"],
       ["run", s, "--timeline", "/dev/full"],

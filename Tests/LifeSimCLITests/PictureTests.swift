@@ -176,11 +176,11 @@ struct PictureTests {
     let csv = Self.dir.appendingPathComponent("three.csv")
     let svg = Self.dir.appendingPathComponent("three.svg")
     try? FileManager.default.removeItem(at: svg)
-    let r = try lifesim(["batch", exp, "-o", csv.path, "--plot", "m", "--quiet"])
+    let r = try lifesim(["batch", exp, "-o", csv.path, "--plot", "m", "--quiet", "--force"])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stderr.contains("no chart: the parameters c also vary; fix them with --where c=x"))
     #expect(!FileManager.default.fileExists(atPath: svg.path))
-    let w = try lifesim(["batch", exp, "-o", csv.path, "--plot", "m", "--where", "c=y", "--quiet"])
+    let w = try lifesim(["batch", exp, "-o", csv.path, "--plot", "m", "--where", "c=y", "--quiet", "--force"])
     #expect(w.status == 0, "\(w.stderr)")
     try Self.checkRenders(svg)
     let bad = try lifesim(["batch", exp, "-o", csv.path, "--where", "c=y"])
@@ -193,7 +193,7 @@ struct PictureTests {
     let chart = try String(contentsOf: svg, encoding: .utf8)
     #expect(chart.contains("stroke-dasharray") && chart.contains("width=\"8\" height=\"8\""), "\(chart)")
     // A chart that cannot be written is not the batch's failure either.
-    let unwritable = try lifesim(["batch", exp, "-o", csv.path, "--plot", "m", "--where", "c=y",
+    let unwritable = try lifesim(["batch", exp, "-o", csv.path, "--plot", "m", "--where", "c=y", "--force",
                                   "--plot-output", "/nonexistent/folder/m.svg", "--quiet"])
     #expect(unwritable.status == 0, "\(unwritable.stderr)")
     #expect(unwritable.stderr.contains("no chart: cannot write /nonexistent/folder/m.svg"), "\(unwritable.stderr)")

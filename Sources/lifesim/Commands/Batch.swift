@@ -14,7 +14,9 @@ extension Lifesim {
         file as runs finish, in run order, so the file is the same bytes whatever \
         --jobs and --shard are. Then prints a summary of every point. A run that \
         fails is recorded with its error and the others go on; the exit status is \
-        then 1. Under a Slurm job array or a Kubernetes Indexed Job, the shard \
+        then 1. An existing result file is refused unless --resume continues it \
+        or --force replaces it; Ctrl-C stops the batch between runs and prints \
+        the command that resumes it. Under a Slurm job array or a Kubernetes Indexed Job, the shard \
         comes from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or from \
         JOB_COMPLETION_INDEX with --shards N (or LIFESIM_SHARDS).
         """
@@ -34,6 +36,9 @@ extension Lifesim {
 
     @Flag(help: "Keep the rows already in the result file and run only the missing runs.")
     var resume = false
+
+    @Flag(help: "Replace the result file if it exists (without it, an existing file is refused unless --resume continues it).")
+    var force = false
 
     @Option(help: ArgumentHelp("Run every N-th run starting at run I (0 ≤ I < N).", valueName: "I/N"))
     var shard: String?
@@ -63,6 +68,7 @@ extension Lifesim {
       if let shards, shards < 1 { throw ValidationError("--shards must be ≥ 1") }
       if let shard { _ = try parseShard(shard) }
       if let output { _ = try parseFormat(output) }
+      if force && resume { throw ValidationError("--force replaces the result file and --resume continues it: give one of them") }
       for f in filters where !f.contains("=") { throw ValidationError("--where takes name=value, got '\(f)'") }
       if !filters.isEmpty && plot == nil { throw ValidationError("--where selects the points of --plot; give --plot METRIC") }
       let output = self.output ?? defaultOutput()
@@ -86,6 +92,8 @@ extension Lifesim {
       var options = BatchOptions(experiment: file, output: output, jobs: workers, runtime: runtime)
       options.seeds = seeds
       options.resume = resume
+      options.force = force
+      options.shouldStop = { stopSignal.pointee != 0 }
       if let shard {
         options.shard = try parseShard(shard)
       } else if let (s, source) = try environmentShard() {
@@ -106,6 +114,8 @@ extension Lifesim {
       let progress = ProgressDisplay(enabled: !quiet)
       let start = Date()
       let report: BatchReport
+      catchStopSignals()
+      defer { restoreStopSignals() }
       do {
         report = try runner.run { progress.update($0) }
       } catch {
@@ -113,6 +123,13 @@ extension Lifesim {
         throw error
       }
       progress.finish()
+      if report.interrupted {
+        let signal = stopSignal.pointee
+        let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+        printError("lifesim: stopped by \(name): \(report.kept) run\(report.kept == 1 ? " is" : "s are") kept in \(output); "
+                   + "this continues the batch: \(resumeCommand())")
+        throw ExitCode(128 + signal)
+      }
       if !quiet {
         let seconds = Date().timeIntervalSince(start)
         printError("lifesim: \(report.ran) runs in \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", Double(report.ran) / max(seconds, 1e-9))) runs/s), peak memory \(peakResidentKB() / 1024) MB")
@@ -140,6 +157,14 @@ extension Lifesim {
       if report.failed > 0 {
         throw CommandFailure.runsFailed(failed: report.failed, ran: report.ran, first: report.firstError ?? "?")
       }
+    }
+
+    /// This command line as the user can run it again with --resume (and
+    /// without --force, which would replace what is kept).
+    private func resumeCommand() -> String {
+      var words = Array(CommandLine.arguments.dropFirst()).filter { $0 != "--force" }
+      if !words.contains("--resume") { words.append("--resume") }
+      return ([CommandLine.arguments.first ?? "lifesim"] + words).map(shellWord).joined(separator: " ")
     }
 
     /// The most workers a batch starts: twice the cores, and at least 4.
@@ -342,4 +367,50 @@ final class ProgressDisplay: @unchecked Sendable {
     let s = Int(seconds.rounded())
     return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
   }
+}
+
+/// A word as a POSIX shell reads it back: quoted when it holds anything but
+/// letters, digits and `-_./=:,+@%`.
+private func shellWord(_ word: String) -> String {
+  let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
+    CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-_./=:,+@%".unicodeScalars.contains($0)
+  }
+  return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}
+
+/// The signal that asked a batch to stop (0: none). The handler only stores
+/// it, which is async-signal-safe; the batch's workers read it between runs.
+nonisolated(unsafe) let stopSignal: UnsafeMutablePointer<sig_atomic_t> = {
+  let p = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
+  p.pointee = 0
+  return p
+}()
+
+private func onStopSignal(_ signal: Int32) {
+  stopSignal.pointee = signal
+  // A second Ctrl-C ends the process at once, as it would without lifesim's handler.
+  Glibc.signal(signal, SIG_DFL)
+}
+
+/// SIGINT and SIGTERM stop the batch between runs: the runs under way end
+/// and are written, and the command says what is kept and how to resume.
+private func catchStopSignals() {
+  stopSignal.pointee = 0  // initialised before any handler can read it
+  var action = sigaction()
+  action.__sigaction_handler.sa_handler = onStopSignal
+  sigemptyset(&action.sa_mask)
+  action.sa_flags = SA_RESTART
+  var unblock = sigset_t()
+  sigemptyset(&unblock)
+  for signal in [SIGINT, SIGTERM] {
+    sigaction(signal, &action, nil)
+    sigaddset(&unblock, signal)
+  }
+  // A parent may have blocked them, and the mask survives exec.
+  sigprocmask(SIG_UNBLOCK, &unblock, nil)
+}
+
+private func restoreStopSignals() {
+  signal(SIGINT, SIG_DFL)
+  signal(SIGTERM, SIG_DFL)
 }
