@@ -197,3 +197,22 @@ struct BatchIsolationTests {
     #expect(contents(out).contains("bad_result.lua:1: run must return a table of metrics"), "\(contents(out))")
   }
 }
+
+/// `lifesim bench` shows what starting each run from the state after loading costs.
+struct IsolationBenchTests {
+  @Test func theBenchShowsTheCostOfAFreshStatePerRun() throws {
+    let experiment = try script("bench-isolation.lua", """
+      return lifesim.experiment{ name = "small", params = { n = { 1, 2 } }, seeds = 2, run = function(p, seed)
+        local dev = lifesim.device{ ios = 17, trace = false }
+        local app = dev:install{ bundle = "a" }
+        for _ = 1, p.n do dev:launch(app) dev:home() end
+        return { opens = dev.stats.opens }
+      end }
+      """)
+    let r = try lifesim(["bench", "--only", "experiment", "--repeat", "1", "--jobs", "2", "--experiment", experiment])
+    #expect(r.status == 0, "\(r.stderr)")
+    let line = r.stdout.split(separator: "\n").first { $0.contains("experiment, fresh state per run") }
+    #expect(line?.contains("µs per run (") == true && line?.contains("% of a run at --jobs 1)") == true
+              && line?.contains("target ≤ 2 %") == true, "\(r.stdout)")
+  }
+}
