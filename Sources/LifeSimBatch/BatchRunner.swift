@@ -58,7 +58,8 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 public struct BatchOptions: Sendable {
   public var experiment: String
   public var output: String
-  /// Worker threads, each with its own Lua state, reused across runs.
+  /// Worker threads, each with its own Lua state, put back to the state
+  /// after loading before each run.
   public var jobs: Int
   /// Overrides the experiment's `seeds`.
   public var seeds: Int?
@@ -102,6 +103,10 @@ public struct BatchReport: Sendable {
   public var kept = 0
   /// The first failure's message, to show the user.
   public var firstError: String?
+  /// Seconds the workers spent putting the state after loading back before
+  /// runs, and how many runs it was put back for (`lifesim bench`).
+  public var isolationSeconds = 0.0
+  public var isolatedRuns = 0
 }
 
 /// Runs an experiment's (point, seed) runs on worker threads and writes one
@@ -137,6 +142,9 @@ public final class BatchRunner {
   private var failed = 0
   private var firstError: String?
   private var progress: (BatchProgress) -> Void = { _ in }
+  private var isolationSeconds = 0.0
+  private var isolatedRuns = 0
+  private var reloadNoticed = false
 
   /// Loads the experiment (running its file once, in a state of its own) and
   /// expands its grid.
@@ -243,7 +251,8 @@ public final class BatchRunner {
       return report
     }
     try sink.finish()
-    return BatchReport(spec: spec, ran: total, skipped: skipped, failed: failed, firstError: firstError)
+    return BatchReport(spec: spec, ran: total, skipped: skipped, failed: failed, firstError: firstError,
+                       isolationSeconds: isolationSeconds, isolatedRuns: isolatedRuns)
   }
 
   /// Seeds per point, at most: what an experiment file's `seeds` may say.
@@ -257,23 +266,38 @@ public final class BatchRunner {
 
   // MARK: - Workers
 
+  /// Makes runs until none is left. Each run starts from the state the
+  /// experiment file left when it was loaded (`ExperimentWorker`), so a row
+  /// is the same whichever worker made it, and after which runs.
   private func work() {
     var runtimeOptions = options.runtime
     runtimeOptions.retainDevices = false
-    let runtime: LuaRuntime
+    let worker: ExperimentWorker
     let names = spec.params.map(\.name)
     do {
-      runtime = try LuaRuntime(options: runtimeOptions)
-      _ = try runtime.loadExperiment(options.experiment, expandGrid: false)
+      worker = try ExperimentWorker(experiment: options.experiment, options: runtimeOptions)
     } catch {
       stop(with: error)
       return
     }
+    lock.lock()
+    let first = worker.reloads && !reloadNoticed
+    if worker.reloads { reloadNoticed = true }
+    lock.unlock()
+    if first {
+      notice("lifesim: a worker could not reserve the address space to save its Lua state "
+             + "(twice --max-memory, is the address space limited, ulimit -v?); it loads "
+             + "\(options.experiment) again before each run instead, which is slower")
+    }
     while let (position, run) = claim() {
       let (point, seed) = spec.run(run)
-      let outcome = runtime.runExperiment(point: spec.points[point], names: names, seed: seed)
+      let outcome = worker.run(point: spec.points[point], names: names, seed: seed)
       complete(position, ResultRow(run: run, params: spec.points[point], seed: seed, outcome: outcome))
     }
+    lock.lock()
+    isolationSeconds += worker.isolationSeconds
+    isolatedRuns += worker.isolatedRuns
+    lock.unlock()
   }
 
   /// The next run to make and its position among this invocation's runs,

@@ -173,17 +173,22 @@ public struct Bench {
 
   // MARK: - Experiments
 
-  /// Runs per second of the experiment at `jobs` workers, once.
-  func experimentRateOnce(jobs: Int, scratch: String) throws -> Double {
+  /// Runs per second of the experiment at `jobs` workers, once, and the
+  /// seconds per run spent putting the state after loading back before a run
+  /// (nil when no run needed it).
+  func experimentRateOnce(jobs: Int, scratch: String) throws -> (rate: Double, isolation: Double?) {
     var runtime = RuntimeOptions()
     runtime.output = { _ in }
-    var options = BatchOptions(experiment: experiment, output: scratch + "/bench-\(jobs).csv", jobs: jobs, runtime: runtime)
+    let output = scratch + "/bench-\(jobs).csv"
+    unlink(output)
+    var options = BatchOptions(experiment: experiment, output: output, jobs: jobs, runtime: runtime)
     options.seeds = seeds
     options.force = true  // the bench's own scratch file, written again at each repetition
     let runner = try BatchRunner(options: options)
     let start = monotonicSeconds()
     let report = try runner.run()
-    return Double(report.ran) / (monotonicSeconds() - start)
+    let rate = Double(report.ran) / (monotonicSeconds() - start)
+    return (rate, report.isolatedRuns > 0 ? report.isolationSeconds / Double(report.isolatedRuns) : nil)
   }
 
   /// The experiment figures: runs per second at `--jobs 1` and at `jobs`, and
@@ -196,17 +201,31 @@ public struct Bench {
     /// Medians of the per-repetition ratios: `many / one`, `one / peer`, `many / peer`.
     public var scaling = 0.0
     public var oneVsPeer: Double?, manyVsPeer: Double?
+    /// At `--jobs 1`: seconds per run spent putting the state after loading
+    /// back (the median), and the median of its per-repetition share of a
+    /// run's time. Nil when there was only one run.
+    public var isolation: Double?, isolationShare: Double?
   }
 
   public func experimentRates(scratch: String, peer script: String?) throws -> ExperimentRates {
     if let script { try preparePeer(script) }
     var ones: [Double] = [], manys: [Double] = [], peers: [Double] = []
+    var isolations: [Double] = [], shares: [Double] = []
     for _ in 0..<max(1, repetitions) {
-      ones.append(try experimentRateOnce(jobs: 1, scratch: scratch))
-      manys.append(try experimentRateOnce(jobs: jobs, scratch: scratch))
+      let one = try experimentRateOnce(jobs: 1, scratch: scratch)
+      ones.append(one.rate)
+      if let cost = one.isolation {
+        isolations.append(cost)
+        shares.append(cost * one.rate)
+      }
+      manys.append(try experimentRateOnce(jobs: jobs, scratch: scratch).rate)
       if let script { peers.append(try peerRateOnce(script: script)) }
     }
     var r = ExperimentRates()
+    if !isolations.isEmpty {
+      r.isolation = Self.median(isolations)
+      r.isolationShare = Self.median(shares)
+    }
     r.one = Self.median(ones)
     r.many = Self.median(manys)
     r.scaling = Self.median(zip(manys, ones).map { $0 / $1 })

@@ -288,16 +288,4 @@ struct BatchTests {
     #expect(mismatch.status == 2)
     #expect(mismatch.stderr.contains("different experiment"), "\(mismatch.stderr)")
   }
-
-  /// A run that sets a global would make results depend on --jobs: it fails.
-  @Test func runsThatSetGlobalsFail() throws {
-    let exp = try script("global.lua", """
-      return lifesim.experiment{ name = "g", seeds = 2,
-        run = function(p, seed) counter = (counter or 0) + 1; return { n = counter } end }
-      """)
-    let out = tempPath("global.csv")
-    let r = try lifesim(["batch", exp, "-o", out, "--quiet"])
-    #expect(r.status == 1)
-    #expect(contents(out).contains("run set the global 'counter'"), "\(contents(out))")
-  }
 }

@@ -175,7 +175,6 @@ extension LuaRuntime {
     lua_pushvalue(L, i)
     if experimentRef != LUA_NOREF { luaL_unref(L, ls_registryindex(), experimentRef) }
     experimentRef = luaL_ref(L, ls_registryindex())
-    experimentGlobals = globalNames()
   }
 
   /// The experiment the script returned.
@@ -256,8 +255,10 @@ extension LuaRuntime {
   /// Runs one (point, seed) of the loaded experiment: resets the state's
   /// per-run parts (instruction budget, `math.random`, `tostring` numbering,
   /// the default device seed), calls `run(p, seed)`, and reads the metrics.
-  /// Never throws: a failure is the outcome's error, on one line.
-  public func runExperiment(point: [ParamValue], names: [String], seed: Int) -> RunOutcome {
+  /// Never throws: a failure is the outcome's error, on one line. Without
+  /// `collecting`, the run's garbage is left where it is (the caller puts
+  /// back an earlier state next: `ExperimentWorker`).
+  public func runExperiment(point: [ParamValue], names: [String], seed: Int, collecting: Bool = true) -> RunOutcome {
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
     ls_reset_budget(L, options.maxInstructions)
@@ -275,11 +276,9 @@ extension LuaRuntime {
     let status = ls_pcall(L, 2, 1, 0)
     if status != LUA_OK { return RunOutcome(error: oneLine(popFailure(status: status))) }
     var outcome = readMetrics(at: lua_absindex(L, -1))
-    if outcome.error == nil, let global = globalNames().subtracting(experimentGlobals).sorted().first {
-      outcome = RunOutcome(error: "run set the global '\(global)': the runs of a batch share their Lua state, so a run must keep its state in locals (results would depend on --jobs)")
-    }
+    if let error = outcome.error { outcome.error = runLocation() + error }
     // Devices of finished runs are garbage now; collect them before the next run grows the heap.
-    _ = ls_gc(L, LUA_GCSTEP, 0)
+    if collecting { _ = ls_gc(L, LUA_GCSTEP, 0) }
     return outcome
   }
 
@@ -315,17 +314,20 @@ extension LuaRuntime {
     return RunOutcome(metrics: metrics)
   }
 
-  /// The names of the global table's string keys.
-  private func globalNames() -> Set<String> {
-    var names = Set<String>()
-    ls_pushglobaltable(L)
-    lua_pushnil(L)
-    while lua_next(L, -2) != 0 {
-      if lua_type(L, -2) == LUA_TSTRING, let s = stringValue(L, -2) { names.insert(s) }
-      ls_pop(L, 1)
-    }
-    ls_pop(L, 1)
-    return names
+  /// "file:line: ", where the experiment's `run` function is defined: the
+  /// place of what it returned (which is gone once it has returned).
+  private func runLocation() -> String {
+    let top = lua_gettop(L)
+    defer { lua_settop(L, top) }
+    lua_rawgeti(L, ls_registryindex(), lua_Integer(experimentRef))
+    _ = rawField(L, -1, "run")
+    var ar = lua_Debug()
+    guard lua_type(L, -1) == LUA_TFUNCTION, lua_getinfo(L, ">S", &ar) != 0, ar.linedefined > 0 else { return "" }
+    // The whole path (short_src cuts long ones to 60 bytes).
+    var source = ar.source.map { String(cString: $0) } ?? ""
+    if source.hasPrefix("@") { source.removeFirst() }
+    else { source = withUnsafeBytes(of: &ar.short_src) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } }
+    return "\(source):\(ar.linedefined): "
   }
 
   /// A failure as one line of a result file: the message (with the handler's

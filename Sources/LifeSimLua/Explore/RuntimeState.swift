@@ -189,3 +189,43 @@ extension LuaRuntime {
     explore = s.explore
   }
 }
+
+extension LuaRuntime {
+  /// Goes back to `base`, saved whole, for the next run of a batch: the
+  /// devices the last run made are dropped (their Lua objects went with the
+  /// run's bytes, so their `__gc` will never run), and device ids start again
+  /// where they started after loading. Unlike `restoreState`, which refuses a
+  /// state with other devices, a run may make as many as it likes.
+  func restoreForRun(_ base: RuntimeState) {
+    precondition(!base.isDelta && !base.tracked, "a run goes back to a state saved whole")
+    if devices.count != base.slots.count || nextDeviceID != base.nextDeviceID {
+      var id = base.nextDeviceID
+      while id < nextDeviceID {
+        devices[id] = nil
+        id += 1
+      }
+      nextDeviceID = base.nextDeviceID
+    }
+    // The devices made while loading are pinned (`pinLiveDevices`), so no run can drop one.
+    try! restoreState(base)
+    lastUsedDeviceID = nil
+    lastRefusal = nil
+  }
+
+  /// Holds every live device's Lua object in the registry, after a full
+  /// collection: a state saved now keeps its devices whatever a run later
+  /// drops, so `restoreForRun` finds each of them still there.
+  func pinLiveDevices() throws {
+    _ = ls_gc(L, LUA_GCCOLLECT, 0)
+    for id in devices.ids {
+      lua_rawgeti(L, ls_registryindex(), lua_Integer(devicesTableRef))
+      lua_rawgeti(L, -1, lua_Integer(id))
+      if lua_type(L, -1) == LUA_TNIL {
+        ls_pop(L, 2)
+        continue
+      }
+      _ = luaL_ref(L, ls_registryindex())
+      ls_pop(L, 1)
+    }
+  }
+}

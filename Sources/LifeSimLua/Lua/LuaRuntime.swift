@@ -165,8 +165,6 @@ public final class LuaRuntime {
   var defaultSeed: UInt64
   /// The experiment the runtime loaded (`loadExperiment`), in the registry.
   var experimentRef: Int32 = LUA_NOREF
-  /// The global names the experiment file left, to catch runs that add globals.
-  var experimentGlobals: Set<String> = []
 
   /// Creates a state, opens the sandboxed libraries and loads lifesim.
   /// - Throws: `LuaFailure` if the prelude fails (a bug) or memory runs out.

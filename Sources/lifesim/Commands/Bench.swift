@@ -103,6 +103,12 @@ extension Lifesim {
         show(BenchFigure(name: "experiment, --jobs \(bench.jobs)", value: r.many, unit: unit,
                          reference: r.many / r.scaling, referenceName: "--jobs 1",
                          target: two ? "≥ 1.8×" : nil, met: two ? r.scaling >= 1.8 : nil))
+        if let cost = r.isolation, let share = r.isolationShare {
+          // Each run starts from the state after loading, put back first.
+          show(BenchFigure(name: "experiment, fresh state per run", value: cost * 1e6,
+                           unit: String(format: "µs per run (%.2f %% of a run at --jobs 1)", share * 100),
+                           target: "≤ 2 %", met: share <= 0.02))
+        }
         if let simpy = r.peer, let oneVs = r.oneVsPeer, let manyVs = r.manyVsPeer {
           show(BenchFigure(name: "SimPy peer", value: simpy, unit: "runs/s of bench/simpy/coldlaunch.py"))
           show(BenchFigure(name: "vs SimPy, --jobs 1", value: r.one, unit: "runs/s", reference: r.one / oneVs,
