@@ -107,6 +107,9 @@ public struct BatchReport: Sendable {
   /// runs, and how many runs it was put back for (`lifesim bench`).
   public var isolationSeconds = 0.0
   public var isolatedRuns = 0
+  /// The versions runs' devices named instead of `--ios`, when no device of
+  /// any run ran `--ios` (empty otherwise), in sorted order.
+  public var versionsInsteadOfOption: [Int] = []
 }
 
 /// Runs an experiment's (point, seed) runs on worker threads and writes one
@@ -145,6 +148,8 @@ public final class BatchRunner {
   private var isolationSeconds = 0.0
   private var isolatedRuns = 0
   private var reloadNoticed = false
+  private var devicesOnOptionVersion = 0
+  private var ownVersions: Set<Int> = []
 
   /// Loads the experiment (running its file once, in a state of its own) and
   /// expands its grid.
@@ -251,8 +256,10 @@ public final class BatchRunner {
       return report
     }
     try sink.finish()
-    return BatchReport(spec: spec, ran: total, skipped: skipped, failed: failed, firstError: firstError,
-                       isolationSeconds: isolationSeconds, isolatedRuns: isolatedRuns)
+    var report = BatchReport(spec: spec, ran: total, skipped: skipped, failed: failed, firstError: firstError,
+                             isolationSeconds: isolationSeconds, isolatedRuns: isolatedRuns)
+    if devicesOnOptionVersion == 0 { report.versionsInsteadOfOption = ownVersions.sorted() }
+    return report
   }
 
   /// Seeds per point, at most: what an experiment file's `seeds` may say.
@@ -297,6 +304,8 @@ public final class BatchRunner {
     lock.lock()
     isolationSeconds += worker.isolationSeconds
     isolatedRuns += worker.isolatedRuns
+    devicesOnOptionVersion += worker.devicesOnOptionVersion
+    ownVersions.formUnion(worker.ownVersions)
     lock.unlock()
   }
 

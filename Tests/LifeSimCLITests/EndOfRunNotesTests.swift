@@ -51,6 +51,21 @@ struct EndOfRunNotesTests {
     #expect(r.stderr.contains("lifesim: warning: --ios 12 was not used: \(path) sets ios = 16 in lifesim.device"), "\(r.stderr)")
     let t = try lifesim(["test", path, "--ios", "12"])
     #expect(t.stderr.contains("--ios 12 was not used"), "\(t.stderr)")
+    let experiment = try script("pinned_experiment.lua", """
+      return lifesim.experiment{ name = "pinned", seeds = 2, params = { x = { 1 } },
+        run = function(p)
+          local dev = lifesim.device{ ios = 16 }
+          dev:launch(dev:install{ bundle = "a" })
+          return { opens = 1 }
+        end }
+      """)
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("pinned_\(getpid()).csv").path
+    unlink(out)
+    defer { unlink(out) }
+    let b = try lifesim(["batch", experiment, "--ios", "12", "-o", out, "--quiet"])
+    #expect(b.status == 0, "\(b.stderr)")
+    #expect(b.stderr.contains("lifesim: warning: --ios 12 was not used: \(experiment) sets ios = 16 in lifesim.device"),
+            "\(b.stderr)")
     let plain = try lifesim(["run", path])
     #expect(!plain.stderr.contains("warning"), "no --ios given: \(plain.stderr)")
   }

@@ -29,6 +29,10 @@ public final class ExperimentWorker {
   public private(set) var isolationSeconds = 0.0
   /// How many runs started from a state put back (or made again).
   public private(set) var isolatedRuns = 0
+  /// Over this worker's runs: devices that ran `options.ios`, and the other
+  /// versions devices named (what tells `batch` that its `--ios` went unused).
+  public private(set) var devicesOnOptionVersion = 0
+  public private(set) var ownVersions: [Int] = []
 
   /// Loads the experiment file.
   /// - Throws: `LuaFailure` when the file fails or returns no experiment.
@@ -94,6 +98,13 @@ public final class ExperimentWorker {
     }
     guard let runtime else { return RunOutcome(error: "\(path): the experiment could not be loaded for this run") }
     dirty = true
-    return runtime.runExperiment(point: point, names: names, seed: seed, collecting: false)
+    let outcome = runtime.runExperiment(point: point, names: names, seed: seed, collecting: false)
+    // The runtime's counters are Swift's, not the Lua state's: taken and
+    // cleared after each run, whether the next run restores or reloads.
+    devicesOnOptionVersion += runtime.devicesOnOptionVersion
+    for v in runtime.ownVersions where !ownVersions.contains(v) { ownVersions.append(v) }
+    runtime.devicesOnOptionVersion = 0
+    runtime.ownVersions = []
+    return outcome
   }
 }

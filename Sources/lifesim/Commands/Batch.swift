@@ -137,6 +137,11 @@ extension Lifesim {
       if !quiet && report.skipped > 0 {
         printError("lifesim: \(report.skipped) runs were already in \(output) (--resume)")
       }
+      if common.iosOption != nil, !report.versionsInsteadOfOption.isEmpty {
+        let what = report.versionsInsteadOfOption.map { "ios = \($0)" }.joined(separator: ", ")
+        printError("lifesim: warning: --ios \(common.ios) was not used: \(file) sets \(what) in lifesim.device, "
+                   + "which wins over --ios; the runs used what the script sets")
+      }
       let summary = try ResultSummary(path: output)
       writeOut(visibleNULs(summary.render(title: spec.name)))
       if let metric = plot {
