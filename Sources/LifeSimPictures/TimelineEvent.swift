@@ -142,7 +142,8 @@ public struct JSONLTraceReader {
           var scalar = v
           // A surrogate pair: the low half follows as another \u escape.
           if (0xD800..<0xDC00).contains(v), k + 6 < r.upperBound, b[k + 1] == 0x5C, b[k + 2] == 0x75,
-             let low = UInt32(String(decoding: UnsafeBufferPointer(rebasing: b[(k + 3)...(k + 6)]), as: UTF8.self), radix: 16) {
+             let low = UInt32(String(decoding: UnsafeBufferPointer(rebasing: b[(k + 3)...(k + 6)]), as: UTF8.self), radix: 16),
+             (0xDC00..<0xE000).contains(low) {  // else the high half stands alone: U+FFFD, and the escape after it is read on its own
             scalar = 0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00)
             k += 6
           }

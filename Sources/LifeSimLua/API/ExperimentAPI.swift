@@ -199,14 +199,31 @@ extension LuaRuntime {
     return ours
   }
 
+  /// The most points an experiment's grid may have (before its constraint).
+  public static let maxGridPoints = 1_000_000
+
   private func readExperiment(at t: Int32, expandGrid: Bool, path: String) throws -> ExperimentSpec {
     let o = Options(L: L, index: t, argument: 1)
     let name = try o.optional("name", as: String.self) ?? ""
     let params = try readParams(o)
     var spec = ExperimentSpec(name: name, params: params, seeds: try readSeeds(o),
                               metrics: try o.strings("metrics"), points: [], excluded: 0)
+    // The grid is listed in Swift before any run: bounded first, so that a
+    // huge product of values ends with a message instead of eating memory.
+    var product = 1
+    for p in params {
+      let (m, overflow) = product.multipliedReportingOverflow(by: max(1, p.values.count))
+      guard !overflow, m <= Self.maxGridPoints else {
+        throw LuaFailure(kind: .runtime, message: "\(path): the experiment's grid has more than \(Self.maxGridPoints) points "
+                          + "(the product of its parameters' values); split it into several experiments")
+      }
+      product = m
+    }
     guard expandGrid else { return spec }
     let hasConstraint = o.type(of: "constraint") == LUA_TFUNCTION
+    // Every call of the constraint shares one instruction budget (the run's),
+    // so a constraint that loops, or a grid of slow ones, ends at the limit.
+    if hasConstraint { ls_reset_budget(L, options.maxInstructions) }
     // The cartesian product, first parameter slowest, like nested loops.
     var index = [Int](repeating: 0, count: params.count)
     while true {
@@ -232,7 +249,6 @@ extension LuaRuntime {
   private func keeps(_ point: [ParamValue], params: [ExperimentParam], table t: Int32) throws -> Bool {
     _ = rawField(L, t, "constraint")
     pushPoint(point, names: params.map(\.name))
-    ls_reset_budget(L, options.maxInstructions)
     try protectedCall(nargs: 1, nresults: 1)
     defer { ls_pop(L, 1) }
     return lua_toboolean(L, -1) != 0

@@ -285,6 +285,12 @@ extension LuaRuntime {
           continue
         }
       }
+      // Only a regular file: reading a FIFO would block for ever.
+      var st = stat()
+      if stat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+        tried[tried.count - 1] += " (not a regular file: refused)"
+        continue
+      }
       if let source = try? readFileBytes(path) {
         source.withUnsafeBufferPointer { buf in
           buf.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }

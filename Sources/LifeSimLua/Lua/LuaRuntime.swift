@@ -276,12 +276,26 @@ public final class LuaRuntime {
       return LuaFailure(kind: .memory, message: message, traceback: traceback)
     }
     if let f = errorObject(at: -1) { return f }
-    if let s = stringValue(L, -1) {
+    if let s = errorText(L, -1) {
       // The hook's located report of the memory cap (see the allocator in shim.c).
       let memory = ls_getstate(L).pointee.tripped == LS_TRIP_MEMORY
       return LuaFailure(kind: memory ? .memory : .runtime, message: s, traceback: traceback)
     }
     return LuaFailure(kind: .runtime, message: describeErrorValue(at: -1), traceback: traceback)
+  }
+
+  /// An error message that is a string, its first 64 kB at most: the host
+  /// keeps it, prints it and writes it into result files, and no cap counts
+  /// what a script hands it that way (`error(string.rep("x", 1e8))`).
+  private func errorText(_ L: LuaState, _ i: Int32) -> String? {
+    guard lua_type(L, i) == LUA_TSTRING else { return nil }
+    var len = 0
+    guard let p = lua_tolstring(L, i, &len) else { return nil }
+    let cap = 64 << 10
+    return p.withMemoryRebound(to: UInt8.self, capacity: len) {
+      let text = String(decoding: UnsafeBufferPointer(start: $0, count: min(len, cap)), as: UTF8.self)
+      return len <= cap ? text : text + "… (the message goes on: \(len) bytes in all)"
+    }
   }
 
   /// A readable text for an error value that is not a string (§8 pitfall 4):

@@ -35,6 +35,11 @@ func luaFiles(under path: String) -> [String]? {
       }
       if name != "lib" { out += luaFiles(under: full) ?? [] }
     } else if name.hasSuffix(".lua") {
+      // A FIFO or a device would block the reader (or never end): only regular files are scripts.
+      guard (s.st_mode & S_IFMT) == S_IFREG else {
+        printError("lifesim test: not reading \(full), which is not a regular file")
+        continue
+      }
       out.append(full)
     }
   }
