@@ -32,6 +32,9 @@ struct Lifesim: ParsableCommand {
     } catch {
       if let (message, status) = failureReport(for: error) {
         if let message { printError(message) }
+        // A report (explore's violation, test's failures) that did not reach
+        // standard output is lost: that is exit 2, whatever the run found.
+        if status < 2, let lost = standardOutputFailure() { printError(lost); Glibc.exit(2) }
         Glibc.exit(status)
       }
       let code = exitCode(for: error)
@@ -52,6 +55,12 @@ func checkStandardOutput() throws {
   if fflush(stdout) != 0 || ferror(stdout) != 0 {
     throw CommandFailure.cannotWrite(path: "standard output", reason: String(cString: strerror(errno)))
   }
+}
+
+/// The message for a standard output that did not take every byte, or nil.
+func standardOutputFailure() -> String? {
+  do { try checkStandardOutput() } catch { return Lifesim.fullMessage(for: error) }
+  return nil
 }
 
 /// For `lifesim bench`: when LIFESIM_PEAK_MEMORY_FILE names a file, the

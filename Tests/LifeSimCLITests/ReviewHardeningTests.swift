@@ -72,4 +72,11 @@ struct ReviewHardeningTests {
     #expect(r.status == 2, "\(r.stderr)")
     #expect(r.stderr.contains("not a regular file: refused"), "\(r.stderr)")
   }
+
+  @Test func aViolationReportThatCannotBeWrittenIsExit2() throws {
+    let r = try runTool(["/bin/sh", "-c", "\"$0\" explore Scripts/explore/forgotten_task.lua --depth 5 > /dev/full", binary.path],
+                        in: repoRoot)
+    #expect(r.status == 2, "\(r.status) \(r.stderr)")
+    #expect(r.stderr.contains("standard output"), "\(r.stderr)")
+  }
 }
