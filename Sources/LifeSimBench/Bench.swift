@@ -13,7 +13,7 @@ public struct BenchFigure: Sendable {
   /// The reference's value in the same unit, and what it is.
   public var reference: Double?
   public var referenceName: String?
-  /// The target from issue 16, as text ("≤ 3×"), and whether it is met.
+  /// The figure's target, as text ("≤ 3×"), and whether it is met.
   public var target: String?
   public var met: Bool?
 
@@ -65,7 +65,7 @@ public struct Bench {
   // MARK: - Explore
 
   /// `lifesim explore` on one core: distinct states per second of a
-  /// depth-`depth` search of `bench/explore/two_apps.lua` (target: 50,000, issue 19).
+  /// depth-`depth` search of `bench/explore/two_apps.lua` (target: 50,000).
   public func explore(script: String = "bench/explore/two_apps.lua", depth: Int = 7) throws -> [BenchFigure] {
     var options = ExploreOptions()
     options.depth = depth

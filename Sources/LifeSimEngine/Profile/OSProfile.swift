@@ -11,7 +11,7 @@ public struct OSProfile: Sendable, Equatable {
   /// The iOS major version.
   public let version: Int
 
-  /// Every version lifesim models: iOS 4 through 18, and 26 (SPEC §1.1).
+  /// Every version lifesim models: iOS 4 through 18, and 26.
   public static let supportedVersions: [Int] = Array(4...18) + [26]
 
   /// The profile for `version`.

@@ -1,4 +1,4 @@
-/// The OS policies in force on a device (SPEC §1.7): every default comes from
+/// The OS policies in force on a device: every default comes from
 /// the profile's facts, and a script may override each one (`dev:policy`).
 public struct Policy: Sendable, Equatable {
   /// Background-task time per backgrounding (§0, §3.4).
@@ -14,7 +14,7 @@ public struct Policy: Sendable, Equatable {
   /// The `scene-update` watchdog of the other transitions the system waits on (§3.1).
   public var watchdogSceneUpdate: SimTime
   /// Fractions of RAM in use at which a memory warning is sent, and at which
-  /// jetsam starts killing (SPEC §2 `dev:policy`).
+  /// jetsam starts killing (`dev:policy`).
   public var memoryWarningAt: Double
   public var jetsamAt: Double
   /// When true, the host picks jetsam victims (`choose_victim`).
