@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 //
-// libFuzzer target over script text (issue 6). It lives in its own package because
+// libFuzzer target over script text. It lives in its own package because
 // it links only with `-sanitize=fuzzer`, which the main package's `swift build` and
 // `swift test` do not use:
 //

@@ -152,7 +152,7 @@ lifesim.test("watchdog.terminate = 1: a 2 s applicationWillTerminate: is cut sho
     return finished, kills(dev, app, m)
   end
   -- The process dies when applicationWillTerminate: returns, so the force-quit's
-  -- kill record carries that time (issue 17); a watchdog that ends it first is
+  -- kill record carries that time; a watchdog that ends it first is
   -- the one death recorded.
   local finished, killed = run(nil)
   assert(finished, "default: 2 s is within the 5 s terminate watchdog")

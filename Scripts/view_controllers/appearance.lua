@@ -56,7 +56,7 @@ local function count(list, selector)
   return n
 end
 
--- Reference §5.4 (pop row) and issue 17: published pop logs (iOS 12 and 13, apps
+-- Reference §5.4 (pop row): published pop logs (iOS 12 and 13, apps
 -- that log the layout pair at launch) show viewWillAppear: then viewDidAppear:
 -- on the revealed view controller with no layout pass between.
 lifesim.test("the layout pass: twice on the first appearance, none when a pop reveals it, configurable", function()

@@ -31,7 +31,7 @@ lifesim.test("push B over A", function()
   assert(app.top == b and b.state == "appeared" and app.stack[1].state == "disappeared")
 end)
 
--- §5.4 pop row; the published pop logs of issue 17 (iOS 12, 13): no layout pass
+-- §5.4 pop row; the published pop logs (iOS 12, 13): no layout pass
 -- on the revealed view controller.
 lifesim.test("pop B: A reappears with no layout pass, then B is deallocated", function()
   local dev, app = app_on()

@@ -22,7 +22,7 @@ ls_state *ls_getstate(lua_State *L) { return *(ls_state **)lua_getextraspace(L);
 void *ls_host(lua_State *L) { return ls_getstate(L)->host; }
 
 /* {====================================================================
-** Allocator (lua-embedding.md §7.5): counts every byte; while Lua code runs it
+** Allocator: counts every byte; while Lua code runs it
 ** enforces the cap, and while Swift runs it only counts, so that no memory
 ** error can be raised inside a Swift frame. The trampoline checks the total
 ** once Swift has returned.
@@ -715,7 +715,7 @@ int ls_push_store(lua_State *L, lua_Integer stores, lua_Integer id) {
   return found;
 }
 
-/* The hot path of a handler call (issue 16): one C call per handler. It
+/* The hot path of a handler call: one C call per handler. It
 ** finds the device's value store, calls store[fn](store[arg]) protected and
 ** under the handler budget as ls_pcall(.., nested = 1) does, and reads the
 ** result, so that Swift crosses into C once. The message handler goes below
@@ -982,7 +982,7 @@ void ls_push_traceback(lua_State *L) {
 }
 
 /* {====================================================================
-** string.format without addresses (lua-embedding.md §7.4, SPEC §2): %p
+** string.format without addresses: %p
 ** prints one, and so does %s of a table, function, thread or userdata
 ** without __tostring, and neither is the same from run to run. %p is an
 ** error; such an argument is first passed through the prelude's safe

@@ -17,7 +17,7 @@ enum CommandFailure: Error {
 }
 
 /// What the user sees and the exit status for anything a command throws: the
-/// one place the CLI words errors (SPEC §4), as swift-argument-parser's
+/// one place the CLI words errors, as swift-argument-parser's
 /// `MessageInfo` does for its own. Status 1 is a failed expectation (or failed
 /// runs), 2 a script, usage or I/O error. A nil message means the command
 /// printed what there was to say.

@@ -21,7 +21,7 @@ struct Lifesim: ParsableCommand {
     subcommands: [Run.self, Test.self, Repl.self, Compare.self, Batch.self, Merge.self, Summary.self, Plot.self, Diagram.self, Timeline.self, Explore.self, Bench.self]
   )
 
-  /// Parses, runs, and maps every outcome to SPEC §4's exit codes through
+  /// Parses, runs, and maps every outcome to lifesim's exit codes through
   /// `failureReport`; usage errors exit 2 (argument-parser's default would be 64).
   static func main() {
     reportPeakMemoryAtExit()

@@ -101,7 +101,7 @@ struct BatchIsolationTests {
     #expect(alone.first == all.last)
   }
 
-  /// Globals a run sets are gone before the next run: no longer refused, and
+  /// Globals a run sets are gone before the next run: accepted, and
   /// never seen by a later run.
   @Test func aGlobalSetByARunDoesNotReachTheNext() throws {
     let exp = try script("global_isolated.lua", """

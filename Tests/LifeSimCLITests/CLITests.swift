@@ -99,7 +99,7 @@ struct CLIRunTests {
     #expect(r.stdout.contains("-[AppDelegate applicationDidBecomeActive:]"))
   }
 
-  /// SPEC §2 determinism: separate processes, a script that iterates with pairs
+  /// Determinism: separate processes, a script that iterates with pairs
   /// and draws random numbers, byte-identical JSONL.
   @Test func sameSeedSameBytesAcrossProcesses() throws {
     let path = try script("determinism.lua", """

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The README's cluster examples, run for real (issue 20 item 4): its Slurm
+/// The README's cluster examples, run for real: its Slurm
 /// job array on a one-node cluster of Debian's slurm-wlm and munge, started by
 /// Tests/cluster/slurm-up.sh, and its Kubernetes Indexed Job checked against
 /// Kubernetes' schemas by kubernetes-validate (PyPI). `./dev.sh test` (and so

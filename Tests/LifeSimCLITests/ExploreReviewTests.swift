@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `lifesim explore` cases a review found wrong (issue 19): each was a wrong
+/// `lifesim explore` cases a review found wrong: each was a wrong
 /// answer, an answer that depended on --jobs, or a counterexample that did
 /// not run.
 struct ExploreReviewTests {

@@ -4,9 +4,9 @@ import Testing
 /// Traces kept byte for byte (`Tests/golden`): nine shipped scripts that
 /// between them make every kind of record and every JSONL field (`device` and
 /// `device_seq`, view and view-controller records, tasks and deadlines,
-/// memory levels, watchdog kills, URLs), in JSONL and in text. The files were
-/// written by the trace writer before it formatted records through a pointer
-/// (issue 16), so they hold the new writer to the old one's bytes.
+/// memory levels, watchdog kills, URLs), in JSONL and in text, so that a
+/// change to the trace writer cannot alter a byte of any format unnoticed.
+///
 ///
 /// A change that alters a trace on purpose rewrites them:
 /// `LIFESIM_UPDATE_GOLDEN=1 swift test --filter GoldenTraceTests`, and the

@@ -268,7 +268,7 @@ struct BridgeLifetimeTests {
   }
 
   // Each app has one ctx, reused by every function of that app: it stands for
-  // whatever code of the app runs now (issue 16 item 6).
+  // whatever code of the app runs now.
   @Test func aCtxStandsForItsAppsRunningCodeOnly() throws {
     let (_, out, f) = try runScript("""
       local dev = lifesim.device{ ios = 12 }

@@ -3,7 +3,7 @@ import Testing
 
 /// `string.format` is the library's, behind a C function (shim.c, `ls_format`)
 /// that refuses `%p` and prints tables, functions, threads and userdata
-/// without their addresses (SPEC §2).
+/// without their addresses.
 struct FormatTests {
   @Test func formatsAsTheLibraryDoes() throws {
     let (_, out, f) = try runScript("""

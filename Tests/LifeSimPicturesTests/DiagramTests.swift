@@ -62,7 +62,7 @@ struct DiagramTests {
   }
 }
 
-/// Issue 18's colour rules for the timeline: Okabe–Ito colours, and a state
+/// The timeline's colour rules: Okabe–Ito colours, and a state
 /// never told by colour alone (each colour has its own band height).
 struct TimelinePaletteTests {
   static let okabeIto: Set<String> = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",

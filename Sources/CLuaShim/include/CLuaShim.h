@@ -1,6 +1,6 @@
 // CLuaShim: the C side of lifesim's Lua bridge.
 //
-// Swift must never be unwound by a Lua error (lua-embedding.md §7.1). Every function
+// Swift must never be unwound by a Lua error. Every function
 // that Lua can call is a C trampoline here; it calls Swift through one dispatch
 // pointer, and only after Swift has returned does it raise an error, if Swift asked
 // for one. The same file holds the allocator with its memory cap (§7.5), the count

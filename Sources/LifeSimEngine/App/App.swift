@@ -1,4 +1,4 @@
-/// An app's Info.plist-like configuration (SPEC §1.2).
+/// An app's Info.plist-like configuration.
 public struct AppConfig: Sendable {
   /// The bundle id, unique on the device.
   public var bundle: String
@@ -11,7 +11,7 @@ public struct AppConfig: Sendable {
   /// Resident memory in MB.
   public var footprintMB: Double
   /// The root view controller and how it is made; nil gives an app with no
-  /// view controllers (SPEC §1.2).
+  /// view controllers.
   public var root: ObjectSpec?
 
   public init(bundle: String, scenes: Bool? = nil, exitsOnSuspend: Bool = false,
@@ -65,10 +65,10 @@ public struct App: Sendable {
   /// Resident memory of the process in MB; the config's value at launch, 0
   /// when not running.
   public fileprivate(set) var footprintMB: Double = 0
-  /// Unsaved changes (`ctx:dirty`), lost if the process dies holding them (SPEC §1.8).
+  /// Unsaved changes (`ctx:dirty`), lost if the process dies holding them.
   public internal(set) var unsaved = 0
   /// The process's windows: one in the app-delegate model, one per connected
-  /// scene in the scene model (SPEC §1.4).
+  /// scene in the scene model.
   public internal(set) var windows: [Window] = []
   /// Voids scheduled OS deadlines when the process changes between foreground and background.
   var epoch: UInt32 = 0
@@ -120,7 +120,7 @@ public struct App: Sendable {
 
 /// The process table: every installed app, and the totals the engine reads
 /// at every step, kept in step as they change instead of recomputed by a
-/// walk over copies of every app (issue 16).
+/// walk over copies of every app.
 ///
 /// Invariants (`violations()`): a process runs exactly when it has a pid; pids
 /// are unique and never reused; `runningCount` counts the running processes;

@@ -2,7 +2,7 @@
 public enum AppState: UInt8, MachineValue {
   case notRunning, inactive, active, background, suspended
 
-  /// The SPEC's name for the state, as Lua sees it.
+  /// The state's name, as Lua sees it.
   public var description: String { AppState.names[Int(rawValue)] }
 
   public init?(name: String) {

@@ -16,7 +16,7 @@ public enum Receiver: UInt8, Sendable {
   }
 }
 
-/// A callback the OS delivers, named by its Objective-C selector (SPEC §1.5).
+/// A callback the OS delivers, named by its Objective-C selector.
 ///
 /// The raw value indexes the static tables below, so a trace record stores one
 /// byte and the strings are built once, never per event.

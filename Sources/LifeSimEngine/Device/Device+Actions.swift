@@ -1,9 +1,9 @@
-// User and system actions (SPEC §2). Each records an `action` record, runs its
+// User and system actions. Each records an `action` record, runs its
 // whole cascade at the current time, then lets events due now fire.
 extension Device {
   /// Taps an app's icon: a cold launch, or a return to the foreground (§0).
   /// Another app on screen goes to the background first.
-  /// - Parameter url: a URL to open (SPEC `dev:launch(app, { url = … })`).
+  /// - Parameter url: a URL to open (`dev:launch(app, { url = … })`).
   public func launch(_ id: AppID, url: String? = nil) throws {
     try begin(url == nil ? .launch : .openURL, .launch, app: id, detail: url) { try requireUnlocked(.launch) }
     try bringToFront(id, url: url)
@@ -230,7 +230,7 @@ extension Device {
   /// then the cascade of §2.6 for the app's model.
   func forceQuitCascade(_ id: AppID) throws {
     // The process dies after applicationWillTerminate: has run, so its kill
-    // record comes then: just before its state becomes notRunning (issue 17).
+    // record comes then: just before its state becomes notRunning.
     if self[id].state.isRunning { pendingUserKill = id }
     defer { pendingUserKill = nil }
     try cascade(for: id) {
@@ -267,7 +267,7 @@ extension Device {
 
   /// Records the action, after checking that it is not made from inside app
   /// code and that `checks` allow it: a refused action raises its error and
-  /// leaves no `action` record (issue 17).
+  /// leaves no `action` record.
   func begin(_ action: DeviceAction, _ operation: Operation, app: AppID? = nil, detail: String? = nil,
              checks: () throws -> Void = {}) throws {
     if let busy, busy != .script {

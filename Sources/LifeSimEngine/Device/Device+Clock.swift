@@ -1,6 +1,6 @@
 // The clock: advancing, running, timers, and work inside handlers.
 extension Device {
-  /// Runs the simulation for `duration` of virtual time (SPEC `dev:advance`).
+  /// Runs the simulation for `duration` of virtual time (`dev:advance`).
   public func advance(by duration: SimTime) throws {
     try checkClock(.advance)
     let target = try clockTime(after: duration, .advance)
@@ -8,7 +8,7 @@ extension Device {
     kernel.advance(to: target)
   }
 
-  /// Runs until nothing is scheduled, or until the horizon (SPEC `dev:run`).
+  /// Runs until nothing is scheduled, or until the horizon (`dev:run`).
   /// - Throws: `SimulationError.horizonReached` if events remain past it.
   public func run() throws {
     try checkClock(.run)
@@ -19,7 +19,7 @@ extension Device {
     }
   }
 
-  /// Schedules a script function at an absolute time (SPEC `dev:at`); a time in
+  /// Schedules a script function at an absolute time (`dev:at`); a time in
   /// the past means now.
   public func schedule(_ token: HostToken, at time: SimTime) {
     kernel.schedule(.script(token), at: max(time, now))
@@ -42,7 +42,7 @@ extension Device {
     return SimTime(microseconds: sum)
   }
 
-  /// Schedules an app timer (SPEC `ctx:after`): it belongs to the app's current
+  /// Schedules an app timer (`ctx:after`): it belongs to the app's current
   /// process, does not fire while the app is suspended, and dies with the process.
   /// - Throws: `invalidAction` when the app is not running.
   public func scheduleAppTimer(_ token: HostToken, app id: AppID, after delay: SimTime) throws {
@@ -52,7 +52,7 @@ extension Device {
     kernel.schedule(.appTimer(id, pid: self[id].pid, token), at: try clockTime(after: max(delay, .zero), .appTimer))
   }
 
-  /// Makes the running handler take `duration` of virtual time (SPEC `ctx:work`).
+  /// Makes the running handler take `duration` of virtual time (`ctx:work`).
   public func work(_ duration: SimTime) throws {
     guard let app = runningApp else {
       throw SimulationError.outsideAppCode(.work)

@@ -1,4 +1,4 @@
-// Unsaved changes and saving (SPEC §1.8): a process that dies holding unsaved
+// Unsaved changes and saving: a process that dies holding unsaved
 // changes leaves a `data_loss` record (see `processEnded`).
 extension Device {
   /// `ctx:dirty(n)`: the app now holds `n` more unsaved changes.

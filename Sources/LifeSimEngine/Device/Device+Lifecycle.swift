@@ -77,7 +77,7 @@ extension Device {
   }
 
   /// A process is gone: its timers, tasks and memory go with it, and unsaved
-  /// changes become a `data_loss` record (SPEC §1.8).
+  /// changes become a `data_loss` record.
   private func processEnded(_ id: AppID, pid: Int32) {
     if self[id].unsaved > 0 {
       let count = self[id].unsaved

@@ -1,7 +1,7 @@
 // The scene model (reference §1.2, §1.3): each scene walks its own machine
 // (`SceneLifecycle`), and the app's state follows its scenes.
 extension Device {
-  // MARK: - Multi-window actions (SPEC §2)
+  // MARK: - Multi-window actions
 
   /// Opens another window of a scene app: a new scene connects and becomes
   /// active; the app's other windows on screen go to the background, and so

@@ -1,4 +1,4 @@
-// View controllers and views (SPEC §1.4, reference §5–§6): the root, the
+// View controllers and views (reference §5–§6): the root, the
 // navigation stack, modal presentation, views, and the layout pass. Every
 // appearance sequence comes from one table per kind (`ScreenChange.steps`).
 extension Device {
@@ -23,7 +23,7 @@ extension Device {
   /// under a sheet or `.overFullScreen`, the ones it leaves visible (§5.4).
   public func visible(in window: Window) -> [ObjectID] { objects.visible(in: window) }
 
-  // MARK: - Navigation and presentation (SPEC §2)
+  // MARK: - Navigation and presentation
 
   /// Pushes a new view controller onto the focus window's navigation stack (§5.4).
   @discardableResult
@@ -195,7 +195,7 @@ extension Device {
     try endViewAction()
   }
 
-  // MARK: - Views (SPEC §2 `add_view`, reference §6)
+  // MARK: - Views (`add_view`, reference §6)
 
   /// Where a view is added: a view controller's view, or another view.
   public enum ViewParent: Sendable {

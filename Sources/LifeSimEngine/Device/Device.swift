@@ -1,5 +1,5 @@
 /// One simulated iOS device: a profile, a clock, the installed apps, and what the
-/// user sees (SPEC §1.1).
+/// user sees.
 ///
 /// `Device` coordinates parts that each own one concern, with their own
 /// invariants and tests: the `Kernel` (clock and queue), the `Trace`, the
@@ -8,7 +8,7 @@
 /// and the `ViewHierarchy`. The device itself keeps the profile, the
 /// policies, and the order of each cascade:
 ///
-/// - `Device+Actions.swift`: what the user and the system do (SPEC §2);
+/// - `Device+Actions.swift`: what the user and the system do;
 /// - `Device+Lifecycle.swift`, `Device+Scenes.swift`: walking the process and
 ///   scene machines (`AppLifecycle`, `SceneLifecycle`);
 /// - `Device+Delivery.swift`: the one path by which app code hears of anything;
@@ -63,7 +63,7 @@ public final class Device {
   public internal(set) var watchdogs: Watchdogs
   /// Data protection (reference §0).
   public internal(set) var protectedData = ProtectedData()
-  /// Every view controller and view made so far (SPEC §1.4).
+  /// Every view controller and view made so far.
   public internal(set) var objects = ViewHierarchy()
 
   // MARK: Profile and policies

@@ -1,6 +1,6 @@
 /// Counters a device keeps whether or not its trace is on, so that experiments
-/// can measure a week of use without recording a week of callbacks (SPEC §2
-/// `dev.stats`). Updating them costs an integer add per event.
+/// can measure a week of use without recording a week of callbacks
+/// (`dev.stats`). Updating them costs an integer add per event.
 public struct DeviceStats: Sendable, Equatable {
   /// Times the user brought an app to the front (launch, open_url, switch_to)
   /// when it was not already there.

@@ -1,4 +1,4 @@
-/// What the user sees (SPEC §1.1): the app in front, the lock, an overlay,
+/// What the user sees: the app in front, the lock, an overlay,
 /// the app switcher. The device changes it as actions run; the invariants
 /// check the app states against it.
 public struct Screen: Sendable, Equatable {

@@ -1,7 +1,7 @@
 /// The simulation's only source of randomness: SplitMix64, seeded per device.
 ///
 /// The same seed gives the same sequence on every platform and in every process,
-/// which is all the determinism contract (SPEC §2) needs. It is small enough to
+/// which is all the determinism contract needs. It is small enough to
 /// copy, so a run can fork independent streams deterministically.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
   public private(set) var state: UInt64

@@ -1,6 +1,6 @@
 /// A point or span of virtual time, as a whole number of microseconds.
 ///
-/// Virtual time is never a sum of Doubles (SPEC §1.6): scripts speak in seconds,
+/// Virtual time is never a sum of Doubles: scripts speak in seconds,
 /// and the bridge converts once, at the boundary, with `SimTime(seconds:)`.
 ///
 ///     let t = SimTime(seconds: 2.5)!   // 2_500_000 µs

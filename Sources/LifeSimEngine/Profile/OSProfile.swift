@@ -74,7 +74,7 @@ public struct OSProfile: Sendable, Equatable {
 
   // MARK: - Memory
 
-  /// Memory warnings at 85% of RAM in use, jetsam at 95% (SPEC §2 `dev:policy`;
+  /// Memory warnings at 85% of RAM in use, jetsam at 95% (`dev:policy`;
   /// reference §0 "Memory warning": a warning comes before any kill).
   public var memoryWarningFraction: Double { 0.85 }
   public var jetsamFraction: Double { 0.95 }
@@ -195,7 +195,7 @@ public struct OSProfile: Sendable, Equatable {
   }
 }
 
-/// A modal presentation style (SPEC §2 `present`).
+/// A modal presentation style (`present`).
 public enum ModalStyle: String, CaseIterable, Sendable {
   case fullScreen, pageSheet, formSheet, overFullScreen
 }

@@ -1,7 +1,7 @@
 // Formatting a record through a pointer. `Array.append(contentsOf:)` checks
 // uniqueness and capacity and calls `memmove` for every piece, which made the
-// JSONL writer spend most of its time appending a handful of bytes at a time
-// (issue 16: 1.3 M records/s against 2 M). `TraceWriter` now writes a record
+// JSONL writer spend most of its time appending a handful of bytes at a time.
+// `TraceWriter` writes a record
 // into room sized for it beforehand and appends it to the output at once.
 
 /// Writes bytes through a pointer into room its owner made beforehand. Each

@@ -95,7 +95,7 @@ public struct Trace: Sendable {
     pending.removeAll(keepingCapacity: true)
   }
 
-  /// Sets how long the handler of record `seq` took (SPEC `ctx:work`).
+  /// Sets how long the handler of record `seq` took (`ctx:work`).
   mutating func setDuration(of seq: Int, _ duration: SimTime) {
     guard seq > 0 else { return }
     if keepsRecords, seq <= records.count, records[seq - 1].seq == seq { records.update(seq - 1) { $0.duration = duration } }
@@ -127,7 +127,7 @@ public struct Trace: Sendable {
     }
   }
 
-  /// The selectors of the callbacks delivered, in order (SPEC §2 `trace:callbacks`).
+  /// The selectors of the callbacks delivered, in order (`trace:callbacks`).
   /// `objectClass` keeps those of view controllers or views of that class.
   public func callbacks(app: AppID? = nil, since: Int = 1, objectClass: String? = nil) -> [String] {
     let wanted = objectClass.map { classIndexes[$0] ?? -1 }

@@ -1,6 +1,6 @@
 // Appending formatted output to a byte buffer: what trace formatters write
 // into. Each helper appends bytes in place, with no intermediate `String`
-// (issue 16: a `String` append checks capacity and ASCII-ness every time).
+// (a `String` append checks capacity and ASCII-ness every time).
 
 extension Array where Element == UInt8 {
   /// Appends a string's UTF-8 bytes.

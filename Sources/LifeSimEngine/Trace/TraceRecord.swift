@@ -5,7 +5,7 @@ public struct AppID: Hashable, Comparable, Sendable {
   public static func < (a: AppID, b: AppID) -> Bool { a.index < b.index }
 }
 
-/// The kinds of trace record (SPEC §3).
+/// The kinds of trace record.
 public enum RecordKind: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   case callback, notification, state, action, expire, kill, dataLoss, memory, snapshot, warning, log
 
@@ -38,7 +38,7 @@ public enum DeviceAction: UInt8, CaseIterable, Sendable, CustomStringConvertible
   }
 }
 
-/// Why a process died (SPEC §3, reference §3–§4).
+/// Why a process died (reference §3–§4).
 public enum KillReason: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   case user, vmPageShortage, perProcessLimit, watchdog, backgroundTask, exitsOnSuspend
 

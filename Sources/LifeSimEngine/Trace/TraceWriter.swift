@@ -1,4 +1,4 @@
-/// The trace formats of SPEC §3.
+/// The trace formats (docs/trace.md).
 public enum TraceFormat: String, CaseIterable, Sendable {
   case text, jsonl
 }
@@ -39,7 +39,7 @@ public final class FileSequence: @unchecked Sendable {
   }
 }
 
-/// Formats trace records as text lines or JSON lines (SPEC §3, docs/trace.md).
+/// Formats trace records as text lines or JSON lines (docs/trace.md).
 public struct TraceWriter: TraceFormatter {
   public var format: TraceFormat
   public var names: NameStyle

@@ -15,7 +15,7 @@ public enum Creation: String, CaseIterable, Sendable {
   case code
 }
 
-/// What a script asks for: a class and how it is made (SPEC §2 `root`, `push`, `add_view`).
+/// What a script asks for: a class and how it is made (`root`, `push`, `add_view`).
 public struct ObjectSpec: Sendable, Equatable {
   public var className: String
   public var creation: Creation
@@ -97,7 +97,7 @@ public enum Placement: Equatable, Sendable {
   case child(of: ObjectID)
 }
 
-/// A view controller (SPEC §1.4, reference §5).
+/// A view controller (reference §5).
 public struct ViewController: Sendable {
   public let id: ObjectID
   public let app: AppID
@@ -127,7 +127,7 @@ public struct ViewController: Sendable {
   var ref: ObjectRef { ObjectRef(isView: false, classIndex: classIndex, instance: instance) }
 }
 
-/// A view (SPEC §1.4, reference §6).
+/// A view (reference §6).
 public struct View: Sendable {
   public let id: ObjectID
   public let app: AppID
@@ -160,7 +160,7 @@ public struct ObjectRef: Equatable, Sendable {
 }
 
 /// One window of an app: the app-delegate model's only window, or a scene's
-/// (SPEC §1.4). The root sits in a navigation controller (UIKit's own class,
+/// window. The root sits in a navigation controller (UIKit's own class,
 /// which lifesim models but does not trace).
 public struct Window: Sendable {
   /// The scene number, or 0 in the app-delegate model.

@@ -1,4 +1,4 @@
-/// Every view controller and view a device ever made (SPEC §1.4), by
+/// Every view controller and view a device ever made, by
 /// `ObjectID`, with what the layout pass owes them. Objects are never
 /// removed: a deallocated one keeps its identity, so traces and scripts can
 /// still name it.

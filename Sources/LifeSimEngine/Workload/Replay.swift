@@ -1,4 +1,4 @@
-/// One row of a recorded app-usage trace (SPEC §2 `lifesim.workload.replay`):
+/// One row of a recorded app-usage trace (`lifesim.workload.replay`):
 /// at `time` after the replay starts, the user does `event`, to `app` where the
 /// event names one.
 public struct UsageEvent: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import RealModule
 
-/// A simulated user, for experiments (SPEC §2 `lifesim.workload.user`): which app
+/// A simulated user, for experiments (`lifesim.workload.user`): which app
 /// they open, how long they stay, when they lock the phone and when a
 /// notification pulls them into an app. Every draw comes from the device's seeded
 /// generator, so the same seed gives the same week of use.

@@ -5,7 +5,7 @@ import LifeSimEngine
 // `ctx`: what a handler, observer or app timer receives. Each app has one,
 // made at its first call and handed to every later one (no allocation per
 // call); it reads what the innermost running function of its app was called
-// for, and used when none runs it raises (a scoped borrow, lua-embedding.md §7.2.4).
+// for, and used when none runs it raises (a scoped borrow).
 extension API {
   static let contextRows: [APIRow] = [
     .method(.context, "work", "ctx:work(seconds)", "The handler takes that long (watchdogs see it).") { try $0.ctxWork() },

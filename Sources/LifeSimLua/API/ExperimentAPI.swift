@@ -25,7 +25,7 @@ public struct ExperimentParam: Sendable, Equatable {
   public var values: [ParamValue]
 }
 
-/// An experiment file, read (SPEC §2 `lifesim.experiment`): its grid, expanded
+/// An experiment file, read (`lifesim.experiment`): its grid, expanded
 /// and filtered by the constraint, and its seeds. Runs are numbered point-major:
 /// run `i` is point `i / seeds` with seed `i % seeds + 1`.
 public struct ExperimentSpec: Sendable {

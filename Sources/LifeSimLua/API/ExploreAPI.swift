@@ -4,7 +4,7 @@ import LifeSimEngine
 
 // lifesim.invariant, lifesim.reachable, lifesim.action, lifesim.state_key and
 // lifesim.replay: what a script declares for `lifesim explore`, and the steps
-// the search takes (issue 19).
+// the search takes.
 
 /// What a script declared for the search. Functions are registry references.
 public struct ExploreDeclarations {

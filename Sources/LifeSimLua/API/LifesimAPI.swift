@@ -259,8 +259,8 @@ extension LuaRuntime {
     return 1
   }
 
-  /// Finds a module for `require`: beside the script, then in `Scripts/lib`
-  /// (lua-embedding.md §7.3). Returns source and chunk name, or nil and the
+  /// Finds a module for `require`: beside the script, then in `Scripts/lib`.
+  /// Returns source and chunk name, or nil and the
   /// places tried.
   func readModule() throws -> Int32 {
     let name = try args.string(1)

@@ -2,7 +2,7 @@ import CLua
 import CLuaShim
 import LifeSimEngine
 
-// dev:policy{ ... }: every OS policy default can be overridden from Lua (SPEC §2).
+// dev:policy{ ... }: every OS policy default can be overridden from Lua.
 extension LuaRuntime {
   static let policyKeys = [
     "background_time", "expiration_lead", "watchdog", "memory_warning_at", "jetsam_at",

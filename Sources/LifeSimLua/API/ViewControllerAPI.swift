@@ -3,7 +3,7 @@ import CLuaShim
 import LifeSimEngine
 
 // View controllers and views: specs, the app's navigation and presentation
-// methods, and the vc and view objects (SPEC §2 "view controllers").
+// methods, and the vc and view objects (the view controller API).
 extension API {
   static let viewControllerRows: [APIRow] = [
     .method(.vc, "add_view", "vc:add_view{ class =, from = \"code\" | \"xib\" }",

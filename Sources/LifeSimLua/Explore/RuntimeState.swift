@@ -112,9 +112,9 @@ extension LuaRuntime {
   /// Tracks writes from another base from now on: `states[0]`, saved whole,
   /// and re-saves each of `states` (the tracked base, or saved against it)
   /// against it. A search rebases at the start of its first, small levels:
-  /// the states of its later levels differ from the set-up state on nine of
-  /// the Lua state's 32 pages (each of them copied back at every restore),
-  /// but from a state a few steps deep on three to five. Returns the new
+  /// the states of its later levels differ from the set-up state on many
+  /// more of the Lua state's pages (each copied back at every restore) than
+  /// from a state a few steps deep. Returns the new
   /// base; `states` restore with it only.
   /// Without write tracking, nothing changes and it returns nil.
   func rebase(_ states: inout [RuntimeState], from base: RuntimeState) throws -> RuntimeState? {

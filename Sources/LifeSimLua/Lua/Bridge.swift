@@ -5,7 +5,7 @@ import LifeSimEngine
 // The bridge between the engine and Lua: how it stays safe, and the one table
 // of everything a script can call.
 //
-// # The rule (engineering rule 2, lua-embedding.md §7.1)
+// # The rule (engineering rule 2)
 //
 // No Lua error may unwind a Swift frame. `lua_error` longjmps, and a longjmp
 // across Swift skips `defer` blocks and releases: the device is left believing
@@ -186,7 +186,7 @@ enum API {
 }
 
 extension ObjectKind {
-  /// How SPEC §2 names a value of this kind in usage lines: `dev`, `app`, `ctx`.
+  /// How the API reference names a value of this kind in usage lines: `dev`, `app`, `ctx`.
   var receiver: String {
     switch self {
     case .device: return "dev"

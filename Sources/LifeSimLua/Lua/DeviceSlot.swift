@@ -3,7 +3,7 @@ import CLuaShim
 import LifeSimEngine
 
 /// The kinds of lifesim object a script holds, each a small userdata with one
-/// locked metatable (lua-embedding.md §7.2.3).
+/// locked metatable.
 enum ObjectKind: Int32, CaseIterable {
   case device = 0, app, trace, context, scene, task, vc, view
 
@@ -447,7 +447,7 @@ final class DeviceSlot: DeviceHost {
 
   // MARK: - The host's work (through `HostForwarder`)
 
-  // The hot path (issue 16 item 6): the handler slots are plain array reads,
+  // The hot path: the handler slots are plain array reads,
   // the app's `ctx` is made once, and each call is one C function
   // (`ls_call_handler`) that finds the store and makes the protected call.
   // Nothing here allocates.

@@ -3,7 +3,7 @@ import CLuaShim
 import LifeSimEngine
 
 /// How a Lua runtime is configured: the run's seed and defaults, the sandbox
-/// and the limits (lua-embedding.md §7.3–§7.6).
+/// and the limits.
 public struct RuntimeOptions: Sendable {
   /// The run's seed: `math.random` and devices without their own `seed` use it.
   public var seed: UInt64 = 1
@@ -80,7 +80,7 @@ public struct TestCaseResult: Sendable {
 ///
 /// Swift calls into Lua only through `ls_pcall`, and Lua calls Swift only
 /// through the C trampolines, so no Lua error ever unwinds a Swift frame
-/// (lua-embedding.md §7.1).
+/// (the rule at the top of Bridge.swift).
 ///
 ///     let rt = try LuaRuntime(options: RuntimeOptions())
 ///     try rt.run(source: "local dev = lifesim.device{ ios = 12 }", chunkName: "=demo")

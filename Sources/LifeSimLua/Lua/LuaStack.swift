@@ -54,7 +54,7 @@ func rawString(_ L: LuaState, _ t: Int32, _ key: String) -> String? {
   return stringValue(L, -1)
 }
 
-// MARK: - Stack discipline (lua-embedding.md §7.1.7)
+// MARK: - Stack discipline
 
 /// Runs `body`, and in debug builds checks that it left the stack `pushing`
 /// values higher than it found it, as mlua's `StackGuard` does. A throw skips

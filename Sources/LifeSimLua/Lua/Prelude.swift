@@ -2,7 +2,7 @@
 ///
 /// It runs with the full standard library, keeps private references to what it
 /// needs (debug.getinfo for error positions, the raw `next`), and then:
-/// - makes run-to-run variation impossible to observe (lua-embedding.md §7.4):
+/// - makes run-to-run variation impossible to observe:
 ///   `pairs`/`next` in a fixed key order, a stable `table.sort`, `tostring` and
 ///   `print` without addresses, `string.format` without `%p`, `math.random`
 ///   seeded from the run;
@@ -47,7 +47,7 @@ end
 
 -- tostring without addresses --------------------------------------------------
 -- Tables, functions and threads get a number in order of first printing, which
--- is the same in every run of the same script (SPEC §2).
+-- is the same in every run of the same script.
 local ids = raw_setmetatable({}, { __mode = "k", [host.weak_mode] = "k" })
 local next_id = 0
 -- The type name Lua's messages use: the metatable's __name when it is a string.
@@ -424,7 +424,7 @@ _G.lifesim = lifesim
 loaded.lifesim = lifesim
 
 -- Before each run of a batch: the run starts as if the state were new, so its
--- result does not depend on which runs the worker did before (SPEC §2).
+-- result does not depend on which runs the worker did before.
 local function reset_run(run_seed)
   raw_randomseed(run_seed)
   ids = raw_setmetatable({}, { __mode = "k", [host.weak_mode] = "k" })

@@ -1,4 +1,4 @@
-/// One entry of the API reference that the REPL's `:help` shows (SPEC §2).
+/// One entry of the API reference that the REPL's `:help` shows.
 public struct APIDoc: Sendable {
   /// The name as scripts write it: `lifesim.device`, `dev:launch`, `ctx:work`.
   public let name: String
@@ -8,7 +8,7 @@ public struct APIDoc: Sendable {
   public let summary: String
 }
 
-/// The receivers' names in `:help`, one per kind of object, as SPEC §2 writes them.
+/// The receivers' names in `:help`, one per kind of object, as the API reference writes them.
 let receiverNames: [ObjectKind: String] = Dictionary(uniqueKeysWithValues: ObjectKind.allCases.map { ($0, $0.receiver) })
 
 /// Every function, method, field and value of the Lua API, read from the rows

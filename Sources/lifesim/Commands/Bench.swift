@@ -6,7 +6,7 @@ extension Lifesim {
   /// `lifesim bench`: lifesim's speed, each figure against a reference measured in the same run.
   struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Measure lifesim's speed and memory against references measured in the same run, and against issue 16's targets.",
+      abstract: "Measure lifesim's speed and memory against references measured in the same run, and against lifesim's performance targets (docs/performance.md).",
       discussion: """
         Each speed figure is the median of --repeat repetitions; a ratio is the \
         median of the repetitions' own ratios, each measured side by side. \
@@ -97,7 +97,7 @@ extension Lifesim {
       if wanted("experiment") || peer {
         let r = try bench.experimentRates(scratch: scratch, peer: peer ? "bench/simpy/coldlaunch.py" : nil)
         let unit = "runs/s of " + (experiment.split(separator: "/").last.map(String.init) ?? experiment)
-        // Issue 16's targets are for --jobs 2; at another --jobs they are not judged.
+        // The targets are for --jobs 2; at another --jobs they are not judged.
         let two = bench.jobs == 2
         show(BenchFigure(name: "experiment, --jobs 1", value: r.one, unit: unit))
         show(BenchFigure(name: "experiment, --jobs \(bench.jobs)", value: r.many, unit: unit,

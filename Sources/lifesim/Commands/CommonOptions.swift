@@ -118,7 +118,7 @@ struct CommonOptions: ParsableArguments {
 extension TraceFormat: ExpressibleByArgument {}
 extension NameStyle: ExpressibleByArgument {}
 
-/// The exit code for a script failure (SPEC §4).
+/// The exit code for a script failure.
 func scriptExitCode(for failure: LuaFailure) -> ExitCode {
   failure.isExpectation ? ExitCode(1) : ExitCode(2)
 }

@@ -198,7 +198,7 @@ extension Lifesim {
   }
 }
 
-/// The formats of `lifesim run --format`: the two line formats of SPEC §3, and
+/// The formats of `lifesim run --format`: the two line formats (docs/trace.md), and
 /// Chrome's Trace Event Format (docs/trace.md).
 enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
   case text, jsonl, chrome
