@@ -506,7 +506,7 @@ static void ls_warn(void *ud, const char *msg, int tocont) {
 }
 
 /* {====================================================================
-** Count hook (§7.6). It never calls Swift. Once tripped it re-arms itself to
+** Count hook. It never calls Swift. Once tripped it re-arms itself to
 ** fire on every instruction, so a script cannot pcall its way past a limit.
 ** ===================================================================== */
 static void ls_hook(lua_State *L, lua_Debug *ar) {
@@ -588,7 +588,7 @@ static lua_State *ls_newstate_with(ls_arena *arena, size_t memory_limit, void *h
   *(ls_state **)lua_getextraspace(L) = S;
   lua_atpanic(L, ls_panic);
   lua_setwarnf(L, ls_warn, NULL);
-  // Installed before any script runs, so coroutines inherit it (§7.6.1).
+  // Installed before any script runs, so coroutines inherit it.
   lua_sethook(L, ls_hook, LUA_MASKCOUNT, HOOK_STEP);
   return L;
 }
@@ -624,7 +624,7 @@ void ls_interrupt(lua_State *L) {
 }
 
 /* {====================================================================
-** Protected calls and tracebacks (§7.1.6, §7.8)
+** Protected calls and tracebacks
 ** ===================================================================== */
 /* An error that Lua located in the prelude (chunk "=lifesim": the wrappers of
 ** table.sort, print, require...) was caused by what the script handed them:
@@ -1087,7 +1087,7 @@ int ls_loadbuffer(lua_State *L, const char *buf, size_t len, const char *name) {
 }
 
 /* {====================================================================
-** Trampolines (§7.1.1): Swift runs with the allocator in counting mode and
+** Trampolines: Swift runs with the allocator in counting mode and
 ** reports failure by its return value; only this C frame raises.
 ** ===================================================================== */
 /* luaL_argerror's message, with `fallback` as the name when Lua has none. */

@@ -3,9 +3,9 @@
 // Swift must never be unwound by a Lua error. Every function
 // that Lua can call is a C trampoline here; it calls Swift through one dispatch
 // pointer, and only after Swift has returned does it raise an error, if Swift asked
-// for one. The same file holds the allocator with its memory cap (§7.5), the count
-// hook that enforces instruction budgets (§7.6), the message handler that captures
-// tracebacks (§7.8), and inline wrappers for the Lua macros Swift cannot import.
+// for one. The same file holds the allocator with its memory cap, the count
+// hook that enforces instruction budgets, the message handler that captures
+// tracebacks, and inline wrappers for the Lua macros Swift cannot import.
 #ifndef LIFESIM_CLUASHIM_H
 #define LIFESIM_CLUASHIM_H
 

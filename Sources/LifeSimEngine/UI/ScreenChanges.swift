@@ -21,7 +21,7 @@ public enum ScreenChangeStep: Equatable, Sendable {
   case layout(Party)
   case didAppear(Party)
   case willDisappear(Party)
-  /// Its view leaves the window: UIKit has removed it by `viewDidDisappear:` (seed 003 §11).
+  /// Its view leaves the window: UIKit has removed it by `viewDidDisappear:` (Scripts/view_controllers/seed003.lua).
   case leaveWindow(Party)
   case didDisappear(Party)
   /// `dealloc`, then its views' (§5.5: nothing else holds it).

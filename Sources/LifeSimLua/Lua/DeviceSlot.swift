@@ -22,7 +22,7 @@ enum ObjectKind: Int32, CaseIterable {
 }
 
 /// What a lifesim userdata holds: a handle resolved through the runtime on each
-/// use, never a pointer to a Swift object (§7.2.2).
+/// use, never a pointer to a Swift object.
 struct Handle {
   var kind: Int32
   var device: Int32

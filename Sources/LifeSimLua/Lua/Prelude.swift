@@ -6,7 +6,7 @@
 ///   `pairs`/`next` in a fixed key order, a stable `table.sort`, `tostring` and
 ///   `print` without addresses, `string.format` without `%p`, `math.random`
 ///   seeded from the run;
-/// - installs the sandbox (§7.3) unless `unsafe`: no io, os reduced to what needs
+/// - installs the sandbox unless `unsafe`: no io, os reduced to what needs
 ///   no outside world, no debug, text-only `load`, `require` limited to Lua files
 ///   beside the script and in Scripts/lib, no `__gc`/`__mode` metatables. Every
 ///   blocked use raises an error that names it and the flag that allows it;

@@ -8,7 +8,7 @@ extension LuaRuntime {
   // MARK: - Set-up
 
   /// Opens the libraries, builds the metatables and the `lifesim` table, and
-  /// runs the prelude, which installs the sandbox (§7.3) and determinism (§7.4).
+  /// runs the prelude, which installs the sandbox and determinism.
   func setUp() throws {
     let status = ls_openlibs(L)
     if status != LUA_OK { throw popFailure(status: status) }
