@@ -96,6 +96,8 @@ let package = Package(
       ],
       swiftSettings: swift5
     ),
+    // Writes docs/api.md from the bridge's API rows (a test checks it is current).
+    .executableTarget(name: "generate-api-doc", dependencies: ["LifeSimLua"], swiftSettings: swift5),
     .testTarget(
       name: "LifeSimEngineTests",
       dependencies: ["LifeSimEngine"],

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# lifesim's two entry points on a fresh Debian machine:
-#   ./dev.sh demo   install what is missing, build, and run Scripts/tour.lua
-#   ./dev.sh test   the same set-up, then the whole test suite (swift test)
+# lifesim's entry points on a fresh Debian machine:
+#   ./dev.sh demo      install what is missing, build, and run Scripts/tour.lua
+#   ./dev.sh test      the same set-up, then the whole test suite (swift test)
+#   ./dev.sh install   the demo's set-up and build, then copy the binary to
+#                      ~/.local/bin (or $LIFESIM_BIN_DIR)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -74,8 +76,38 @@ case "${1:-}" in
     swift build --product generate-manual   # argument-parser's man page tool: a test checks docs/man/lifesim.1
     swift test
     ;;
+  install)
+    # LIFESIM_INSTALL_FROM names a binary already built (the tests use it).
+    from="${LIFESIM_INSTALL_FROM:-}"
+    if [ -z "$from" ]; then
+      setup
+      swift build -c release --product lifesim
+      from=.build/release/lifesim
+    fi
+    bin="${LIFESIM_BIN_DIR:-$HOME/.local/bin}"
+    dest="$bin/lifesim"
+    mkdir -p "$bin"
+    if [ -e "$dest" ] || [ -L "$dest" ]; then
+      if cmp -s "$from" "$dest"; then
+        echo "dev.sh: $dest is already this lifesim"
+        exit 0
+      fi
+      # Replace only an earlier lifesim (read, not run), never another file of that name.
+      if [ ! -f "$dest" ] || ! grep -aq 'A deterministic simulator of the iOS application lifecycle' "$dest"; then
+        echo "dev.sh: $dest exists and is not lifesim; left as it is (remove it, or set LIFESIM_BIN_DIR)" >&2
+        exit 2
+      fi
+      echo "dev.sh: replacing the earlier lifesim at $dest" >&2
+    fi
+    cp "$from" "$dest.tmp.$$" && mv -f "$dest.tmp.$$" "$dest"
+    echo "dev.sh: installed $dest (lifesim $("$dest" --version))"
+    case ":$PATH:" in
+      *":$bin:"*) ;;
+      *) echo "dev.sh: $bin is not on PATH; add it: echo 'export PATH=\"$bin:\$PATH\"' >> ~/.bashrc" ;;
+    esac
+    ;;
   *)
-    echo "usage: ./dev.sh demo | test" >&2
+    echo "usage: ./dev.sh demo | test | install" >&2
     exit 2
     ;;
 esac
