@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The README's cluster examples, run for real: its Slurm
+/// The cluster examples of docs/experiments.md, run for real: its Slurm
 /// job array on a one-node cluster of Debian's slurm-wlm and munge, started by
 /// Tests/cluster/slurm-up.sh, and its Kubernetes Indexed Job checked against
 /// Kubernetes' schemas by kubernetes-validate (PyPI). `./dev.sh test` (and so
@@ -20,9 +20,9 @@ struct ClusterTests {
     return (r.status == 0, r.stderr)
   }()
 
-  /// The block of README.md after `marker` (a fenced code block's info string).
+  /// The block of docs/experiments.md after `marker` (a fenced code block's info string).
   func readmeBlock(_ marker: String, after heading: String) throws -> String {
-    let readme = try String(contentsOf: repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let readme = try String(contentsOf: repoRoot.appendingPathComponent("docs/experiments.md"), encoding: .utf8)
     let section = try #require(readme.range(of: heading)).upperBound
     let start = try #require(readme.range(of: "```\(marker)\n", range: section..<readme.endIndex)).upperBound
     let end = try #require(readme.range(of: "```", range: start..<readme.endIndex)).lowerBound
@@ -35,9 +35,9 @@ struct ClusterTests {
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)  // the job script makes parts/
     defer { try? FileManager.default.removeItem(at: dir) }
     try smallExperiment.write(to: dir.appendingPathComponent("small.lua"), atomically: true, encoding: .utf8)
-    // The README's job script, on a smaller experiment; sbatch's options set
+    // The guide's job script, on a smaller experiment; sbatch's options set
     // the array and the cores, as a user shrinking it for a try would.
-    var job = try readmeBlock("bash", after: "### On a cluster")
+    var job = try readmeBlock("bash", after: "## On a cluster")
     #expect(job.contains("#SBATCH --array=") && job.contains("$SLURM_ARRAY_TASK_ID"), "\(job)")
     job = job.replacingOccurrences(of: "coldlaunch.lua --seeds 500", with: "small.lua --seeds 2")
       .replacingOccurrences(of: "coldlaunch-", with: "small-")
