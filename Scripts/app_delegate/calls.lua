@@ -2,10 +2,9 @@
 -- the app when an answered call ends.
 --
 -- Sources: reference §2.4 (a full-screen interruption resigns the app; answering switches away,
--- applicationDidEnterBackground:); Apple's iOS 14 feature list, "Compact calls": incoming calls
--- show as a banner on an unlocked iPhone (https://www.macrumors.com/guide/ios-14-compact-interface),
--- and indirect reports that the app under it stays active (no published callback log: reference
--- §2.4 names them, e.g. https://github.com/ppy/osu-framework/pull/6449); after
+-- applicationDidEnterBackground:); from iOS 14 incoming calls show as a compact banner on an
+-- unlocked iPhone, and indirect reports say the app under it stays active (no published callback
+-- log: reference §2.4 names the sources); after
 -- an answered call ends, iOS returns to the app that was in front. The profile fact call_style
 -- is "banner" from iOS 14 and "full_screen" before.
 local h = require "helpers"

@@ -1,15 +1,13 @@
 -- Notification Center over the app: pulled all the way down, and a partial pull that springs back.
 --
--- Sources: reference §2.4 (the shade resigns the app as soon as it shows; Tempus, 2013: willResignActive
--- on the first pixel, didBecomeActive once it is fully gone); a bug report on iOS 11 and 12.1.4 (a
--- template app printing in applicationDidBecomeActive:) showing the app becoming active three
+-- Reference §2.4: the shade resigns the app as soon as it shows, and it becomes active again once
+-- the shade is fully gone. On iOS 11 and 12 a bug report shows a template app becoming active three
 -- times: at launch, when Notification Center is fully pulled down, and when it is dismissed, with
--- UIApplicationDidBecomeActiveNotification posted as often (rdar 49216830:
--- https://github.com/lionheart/openradar-mirror/issues/21113, http://www.openradar.me/49216830).
--- The report logs only applicationDidBecomeActive:; the resign before the dismissal's reactivation
--- is lifesim's reading (a 2024 SDK change, https://github.com/OneSignal/OneSignal-iOS-SDK/pull/1451,
--- sees the resign/become-active pair fire twice). The profile fact notification_center_reactivates
--- is true on iOS 11 and 12 only: the report was filed on 12.1.4, seen on 11, not on 10.
+-- UIApplicationDidBecomeActiveNotification posted as often. The report logs only
+-- applicationDidBecomeActive:; the resign before the dismissal's reactivation is lifesim's reading
+-- (§2.4 gives the later report that sees the resign/become-active pair fire twice). The profile
+-- fact notification_center_reactivates is true on iOS 11 and 12 only: the report was filed on
+-- 12.1.4 and seen on 11, not on 10.
 local h = require "helpers"
 
 local count = h.count

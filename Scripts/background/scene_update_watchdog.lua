@@ -2,9 +2,7 @@
 -- the foreground are transitions the system waits on, in both lifecycle models.
 --
 -- Source: reference §3.1, "scene-update (foreground/background transitions while running)":
--- 10.00 s in real crash logs (suelan.github.io, 2021-03-05 "crash ate bad food"; a pastebin
--- crash log); Apple, "Addressing watchdog terminations"; WWDC20 "Why is my app getting killed?"
--- (no watchdog under the debugger).
+-- 10.00 s in published crash logs, and no watchdog under the debugger.
 local h = require "helpers"
 
 -- The watchdog kills of `app` since `since`: "detail at t" each.

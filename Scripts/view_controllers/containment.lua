@@ -90,10 +90,9 @@ lifesim.test("iOS 17: a child appearing gets viewIsAppearing: too, with its cont
 end)
 
 -- A child added from applicationDidBecomeActive: at launch, when the root view controller has had
--- viewWillAppear: and not yet viewDidAppear:. Source: rdar://14058168 (mirrored at
--- https://github.com/lionheart/openradar-mirror/issues/13725): the child's viewDidAppear: ran once
--- on iOS 5.0 and twice on iOS 6.1, and once when the addition was delayed by 0.1 s. Reference §5.6
--- (profile fact child_appears_twice_mid_appearance).
+-- viewWillAppear: and not yet viewDidAppear:. Reference §5.6 (a bug report; profile fact
+-- child_appears_twice_mid_appearance): the child's viewDidAppear: ran once on iOS 5.0 and twice
+-- on iOS 6.1, and once when the addition was delayed by 0.1 s.
 local function add_child_when_active(ios, delay)
   local dev = lifesim.device{ ios = ios }
   local app = dev:install{ bundle = "com.example.containment", root = { class = "Root" } }
