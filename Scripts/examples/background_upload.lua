@@ -1,4 +1,4 @@
--- The README's background scenario: an upload in a background task on iOS 17, then a game's memory, and jetsam.
+-- The background scenario of docs/scenarios.md: an upload in a background task on iOS 17, then a game's memory, and jetsam.
 local dev = lifesim.device{ ios = 17, memory_mb = 2048 }   -- per-process limit: 50% of RAM
 local notes = dev:install{ bundle = "com.example.notes", footprint_mb = 600 }
 local mail = dev:install{ bundle = "com.example.mail", footprint_mb = 500 }

@@ -1,4 +1,4 @@
--- The README's scenario: saving in applicationDidEnterBackground: happens before the app is suspended.
+-- The README's quick start: saving in applicationDidEnterBackground: happens before the app is suspended.
 local dev = lifesim.device{ ios = 12 }
 local notes = dev:install{ bundle = "com.example.notes" }
 

@@ -8,7 +8,7 @@ import Glibc
 
 /// Engineering rule 2: no script can unwind a Swift frame, whatever its
 /// metamethods do. Each hazard below once longjmped through Swift; the suite
-/// also runs under AddressSanitizer (README, "Development").
+/// also runs under AddressSanitizer (CONTRIBUTING.md, "Sanitizers and fuzzing").
 struct BridgeSafetyTests {
   /// A victim policy returning a table whose __index raises, inside pcall: the
   /// error is a clean policy error, and the device is not left inside

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts a one-node Slurm cluster on this machine, from Debian's slurm-wlm and
 # munge: munged, slurmctld and slurmd on localhost, one partition with this
-# machine's cores. The CLI test that runs the README's job array calls it;
+# machine's cores. The CLI test that runs docs/experiments.md's job array calls it;
 # `.ci/run` (through ./dev.sh test) installs the packages first.
 #
 #   Tests/cluster/slurm-up.sh          start (or find running) and wait until the node is idle

@@ -104,7 +104,7 @@ public struct ViewController: Sendable {
   public let spec: ObjectSpec
   /// The class index in `Trace.classNames`.
   let classIndex: Int32
-  /// 1 for the first object of its class in its app, 2 for the second, … (documented in the README).
+  /// 1 for the first object of its class in its app, 2 for the second, … (documented in docs/view-controllers.md).
   public let instance: Int32
   /// The scene number of its window (0 in the app-delegate model).
   public let scene: Int32

@@ -62,7 +62,7 @@ import LifeSimEngine
 //
 // Every function, method and field Lua sees is one `APIRow` below, beside its
 // implementation: where it lives, its name, its usage line and summary (for
-// `:help`, completion and the README check), and its Swift closure. Set-up
+// `:help`, completion and docs/api.md), and its Swift closure. Set-up
 // registers the rows; the row's index is the id its trampoline dispatches on.
 
 /// Where a row is reached from a script.
@@ -97,7 +97,7 @@ struct APIRow {
   let name: String
   /// How a script writes a call (or reads the value).
   let usage: String
-  /// One sentence for `:help` and the README.
+  /// One sentence for `:help` and docs/api.md.
   let summary: String
   let body: Body
 
@@ -114,7 +114,7 @@ struct APIRow {
     }
   }
 
-  /// Whether `:help` and the README list it.
+  /// Whether `:help` and docs/api.md list it.
   var isPublic: Bool {
     switch owner {
     case .prelude, .meta: return false
