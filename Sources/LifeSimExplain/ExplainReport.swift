@@ -28,7 +28,8 @@ public struct ExplainReport {
     if s.events.isEmpty { return s.beforeLog.isEmpty ? "no logged line" : "before the log" }
     let a = log.events[s.events.lowerBound].line, b = log.events[s.events.upperBound - 1].line
     let what = a == b ? "\(log.unit) \(a)" : "\(log.unit)s \(a)–\(b)"
-    return s.beforeLog.isEmpty ? what : what + " (after \(s.beforeLog.count) before the log)"
+    let n = s.beforeLog.count
+    return n == 0 ? what : what + " (after \(n) record\(n == 1 ? "" : "s") from before the log)"
   }
 
   /// The steps, numbered, each with the lines it accounts for.
