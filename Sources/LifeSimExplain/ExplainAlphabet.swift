@@ -4,7 +4,7 @@ import LifeSimEngine
 public struct ExplainStep: Equatable, Sendable {
   public enum Kind: Equatable, Sendable {
     case launch, home, lock, unlock, call, endCall, switcher, kill, memoryWarning, memoryPressure, backgroundFetch
-    case interrupt(Interruption), endInterrupt, switchTo, openNotification, openURL, silentPush
+    case interrupt(Interruption), endInterrupt, switchTo, openNotification, openRemoteNotification, openURL, silentPush
     case advance(SimTime)
   }
   public var kind: Kind
@@ -29,6 +29,7 @@ public struct ExplainStep: Equatable, Sendable {
     case .endInterrupt: return "end_interrupt"
     case .switchTo: return "switch_to \(bundle)"
     case .openNotification: return "open_notification \(bundle)"
+    case .openRemoteNotification: return "open_notification \(bundle) remote"
     case .openURL: return "open_url \(bundle)"
     case .silentPush: return "silent_push \(bundle)"
     case .advance(let t): return "advance \(formatNumber(t.seconds))"
@@ -40,7 +41,7 @@ public struct ExplainStep: Equatable, Sendable {
   /// tells two explanations apart when a log shows the same of each.
   func story(bundle: String) -> String {
     switch kind {
-    case .switchTo, .openNotification, .openURL: return ExplainStep(.launch).name(bundle: bundle)
+    case .switchTo, .openNotification, .openRemoteNotification, .openURL: return ExplainStep(.launch).name(bundle: bundle)
     default: return name(bundle: bundle)
     }
   }
@@ -68,6 +69,7 @@ public struct ExplainStep: Equatable, Sendable {
     case .endInterrupt: return "the overlay is dismissed"
     case .switchTo: return "the user picks the app in the switcher"
     case .openNotification: return "the user opens one of the app's notifications"
+    case .openRemoteNotification: return "the user opens one of the app's push notifications"
     case .openURL: return "another app opens a URL in the app"
     case .silentPush: return "a silent push wakes the app"
     case .advance(let t): return "time passes: \(formatNumber(t.seconds)) s"
@@ -92,6 +94,7 @@ public struct ExplainStep: Equatable, Sendable {
     case .endInterrupt: return "dev:end_interrupt()"
     case .switchTo: return "dev:switch_to(app)"
     case .openNotification: return "dev:open_notification(app)"
+    case .openRemoteNotification: return "dev:open_notification(app, { remote = true })"
     case .openURL: return "dev:open_url(app, \"\(ExplainStep.url)\")"
     case .silentPush: return "dev:silent_push(app)"
     case .advance(let t): return "dev:advance(\(formatNumber(t.seconds)))"
@@ -99,6 +102,10 @@ public struct ExplainStep: Equatable, Sendable {
   }
 
   static let url = "lifesim-explain://open"
+
+  /// The background modes of the app explained: those its wakes need (a
+  /// fetch, a push), so that a log of a background launch can be explained.
+  public static let backgroundModes = ["fetch", "remote-notification"]
 
   /// Takes it on the device.
   public func take(on device: Device, app: AppID) throws {
@@ -117,6 +124,7 @@ public struct ExplainStep: Equatable, Sendable {
     case .interrupt(let i): try device.interrupt(i)
     case .switchTo: try device.switchTo(app)
     case .openNotification: try device.openNotification(app, remote: false)
+    case .openRemoteNotification: try device.openNotification(app, remote: true)
     case .openURL: try device.openURL(app, url: ExplainStep.url)
     case .silentPush: try device.silentPush(app)
     case .advance(let t): try device.advance(by: t)
@@ -145,7 +153,7 @@ public enum ExplainAlphabet {
     exploreSteps() + [
       .init(.interrupt(.notificationCenter)), .init(.interrupt(.notificationCenterPeek)), .init(.interrupt(.controlCenter)),
       .init(.interrupt(.alert)), .init(.interrupt(.siri)), .init(.endInterrupt), .init(.switchTo),
-      .init(.openNotification), .init(.openURL), .init(.silentPush),
+      .init(.openNotification), .init(.openRemoteNotification), .init(.openURL), .init(.silentPush),
     ]
   }
 }

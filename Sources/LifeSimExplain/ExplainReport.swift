@@ -143,7 +143,8 @@ public struct ExplainReport {
     var device = "ios = \(options.ios), seed = 1"
     if let m = options.model { device += ", model = \(quoted(m.name))" }
     s += "local dev = lifesim.device{ \(device) }\n"
-    s += "local app = dev:install{ bundle = \(quoted(options.bundle)), scenes = \(result.scenes) }\n\n"
+    let modes = ExplainStep.backgroundModes.map(quoted).joined(separator: ", ")
+    s += "local app = dev:install{ bundle = \(quoted(options.bundle)), scenes = \(result.scenes), background_modes = { \(modes) } }\n\n"
     s += "-- Each callback or notification the log shows, and the kind of line it logs as.\n"
     s += "local kinds = {\n"
     for symbol in log.symbols {

@@ -14,7 +14,7 @@ public struct ExplainOptions: Sendable {
   public var maxStates = 200_000
   /// The most steps in a row that account for no line of the log: what
   /// keeps the search of a log no sequence explains finite.
-  public var maxUnlogged = 4
+  public var maxUnlogged = 3
   /// The app's bundle id in the explanation and the script.
   public var bundle = "com.example.app"
   public init() {}
@@ -88,7 +88,7 @@ public final class ExplainSearch {
     device = Device(profile: try OSProfile(version: options.ios), seed: 1, model: options.model)
     device.trapsOnViolation = false
     let scenes = options.scenes ?? log.namesSceneMethods
-    app = try device.install(AppConfig(bundle: options.bundle, scenes: scenes))
+    app = try device.install(AppConfig(bundle: options.bundle, scenes: scenes, backgroundModes: ExplainStep.backgroundModes))
     callbackSymbol = Callback.allCases.map { log.symbol(of: .callback($0)) ?? -1 }
     notificationSymbol = AppNotification.allCases.map { log.symbol(of: .notification($0)) ?? -1 }
     timed = log.events.count > 1 && log.events.allSatisfy { $0.time != nil }
@@ -133,7 +133,7 @@ public final class ExplainSearch {
     let n = log.events.count
     var nodes = [Node(state: device.saveState(), k: 0, last: -1, matchedAt: device.now, idle: 0, depth: 0, parents: [])]
     var visited: [StateDigest: Int] = [:]
-    visited[key(k: 0, last: -1, matchedAt: device.now, idle: 0)] = 0
+    visited[key(k: 0, last: -1, matchedAt: device.now)] = 0
     var idleCut = false
     var level = [0]
     var best = 0, bestNode = 0
@@ -226,10 +226,15 @@ public final class ExplainSearch {
             let matchedAt = k > node.k ? out[out.count - 1].time : node.matchedAt
             let idle = k > node.k ? 0 : node.idle + 1
             if idle > options.maxUnlogged { idleCut = true; continue }
-            let digest = key(k: k, last: last, matchedAt: matchedAt, idle: idle)
+            let digest = key(k: k, last: last, matchedAt: matchedAt)
             let edge = Edge(parent: index, step: step, events: node.k..<k, before: out.prefix(skip).map(\.symbol))
-            if let seen = visited[digest] {
-              if nodes[seen].depth == depth, nodes[seen].parents.count < 8 { nodes[seen].parents.append(edge) }
+            // A state seen before, as early and with no fewer unlogged steps
+            // behind it, can do nothing more: the same length is another way
+            // there (an alternative), a longer one is dropped.
+            if let seen = visited[digest], idle >= nodes[seen].idle {
+              if nodes[seen].depth == depth, idle == nodes[seen].idle, nodes[seen].parents.count < 8 {
+                nodes[seen].parents.append(edge)
+              }
               continue
             }
             guard nodes.count < options.maxStates else {
@@ -285,11 +290,9 @@ public final class ExplainSearch {
 
   /// What tells two search states apart: the device's fingerprint, the
   /// lines matched, the last kind seen (for logs of state changes) and,
-  /// with timestamps, the time since the last line matched; and the steps
-  /// since a line was last accounted for (`maxUnlogged` counts them).
-  func key(k: Int, last: Int, matchedAt: SimTime, idle: Int) -> StateDigest {
+  /// with timestamps, the time since the last line matched.
+  func key(k: Int, last: Int, matchedAt: SimTime) -> StateDigest {
     var h = StateHasher()
-    h.append(word: Int64(idle))
     device.hashFingerprint(into: &h)
     h.append(word: Int64(k))
     h.append(word: Int64(log.collapsesRepeats ? last : -1))

@@ -97,7 +97,7 @@ struct ExplainSearchTests {
       sceneDidBecomeActive(_:)
       """)
     #expect(r.explanations.isEmpty)
-    #expect(r.stop == .maxUnlogged(4))
+    #expect(r.stop == .maxUnlogged(3))
     #expect(r.reached == 4)
     #expect(r.expected == ["sceneWillEnterForeground:"])
     #expect(r.prefix.map(names) == ["launch com.example.app", "home"])
@@ -116,7 +116,7 @@ struct ExplainSearchTests {
     #expect(try explain(text) { $0.depth = 1 }.1.stop == .depth(1))
     // A line no step logs: the unlogged steps in a row are bounded.
     let text2 = "applicationWillTerminate:\napplicationDidReceiveMemoryWarning:\napplicationWillTerminate:\n"
-    #expect(try explain(text2).1.explanations.count == 1)
+    #expect(try !explain(text2).1.explanations.isEmpty)
     let never = try explain(text2) { $0.maxUnlogged = 0 }.1
     #expect(never.stop == .maxUnlogged(0) && never.explanations.isEmpty)
   }

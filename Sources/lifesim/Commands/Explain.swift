@@ -51,7 +51,7 @@ extension Lifesim {
     var maxStates: Int = 200_000
 
     @Option(help: ArgumentHelp("The most steps in a row that account for no line of the log.", valueName: "N"))
-    var maxUnlogged: Int = 4
+    var maxUnlogged: Int = 3
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the explanation as a Lua script that lifesim run passes.", valueName: "file"))
     var output: String?
@@ -98,7 +98,9 @@ extension Lifesim {
       writeOut(report.text)
       printError("lifesim explain: \(result.states) states, \(result.steps) steps taken")
       let command = (["lifesim", "explain"] + CommandLine.arguments.dropFirst(2)).map(shellQuoted).joined(separator: " ")
-      if let output, let e = result.explanations.first ?? result.prefix {
+      if let output, result.explanations.isEmpty, result.reached == 0 {
+        printError("lifesim explain: no line of the log is explained: \(output) not written")
+      } else if let output, let e = result.explanations.first ?? result.prefix {
         try writeTextFile(output, report.script(e, source: log, command: command,
                                                 upTo: result.explanations.isEmpty ? result.reached : nil))
         printError("lifesim explain: wrote \(output) (`lifesim run \(shellQuoted(output))` replays "
