@@ -107,12 +107,10 @@ public enum LogReader {
 
   /// The format whose lines the content has most of; JSON is breadcrumbs.
   public static func detect(_ content: String) throws -> LogFormat {
+    // JSON first; a line log may start with "[" too (a bracketed time).
     let start = content.drop { $0.isWhitespace }.first
-    if start == "[" || start == "{" {
-      if (try? readBreadcrumbs(content)) != nil { return .sentry }
-      throw LogReadError(description: "unknown log format: JSON that is not a list of breadcrumbs "
-                         + "(a Sentry event's breadcrumbs.values, an array, or JSON lines); --format names the form")
-    }
+    let json = start == "[" || start == "{"
+    if json, (try? readBreadcrumbs(content)) != nil { return .sentry }
     var counts: [LogFormat: Int] = [:]
     for line in content.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
       let s = String(line)
@@ -122,6 +120,10 @@ public enum LogReader {
     }
     guard let best = [LogFormat.text, .flutter, .reactNative].max(by: { counts[$0, default: 0] < counts[$1, default: 0] }),
           counts[best, default: 0] > 0 else {
+      if json {
+        throw LogReadError(description: "unknown log format: JSON that is not a list of breadcrumbs "
+                           + "(a Sentry event's breadcrumbs.values, an array, or JSON lines); --format names the form")
+      }
       throw LogReadError(description: "no lifecycle lines in the log: no UIKit lifecycle method or UIApplication "
                          + "notification, AppLifecycleState or AppState line; --format names the form")
     }

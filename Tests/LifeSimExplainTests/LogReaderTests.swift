@@ -97,6 +97,11 @@ struct LogReaderTests {
     #expect(bare.events.count == 1)
   }
 
+  @Test func aLineLogThatStartsWithABracketIsNotJSON() throws {
+    let log = try LogReader.read("[t=0.000000] com.example.notes -[AppDelegate applicationDidBecomeActive:]\n")
+    #expect(log.format == .text && log.events.count == 1)
+  }
+
   @Test func noLifecycleLinesOrAnUnknownFormIsAnError() {
     #expect(throws: LogReadError.self) { try LogReader.read("hello\nworld\n") }
     #expect(throws: LogReadError.self) { try LogReader.read(#"{"some": "json"}"#) }
