@@ -176,7 +176,7 @@ public struct ExplainReport {
   }
 }
 
-/// A Lua string literal.
+/// A Lua string literal (the bridge has its own; this module has no Lua).
 func quoted(_ s: String) -> String {
   var out = "\""
   for u in s.unicodeScalars {
@@ -185,7 +185,12 @@ func quoted(_ s: String) -> String {
     case "\\": out += "\\\\"
     case "\n": out += "\\n"
     default:
-      if u.value < 0x20 || u.value == 0x7F { out += "\\\(u.value)" } else { out.unicodeScalars.append(u) }
+      // Three digits always: "\1" before a digit would read as another code.
+      if u.value < 0x20 || u.value == 0x7F {
+        out += "\\" + String(Int(u.value) / 100) + String(Int(u.value) / 10 % 10) + String(Int(u.value) % 10)
+      } else {
+        out.unicodeScalars.append(u)
+      }
     }
   }
   return out + "\""
