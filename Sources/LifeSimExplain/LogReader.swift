@@ -210,9 +210,14 @@ public enum LogReader {
   /// `resumed`, enter background `paused`, terminate `detached`. `hidden`
   /// is the framework's own step between `inactive` and `paused`, with no
   /// notification of its own: such a line is read past.
+  ///
+  /// The state is the first word after `AppLifecycleState`: `$state` prints
+  /// `AppLifecycleState.paused`, a handler that prints `state.name` after
+  /// its own name `didChangeAppLifecycleState paused`.
   static func flutterSymbol(_ line: String) -> LogSymbol? {
-    guard let r = line.range(of: "AppLifecycleState.") else { return nil }
-    let word = line[r.upperBound...].prefix { $0.isLetter }
+    guard let r = line.range(of: "AppLifecycleState") else { return nil }
+    let rest = line[r.upperBound...].drop { !$0.isLetter }
+    let word = rest.prefix { $0.isLetter }
     switch word {
     case "inactive": return LogSymbol(name: "AppLifecycleState.inactive",
                                       atoms: [.notification(.willResignActive), .notification(.willEnterForeground)])

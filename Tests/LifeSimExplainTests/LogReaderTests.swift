@@ -60,6 +60,18 @@ struct LogReaderTests {
     #expect(log.symbols[log.events[1].symbol].atoms == [.notification(.willResignActive), .notification(.willEnterForeground)])
   }
 
+  @Test func flutterStatesPrintedByName() throws {
+    let log = try LogReader.read("""
+      flutter: didChangeAppLifecycleState inactive
+      flutter: didChangeAppLifecycleState hidden
+      flutter: didChangeAppLifecycleState paused
+      flutter: something else
+      """)
+    #expect(log.format == .flutter)
+    #expect(log.events.map { log.symbols[$0.symbol].name } == ["AppLifecycleState.inactive", "AppLifecycleState.paused"])
+    #expect(log.ignored == 2)
+  }
+
   @Test func reactNativeAppStateLines() throws {
     let log = try LogReader.read("""
       LOG  AppState changed to active
