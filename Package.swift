@@ -9,6 +9,8 @@
 //   LifeSimEngine  pure Swift: clock, kernel, devices, apps, lifecycle tables, trace.
 //   LifeSimLua     the bridge: adapts the engine to Lua 5.4.
 //   LifeSimPictures state diagrams and timelines drawn from the engine's tables and traces.
+//   LifeSimExplain  `lifesim explain`: reading lifecycle logs, and the search for the
+//                  steps that produce them.
 //   LifeSimBatch   experiments: worker threads, result files, summaries, plots.
 //   LifeSimBench   the measurements of `lifesim bench`.
 //   CEdit          Debian's libedit (readline interface), through pkg-config.
@@ -64,6 +66,7 @@ let package = Package(
       swiftSettings: hotPath
     ),
     .target(name: "LifeSimPictures", dependencies: ["LifeSimEngine"], swiftSettings: swift5),
+    .target(name: "LifeSimExplain", dependencies: ["LifeSimEngine"], swiftSettings: swift5),
     .target(
       name: "LifeSimBatch",
       dependencies: [
@@ -91,7 +94,7 @@ let package = Package(
     .executableTarget(
       name: "lifesim",
       dependencies: [
-        "LifeSimEngine", "LifeSimLua", "LifeSimBatch", "LifeSimBench", "LifeSimREPL", "LifeSimPictures",
+        "LifeSimEngine", "LifeSimLua", "LifeSimBatch", "LifeSimBench", "LifeSimREPL", "LifeSimPictures", "LifeSimExplain",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swift5
@@ -111,6 +114,11 @@ let package = Package(
     .testTarget(
       name: "LifeSimPicturesTests",
       dependencies: ["LifeSimPictures", "LifeSimEngine"],
+      swiftSettings: swift5
+    ),
+    .testTarget(
+      name: "LifeSimExplainTests",
+      dependencies: ["LifeSimExplain", "LifeSimEngine"],
       swiftSettings: swift5
     ),
     .testTarget(

@@ -1,0 +1,159 @@
+import LifeSimEngine
+
+/// One step `lifesim explain` may take: a user action, a system event or a wait.
+public struct ExplainStep: Equatable, Sendable {
+  public enum Kind: Equatable, Sendable {
+    case launch, home, lock, unlock, call, endCall, switcher, kill, memoryWarning, memoryPressure, backgroundFetch
+    case interrupt(Interruption), endInterrupt, switchTo, openNotification, openRemoteNotification, openURL, silentPush
+    case advance(SimTime)
+  }
+  public var kind: Kind
+
+  public init(_ kind: Kind) { self.kind = kind }
+
+  /// Its name, as `lifesim explore` names its steps (`launch com.example.app`, `advance 10`).
+  public func name(bundle: String) -> String {
+    switch kind {
+    case .launch: return "launch \(bundle)"
+    case .home: return "home"
+    case .lock: return "lock"
+    case .unlock: return "unlock"
+    case .call: return "call"
+    case .endCall: return "end_call"
+    case .switcher: return "switcher"
+    case .kill: return "kill \(bundle)"
+    case .memoryWarning: return "memory_warning"
+    case .memoryPressure: return "memory_pressure"
+    case .backgroundFetch: return "background_fetch \(bundle)"
+    case .interrupt(let i): return "interrupt \(i)"
+    case .endInterrupt: return "end_interrupt"
+    case .switchTo: return "switch_to \(bundle)"
+    case .openNotification: return "open_notification \(bundle)"
+    case .openRemoteNotification: return "open_notification \(bundle) remote"
+    case .openURL: return "open_url \(bundle)"
+    case .silentPush: return "silent_push \(bundle)"
+    case .advance(let t): return "advance \(formatNumber(t.seconds))"
+    }
+  }
+
+  /// Its name, with the ways of bringing the app forward (a tap on its
+  /// icon, the switcher, a notification, a URL) named as a launch: what
+  /// tells two explanations apart when a log shows the same of each.
+  func story(bundle: String) -> String {
+    switch kind {
+    case .switchTo, .openNotification, .openRemoteNotification, .openURL: return ExplainStep(.launch).name(bundle: bundle)
+    default: return name(bundle: bundle)
+    }
+  }
+
+  /// What it is, in words, for the explanation.
+  public var words: String {
+    switch kind {
+    case .launch: return "the user taps the app's icon"
+    case .home: return "the user goes to the Home Screen"
+    case .lock: return "the user locks the device"
+    case .unlock: return "the user unlocks the device"
+    case .call: return "a phone call comes in"
+    case .endCall: return "the call is declined (the interruption ends)"
+    case .switcher: return "the user opens the app switcher"
+    case .kill: return "the user swipes the app away in the switcher"
+    case .memoryWarning: return "the system sends a memory warning"
+    case .memoryPressure: return "memory pressure: jetsam kills what is below the foreground"
+    case .backgroundFetch: return "the system wakes the app for a background fetch"
+    case .interrupt(.notificationCenter): return "Notification Center pulled fully down"
+    case .interrupt(.notificationCenterPeek): return "Notification Center pulled part way, springing back"
+    case .interrupt(.controlCenter): return "Control Center opened"
+    case .interrupt(.alert): return "a system alert shows"
+    case .interrupt(.siri): return "Siri comes up"
+    case .interrupt(.call): return "a phone call comes in"
+    case .endInterrupt: return "the overlay is dismissed"
+    case .switchTo: return "the user picks the app in the switcher"
+    case .openNotification: return "the user opens one of the app's notifications"
+    case .openRemoteNotification: return "the user opens one of the app's push notifications"
+    case .openURL: return "another app opens a URL in the app"
+    case .silentPush: return "a silent push wakes the app"
+    case .advance(let t): return "time passes: \(formatNumber(t.seconds)) s"
+    }
+  }
+
+  /// The Lua that takes it on `dev`, with the app `app`.
+  public var lua: String {
+    switch kind {
+    case .launch: return "dev:launch(app)"
+    case .home: return "dev:home()"
+    case .lock: return "dev:lock()"
+    case .unlock: return "dev:unlock()"
+    case .call: return "dev:interrupt(\"call\")"
+    case .endCall: return "dev:end_interrupt()"
+    case .switcher: return "dev:switcher()"
+    case .kill: return "dev:kill(app)"
+    case .memoryWarning: return "dev:memory_warning()"
+    case .memoryPressure: return "dev:memory_pressure()"
+    case .backgroundFetch: return "dev:background_fetch(app)"
+    case .interrupt(let i): return "dev:interrupt(\"\(i)\")"
+    case .endInterrupt: return "dev:end_interrupt()"
+    case .switchTo: return "dev:switch_to(app)"
+    case .openNotification: return "dev:open_notification(app)"
+    case .openRemoteNotification: return "dev:open_notification(app, { remote = true })"
+    case .openURL: return "dev:open_url(app, \"\(ExplainStep.url)\")"
+    case .silentPush: return "dev:silent_push(app)"
+    case .advance(let t): return "dev:advance(\(formatNumber(t.seconds)))"
+    }
+  }
+
+  static let url = "lifesim-explain://open"
+
+  /// The background modes of the app explained: those its wakes need (a
+  /// fetch, a push), so that a log of a background launch can be explained.
+  public static let backgroundModes = ["fetch", "remote-notification"]
+
+  /// Takes it on the device.
+  public func take(on device: Device, app: AppID) throws {
+    switch kind {
+    case .launch: try device.launch(app)
+    case .home: try device.home()
+    case .lock: try device.lock()
+    case .unlock: try device.unlock()
+    case .call: try device.interrupt(.call)
+    case .endCall, .endInterrupt: try device.endInterrupt()
+    case .switcher: try device.openSwitcher()
+    case .kill: try device.forceQuit(app)
+    case .memoryWarning: try device.memoryWarning()
+    case .memoryPressure: try device.memoryPressure()
+    case .backgroundFetch: try device.backgroundFetch(app)
+    case .interrupt(let i): try device.interrupt(i)
+    case .switchTo: try device.switchTo(app)
+    case .openNotification: try device.openNotification(app, remote: false)
+    case .openRemoteNotification: try device.openNotification(app, remote: true)
+    case .openURL: try device.openURL(app, url: ExplainStep.url)
+    case .silentPush: try device.silentPush(app)
+    case .advance(let t): try device.advance(by: t)
+    }
+  }
+}
+
+/// The steps the search tries, in the order it tries them.
+public enum ExplainAlphabet {
+  /// `lifesim explore`'s default alphabet for one app (its actions, system
+  /// events and waits, in its order), then what a log also needs: the other
+  /// overlays, picking the app in the switcher, a notification opened, a URL
+  /// opened, a silent push. This is the one place explain reads explore's
+  /// alphabet from.
+  public static func exploreSteps() -> [ExplainStep] {
+    [.init(.launch), .init(.home), .init(.lock), .init(.unlock), .init(.call), .init(.endCall), .init(.switcher),
+     .init(.kill), .init(.memoryWarning), .init(.memoryPressure), .init(.backgroundFetch)]
+  }
+
+  /// explore's waits: used when the log has no timestamps (with them, the
+  /// waits are the gaps between lines).
+  public static let waits: [SimTime] = [.seconds(1), .seconds(10), .seconds(60)]
+
+  /// The actions and events, without the waits.
+  public static func actions() -> [ExplainStep] {
+    exploreSteps() + [
+      .init(.interrupt(.notificationCenter)), .init(.interrupt(.notificationCenterPeek)), .init(.interrupt(.controlCenter)),
+      .init(.interrupt(.alert)), .init(.interrupt(.siri)), .init(.endInterrupt), .init(.switchTo),
+      .init(.openNotification), .init(.openRemoteNotification), .init(.openURL), .init(.silentPush),
+    ]
+  }
+}

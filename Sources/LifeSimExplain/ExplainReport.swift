@@ -1,0 +1,197 @@
+import LifeSimEngine
+
+/// What `lifesim explain` prints and writes: the explanation as numbered
+/// steps, the script that replays it, or where the log parts from the model.
+public struct ExplainReport {
+  public let log: ParsedLog
+  public let options: ExplainOptions
+  public let result: ExplainResult
+
+  public init(log: ParsedLog, options: ExplainOptions, result: ExplainResult) {
+    self.log = log
+    self.options = options
+    self.result = result
+  }
+
+  var device: String {
+    "iOS \(options.ios)" + (options.model.map { ", \($0.name)" } ?? "") + (result.scenes ? ", an app with scenes" : ", an app without scenes")
+  }
+
+  /// The first line of the report: what was read, and the device.
+  public var header: String {
+    let lines = log.events.count
+    return "\(lines) lifecycle \(log.unit)\(lines == 1 ? "" : "s") (\(log.format.rawValue)), \(log.ignored) ignored; \(device)\n"
+  }
+
+  /// "line 3", "lines 3–4", or what a step accounts for when it is no line of the log.
+  func lines(_ s: ExplainedStep) -> String {
+    if s.events.isEmpty { return s.beforeLog.isEmpty ? "no logged line" : "before the log" }
+    let a = log.events[s.events.lowerBound].line, b = log.events[s.events.upperBound - 1].line
+    let what = a == b ? "\(log.unit) \(a)" : "\(log.unit)s \(a)–\(b)"
+    let n = s.beforeLog.count
+    return n == 0 ? what : what + " (after \(n) record\(n == 1 ? "" : "s") from before the log)"
+  }
+
+  /// The steps, numbered, each with the lines it accounts for.
+  func steps(_ e: Explanation, indent: String) -> String {
+    if e.steps.isEmpty { return indent + "(no step: the log is empty)\n" }
+    var out = ""
+    for (i, s) in e.steps.enumerated() {
+      out += "\(indent)\(i + 1). \(s.step.name(bundle: options.bundle)): \(s.step.words) → \(lines(s))\n"
+    }
+    return out
+  }
+
+  /// The report on standard output.
+  public var text: String {
+    var out = header
+    if let first = result.explanations.first {
+      out += "explained in \(first.steps.count) step\(first.steps.count == 1 ? "" : "s"):\n"
+      out += steps(first, indent: "  ")
+      let others = result.explanations.dropFirst()
+      if !others.isEmpty {
+        out += "\(others.count) other explanation\(others.count == 1 ? "" : "s") of the same length:\n"
+        for (i, e) in others.enumerated() {
+          out += "  alternative \(i + 1):\n" + steps(e, indent: "    ")
+        }
+      }
+      return out
+    }
+    out += failure
+    return out
+  }
+
+  /// Where the log parts from the model: the first line no sequence reaches,
+  /// what the model sends there, and the longest explained prefix.
+  public var failure: String {
+    let n = log.events.count
+    var out = ""
+    switch result.stop {
+    case .depth(let d):
+      out += "not explained within --depth \(d) steps (a larger --depth searches further)\n"
+    case .maxStates(let m):
+      out += "not explained within --max-states \(m) distinct states (a larger --max-states searches further)\n"
+    case .maxUnlogged(let m):
+      out += "no sequence with at most --max-unlogged \(m) steps in a row that account for no line explains the log "
+        + "on \(device) (a larger --max-unlogged searches further)\n"
+    default:
+      out += "no sequence of steps explains the log on \(device)\n"
+    }
+    guard result.reached < n else { return out }
+    let e = log.events[result.reached]
+    out += "first \(log.unit) no sequence reaches: \(log.unit) \(e.line): \(e.text)\n"
+    let logged = log.symbols[e.symbol].name
+    let version = "iOS \(options.ios)"
+    if result.reached > 0 {
+      let before = log.events[result.reached - 1]
+      let prev = log.symbols[before.symbol].name
+      if result.wrongTime, let gap = gap(result.reached) {
+        out += "after \(prev) (\(log.unit) \(before.line)), \(version) sends \(logged) there, but not \(gap) later as the log has it"
+      } else if result.expected.isEmpty {
+        out += "after \(prev) (\(log.unit) \(before.line)), \(version) sends none of the log's kinds that leads to \(logged)"
+      } else {
+        out += "after \(prev) (\(log.unit) \(before.line)), \(version) sends \(result.expected.joined(separator: " or ")) before \(logged)"
+      }
+    } else {
+      out += "no step makes the app send \(logged) first on \(version)"
+    }
+    let refs = references(result.expected.isEmpty ? [logged] : result.expected)
+    out += refs.isEmpty ? "\n" : " (docs/reference.md \(refs.joined(separator: ", ")))\n"
+    if let p = result.prefix, result.reached > 0 {
+      out += "longest explained prefix (\(log.unit)s 1–\(log.events[result.reached - 1].line)), \(p.steps.count) step\(p.steps.count == 1 ? "" : "s"):\n"
+      out += steps(p, indent: "  ")
+    }
+    return out
+  }
+
+  func gap(_ i: Int) -> String? {
+    guard let a = log.events[i - 1].time, let b = log.events[i].time else { return nil }
+    var g = b - a
+    if g < 0 && log.timesWrapDaily { g += 86_400_000_000 }
+    return formatNumber(Double(g) / 1_000_000) + " s"
+  }
+
+  /// The reference sections of the rules behind some kinds: each callback's,
+  /// and for a notification the section of the callback that posts it.
+  func references(_ names: [String]) -> [String] {
+    var out: [String] = []
+    for name in names {
+      guard let symbol = log.symbols.first(where: { $0.name == name }) else { continue }
+      for atom in symbol.atoms {
+        let info: CallbackInfo?
+        switch atom {
+        case .callback(let c): info = c.info
+        case .notification(let nt): info = Callback.rows.first { $0.notification == nt && $0.receiver == .appDelegate }
+        }
+        if let r = info?.reference, !out.contains(r) { out.append(r) }
+      }
+    }
+    return out
+  }
+
+  // MARK: - The script
+
+  /// A Lua script that makes the device, takes the steps of `e` and checks
+  /// that the app's callbacks and notifications, restricted to the log's
+  /// kinds, are the log's lines up to `upTo` (all of them by default).
+  public func script(_ e: Explanation, source: String, command: String, upTo: Int? = nil) -> String {
+    let count = upTo ?? log.events.count
+    var s = "-- The steps lifesim explain found for \(comment(source)) (\(log.format.rawValue), \(count) of \(log.events.count) lifecycle \(log.unit)s):\n"
+    s += "--   \(comment(command))\n"
+    s += "-- `lifesim run` on this file replays them and checks that the app's callbacks and notifications,\n"
+    s += "-- kept to the kinds the log shows, are the log's lines.\n"
+    var device = "ios = \(options.ios), seed = 1"
+    if let m = options.model { device += ", model = \(quoted(m.name))" }
+    s += "local dev = lifesim.device{ \(device) }\n"
+    let modes = ExplainStep.backgroundModes.map(quoted).joined(separator: ", ")
+    s += "local app = dev:install{ bundle = \(quoted(options.bundle)), scenes = \(result.scenes), background_modes = { \(modes) } }\n\n"
+    s += "-- Each callback or notification the log shows, and the kind of line it logs as.\n"
+    s += "local kinds = {\n"
+    for symbol in log.symbols {
+      for atom in symbol.atoms { s += "  [\(quoted(atom.name))] = \(quoted(symbol.name)),\n" }
+    }
+    s += "}\n"
+    s += "local function logged()\n"
+    s += "  local out = {}\n"
+    s += "  for _, r in ipairs(dev.trace:records{ app = app }) do\n"
+    s += "    local kind = (r.kind == \"callback\" or r.kind == \"notification\") and kinds[r.callback]\n"
+    s += log.collapsesRepeats
+      ? "    if kind and out[#out] ~= kind then out[#out + 1] = kind end  -- the log shows changes only\n"
+      : "    if kind then out[#out + 1] = kind end\n"
+    s += "  end\n  return out\nend\n\n"
+    for step in e.steps { s += "\(step.step.lua)  -- \(step.step.words); \(lines(step))\n" }
+    let before = e.beforeLog
+    s += "\n-- What the log shows"
+    s += before.isEmpty ? ":\n" : " (after \(before.count) record\(before.count == 1 ? "" : "s") of its kinds from before it starts):\n"
+    s += "local expected = {\n"
+    for ev in log.events.prefix(count) { s += "  \(quoted(log.symbols[ev.symbol].name)),  -- \(log.unit) \(ev.line): \(comment(ev.text))\n" }
+    s += "}\n"
+    s += "local got = logged()\n"
+    s += "lifesim.expect_callbacks({ table.unpack(got, \(before.count + 1)) }, expected)\n"
+    return s
+  }
+
+  func comment(_ text: String) -> String {
+    String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
+  }
+}
+
+/// A Lua string literal (the bridge has its own; this module has no Lua).
+func quoted(_ s: String) -> String {
+  var out = "\""
+  for u in s.unicodeScalars {
+    switch u {
+    case "\"": out += "\\\""
+    case "\\": out += "\\\\"
+    case "\n": out += "\\n"
+    default:
+      // Three digits always: "\1" before a digit would read as another code.
+      if u.value < 0x20 || u.value == 0x7F {
+        out += "\\" + String(Int(u.value) / 100) + String(Int(u.value) / 10 % 10) + String(Int(u.value) % 10)
+      } else {
+        out.unicodeScalars.append(u)
+      }
+    }
+  }
+  return out + "\""
+}

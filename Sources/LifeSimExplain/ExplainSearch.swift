@@ -1,0 +1,321 @@
+import LifeSimEngine
+
+/// What `lifesim explain` searches with.
+public struct ExplainOptions: Sendable {
+  public var ios = 17
+  public var model: DeviceModel?
+  /// Whether the app adopts scenes; nil: when the log names a scene method.
+  public var scenes: Bool?
+  /// The longest sequence of steps tried.
+  public var depth = 60
+  /// How many other explanations of the same length to give.
+  public var alternatives = 3
+  /// Stop after this many distinct states.
+  public var maxStates = 200_000
+  /// The most steps in a row that account for no line of the log: what
+  /// keeps the search of a log no sequence explains finite.
+  public var maxUnlogged = 3
+  /// The app's bundle id in the explanation and the script.
+  public var bundle = "com.example.app"
+  public init() {}
+}
+
+/// One step of an explanation and the log lines it accounts for.
+public struct ExplainedStep: Equatable, Sendable {
+  public var step: ExplainStep
+  /// The indices into `ParsedLog.events` of the lines it accounts for, if any.
+  public var events: Range<Int>
+  /// Records of the log's kinds it made before the log's first line.
+  public var beforeLog: [String]
+}
+
+/// A sequence of steps whose trace, restricted to the log's kinds, is the log.
+public struct Explanation: Equatable, Sendable {
+  public var steps: [ExplainedStep]
+  /// The log's kinds the trace shows before the log starts.
+  public var beforeLog: [String] { steps.flatMap(\.beforeLog) }
+}
+
+/// What stopped a search that found no explanation.
+public enum ExplainStop: Equatable, Sendable {
+  /// Every sequence was tried: none explains the log.
+  case exhausted
+  /// The search reached `--depth`.
+  case depth(Int)
+  /// The search reached `--max-states`.
+  case maxStates(Int)
+  /// Every sequence with at most `--max-unlogged` steps in a row that
+  /// account for no line was tried.
+  case maxUnlogged(Int)
+}
+
+/// The answer: explanations, shortest first, or where the log parts from the model.
+public struct ExplainResult: Sendable {
+  /// The first is the answer; the others are as short.
+  public var explanations: [Explanation] = []
+  /// Whether the app had scenes.
+  public var scenes = false
+  /// Distinct states reached, and steps taken.
+  public var states = 0
+  public var steps = 0
+  // When no explanation was found:
+  public var stop: ExplainStop?
+  /// How many of the log's lines some sequence explains, from the first.
+  public var reached = 0
+  /// A sequence that explains those lines.
+  public var prefix: Explanation?
+  /// What the model sends where the log goes on (the kinds of the log the
+  /// trace showed at line `reached`), in the order first seen.
+  public var expected: [String] = []
+  /// The line's kind came there too, but never at the time the log gives.
+  public var wrongTime = false
+}
+
+/// The breadth-first search from a log to the steps that produce it.
+public final class ExplainSearch {
+  public let log: ParsedLog
+  public let options: ExplainOptions
+  let device: Device
+  let app: AppID
+  /// The log's kind of each callback and notification, by raw value (-1: not logged).
+  private var callbackSymbol: [Int]
+  private var notificationSymbol: [Int]
+  private let timed: Bool
+
+  public init(log: ParsedLog, options: ExplainOptions) throws {
+    self.log = log
+    self.options = options
+    device = Device(profile: try OSProfile(version: options.ios), seed: 1, model: options.model)
+    device.trapsOnViolation = false
+    let scenes = options.scenes ?? log.namesSceneMethods
+    app = try device.install(AppConfig(bundle: options.bundle, scenes: scenes, backgroundModes: ExplainStep.backgroundModes))
+    callbackSymbol = Callback.allCases.map { log.symbol(of: .callback($0)) ?? -1 }
+    notificationSymbol = AppNotification.allCases.map { log.symbol(of: .notification($0)) ?? -1 }
+    timed = log.events.count > 1 && log.events.allSatisfy { $0.time != nil }
+  }
+
+  /// Whether the app adopts scenes on this device.
+  public var scenes: Bool { device.apps[Int(app.index)].model == .scene }
+
+  struct Edge {
+    var parent: Int
+    var step: ExplainStep
+    var events: Range<Int>
+    var before: [Int]
+  }
+
+  struct Node {
+    var state: DeviceState?
+    var k: Int
+    var last: Int
+    /// The virtual time of the last line matched.
+    var matchedAt: SimTime
+    /// Steps in a row, up to this node, that accounted for no line.
+    var idle: Int
+    var depth: Int
+    var parents: [Edge]
+  }
+
+  /// The log's gap between line `i - 1` and line `i`, in microseconds, when both have times.
+  func gap(_ i: Int) -> Int64? {
+    guard timed, i > 0, let a = log.events[i - 1].time, let b = log.events[i].time else { return nil }
+    var g = b - a
+    if g < 0 && log.timesWrapDaily { g += 86_400_000_000 }
+    return g >= 0 ? g : nil
+  }
+
+  /// How far from the log's gap a simulated gap may be: a second, and a tenth of the gap.
+  static func tolerance(_ gap: Int64) -> Int64 { 1_000_000 + gap / 10 }
+
+  public func run() -> ExplainResult {
+    var result = ExplainResult()
+    result.scenes = scenes
+    let n = log.events.count
+    var nodes = [Node(state: device.saveState(), k: 0, last: -1, matchedAt: device.now, idle: 0, depth: 0, parents: [])]
+    var visited: [StateDigest: Int] = [:]
+    visited[key(k: 0, last: -1, matchedAt: device.now)] = 0
+    var idleCut = false
+    var level = [0]
+    var best = 0, bestNode = 0
+    var expectedAt: [Int: [Int]] = [:]
+    var lateAt: Set<Int> = []
+    /// Notes what the model sent where a step parted from the log at line `at`.
+    func note(_ at: Int, at symbol: Int?, late: Bool) {
+      guard at < n else { return }
+      if late { lateAt.insert(at) }
+      if let symbol, !expectedAt[at, default: []].contains(symbol) { expectedAt[at, default: []].append(symbol) }
+    }
+    /// How many of `out` match the log from line `k`; where the first that
+    /// does not is, its kind, and whether only its time was wrong.
+    func match(_ out: ArraySlice<(symbol: Int, time: SimTime)>, from k: Int, after: SimTime) -> (Int, Int?, Bool) {
+      var prev = after
+      var i = 0
+      for o in out {
+        let line = k + i
+        guard line < n else { return (i, o.symbol, false) }
+        guard o.symbol == log.events[line].symbol else { return (i, o.symbol, false) }
+        if line > 0, i > 0 || k > 0, let g = gap(line) {
+          let d = (o.time - prev).microseconds
+          if abs(d - g) > Self.tolerance(g) { return (i, o.symbol, true) }
+        }
+        prev = o.time
+        i += 1
+      }
+      return (i, nil, false)
+    }
+    let actions = ExplainAlphabet.actions()
+    var depth = 0
+    var complete: [Int] = []
+    search: while complete.isEmpty {
+      guard !level.isEmpty else { result.stop = idleCut ? .maxUnlogged(options.maxUnlogged) : .exhausted; break }
+      guard depth < options.depth else { result.stop = .depth(options.depth); break }
+      depth += 1
+      var next: [Int] = []
+      for index in level {
+        let node = nodes[index]
+        guard let state = node.state else { continue }
+        nodes[index].state = nil  // expanded: its children hold what they need
+        var steps = actions
+        var remaining: Int64?
+        if node.k > 0, let g = gap(node.k) {
+          device.restoreState(state)
+          let r = g - (device.now - node.matchedAt).microseconds
+          if r < -Self.tolerance(g) { continue }  // too late for the next line already
+          remaining = r
+        }
+        if let r = remaining {
+          for w in ExplainAlphabet.waits where w.microseconds < r { steps.append(.init(.advance(w))) }
+          if r > 500_000 { steps.append(.init(.advance(SimTime(microseconds: r)))) }
+        } else {
+          for w in ExplainAlphabet.waits { steps.append(.init(.advance(w))) }
+        }
+        for step in steps {
+          device.restoreState(state)
+          guard applies(step) else { continue }
+          let mark = device.trace.records.count
+          do { try step.take(on: device, app: app) } catch { continue }
+          result.steps += 1
+          var out: [(symbol: Int, time: SimTime)] = []
+          var last = node.last
+          let records = device.trace.records
+          for i in mark..<records.count where records[i].app == app {
+            let r = records[i]
+            var s = -1
+            if r.kind == .callback, let c = r.callback { s = callbackSymbol[Int(c.rawValue)] }
+            else if r.kind == .notification, let nt = r.notification { s = notificationSymbol[Int(nt.rawValue)] }
+            guard s >= 0, !(log.collapsesRepeats && s == last) else { continue }
+            out.append((s, r.time))
+            last = s
+          }
+          // The children: from the log's start (k = 0), the step's records may
+          // begin the log at any of them, or all come before it.
+          var children: [(k: Int, skip: Int)] = []
+          if node.k == 0 {
+            for j in 0..<out.count {
+              let (matched, at, late) = match(out[j...], from: 0, after: node.matchedAt)
+              if matched == out.count - j { children.append((matched, j)) } else {
+                note(matched, at: at, late: late)
+              }
+            }
+            children.append((0, out.count))
+          } else {
+            let (matched, at, late) = match(out[...], from: node.k, after: node.matchedAt)
+            if matched == out.count { children.append((node.k + matched, 0)) } else { note(node.k + matched, at: at, late: late) }
+          }
+          for (k, skip) in children {
+            let matchedAt = k > node.k ? out[out.count - 1].time : node.matchedAt
+            let idle = k > node.k ? 0 : node.idle + 1
+            if idle > options.maxUnlogged { idleCut = true; continue }
+            let digest = key(k: k, last: last, matchedAt: matchedAt)
+            let edge = Edge(parent: index, step: step, events: node.k..<k, before: out.prefix(skip).map(\.symbol))
+            // A state seen before, as early and with no fewer unlogged steps
+            // behind it, can do nothing more: the same length is another way
+            // there (an alternative), a longer one is dropped.
+            if let seen = visited[digest], idle >= nodes[seen].idle {
+              if nodes[seen].depth == depth, idle == nodes[seen].idle, nodes[seen].parents.count < 8 {
+                nodes[seen].parents.append(edge)
+              }
+              continue
+            }
+            guard nodes.count < options.maxStates else {
+              result.stop = .maxStates(options.maxStates)
+              break search
+            }
+            visited[digest] = nodes.count
+            if k > best { best = k; bestNode = nodes.count }
+            if k == n { complete.append(nodes.count) }
+            nodes.append(Node(state: k == n ? nil : device.saveState(), k: k, last: last, matchedAt: matchedAt,
+                              idle: idle, depth: depth, parents: [edge]))
+            if k < n { next.append(nodes.count - 1) }
+          }
+        }
+      }
+      level = next
+    }
+    result.states = nodes.count
+
+    if !complete.isEmpty {
+      var seen: Set<[String]> = []
+      for c in complete {
+        for path in paths(to: c, in: nodes, limit: 8 * (options.alternatives + 1)) {
+          let e = explanation(path)
+          // Ways of bringing the app forward that the log cannot tell apart
+          // are one explanation, given as a launch.
+          let names = e.steps.map { "\($0.step.story(bundle: options.bundle)) \($0.events) \($0.beforeLog.count)" }
+          guard seen.insert(names).inserted else { continue }
+          result.explanations.append(e)
+          if result.explanations.count > options.alternatives { break }
+        }
+        if result.explanations.count > options.alternatives { break }
+      }
+      result.stop = nil
+    } else {
+      result.reached = best
+      result.prefix = paths(to: bestNode, in: nodes, limit: 1).first.map(explanation)
+      result.expected = expectedAt[best, default: []].map { log.symbols[$0].name }
+      result.wrongTime = lateAt.contains(best)
+    }
+    return result
+  }
+
+  /// Whether the step makes sense now: ending a call is for a call, ending
+  /// another overlay for that overlay (both end the same way).
+  func applies(_ step: ExplainStep) -> Bool {
+    switch step.kind {
+    case .endCall: return device.interruption == .call
+    case .endInterrupt: return device.interruption != nil && device.interruption != .call
+    default: return true
+    }
+  }
+
+  /// What tells two search states apart: the device's fingerprint, the
+  /// lines matched, the last kind seen (for logs of state changes) and,
+  /// with timestamps, the time since the last line matched.
+  func key(k: Int, last: Int, matchedAt: SimTime) -> StateDigest {
+    var h = StateHasher()
+    device.hashFingerprint(into: &h)
+    h.append(word: Int64(k))
+    h.append(word: Int64(log.collapsesRepeats ? last : -1))
+    if timed, k > 0, k < log.events.count { h.append(word: (device.now - matchedAt).microseconds) }
+    return h.digest
+  }
+
+  /// Up to `limit` paths from the start to node `i`, in the order the search found them.
+  func paths(to i: Int, in nodes: [Node], limit: Int) -> [[Edge]] {
+    guard !nodes[i].parents.isEmpty else { return [[]] }
+    var out: [[Edge]] = []
+    for e in nodes[i].parents {
+      for p in paths(to: e.parent, in: nodes, limit: limit - out.count) {
+        out.append(p + [e])
+        if out.count >= limit { return out }
+      }
+    }
+    return out
+  }
+
+  func explanation(_ path: [Edge]) -> Explanation {
+    Explanation(steps: path.map {
+      ExplainedStep(step: $0.step, events: $0.events, beforeLog: $0.before.map { log.symbols[$0].name })
+    })
+  }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import LifeSimEngine
+import LifeSimExplain
+import LifeSimLua
+
+extension LogFormat: ExpressibleByArgument {}
+
+extension Lifesim {
+  /// `lifesim explain LOG`: the user actions and system events that produce a
+  /// real app's lifecycle log, found by a search over the model.
+  struct Explain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Find the user actions and system events that produce an app's lifecycle log.",
+      discussion: """
+        The log: lines naming UIKit lifecycle methods or UIApplication notifications \
+        (with or without timestamps), Flutter AppLifecycleState lines, React Native \
+        AppState changes, or Sentry breadcrumbs as JSON; the form is found from the \
+        content unless --format names it. The search is breadth first over \
+        lifesim explore's actions and the other overlays, notifications, URLs and \
+        pushes, and matches the app's trace kept to the kinds of line the log shows; \
+        timestamps bound the waits. The shortest explanations come first. -o writes \
+        the steps as a script that lifesim run passes. Exit status: 0 explained; 1 \
+        not explained (the first line no sequence reaches, and what the model sends \
+        there); 2 a log with no lifecycle lines, an unknown format, or a bad option.
+        """
+    )
+
+    @Argument(help: "The log file.")
+    var log: String
+
+    @Option(help: ArgumentHelp("The log's form: \(LogFormat.names.joined(separator: ", ")) (default: found from the content).",
+                               valueName: "form"))
+    var format: LogFormat?
+
+    @Option(help: "The iOS version of the device.")
+    var ios: Int = 17
+
+    @Option(help: ArgumentHelp("The device model (e.g. \"iPhone 11\").", valueName: "name"))
+    var model: String?
+
+    @Flag(inversion: .prefixedNo, help: "Whether the app adopts scenes (default: when the log names a scene method).")
+    var scenes: Bool?
+
+    @Option(help: "The longest sequence of steps tried.")
+    var depth: Int = 60
+
+    @Option(help: "Other explanations of the same length to list.")
+    var alternatives: Int = 3
+
+    @Option(help: "Stop after this many distinct states.")
+    var maxStates: Int = 200_000
+
+    @Option(help: ArgumentHelp("The most steps in a row that account for no line of the log.", valueName: "N"))
+    var maxUnlogged: Int = 3
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the explanation as a Lua script that lifesim run passes.", valueName: "file"))
+    var output: String?
+
+    func validate() throws {
+      guard OSProfile.supportedVersions.contains(ios) else {
+        throw ValidationError("--ios \(ios) is not a version lifesim models (\(OSProfile.supportedVersions.map(String.init).joined(separator: ", ")))")
+      }
+      if let model {
+        guard let m = DeviceModel.named(model) else {
+          throw ValidationError("unknown device model '\(model)'; known models: \(DeviceModel.all.map(\.name).joined(separator: ", "))")
+        }
+        if !m.runs(ios: ios) { throw ValidationError("the \(m.name) does not run iOS \(ios); pick another --ios or --model") }
+      }
+      if depth < 1 || depth > 1000 { throw ValidationError("--depth must be between 1 and 1000") }
+      if alternatives < 0 || alternatives > 100 { throw ValidationError("--alternatives must be between 0 and 100") }
+      if maxStates < 1 { throw ValidationError("--max-states must be ≥ 1") }
+      if maxUnlogged < 0 || maxUnlogged > 100 { throw ValidationError("--max-unlogged must be between 0 and 100") }
+      try refuseOutputOverInput(outputs: [("--output", output)], inputs: [("the log", log)])
+    }
+
+    func run() throws {
+      let bytes: [UInt8]
+      do { bytes = try readFileBytes(log, limit: 64 << 20) } catch {
+        printError("lifesim explain: cannot read \(log): \(error)")
+        throw ExitCode(2)
+      }
+      let parsed: ParsedLog
+      do { parsed = try LogReader.read(String(decoding: bytes, as: UTF8.self), format: format) } catch let e as LogReadError {
+        printError("lifesim explain: \(log): \(e.description)")
+        throw ExitCode(2)
+      }
+      var options = ExplainOptions()
+      options.ios = ios
+      options.model = model.flatMap(DeviceModel.named)
+      options.scenes = scenes
+      options.depth = depth
+      options.alternatives = alternatives
+      options.maxStates = maxStates
+      options.maxUnlogged = maxUnlogged
+      let search = try ExplainSearch(log: parsed, options: options)
+      let result = search.run()
+      let report = ExplainReport(log: parsed, options: options, result: result)
+      writeOut(report.text)
+      printError("lifesim explain: \(result.states) states, \(result.steps) steps taken")
+      let command = (["lifesim", "explain"] + CommandLine.arguments.dropFirst(2)).map(shellQuoted).joined(separator: " ")
+      if let output, result.explanations.isEmpty, result.reached == 0 {
+        printError("lifesim explain: no line of the log is explained: \(output) not written")
+      } else if let output, let e = result.explanations.first ?? result.prefix {
+        try writeTextFile(output, report.script(e, source: log, command: command,
+                                                upTo: result.explanations.isEmpty ? result.reached : nil))
+        printError("lifesim explain: wrote \(output) (`lifesim run \(shellQuoted(output))` replays "
+                   + (result.explanations.isEmpty ? "the longest explained prefix)" : "it)"))
+      }
+      if result.explanations.isEmpty { throw ExitCode(1) }
+    }
+  }
+}

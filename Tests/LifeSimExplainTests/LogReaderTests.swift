@@ -1,0 +1,122 @@
+import LifeSimEngine
+import Testing
+@testable import LifeSimExplain
+
+struct LogReaderTests {
+  @Test func textLinesInEveryFormOfTheNamesAndTheirTimestamps() throws {
+    let log = try LogReader.read("""
+      2024-03-01 10:00:00.000 MyApp[123:456] -[AppDelegate application:didFinishLaunchingWithOptions:]
+      2024-03-01 10:00:00.120 MyApp[123:456] some other output
+      10:00:00.250 applicationDidBecomeActive(_:)
+      2024-03-01T10:00:05.500Z UIApplicationWillResignActiveNotification
+      [2024-03-01 10:00:05.600+0000] NotificationCenter: UIApplication.didEnterBackgroundNotification
+      print: applicationWillEnterForeground
+      """)
+    #expect(log.format == .text)
+    #expect(log.events.map { log.symbols[$0.symbol].name } == [
+      "application:didFinishLaunchingWithOptions:", "applicationDidBecomeActive:",
+      "UIApplicationWillResignActiveNotification", "UIApplicationDidEnterBackgroundNotification",
+      "applicationWillEnterForeground:",
+    ])
+    #expect(log.events.map(\.line) == [1, 3, 4, 5, 6])
+    #expect(log.ignored == 1)
+    // One line has no time: the log has none.
+    #expect(log.events.allSatisfy { $0.time == nil })
+  }
+
+  @Test func timestampsAreReadWithTheirOffsets() throws {
+    let log = try LogReader.read("""
+      2024-03-01 10:00:00.000+0100 App[1:2] sceneWillEnterForeground(_:)
+      2024-03-01T09:30:00.250Z sceneDidBecomeActive(_:)
+      2024-03-01T09:30:00.5+00:00 sceneWillResignActive(_:)
+      """)
+    #expect(log.events.map(\.time) == [
+      Timestamp.daysFromCivil(2024, 3, 1) * 86_400_000_000 + 9 * 3_600_000_000,
+      Timestamp.daysFromCivil(2024, 3, 1) * 86_400_000_000 + 9 * 3_600_000_000 + 1_800_250_000,
+      Timestamp.daysFromCivil(2024, 3, 1) * 86_400_000_000 + 9 * 3_600_000_000 + 1_800_500_000,
+    ])
+    #expect(log.namesSceneMethods)
+    #expect(Timestamp.daysFromCivil(1970, 1, 1) == 0)
+    #expect(Timestamp.daysFromCivil(2000, 3, 1) == 11_017)
+  }
+
+  @Test func aNameInsideALongerWordIsNotALifecycleLine() throws {
+    #expect(LogReader.textSymbol("myapplicationDidBecomeActiveHandler") == nil)
+    #expect(LogReader.textSymbol("UIApplicationDidBecomeActiveNotification")?.name == "UIApplicationDidBecomeActiveNotification")
+    #expect(LogReader.textSymbol("scene(_:willConnectTo:options:)")?.name == "scene:willConnectToSession:options:")
+  }
+
+  @Test func flutterStatesMapToTheNotificationsItsEmbeddingListensTo() throws {
+    let log = try LogReader.read("""
+      I/flutter: state changed: AppLifecycleState.resumed
+      flutter: AppLifecycleState.inactive
+      flutter: AppLifecycleState.hidden
+      flutter: AppLifecycleState.paused
+      """)
+    #expect(log.format == .flutter)
+    #expect(log.collapsesRepeats)
+    #expect(log.events.count == 3)
+    #expect(log.ignored == 1)
+    #expect(log.symbols[log.events[1].symbol].atoms == [.notification(.willResignActive), .notification(.willEnterForeground)])
+  }
+
+  @Test func flutterStatesPrintedByName() throws {
+    let log = try LogReader.read("""
+      flutter: didChangeAppLifecycleState inactive
+      flutter: didChangeAppLifecycleState hidden
+      flutter: didChangeAppLifecycleState paused
+      flutter: something else
+      """)
+    #expect(log.format == .flutter)
+    #expect(log.events.map { log.symbols[$0.symbol].name } == ["AppLifecycleState.inactive", "AppLifecycleState.paused"])
+    #expect(log.ignored == 2)
+  }
+
+  @Test func reactNativeAppStateLines() throws {
+    let log = try LogReader.read("""
+      LOG  AppState changed to active
+      LOG  AppState changed to inactive
+      LOG  AppState changed to background
+      LOG  something else
+      """)
+    #expect(log.format == .reactNative)
+    #expect(log.events.map { log.symbols[$0.symbol].name } == ["AppState active", "AppState inactive", "AppState background"])
+    #expect(log.ignored == 1)
+  }
+
+  @Test func sentryBreadcrumbsInEachShape() throws {
+    let event = """
+      {"event_id": "x", "breadcrumbs": {"values": [
+        {"timestamp": "2024-03-01T10:00:00.000Z", "type": "navigation", "category": "app.lifecycle", "data": {"state": "foreground"}},
+        {"timestamp": "2024-03-01T10:00:01.000Z", "category": "ui.lifecycle", "data": {"screen": "HomeViewController"}},
+        {"timestamp": "2024-03-01T10:02:00.000Z", "category": "device.event", "data": {"action": "LOW_MEMORY"}},
+        {"timestamp": 1709287500.5, "category": "app.lifecycle", "data": {"state": "background"}}
+      ]}}
+      """
+    let log = try LogReader.read(event)
+    #expect(log.format == .sentry)
+    #expect(log.unit == "breadcrumb")
+    #expect(log.events.map(\.line) == [1, 3, 4])
+    #expect(log.ignored == 1)
+    #expect(log.events[0].time == 1_709_287_200_000_000)
+    #expect(log.events[2].time == 1_709_287_500_500_000)
+    let lines = try LogReader.read("""
+      {"category": "app.lifecycle", "data": {"state": "foreground"}}
+      {"category": "app.lifecycle", "data": {"state": "background"}}
+      """)
+    #expect(lines.unit == "line" && lines.events.count == 2 && lines.events.allSatisfy { $0.time == nil })
+    let bare = try LogReader.read(#"[{"category": "app.lifecycle", "data": {"state": "background"}}]"#)
+    #expect(bare.events.count == 1)
+  }
+
+  @Test func aLineLogThatStartsWithABracketIsNotJSON() throws {
+    let log = try LogReader.read("[t=0.000000] com.example.notes -[AppDelegate applicationDidBecomeActive:]\n")
+    #expect(log.format == .text && log.events.count == 1)
+  }
+
+  @Test func noLifecycleLinesOrAnUnknownFormIsAnError() {
+    #expect(throws: LogReadError.self) { try LogReader.read("hello\nworld\n") }
+    #expect(throws: LogReadError.self) { try LogReader.read(#"{"some": "json"}"#) }
+    #expect(throws: LogReadError.self) { try LogReader.read("AppLifecycleState.resumed\n", format: .reactNative) }
+  }
+}
