@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `lifesim run --format chrome` (issue 18 item 3): Trace Event Format JSON for
+/// `lifesim run --format chrome`: Trace Event Format JSON for
 /// Perfetto and chrome://tracing. Checked on the trace of every script under
 /// `Scripts/`: valid JSON, every event well formed, no pid 0, complete events
 /// with a duration, `B`/`E` pairs that nest, and no two slices on one thread

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `lifesim explore` on the examples of Scripts/explore (issue 19): the
+/// `lifesim explore` on the examples of Scripts/explore: the
 /// shortest violation, the counterexample that fails the same way under
 /// `lifesim run`, the same answer every time, and no violation for the
 /// correct app.

@@ -6,7 +6,7 @@ import Testing
 /// `device_seq`, view and view-controller records, tasks and deadlines,
 /// memory levels, watchdog kills, URLs), in JSONL and in text. The files were
 /// written by the trace writer before it formatted records through a pointer
-/// (issue 16), so they hold the new writer to the old one's bytes.
+///, so they hold the new writer to the old one's bytes.
 ///
 /// A change that alters a trace on purpose rewrites them:
 /// `LIFESIM_UPDATE_GOLDEN=1 swift test --filter GoldenTraceTests`, and the

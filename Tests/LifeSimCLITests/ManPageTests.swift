@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The man page and the shell completions (issue 20 item 5): both come from
+/// The man page and the shell completions: both come from
 /// argument-parser's own description of the commands, so they cannot drift
 /// from the options.
 struct ManPageTests {

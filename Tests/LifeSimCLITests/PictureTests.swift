@@ -4,7 +4,7 @@ import FoundationXML
 #endif
 import Testing
 
-/// The pictures (issue 18): `lifesim diagram` and `lifesim timeline` write SVG
+/// The pictures: `lifesim diagram` and `lifesim timeline` write SVG
 /// that is valid XML and that a real renderer (Debian's rsvg-convert, which
 /// `./dev.sh` installs) turns into a PNG of the expected size that is not
 /// blank; the committed pictures under docs/ are checked the same way.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Result files you can trust (issue 20 items 2 and 3): every file names the
+/// Result files you can trust: every file names the
 /// batch that wrote it, merge and --resume refuse another experiment's file,
 /// SQLite holds the same rows as CSV, and summaries come as csv, json and
 /// markdown with text metrics and failed points.

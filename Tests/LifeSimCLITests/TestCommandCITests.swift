@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `lifesim test` for CI (issue 20 item 1): discovery without a path, a
+/// `lifesim test` for CI: discovery without a path, a
 /// JUnit report that validates against the schema CI servers read,
 /// assertions that show values, failure context, and colour.
 struct TestCommandCITests {

@@ -2,7 +2,7 @@ import Foundation
 import LifeSimEngine
 import Testing
 
-/// docs/trace.schema.json describes every JSONL record (issue 18 item 4). It
+/// docs/trace.schema.json describes every JSONL record. It
 /// is checked two ways: every record of every script under `Scripts/` is
 /// validated against it by a real JSON Schema validator (Python's
 /// `jsonschema`, which `./dev.sh` and `.ci/run` install), and its enumerations

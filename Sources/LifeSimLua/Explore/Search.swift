@@ -13,7 +13,7 @@ private final class SearchWorker {
   let slot: DeviceSlot
   /// The state after the set-up: at first the base itself.
   private(set) var setUp: RuntimeState
-  /// Saved whole; the runtime tracks its writes from it.
+  /// Saved whole; the runtime tracks its writes from it (`ExploreOptions.trackWrites`).
   private(set) var base: RuntimeState
 
   init(_ explorer: Explorer) throws {
@@ -23,7 +23,7 @@ private final class SearchWorker {
       try rt.checkSavable()
     } catch let e as ScriptError { throw ExploreError(description: e.message) }
     var root = rt.saveState()
-    rt.trackWrites(from: &root)
+    if explorer.options.trackWrites { rt.trackWrites(from: &root) }
     setUp = root
     base = root
   }

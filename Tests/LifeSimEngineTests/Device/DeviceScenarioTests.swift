@@ -184,7 +184,7 @@ struct AppDelegateScenarioTests {
     #expect(dev.trace.records(kind: .kill, since: m).isEmpty)
   }
 
-  /// §2.6 (b). Only background tasks (issue 4) keep a process running in the
+  /// §2.6 (b). Only background tasks keep a process running in the
   /// background, so the test puts it there through the table directly.
   @Test(arguments: [(12, ["applicationWillTerminate:"]),
                     (13, ["sceneDidDisconnect:", "application:didDiscardSceneSessions:", "applicationWillTerminate:"])])

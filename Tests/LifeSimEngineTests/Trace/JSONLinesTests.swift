@@ -3,7 +3,7 @@ import Testing
 @testable import LifeSimEngine
 
 /// The JSONL writer formats a record through a pointer into room it sizes
-/// first (issue 16). These records reach its corners: every field at once,
+/// first. These records reach its corners: every field at once,
 /// strings that need escapes, a string too long for the room on the stack,
 /// and numbers of every length; each line must parse back to its values.
 struct JSONLinesTests {
