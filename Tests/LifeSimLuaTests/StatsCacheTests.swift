@@ -3,7 +3,7 @@ import LifeSimEngine
 @testable import LifeSimLua
 
 /// `dev.stats` hands back the table it built last while the counters are the
-/// same and nothing wrote to it (shim.c, `ls_push_counters`); a table a
+/// same and nothing wrote to it (stats.c, `ls_push_counters`); a table a
 /// script changed is never handed out again.
 struct StatsCacheTests {
   private let setUp = """

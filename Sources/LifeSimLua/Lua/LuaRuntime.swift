@@ -292,7 +292,7 @@ public final class LuaRuntime {
     }
     if let f = errorObject(at: -1) { return f }
     if let s = errorText(L, -1) {
-      // The hook's located report of the memory cap (see the allocator in shim.c).
+      // The hook's located report of the memory cap (see the allocator in alloc.c).
       let memory = ls_getstate(L).pointee.tripped == LS_TRIP_MEMORY
       return LuaFailure(kind: memory ? .memory : .runtime, message: s, traceback: traceback)
     }

@@ -260,7 +260,7 @@ function print(...)
   host.write(concat(parts, "\t") .. "\n")
 end
 
--- In C (shim.c, ls_format): the same checks as a Lua function made, at a
+-- In C (format.c, ls_format): the same checks as a Lua function made, at a
 -- sixth of the cost, and the library's errors name 'format' and the caller.
 string.format = host.format(raw_format, safe_tostring)
 
