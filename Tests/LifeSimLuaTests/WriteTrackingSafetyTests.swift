@@ -25,8 +25,13 @@ struct WriteTrackingSafetyTests {
     var segv = sigaction(), bus = sigaction()
     #expect(sigaction(SIGSEGV, nil, &segv) == 0 && sigaction(SIGBUS, nil, &bus) == 0)
     #expect(segv.sa_flags & SA_SIGINFO != 0 && bus.sa_flags & SA_SIGINFO != 0)
+    #if os(Linux)
     let a = unsafeBitCast(segv.__sigaction_handler.sa_sigaction, to: UnsafeRawPointer?.self)
     let b = unsafeBitCast(bus.__sigaction_handler.sa_sigaction, to: UnsafeRawPointer?.self)
+    #else
+    let a = unsafeBitCast(segv.__sigaction_u.__sa_sigaction, to: UnsafeRawPointer?.self)
+    let b = unsafeBitCast(bus.__sigaction_u.__sa_sigaction, to: UnsafeRawPointer?.self)
+    #endif
     #expect(a != nil && a == b, "SIGBUS is not handled by the tracking's fault handler")
   }
 
