@@ -156,7 +156,7 @@ public final class LuaRuntime {
     #if DEBUG
     return 1
     #else
-    return 128
+    return 1024
     #endif
   }()
 
