@@ -30,7 +30,7 @@ typedef struct {
   const unsigned char *hot;
   const unsigned char *differs;
   size_t end;
-  size_t page;
+  unsigned shift;  /* the page is 1 << shift bytes: a shift, not a division, per block */
 } ls_page_filter;
 
 /* The delta of the state against `was` (btop bytes of an arena) into `out`;

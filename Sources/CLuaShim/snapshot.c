@@ -12,9 +12,9 @@
    the base snapshot: { uint32 offset, uint32 length, bytes }, ended by a
    run of length 0. Everything past the base's used part is one run. */
 #define DELTA_BLOCK 64
-/* Untracked deltas compare whole pieces of this size first: a written page
+/* Untracked deltas compare whole pieces of 1 << COMPARE_SHIFT bytes first: a written page
    often holds the base's bytes again. Any size gives the same delta. */
-#define COMPARE_PIECE 4096
+#define COMPARE_SHIFT 12
 
 unsigned long long ls_activity(lua_State *L) { return ls_getstate(L)->activity; }
 
@@ -40,13 +40,15 @@ size_t ls_snapshot_delta_bound(lua_State *L) {
    against the new base, and a page nobody wrote may differ from it where
    the two bases differ (`differs`). */
 static int may_differ(const ls_page_filter *f, size_t at) {
-  return at >= f->end || f->hot[at / f->page] || (f->differs && f->differs[at / f->page]);
+  size_t p = at >> f->shift;
+  return at >= f->end || f->hot[p] || (f->differs && f->differs[p]);
 }
 
 size_t ls_delta_into(ls_state *S, const char *was, size_t btop, char *out0, const ls_page_filter *f) {
   const char *now = (const char *)S->arena;
   size_t top = S->arena->top;
-  size_t piece = f ? f->page : COMPARE_PIECE;
+  unsigned shift = f ? f->shift : COMPARE_SHIFT;
+  size_t piece = (size_t)1 << shift;
   char *out = out0;
   ls_snapshot_header h = { S->used, S->run_remaining };
   memcpy(out, &h, sizeof h);
@@ -59,12 +61,12 @@ size_t ls_delta_into(ls_state *S, const char *was, size_t btop, char *out0, cons
     size_t both = btop < top ? btop : top;
     while (at < both) {
       if (f && !may_differ(f, at)) {
-        at = (at / piece + 1) * piece;
+        at = ((at >> shift) + 1) << shift;
         continue;
       }
       /* A whole piece at a time first: a written page often holds the
          base's bytes again. */
-      if (at % piece == 0 && at + piece <= both && memcmp(now + at, was + at, piece) == 0) {
+      if ((at & (piece - 1)) == 0 && at + piece <= both && memcmp(now + at, was + at, piece) == 0) {
         at += piece;
         continue;
       }

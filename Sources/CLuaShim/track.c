@@ -39,6 +39,7 @@ static struct sigaction previous_segv, previous_bus;
 static int track_handler_installed;
 /* The kernel's page: 4 KB on most Linux machines, 16 KB on Apple silicon. */
 static size_t page;
+static unsigned page_shift;  /* page == 1 << page_shift: the hot loops shift rather than divide */
 
 static void pass_on(int sig, siginfo_t *si, void *context) {
   struct sigaction *previous = sig == SIGBUS ? &previous_bus : &previous_segv;
@@ -57,7 +58,7 @@ static void track_fault(int sig, siginfo_t *si, void *context) {
     ls_track_slot *t = &track_slots[i];
     char *start = __atomic_load_n(&t->start, __ATOMIC_ACQUIRE);
     if (start == NULL || a < start || a >= start + t->end) continue;
-    size_t p = (size_t)(a - start) / page;
+    size_t p = (size_t)(a - start) >> page_shift;
     int saved_errno = errno;
     int refused = t->refuse > 0;
     if (refused) t->refuse--;
@@ -73,7 +74,7 @@ static void track_fault(int sig, siginfo_t *si, void *context) {
        counts as written: saving and restoring copy them all, as without
        tracking, until a rebase protects them again. */
     if (mprotect(start, t->end, PROT_READ | PROT_WRITE) == 0) {
-      memset(t->hot, 1, t->end / page);
+      memset(t->hot, 1, t->end >> page_shift);
       t->all_hot = 1;
       errno = saved_errno;
       return;
@@ -88,6 +89,7 @@ static void track_install(void) {
   long size = sysconf(_SC_PAGESIZE);
   if (size <= 0 || (size & (size - 1)) != 0 || TRACK_BYTES / (size_t)size > TRACK_PAGES) return;
   page = (size_t)size;
+  while (((size_t)1 << page_shift) < page) page_shift++;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = track_fault;
@@ -172,12 +174,12 @@ void ls_snapshot_track_forget(lua_State *L) {
   ls_state *S = ls_getstate(L);
   if (!S->track) return;
   ls_track_slot *t = &track_slots[S->track - 1];
-  for (size_t p = 1; p < t->end / page; p++) t->hot[p] = 0;
+  for (size_t p = 1, n = t->end >> page_shift; p < n; p++) t->hot[p] = 0;
 }
 
 static ls_page_filter filter_of(const ls_state *S, const unsigned char *differs) {
   const ls_track_slot *t = &track_slots[S->track - 1];
-  ls_page_filter f = { t->hot, differs, t->end, page };
+  ls_page_filter f = { t->hot, differs, t->end, page_shift };
   return f;
 }
 
@@ -192,7 +194,7 @@ int ls_snapshot_rebase_begin(lua_State *L, const void *base) {
   if (!S->track) return 0;
   const ls_track_slot *t = &track_slots[S->track - 1];
   const char *b = (const char *)base + sizeof(ls_snapshot_header);
-  size_t btop = ((const ls_arena *)b)->top, pages = t->end / page;
+  size_t btop = ((const ls_arena *)b)->top, pages = t->end >> page_shift;
   free(S->track_differs);
   S->track_differs = (unsigned char *)calloc(pages ? pages : 1, 1);
   if (S->track_differs == NULL) return 0;
@@ -257,7 +259,7 @@ static void track_rearm(ls_state *S, ls_track_slot *t) {
   /* Page 0 holds the allocator's header and Lua's global state, which every
      step writes: it stays writable. A page the kernel will not protect
      stays written, and is copied back as before. */
-  for (size_t p = 1; p < t->end / page; p++) {
+  for (size_t p = 1, n = t->end >> page_shift; p < n; p++) {
     if (!t->hot[p] || memcmp(arena + p * page, S->track_base + p * page, page) != 0) continue;
     if (mprotect(arena + p * page, page, PROT_READ) == 0) t->hot[p] = 0;
   }
@@ -269,7 +271,7 @@ void ls_snapshot_restore_tracked(lua_State *L, const void *delta) {
   char *arena = (char *)S->arena;
   /* The pages nobody wrote hold the base's bytes already. (A delta may write
      one of them below, which the fault handler lets through.) */
-  for (size_t p = 0; p < t->end / page; p++)
+  for (size_t p = 0, n = t->end >> page_shift; p < n; p++)
     if (t->hot[p]) memcpy(arena + p * page, S->track_base + p * page, page);
   memcpy(arena + t->end, S->track_base + t->end, S->track_top - t->end);
   if (delta) ls_apply_delta(S, delta);
