@@ -7,6 +7,7 @@
 //   CLuaShim       C: the Lua macros Swift cannot import, the trampolines that raise
 //                  Lua errors after Swift has returned, the allocator and the hooks.
 //   LifeSimEngine  pure Swift: clock, kernel, devices, apps, lifecycle tables, trace.
+//   LifeSimPlatform Glibc or Darwin, and the calls that differ between them.
 //   LifeSimLua     the bridge: adapts the engine to Lua 5.4.
 //   LifeSimPictures state diagrams and timelines drawn from the engine's tables and traces.
 //   LifeSimExplain  `lifesim explain`: reading lifecycle logs, and the search for the
@@ -18,11 +19,10 @@
 //   lifesim        the command-line tool, built on swift-argument-parser.
 import PackageDescription
 
+// No unsafe flags: SwiftPM refuses a package that depends on a tagged version
+// of one with them. The engine's and the bridge's hot classes mark their
+// stored properties @exclusivity(unchecked) instead (Device.swift).
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
-/// The engine's and the bridge's hot paths, in release builds: the dynamic
-/// exclusivity checks on `Device`'s stored properties cost a quarter of a batch
-/// run's time (docs/performance.md). Debug builds, and so every test, keep them.
-let hotPath: [SwiftSetting] = swift5 + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 let package = Package(
   name: "lifesim",
@@ -52,20 +52,22 @@ let package = Package(
       providers: [.apt(["libedit-dev"])]
     ),
     .target(name: "CLuaShim", dependencies: ["CLua"]),
+    // Glibc or Darwin, and the few calls that differ between them.
+    .target(name: "LifeSimPlatform", swiftSettings: swift5),
     .target(
       name: "LifeSimEngine",
       dependencies: [
         .product(name: "HeapModule", package: "swift-collections"),
         .product(name: "RealModule", package: "swift-numerics"),
       ],
-      swiftSettings: hotPath
+      swiftSettings: swift5
     ),
     .target(
       name: "LifeSimLua",
-      dependencies: ["LifeSimEngine", "CLuaShim", "CLua", .product(name: "CSV", package: "CSV.swift")],
-      swiftSettings: hotPath
+      dependencies: ["LifeSimEngine", "LifeSimPlatform", "CLuaShim", "CLua", .product(name: "CSV", package: "CSV.swift")],
+      swiftSettings: swift5
     ),
-    .target(name: "LifeSimPictures", dependencies: ["LifeSimEngine"], swiftSettings: swift5),
+    .target(name: "LifeSimPictures", dependencies: ["LifeSimEngine", "LifeSimPlatform"], swiftSettings: swift5),
     .target(name: "LifeSimExplain", dependencies: ["LifeSimEngine"], swiftSettings: swift5),
     .target(
       name: "LifeSimBatch",
@@ -80,13 +82,13 @@ let package = Package(
     ),
     .target(
       name: "LifeSimBench",
-      dependencies: ["LifeSimEngine", "LifeSimLua", "LifeSimBatch"],
+      dependencies: ["LifeSimEngine", "LifeSimLua", "LifeSimBatch", "LifeSimPlatform"],
       swiftSettings: swift5
     ),
     .target(
       name: "LifeSimREPL",
       dependencies: [
-        "LifeSimEngine", "LifeSimLua", "CLuaShim", "CEdit",
+        "LifeSimEngine", "LifeSimLua", "LifeSimPlatform", "CLuaShim", "CEdit",
         .product(name: "TextTable", package: "TextTable"),
       ],
       swiftSettings: swift5
@@ -94,13 +96,20 @@ let package = Package(
     .executableTarget(
       name: "lifesim",
       dependencies: [
-        "LifeSimEngine", "LifeSimLua", "LifeSimBatch", "LifeSimBench", "LifeSimREPL", "LifeSimPictures", "LifeSimExplain",
+        "LifeSimEngine", "LifeSimLua", "LifeSimBatch", "LifeSimBench", "LifeSimREPL", "LifeSimPictures", "LifeSimExplain", "LifeSimPlatform",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swift5
     ),
     // Writes docs/api.md from the bridge's API rows (a test checks it is current).
     .executableTarget(name: "generate-api-doc", dependencies: ["LifeSimLua"], swiftSettings: swift5),
+    // The helpers the bridge's and the command's tests share.
+    .target(
+      name: "LifeSimTestSupport",
+      dependencies: ["LifeSimLua"],
+      path: "Tests/LifeSimTestSupport",
+      swiftSettings: swift5
+    ),
     .testTarget(
       name: "LifeSimEngineTests",
       dependencies: ["LifeSimEngine"],
@@ -108,7 +117,7 @@ let package = Package(
     ),
     .testTarget(
       name: "LifeSimLuaTests",
-      dependencies: ["LifeSimLua", "LifeSimEngine"],
+      dependencies: ["LifeSimLua", "LifeSimEngine", "LifeSimTestSupport"],
       swiftSettings: swift5
     ),
     .testTarget(
@@ -123,7 +132,7 @@ let package = Package(
     ),
     .testTarget(
       name: "LifeSimCLITests",
-      dependencies: ["lifesim", "LifeSimEngine"],
+      dependencies: ["lifesim", "LifeSimEngine", "LifeSimTestSupport"],
       swiftSettings: swift5
     ),
   ]

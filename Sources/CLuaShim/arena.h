@@ -1,4 +1,4 @@
-// The arena allocator of `lifesim explore` (arena.c), for shim.c: private to CLuaShim.
+// The arena allocator of `lifesim explore` (arena.c), for alloc.c and the snapshots: private to CLuaShim.
 #ifndef LIFESIM_ARENA_H
 #define LIFESIM_ARENA_H
 

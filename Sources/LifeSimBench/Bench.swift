@@ -2,6 +2,7 @@ import Foundation
 import LifeSimBatch
 import LifeSimEngine
 import LifeSimLua
+import LifeSimPlatform
 
 /// One figure of `lifesim bench`: a rate, and its ratio to a reference
 /// measured in the same run.
@@ -47,7 +48,7 @@ public struct Bench {
   /// Runs in the batch whose peak memory is measured (and a tenth of it, to show it is flat).
   public var batchRuns = 10_000
   /// This executable, for the memory figures (each in a process of its own).
-  public var executable = "/proc/self/exe"
+  public var executable = executablePath()
 
   public init() {}
 
@@ -70,6 +71,7 @@ public struct Bench {
     var options = ExploreOptions()
     options.depth = depth
     options.jobs = 1
+    options.trackWrites = true  // as `lifesim explore` runs it
     var states = 0, distinct = 0
     let rate = try repeated {
       let r = try Explorer(file: script, options: options).run()

@@ -1,10 +1,6 @@
 import LifeSimEngine
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LifeSimPlatform
 
 /// One trace record, as much of it as a timeline draws.
 public struct TimelineEvent: Sendable {

@@ -1,9 +1,7 @@
 import CEdit
 import CLuaShim
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import LifeSimPlatform
 
 /// What reading one line gave.
 enum LineResult: Equatable {

@@ -2,9 +2,7 @@ import LifeSimEngine
 import LifeSimLua
 import TextTable
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import LifeSimPlatform
 
 extension REPL {
   static func metaHelp(trace: String) -> String { """

@@ -2,9 +2,7 @@ import CLuaShim
 import LifeSimEngine
 import LifeSimLua
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import LifeSimPlatform
 
 /// `lifesim repl [FILE.lua]`: an interactive Lua session with lifesim loaded.
 ///

@@ -1,8 +1,6 @@
 import LifeSimLua
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import LifeSimPlatform
 
 /// The session as a scenario script (`:save`): its set-up, then every chunk that
 /// ran, in order. `lifesim run` on the result gives the session's trace.

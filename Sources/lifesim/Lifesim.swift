@@ -2,11 +2,7 @@ import ArgumentParser
 import LifeSimEngine
 import LifeSimLua
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LifeSimPlatform
 
 /// The `lifesim` command: a deterministic simulator of the iOS app lifecycle.
 @main
@@ -74,23 +70,6 @@ private func reportPeakMemoryAtExit() {
     fputs("\(peakResidentKB())\n", out)
     fclose(out)
   }
-}
-
-/// This process's peak resident memory in kB: VmHWM from /proc/self/status,
-/// which counts this program only. `getrusage`'s `ru_maxrss` would not do: in a
-/// process started by posix_spawn it begins at the parent's own peak.
-func peakResidentKB() -> Int {
-  if let status = fopen("/proc/self/status", "r") {
-    defer { fclose(status) }
-    var line = [CChar](repeating: 0, count: 256)
-    while fgets(&line, Int32(line.count), status) != nil {
-      let text = String(cString: line)
-      if text.hasPrefix("VmHWM:") { return Int(text.dropFirst(6).filter(\.isNumber)) ?? 0 }
-    }
-  }
-  var usage = rusage()
-  getrusage(RUSAGE_SELF.rawValue, &usage)
-  return Int(usage.ru_maxrss)
 }
 
 /// Writes a message to standard error, with a newline. A NUL in it (from a

@@ -29,26 +29,6 @@ let smallExperiment = """
   }
   """
 
-func tempPath(_ name: String) -> String {
-  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-batch-tests-\(getpid())")
-  try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-  return dir.appendingPathComponent(name).path
-}
-
-/// A file's text (read with stdio: Foundation's reader leaks under LeakSanitizer
-/// when the file changes while it reads).
-func contents(_ path: String) -> String {
-  guard let f = fopen(path, "rb") else { return "<missing \(path)>" }
-  defer { fclose(f) }
-  var bytes: [UInt8] = []
-  var buffer = [UInt8](repeating: 0, count: 65_536)
-  while true {
-    let n = fread(&buffer, 1, buffer.count, f)
-    bytes += buffer[0..<n]
-    if n < buffer.count { break }
-  }
-  return String(decoding: bytes, as: UTF8.self)
-}
 
 struct BatchTests {
   @Test(arguments: ["csv", "jsonl"])

@@ -4,11 +4,18 @@ import Testing
 /// The cluster examples of docs/experiments.md, run for real: its Slurm
 /// job array on a one-node cluster of Debian's slurm-wlm and munge, started by
 /// Tests/cluster/slurm-up.sh, and its Kubernetes Indexed Job checked against
-/// Kubernetes' schemas by kubernetes-validate (PyPI). `./dev.sh test` (and so
-/// `.ci/run`) installs all three.
+/// Kubernetes' schemas by kubernetes-validate (PyPI). The Slurm test changes
+/// the machine (/etc/slurm, daemons), so it runs only when asked
+/// (`systemTestsEnabled`: `.ci/run` asks); `./dev.sh test` installs slurm-wlm
+/// and munge only then.
 struct ClusterTests {
   /// Starts the cluster once; the reason when it cannot start here (exit 77).
+  /// Never without `systemTestsEnabled`: starting it writes /etc/slurm.
   static let slurm: (up: Bool, reason: String) = {
+    guard systemTestsEnabled else {
+      print("ClusterTests: the Slurm test is skipped: it \(systemTestsSkipMessage)")
+      return (false, systemTestsSkipMessage)
+    }
     let r: Result
     do {
       r = try runTool([repoRoot.appendingPathComponent("Tests/cluster/slurm-up.sh").path], timeout: 180)
@@ -29,7 +36,8 @@ struct ClusterTests {
     return String(readme[start..<end])
   }
 
-  @Test(.enabled(if: ClusterTests.slurm.up, "Slurm cannot start here (it needs root and slurm-wlm; see the message above)"))
+  @Test(.changesTheMachine,
+        .enabled(if: ClusterTests.slurm.up, "Slurm cannot start here (it needs root and slurm-wlm; see the message above)"))
   func theReadmesJobArrayRunsOnARealSlurmCluster() throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-slurm-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)  // the job script makes parts/

@@ -2,29 +2,6 @@ import Testing
 import LifeSimEngine
 @testable import LifeSimLua
 
-/// Collects what scripts print.
-final class Output: @unchecked Sendable {
-  var text = ""
-}
-
-/// Runs a script in a fresh runtime; returns the runtime, the printed text and the failure.
-@discardableResult
-func runScript(_ source: String, _ configure: (inout RuntimeOptions) -> Void = { _ in })
-  throws -> (LuaRuntime, String, LuaFailure?)
-{
-  let out = Output()
-  var options = RuntimeOptions()
-  options.output = { out.text += $0 }
-  configure(&options)
-  let rt = try LuaRuntime(options: options)
-  do {
-    try rt.run(source: source, chunkName: "=test")
-    return (rt, out.text, nil)
-  } catch let f as LuaFailure {
-    return (rt, out.text, f)
-  }
-}
-
 struct BridgeErrorTests {
   /// DEVELOPERS rule 2: 100,000 calls into Swift with bad arguments, each a clean
   /// Lua error. Run under `swift test --sanitize=address` too.

@@ -1,7 +1,7 @@
 import Testing
 @testable import LifeSimLua
 
-/// `string.format` is the library's, behind a C function (shim.c, `ls_format`)
+/// `string.format` is the library's, behind a C function (format.c, `ls_format`)
 /// that refuses `%p` and prints tables, functions, threads and userdata
 /// without their addresses.
 struct FormatTests {

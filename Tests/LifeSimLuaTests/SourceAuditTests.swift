@@ -2,10 +2,6 @@ import Foundation
 import Testing
 import LifeSimEngine
 
-/// The repository's folder, found from this file's path.
-let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
 /// The Swift files under `folder`, each as (path, lines without `//` comments).
 func swiftSources(under folder: String) throws -> [(path: String, lines: [Substring])] {
   let base = repositoryRoot.appendingPathComponent(folder)

@@ -3,9 +3,12 @@
 // Swift must never be unwound by a Lua error. Every function
 // that Lua can call is a C trampoline here; it calls Swift through one dispatch
 // pointer, and only after Swift has returned does it raise an error, if Swift asked
-// for one. The same file holds the allocator with its memory cap, the count
-// hook that enforces instruction budgets, the message handler that captures
-// tracebacks, and inline wrappers for the Lua macros Swift cannot import.
+// for one (shim.c). Behind this one header: the allocator with its memory cap (alloc.c,
+// arena.c), the count hook that enforces instruction budgets and the
+// message handler that captures tracebacks (shim.c), snapshots (snapshot.c)
+// and write tracking (track.c) for `lifesim explore`, `dev.stats` (stats.c),
+// string.format (format.c), the hardened library functions (hardening.c,
+// patterns.c), and inline wrappers for the Lua macros Swift cannot import.
 #ifndef LIFESIM_CLUASHIM_H
 #define LIFESIM_CLUASHIM_H
 
@@ -108,7 +111,10 @@ void ls_snapshot_restore_delta(lua_State *L, const void *base, const void *delta
 /// the written pages (the others still hold the base's bytes), and
 /// ls_snapshot_restore_tracked copies only them back. Returns 0 when the
 /// state cannot be tracked (no arena, no free slot, a base over 64 MB, or
-/// mprotect refused); then nothing changed. The kernel does not report a
+/// mprotect refused); then nothing changed. The fault handler (SIGSEGV, and
+/// SIGBUS, which Darwin raises for a protected page) is installed by the
+/// first call, never before: a program that never asks for tracking keeps
+/// its own handlers as they are. Pages are the kernel's (sysconf). The kernel does not report a
 /// protected page it was asked to write into (read(2) into a Lua buffer
 /// fails with EFAULT instead), so a state whose scripts may do I/O must not
 /// be tracked. Every other function here works on a tracked state as before.
@@ -136,6 +142,10 @@ void ls_snapshot_restore_tracked(lua_State *L, const void *delta);
 /// `faults` first writes of this state take that path, for tests.
 void ls_snapshot_track_refuse(lua_State *L, int faults);
 int ls_snapshot_tracks_every_page(lua_State *L);
+/// For tests: takes every written page but the first for one nobody wrote,
+/// without protecting it, as a write the tracking missed would: the next
+/// tracked restore leaves those pages as they are, a state of another path.
+void ls_snapshot_track_forget(lua_State *L);
 int ls_snapshot_rebase_begin(lua_State *L, const void *base);
 size_t ls_snapshot_delta_rebased(lua_State *L, const void *base, void *dst);
 int ls_snapshot_rebase_finish(lua_State *L, const void *base);
@@ -225,11 +235,22 @@ void ls_push_candidates(lua_State *L, int store, const ls_candidate *c, int n);
 void ls_new_stats_cache(lua_State *L, lua_Integer keys, int ncounters);
 /// Replaces the cache at the top of the stack (from ls_new_stats_cache) with
 /// `dev.stats` for the `n` counters `v`, in the order of the cache's keys. It
-/// is the table the cache holds when that one holds the same values and
+/// is the view the cache holds when that one shows the same values and
 /// nothing has written to it since; otherwise a new one, made in one C call
 /// by raw sets (no metamethod can run), which the cache then keeps (`dev.stats`,
-/// read by invariants at every step of a search).
+/// read by invariants at every step of a search). A view is an empty table
+/// whose locked metatable's __index is the table of the counters (stats.c);
+/// the prelude's first write into it makes it a plain copy.
 void ls_push_counters(lua_State *L, const lua_Integer *v, int n);
+/// Pushes `host.stats_views(mark, newindex)`, by which the prelude hands over
+/// what a view's metatable holds: the mark under __metatable (its
+/// getmetatable shows none) and the __newindex that turns a view into a
+/// plain table. Until it is called, every `dev.stats` is a new plain table.
+void ls_push_stats_views(lua_State *L);
+/// If the value at `idx` is a view (`dev.stats`), replaces it with the table
+/// it shows and returns 1; else 0. For the host's raw readers of a script's
+/// tables. Raw reads only.
+int ls_unview(lua_State *L, int idx);
 /// Writes the counters of the device whose handle (its userdata's bytes) it
 /// is given into `out` (at most `capacity`), in the order of ls_new_stats_cache's
 /// keys, and returns how many; -1 when it cannot (the device is gone). It runs

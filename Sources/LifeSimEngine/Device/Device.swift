@@ -25,13 +25,19 @@
 ///     // ["application:willFinishLaunchingWithOptions:", "application:didFinishLaunchingWithOptions:",
 ///     //  "applicationDidBecomeActive:", "applicationWillResignActive:", "applicationDidEnterBackground:"]
 public final class Device {
+  // The stored properties are @exclusivity(unchecked): a dynamic check per
+  // access cost a quarter of a batch run (docs/performance.md), and the
+  // compiler flag that turns them all off would make the package one that no
+  // other package can depend on. The attribute holds only where the access is
+  // compiled in this module, so the bridge's hot paths change a device
+  // through its methods.
   public let profile: OSProfile
   /// The seed of the device's generator.
   public let seed: UInt64
   /// The device's only source of randomness.
-  public var random: SeededGenerator
-  public internal(set) var kernel = Kernel()
-  public internal(set) var trace = Trace()
+  @exclusivity(unchecked) public var random: SeededGenerator
+  @exclusivity(unchecked) public internal(set) var kernel = Kernel()
+  @exclusivity(unchecked) public internal(set) var trace = Trace()
   /// Whether the trace records anything. Off, a device still keeps `stats`:
   /// experiments that only need metrics run without building a trace.
   public var recordsTrace: Bool {
@@ -42,29 +48,29 @@ public final class Device {
   /// reads them without `swift_once`.
   let machines = Machines()
   /// Counts of opens, kills and data loss, kept even with the trace off.
-  public internal(set) var stats = DeviceStats()
+  @exclusivity(unchecked) public internal(set) var stats = DeviceStats()
   /// The edges of each state machine taken so far (`lifesim explore`'s coverage).
-  public internal(set) var coverage = Coverage()
+  @exclusivity(unchecked) public internal(set) var coverage = Coverage()
   /// Whoever runs the script functions. Held strongly: a weak reference would
   /// cost a side-table retain and release on every handled callback. A host
   /// that holds its device must set this to nil when it lets go of it (the
   /// bridge's device slot does, as it goes).
-  public var host: DeviceHost?
+  @exclusivity(unchecked) public var host: DeviceHost?
 
   // MARK: Parts
 
   /// The installed apps and their processes.
-  public internal(set) var processes = ProcessTable()
+  @exclusivity(unchecked) public internal(set) var processes = ProcessTable()
   /// What the user sees.
-  public internal(set) var screen = Screen()
+  @exclusivity(unchecked) public internal(set) var screen = Screen()
   /// RAM, the per-process limit and the pressure level.
-  public internal(set) var memory: MemoryMonitor
+  @exclusivity(unchecked) public internal(set) var memory: MemoryMonitor
   /// The watchdog armed now, if any (reference §3.1).
-  public internal(set) var watchdogs: Watchdogs
+  @exclusivity(unchecked) public internal(set) var watchdogs: Watchdogs
   /// Data protection (reference §0).
-  public internal(set) var protectedData = ProtectedData()
+  @exclusivity(unchecked) public internal(set) var protectedData = ProtectedData()
   /// Every view controller and view made so far.
-  public internal(set) var objects = ViewHierarchy()
+  @exclusivity(unchecked) public internal(set) var objects = ViewHierarchy()
 
   // MARK: Profile and policies
 
@@ -73,21 +79,21 @@ public final class Device {
   /// The device model, when the script named one (reference §4).
   public let model: DeviceModel?
   /// The policies in force: the profile's defaults, overridable (`dev:policy`).
-  public var policy: Policy
+  @exclusivity(unchecked) public var policy: Policy
   /// Debug builds trap when an invariant fails; the fuzzer turns this off and
   /// reads `invariantViolations()` itself.
-  public var trapsOnViolation = true
+  @exclusivity(unchecked) public var trapsOnViolation = true
   /// How far `run()` may take the clock past its start (default 30 days).
-  public var horizon: SimTime = .seconds(30 * 86_400)
+  @exclusivity(unchecked) public var horizon: SimTime = .seconds(30 * 86_400)
   /// How many events may run at one virtual instant before the run is stopped
   /// as stalled (a zero-delay timer loop never lets the clock move).
-  public var maxEventsPerInstant = 1_000_000
+  @exclusivity(unchecked) public var maxEventsPerInstant = 1_000_000
   /// Called by the engine's long loops (the clock's events, a workload's
   /// actions) every `checkpointStride` steps, with the steps done since the
   /// last call. The host stops the work there by throwing: an interrupt, or
   /// a budget spent. The device is then between two steps, as after an
   /// action. Nil: nothing is checked.
-  public var checkpoint: ((_ steps: Int) throws -> Void)?
+  @exclusivity(unchecked) public var checkpoint: ((_ steps: Int) throws -> Void)?
   /// The budget what the trace keeps counts in (`Trace.bytesKept`), shared
   /// with other devices; nil: none.
   public var traceBudget: MemoryBudget? {
@@ -97,7 +103,7 @@ public final class Device {
   /// The most apps one device holds.
   public static let maxApps = 10_000
   /// Steps left before the next checkpoint.
-  var stepsToCheckpoint = Device.checkpointStride
+  @exclusivity(unchecked) var stepsToCheckpoint = Device.checkpointStride
   /// Steps between two checkpoints: often enough that Ctrl-C stops a loop
   /// at once, rarely enough to cost nothing per event.
   public static let checkpointStride = 256
@@ -105,21 +111,21 @@ public final class Device {
   // MARK: The cascade running now
 
   /// What is running right now, for re-entrancy checks and error context.
-  public internal(set) var busy: Busy?
+  @exclusivity(unchecked) public internal(set) var busy: Busy?
   /// The URL of the callback whose handler runs, when it has one (`Delivery.hasURL`).
-  public internal(set) var deliveryURL: String?
-  var inClockLoop = false
-  var nextTaskID: Int32 = 1
+  @exclusivity(unchecked) public internal(set) var deliveryURL: String?
+  @exclusivity(unchecked) var inClockLoop = false
+  @exclusivity(unchecked) var nextTaskID: Int32 = 1
   /// A process killed while its own code ran: the cascade that ran it unwinds.
-  public internal(set) var killedWhileRunning: AppID?
+  @exclusivity(unchecked) public internal(set) var killedWhileRunning: AppID?
   /// Why a process is dying, for its `data_loss` record.
-  var deathReason: KillReason?
+  @exclusivity(unchecked) var deathReason: KillReason?
   /// A force-quit in progress: its `kill reason=user` record waits for the
   /// process to die, after the callbacks of its termination.
-  var pendingUserKill: AppID?
+  @exclusivity(unchecked) var pendingUserKill: AppID?
   /// A notification the user opened: its delegate method waits for the app to
   /// come forward, and is delivered just before it becomes active (§2.12).
-  var openedNotification: OpenedNotification?
+  @exclusivity(unchecked) var openedNotification: OpenedNotification?
 
   struct OpenedNotification {
     var app: AppID
@@ -129,9 +135,9 @@ public final class Device {
     var callback: Callback?
   }
   /// Counts scenes brought forward, to find the one a tap on the icon shows.
-  var forwardCount = 0
+  @exclusivity(unchecked) var forwardCount = 0
   /// Set while launching: a launch method returned false, so a launch URL is refused (§2.7).
-  var launchRefusedURL = false
+  @exclusivity(unchecked) var launchRefusedURL = false
 
   // MARK: The parts' state, by its familiar names
 

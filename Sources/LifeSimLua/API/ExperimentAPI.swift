@@ -302,6 +302,7 @@ extension LuaRuntime {
     guard lua_type(L, t) == LUA_TTABLE else {
       return RunOutcome(error: "run must return a table of metrics such as { cold_ratio = 0.3 }, got \(typeName(L, t))")
     }
+    ls_unview(L, t)  // `return dev.stats` gives its counters
     var metrics: [(name: String, value: MetricValue)] = []
     lua_pushnil(L)
     while lua_next(L, t) != 0 {

@@ -17,11 +17,11 @@ import LifeSimEngine
 public final class ExperimentWorker {
   private let path: String
   private let options: RuntimeOptions
-  private(set) var runtime: LuaRuntime?
+  @exclusivity(unchecked) private(set) var runtime: LuaRuntime?
   /// The state after loading, when the runtime keeps snapshots.
-  private(set) var base: RuntimeState?
+  @exclusivity(unchecked) private(set) var base: RuntimeState?
   /// Whether the last run left the state (the next one must start from the base).
-  private var dirty = false
+  @exclusivity(unchecked) private var dirty = false
   /// Whether each run loads the file again (no arena for snapshots).
   public var reloads: Bool { base == nil }
   /// Seconds spent putting the state back before runs (or, when `reloads`,

@@ -2,11 +2,7 @@ import CLua
 import CLuaShim
 import CSV
 import LifeSimEngine
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LifeSimPlatform
 
 // lifesim.workload: a simulated user, and the replay of recorded app usage.
 extension API {

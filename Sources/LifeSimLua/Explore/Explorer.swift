@@ -29,6 +29,12 @@ public struct ExploreOptions: Sendable {
   /// so far. Counted in steps, not seconds, so that where it stops is the
   /// same on every machine.
   public var maxShrinkSteps = 1_000_000
+  /// Whether the workers track which pages of their Lua states each step
+  /// writes (`LuaRuntime.trackWrites`), so that going back to a saved state
+  /// copies only those: a process-wide fault handler for SIGSEGV and SIGBUS,
+  /// which `lifesim explore` turns on. Off by default, so that a program
+  /// embedding the library keeps its own handlers; the results are the same.
+  public var trackWrites = false
   public var runtime = RuntimeOptions()
   public init() {}
 }

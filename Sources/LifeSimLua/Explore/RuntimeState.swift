@@ -173,7 +173,19 @@ extension LuaRuntime {
       precondition(s.generation == trackGeneration, "a state saved against a base no longer tracked")
       if s.isDelta { s.lua.withUnsafeBytes { ls_snapshot_restore_tracked(mainState, $0.baseAddress) } }
       else { ls_snapshot_restore_tracked(mainState, nil) }
-      assert(luaStateEquals(s, base: base), "a tracked restore left bytes of another state")
+      trackedRestores += 1
+      if trackedRestores % trackedRestoreCheckEvery == 0 && !luaStateEquals(s, base: base) {
+        // Every byte put back, untracked: the state must still close cleanly.
+        if s.isDelta, let base {
+          base.lua.withUnsafeBytes { b in
+            s.lua.withUnsafeBytes { ls_snapshot_restore_delta(mainState, b.baseAddress, $0.baseAddress) }
+          }
+        } else {
+          s.lua.withUnsafeBytes { ls_snapshot_restore(mainState, $0.baseAddress) }
+        }
+        throw ScriptError(message: "internal error: going back to a saved state left bytes of another state "
+                          + "(write tracking missed a write); the search stops rather than give a wrong answer")
+      }
     } else if s.isDelta {
       guard let base else { preconditionFailure("a delta needs its base") }
       base.lua.withUnsafeBytes { b in

@@ -12,9 +12,9 @@ private final class SearchWorker {
   let rt: LuaRuntime
   let slot: DeviceSlot
   /// The state after the set-up: at first the base itself.
-  private(set) var setUp: RuntimeState
-  /// Saved whole; the runtime tracks its writes from it.
-  private(set) var base: RuntimeState
+  @exclusivity(unchecked) private(set) var setUp: RuntimeState
+  /// Saved whole; the runtime tracks its writes from it (`ExploreOptions.trackWrites`).
+  @exclusivity(unchecked) private(set) var base: RuntimeState
 
   init(_ explorer: Explorer) throws {
     rt = try explorer.runtime(snapshots: true)
@@ -23,7 +23,7 @@ private final class SearchWorker {
       try rt.checkSavable()
     } catch let e as ScriptError { throw ExploreError(description: e.message) }
     var root = rt.saveState()
-    rt.trackWrites(from: &root)
+    if explorer.options.trackWrites { rt.trackWrites(from: &root) }
     setUp = root
     base = root
   }
@@ -69,7 +69,7 @@ private final class SearchWorker {
   }
 
   /// The search's alphabet, each step read once (`plan(_:)`), in its order.
-  private(set) var plans: [StepPlan] = []
+  @exclusivity(unchecked) private(set) var plans: [StepPlan] = []
 
   func plan(_ alphabet: [String]) {
     plans = alphabet.map { rt.plan($0, on: slot) }

@@ -279,7 +279,7 @@ final class DeviceSlot: DeviceHost {
     init(_ parts: Parts) { self.parts = parts }
   }
 
-  private var box = Box(Parts())
+  @exclusivity(unchecked) private var box = Box(Parts())
 
   /// The box, copied first if a saved state shares it.
   private var writableBox: Box {

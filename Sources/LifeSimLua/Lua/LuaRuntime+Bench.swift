@@ -2,9 +2,7 @@ import CLua
 import CLuaShim
 import LifeSimEngine
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import LifeSimPlatform
 
 /// What `measureHandlerCalls` found: the cost of one handler call on top of the
 /// engine's own work, and the cost of the plainest call C can make to the same

@@ -85,38 +85,40 @@ public struct TestCaseResult: Sendable {
 ///     let rt = try LuaRuntime(options: RuntimeOptions())
 ///     try rt.run(source: "local dev = lifesim.device{ ios = 12 }", chunkName: "=demo")
 public final class LuaRuntime {
+  // Stored properties are @exclusivity(unchecked), as `Device`'s are: every
+  // handler call reads several, and a dynamic check per access was measurable.
   /// The thread whose stack host functions work on: the main state, or the
   /// coroutine that called into lifesim (set by `dispatch` for each call).
-  var L: LuaState
+  @exclusivity(unchecked) var L: LuaState
   /// The main state, which the runtime owns.
   let mainState: LuaState
   public let options: RuntimeOptions
   /// The script's path, for `require` (modules beside it and in Scripts/lib).
-  public var scriptPath: String?
+  @exclusivity(unchecked) public var scriptPath: String?
 
-  var devices = DeviceSlots()
+  @exclusivity(unchecked) var devices = DeviceSlots()
   /// What the traces of the script's devices keep, together (`maxTraceMemory`).
   let traceBudget: MemoryBudget
   /// Devices made since the run began (`maxDevices`).
-  var devicesThisRun = 0
+  @exclusivity(unchecked) var devicesThisRun = 0
   /// The most devices one run makes: each is a few kilobytes the Lua
   /// allocator never sees.
   static let maxDevices = 10_000
   /// The device a script function was last called on: the one a test's
   /// failure context describes.
-  var lastUsedDeviceID: Int32?
-  var nextDeviceID: Int32 = 1
+  @exclusivity(unchecked) var lastUsedDeviceID: Int32?
+  @exclusivity(unchecked) var nextDeviceID: Int32 = 1
   /// Devices made by the script, in order, when `retainDevices` is set.
-  public private(set) var createdDevices: [Device] = []
+  @exclusivity(unchecked) public private(set) var createdDevices: [Device] = []
   /// The versions scripts asked for in `lifesim.device{ ios = … }` that
   /// `overrideIOS` replaced, in order of first use.
-  public internal(set) var pinnedVersions: [Int] = []
+  @exclusivity(unchecked) public internal(set) var pinnedVersions: [Int] = []
   /// The versions devices named in `lifesim.device{ ios = … }` that differ
   /// from `options.ios`, in order of first use: with `devicesOnOptionVersion`,
   /// what tells a command that its `--ios` went unused.
-  public internal(set) var ownVersions: [Int] = []
+  @exclusivity(unchecked) public internal(set) var ownVersions: [Int] = []
   /// How many devices run `options.ios`.
-  public internal(set) var devicesOnOptionVersion = 0
+  @exclusivity(unchecked) public internal(set) var devicesOnOptionVersion = 0
 
   /// What to say when the command line named a version (`--ios`) that no
   /// device ran, because each device names its own: nil when it was used,
@@ -128,43 +130,56 @@ public final class LuaRuntime {
       + "which wins over --ios; the run used what the script sets"
   }
   /// The `lifesim.test` cases run so far, in order.
-  public internal(set) var testResults: [TestCaseResult] = []
+  @exclusivity(unchecked) public internal(set) var testResults: [TestCaseResult] = []
   /// What the script declared for `lifesim explore`.
-  public internal(set) var explore = ExploreDeclarations()
+  @exclusivity(unchecked) public internal(set) var explore = ExploreDeclarations()
 
   let contexts = ContextStack()
   /// The message of the last call the device refused (a refusal raised into
   /// the script): `lifesim explore` tells a refused action of the script's own
   /// from a failing one by it.
-  var lastRefusal: String?
+  @exclusivity(unchecked) var lastRefusal: String?
   /// Where `saveState(against:)` writes a delta before keeping its exact size.
-  var snapshotScratch: [UInt8] = []
+  @exclusivity(unchecked) var snapshotScratch: [UInt8] = []
   /// Whether the Lua state's writes are tracked since a base was saved (`trackWrites`).
-  var tracksWrites = false
+  @exclusivity(unchecked) var tracksWrites = false
   /// How many times the tracked base changed (`rebase`): a state saved
   /// against an earlier one no longer restores.
-  var trackGeneration = 0
+  @exclusivity(unchecked) var trackGeneration = 0
+  /// Tracked restores so far, and every how many one is checked byte for byte
+  /// against the state saved (`restoreState`): a write the tracking missed
+  /// would make the search's answer wrong in silence. Every one in debug
+  /// builds (and so in the tests); a sample in release builds, where a check
+  /// costs about what a step does.
+  @exclusivity(unchecked) var trackedRestores = 0
+  var trackedRestoreCheckEvery: Int = {
+    #if DEBUG
+    return 1
+    #else
+    return 1024
+    #endif
+  }()
 
   // Registry references made at start-up.
-  var devicesTableRef: Int32 = 0
+  @exclusivity(unchecked) var devicesTableRef: Int32 = 0
   /// The registry's weak-valued table of device id -> value store.
-  var storesTableRef: Int32 = 0
+  @exclusivity(unchecked) var storesTableRef: Int32 = 0
   /// The keys of `dev.stats` as Lua strings (`StatsTable`).
-  var statsKeysRef: Int32 = 0
-  var errorMetatableRef: Int32 = 0
-  var tostringRef: Int32 = 0
-  var resetRunRef: Int32 = 0
+  @exclusivity(unchecked) var statsKeysRef: Int32 = 0
+  @exclusivity(unchecked) var errorMetatableRef: Int32 = 0
+  @exclusivity(unchecked) var tostringRef: Int32 = 0
+  @exclusivity(unchecked) var resetRunRef: Int32 = 0
   /// The REPL's protected field reader (`o[k]`), made on first use.
-  var fieldReaderRef: Int32 = 0
-  var workloadMetatableRef: Int32 = 0
+  @exclusivity(unchecked) var fieldReaderRef: Int32 = 0
+  @exclusivity(unchecked) var workloadMetatableRef: Int32 = 0
   /// How deep `describeErrorValue` is nested (an error's `__tostring` may raise).
-  var describingErrors = 0
-  var experimentMetatableRef: Int32 = 0
+  @exclusivity(unchecked) var describingErrors = 0
+  @exclusivity(unchecked) var experimentMetatableRef: Int32 = 0
 
   /// The seed of devices that name none: the run's (`--seed`, or a batch run's seed).
-  var defaultSeed: UInt64
+  @exclusivity(unchecked) var defaultSeed: UInt64
   /// The experiment the runtime loaded (`loadExperiment`), in the registry.
-  var experimentRef: Int32 = LUA_NOREF
+  @exclusivity(unchecked) var experimentRef: Int32 = LUA_NOREF
 
   /// Creates a state, opens the sandboxed libraries and loads lifesim.
   /// - Throws: `LuaFailure` if the prelude fails (a bug) or memory runs out.
@@ -277,7 +292,7 @@ public final class LuaRuntime {
     }
     if let f = errorObject(at: -1) { return f }
     if let s = errorText(L, -1) {
-      // The hook's located report of the memory cap (see the allocator in shim.c).
+      // The hook's located report of the memory cap (see the allocator in alloc.c).
       let memory = ls_getstate(L).pointee.tripped == LS_TRIP_MEMORY
       return LuaFailure(kind: memory ? .memory : .runtime, message: s, traceback: traceback)
     }
@@ -473,13 +488,7 @@ public struct FileError: Error, CustomStringConvertible {
   public var description: String { message }
 }
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LifeSimPlatform
 
 /// "1024 MB", or "0.5 MB" for sizes under a megabyte.
 private func formatMegabytes(_ bytes: Int) -> String {

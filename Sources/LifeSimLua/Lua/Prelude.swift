@@ -26,7 +26,8 @@ local concat, raw_sort, floor = table.concat, table.sort, math.floor
 local raw_format, raw_load = string.format, load
 -- The library functions the wrappers below call, as fields: an argument error
 -- then names the function as the script knows it ('load', not 'raw_load').
-local library = { load = load, randomseed = math.randomseed, collectgarbage = collectgarbage, rawset = rawset }
+local library = { load = load, randomseed = math.randomseed, collectgarbage = collectgarbage, rawset = rawset,
+                  rawget = rawget }
 local loaded = package.loaded
 
 -- Error objects -------------------------------------------------------------
@@ -126,8 +127,41 @@ local function check_table(v, fname)
   end
 end
 
+-- `dev.stats` is a view (stats.c): an empty table whose metatable, marked
+-- `view_mark` and shown to no script, reads from the table of the counters.
+-- The host hands the same view out again while nothing was written to it;
+-- the first write makes it a plain table, a copy, that is the script's own.
+-- Iteration and raw reads see through a view, so that it reads as the table.
+local view_mark = {}
+local function view_target(t)
+  local mt = debug_getmetatable(t)
+  if mt ~= nil and rawget(mt, "__metatable") == view_mark then return rawget(mt, "__index") end
+  return t
+end
+
+local function view_own(v)
+  local t = view_target(v)
+  debug_setmetatable(v, nil)
+  for k, x in rawnext, t do rawset(v, k, x) end
+end
+
+host.stats_views(view_mark, function(v, k, x)
+  if k == nil then error("index is nil", 2) end
+  if k ~= k then error("index is NaN", 2) end
+  view_own(v)
+  rawset(v, k, x)
+end)
+
+_G.rawget = function(t, ...)
+  local v = library.rawget(view_target(t), ...)
+  return v
+end
+
 function pairs(t)
   local mt = debug_getmetatable(t)
+  if mt ~= nil and rawget(mt, "__metatable") == view_mark then
+    t, mt = rawget(mt, "__index"), nil
+  end
   local mm = mt and rawget(mt, "__pairs")
   if mm then
     if not callable(mm) then error("attempt to call a " .. type_name(mm) .. " value (metamethod '__pairs')", 2) end
@@ -150,6 +184,7 @@ end
 local next_cache = raw_setmetatable({}, { __mode = "k", [host.weak_mode] = "k" })
 function next(t, k)
   check_table(t, "next")
+  t = view_target(t)
   local c = next_cache[t]
   if k == nil or not c or c.pos[k] == nil then
     local keys, n = sorted_keys(t, 2)
@@ -225,7 +260,7 @@ function print(...)
   host.write(concat(parts, "\t") .. "\n")
 end
 
--- In C (shim.c, ls_format): the same checks as a Lua function made, at a
+-- In C (format.c, ls_format): the same checks as a Lua function made, at a
 -- sixth of the cost, and the library's errors name 'format' and the caller.
 string.format = host.format(raw_format, safe_tostring)
 
@@ -378,7 +413,7 @@ if not unsafe then
   function getmetatable(...)
     if select("#", ...) == 0 then error("bad argument #1 to 'getmetatable' (value expected)", 2) end
     local m = raw_getmetatable((...))
-    if m == seal_mark then return nil end
+    if m == seal_mark or m == view_mark then return nil end
     return m
   end
 
@@ -404,6 +439,10 @@ if not unsafe then
       if rawget(mt, "__mode") ~= nil then error(weak_message("setmetatable"), 2) end
     end
     local old = debug_getmetatable(t)
+    if old ~= nil and rawget(old, "__metatable") == view_mark then
+      view_own(t)
+      old = nil
+    end
     if old == sealed then
       if mt == nil then return t end  -- it shows no metatable already
     elseif old ~= nil and rawget(old, "__metatable") ~= nil then

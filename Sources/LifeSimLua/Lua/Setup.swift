@@ -43,12 +43,14 @@ extension LuaRuntime {
     workloadMetatableRef = makeTableMetatable(name: "lifesim.workload", methods: .workloadObject)
     experimentMetatableRef = makeTableMetatable(name: "lifesim.experiment", methods: nil)
     // The host table the prelude uses privately.
-    lua_createtable(L, 0, 3)
+    lua_createtable(L, 0, 4)
     pushFunctions(of: .prelude)
     ls_push_format_maker(L)
     setField(L, -2, "format")
     ls_push_weak_mode_name(L)
     setField(L, -2, "weak_mode")
+    ls_push_stats_views(L)
+    setField(L, -2, "stats_views")
     try load(source: preludeSource, chunkName: "=lifesim")
     lua_rotate(L, -3, 1)  // prelude, lifesim, host
     push(L, options.unsafe)

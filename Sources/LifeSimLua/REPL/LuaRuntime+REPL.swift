@@ -292,6 +292,7 @@ struct PrettyPrinter {
   }
 
   private mutating func table(_ i: Int32, depth: Int, indent: String) -> String {
+    ls_unview(L, i)  // `dev.stats` shows its counters
     guard let p = lua_topointer(L, i) else { return "{}" }
     if open.contains(p) { return "<cycle>" }
     // A table with its own __tostring (or a lifesim table with a __name) speaks for itself.

@@ -3,6 +3,7 @@ import Foundation
 import LifeSimBatch
 import LifeSimEngine
 import LifeSimLua
+import LifeSimPlatform
 
 extension Lifesim {
   /// `lifesim batch EXP.lua`: every (point, seed) of an experiment, in parallel.

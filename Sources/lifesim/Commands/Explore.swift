@@ -84,6 +84,7 @@ extension Lifesim {
       options.maxSavedBytes = maxSavedMemory << 20
       options.maxShrinkSteps = maxShrinkSteps
       options.jobs = jobs
+      options.trackWrites = true  // the command owns the process: its fault handler may be installed
       options.runtime = common.runtimeOptions()
       options.actions = actions.map {
         $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

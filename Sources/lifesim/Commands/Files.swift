@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LifeSimPlatform
 
 /// Every `*.lua` file at or under `path`, sorted, skipping folders named `lib`;
 /// nil when the path does not exist. A symbolic link to a folder inside the

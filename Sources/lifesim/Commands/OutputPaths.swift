@@ -1,10 +1,6 @@
 import ArgumentParser
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LifeSimPlatform
 
 /// Whether two paths name the same existing file: the same device and inode,
 /// so that `./s.lua`, `s.lua`, a symbolic link to it and a hard link all match.

@@ -3,9 +3,7 @@ import LifeSimEngine
 import LifeSimLua
 import LifeSimREPL
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import LifeSimPlatform
 
 extension Lifesim {
   /// `lifesim repl [FILE.lua]`: an interactive session.

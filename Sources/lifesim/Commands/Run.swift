@@ -3,11 +3,7 @@ import LifeSimEngine
 import LifeSimLua
 import LifeSimPictures
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LifeSimPlatform
 
 extension Lifesim {
   /// `lifesim run FILE.lua`: runs a scenario and writes its trace.

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// `lifesim explore` cases a review found wrong: each was a wrong
-/// answer, an answer that depended on --jobs, or a counterexample that did
-/// not run.
-struct ExploreReviewTests {
+/// `lifesim explore` gives the right answer: the same for any --jobs, with
+/// every part of the state counted, and counterexamples that run as the
+/// search ran them.
+struct ExploreAnswerTests {
   /// A timer that comes due while its app is suspended waits for the app to
   /// run again: such a state is not the same as one without the timer.
   @Test func aParkedTimerIsPartOfTheState() throws {

@@ -1,0 +1,182 @@
+// dev.stats, kept between reads. Building it is two tables and fourteen keys
+// (about 4,600 instructions), and a search's invariants read it three times
+// a step while the counters rarely change. So the last one built for a device
+// is handed out again while the counters are the same and nothing has written
+// to it: a script may change what it got, and then it must not get it again.
+//
+// What is handed out is a view: an empty table whose metatable (locked, and
+// shown to no script) reads from the table built, and whose __newindex turns
+// the view into a plain copy before the write (the prelude's view functions).
+// An empty view with its own metatable is one nobody wrote to, which Lua's
+// public API tells (lua_next, lua_getmetatable): no reading of Lua's private
+// table layout. The prelude's pairs, next, rawget and setmetatable, and the
+// host's readers of a script's tables (ls_unview), see through a view.
+#include "shim_internal.h"
+#include <string.h>
+
+#define LS_COUNTERS_MAX 32
+
+/* The prelude's view functions, in the registry: the mark a view's
+   metatable carries under __metatable, and its __newindex. */
+static char view_keys[2];
+
+typedef struct {
+  lua_Integer keys;                 /* the registry slot of the keys' table */
+  int ncounters;                    /* how many counters are fields; the rest are kills */
+  int n;                            /* counters cached; 0: none */
+  lua_Integer v[LS_COUNTERS_MAX];
+  const void *metatable;            /* the view's metatable (user value 2; the view is 1) */
+  const void *kills_metatable;      /* the kills view's (user value 4; the view is 3) */
+} ls_stats_cache;
+
+/* The prelude hands its view functions over: host.stats_views(mark, newindex). */
+static int ls_stats_views(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lua_settop(L, 2);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &view_keys[1]);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &view_keys[0]);
+  return 0;
+}
+
+void ls_push_stats_views(lua_State *L) { lua_pushcfunction(L, ls_stats_views); }
+
+int ls_unview(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
+  int mt = lua_gettop(L);
+  lua_pushliteral(L, "__metatable");
+  lua_rawget(L, mt);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &view_keys[0]);
+  int view = !lua_isnil(L, -1) && lua_rawequal(L, -1, -2);
+  if (view) {
+    lua_pushliteral(L, "__index");
+    lua_rawget(L, mt);
+    lua_replace(L, idx);
+  }
+  lua_settop(L, mt - 1);
+  return view;
+}
+
+void ls_new_stats_cache(lua_State *L, lua_Integer keys, int ncounters) {
+  ls_stats_cache *c = (ls_stats_cache *)lua_newuserdatauv(L, sizeof(ls_stats_cache), 4);
+  memset(c, 0, sizeof *c);
+  c->keys = keys;
+  c->ncounters = ncounters;
+}
+
+/* Whether the view in user value `uv` of the cache at `cache` is as it was
+   made: its metatable still `metatable`, and nothing in it. */
+static int view_unchanged(lua_State *L, int cache, int uv, const void *metatable) {
+  int top = lua_gettop(L), ok = 0;
+  if (lua_getiuservalue(L, cache, uv) == LUA_TTABLE && lua_getmetatable(L, -1) &&
+      lua_topointer(L, -1) == metatable) {
+    lua_pushnil(L);
+    ok = lua_next(L, -3) == 0;
+  }
+  lua_settop(L, top);
+  return ok;
+}
+
+/* Pushes a view of the table at `t` and, above it, the view's metatable;
+   `mark` and `mark` + 1 hold the prelude's view functions. */
+static void push_view(lua_State *L, int t, int mark) {
+  lua_createtable(L, 0, 0);
+  lua_createtable(L, 0, 3);
+  lua_pushvalue(L, t);
+  lua_setfield(L, -2, "__index");
+  lua_pushvalue(L, mark + 1);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushvalue(L, mark);
+  lua_setfield(L, -2, "__metatable");
+  lua_pushvalue(L, -1);
+  lua_setmetatable(L, -3);
+}
+
+void ls_push_counters(lua_State *L, const lua_Integer *v, int n) {
+  ls_stats_cache *c = (ls_stats_cache *)lua_touserdata(L, -1);
+  int cache = lua_gettop(L);
+  if (c->n == n && memcmp(c->v, v, (size_t)n * sizeof *v) == 0 && view_unchanged(L, cache, 1, c->metatable) &&
+      view_unchanged(L, cache, 3, c->kills_metatable)) {
+    lua_getiuservalue(L, cache, 1);
+    lua_replace(L, cache);
+    return;
+  }
+  int ncounters = c->ncounters, nkills = n - ncounters;
+  int mark = cache + 1;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &view_keys[0]);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &view_keys[1]);
+  /* Without the prelude's functions (or with too many counters to keep),
+     every read builds plain tables, and none is kept. */
+  int views = lua_type(L, mark) == LUA_TTABLE && n <= LS_COUNTERS_MAX;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, c->keys);
+  int k = lua_gettop(L);
+  lua_createtable(L, 0, ncounters + 1);
+  int t = lua_gettop(L);
+  for (int i = 0; i < ncounters; i++) {
+    lua_rawgeti(L, k, i + 1);
+    lua_pushinteger(L, v[i]);
+    lua_rawset(L, t);
+  }
+  lua_rawgeti(L, k, ncounters + 1);
+  lua_createtable(L, 0, nkills);
+  for (int i = 0; i < nkills; i++) {
+    lua_rawgeti(L, k, ncounters + 2 + i);
+    lua_pushinteger(L, v[ncounters + i]);
+    lua_rawset(L, -3);
+  }
+  if (views) {
+    push_view(L, lua_gettop(L), mark);  /* ... key, kills, view, metatable */
+    c->kills_metatable = lua_topointer(L, -1);
+    lua_setiuservalue(L, cache, 4);
+    lua_pushvalue(L, -1);
+    lua_setiuservalue(L, cache, 3);
+    lua_replace(L, -2);                 /* ... key, view */
+  }
+  lua_rawset(L, t);
+  if (views) {
+    push_view(L, t, mark);
+    c->metatable = lua_topointer(L, -1);
+    lua_setiuservalue(L, cache, 2);
+    lua_pushvalue(L, -1);
+    lua_setiuservalue(L, cache, 1);
+    c->n = n;
+    memcpy(c->v, v, (size_t)n * sizeof *v);
+  } else {
+    c->n = 0;
+  }
+  lua_replace(L, cache);  /* the view (or the table) goes where the cache was */
+  lua_settop(L, cache);
+}
+
+/* dev.stats without the host's dispatch: each read went through the generic
+   field path (the dispatch, the field's closure, the handle check, the store
+   lookup), about 1,300 instructions before ls_push_counters, and invariants
+   read it three times a step. Here the host is asked for the counters only. */
+static ls_counters_fn counters;
+
+void ls_set_counters(ls_counters_fn fn) { counters = fn; }
+
+void ls_set_stats_field(lua_State *L, int field_id, int kind, const char *name) {
+  ls_state *S = ls_getstate(L);
+  S->stats_field = field_id + 1;
+  S->stats_kind = kind;
+  /* Short strings are interned: every "stats" a script indexes with is this
+     one, which the kind's fields table keeps alive. */
+  lua_pushstring(L, name);
+  S->stats_key = lua_topointer(L, -1);
+  lua_settop(L, -2);
+}
+
+int ls_stats_field(lua_State *L, ls_state *S, const void *handle) {
+  if (counters == NULL) return -1;
+  lua_Integer v[LS_COUNTERS_MAX];
+  int n = counters(S->host, handle, v, LS_COUNTERS_MAX);
+  if (n < 0) return -1;
+  if (lua_getiuservalue(L, 1, 2) != LUA_TUSERDATA) {
+    lua_settop(L, 2);
+    return -1;
+  }
+  ls_push_counters(L, v, n);
+  return 1;
+}
