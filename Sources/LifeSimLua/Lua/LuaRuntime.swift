@@ -173,23 +173,43 @@ public final class LuaRuntime {
     self.defaultSeed = options.seed
     self.traceBudget = MemoryBudget(limit: options.maxTraceMemory)
     _ = dispatchInstalled
+    // Room held while the state is made and set up, and given back before any
+    // failure is told: where the address space is limited (ulimit -v), Lua is
+    // refused first, within its protected set-up, and Swift still has room
+    // to report it (Swift's own allocations cannot fail gracefully).
+    let reserve = mmap(nil, Self.setUpReserve, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+    guard let reserve, reserve != MAP_FAILED else {
+      throw LuaFailure(kind: .memory, message: Self.setUpMemoryMessage)
+    }
+    var reserved = true
+    func release() {
+      if reserved { munmap(reserve, Self.setUpReserve) }
+      reserved = false
+    }
+    defer { release() }
     let made = options.snapshots
       ? ls_newstate_arena(options.arenaBytes ?? max(options.memoryLimit, 64 << 20) * 2 + (64 << 20), nil)
       : ls_newstate(0, nil)
     guard let L = made else {
+      release()
       throw LuaFailure(kind: .memory, message: "cannot create a Lua state: out of memory")
     }
     self.L = L
     self.mainState = L
     ls_getstate(L).pointee.host = Unmanaged.passUnretained(self).toOpaque()
-    try setUp()
-    // The collector no longer sees a script's __mode (see hardening.c);
-    // lifesim's own weak tables carry their mode under the private name too.
-    if !options.unsafe { _ = ls_hide_weak_mode(L) }
+    do {
+      try setUp()
+    } catch {
+      release()
+      throw error
+    }
     // The cap applies to scripts, not to lifesim's own start-up.
     ls_getstate(L).pointee.limit = options.memoryLimit
     ls_set_budgets(L, options.maxInstructions, options.maxHandlerInstructions)
   }
+
+  /// The address space held back while a state is set up (see init).
+  static let setUpReserve = 4 << 20
 
   deinit {
     // A device kept after the runtime (`createdDevices`) must not call back into it.
