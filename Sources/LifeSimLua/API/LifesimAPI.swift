@@ -291,6 +291,11 @@ extension LuaRuntime {
         tried[tried.count - 1] += " (not a regular file: refused)"
         continue
       }
+      if stat(path, &st) == 0, let refusal = refuseReadingAnOutput(path) {
+        lua_pushnil(L)
+        push(L, "require: " + refusal)
+        return 2
+      }
       if let source = try? readFileBytes(path) {
         source.withUnsafeBufferPointer { buf in
           buf.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }

@@ -229,6 +229,7 @@ extension LuaRuntime {
     }
     if !name.hasPrefix("/") && folder != "." { path = (folder == "/" ? "" : folder) + "/" + name }
     if !options.unsafe { try checkBesideScript(path, name: name, folder: folder) }
+    if let refusal = refuseReadingAnOutput(path) { throw ScriptError(message: "read_csv: " + refusal) }
     let text: String
     do {
       text = String(decoding: try readFileBytes(path, limit: Self.maxCSVBytes), as: UTF8.self)
@@ -319,4 +320,26 @@ func realPath(_ path: String) -> String? {
   guard let resolved = realpath(path, nil) else { return nil }
   defer { free(resolved) }
   return String(cString: resolved)
+}
+
+extension LuaRuntime {
+  /// Refuses to read one of the command's outputs (`-o`): the command would
+  /// write over what the script read. Returns the message (and keeps it in
+  /// `readOutput`, so that the command writes nothing), or nil.
+  func refuseReadingAnOutput(_ path: String) -> String? {
+    var input = stat()
+    let exists = stat(path, &input) == 0
+    let real = realPath(path)
+    for (option, output) in options.outputs {
+      var out = stat()
+      let same = exists && stat(output, &out) == 0
+        ? out.st_dev == input.st_dev && out.st_ino == input.st_ino
+        : real != nil && real == realPath(output)
+      guard same else { continue }
+      let message = "\(path) is also \(option) \(output): lifesim does not write over its input; choose another file"
+      if readOutput == nil { readOutput = message }
+      return message
+    }
+    return nil
+  }
 }

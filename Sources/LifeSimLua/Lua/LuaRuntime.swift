@@ -34,6 +34,10 @@ public struct RuntimeOptions: Sendable {
   /// What the devices' traces may keep together, in bytes: their records,
   /// the records' text and the names they hold (`--max-trace-memory`).
   public var maxTraceMemory = 1 << 30
+  /// The files the command writes, each with its option (`--output`): the
+  /// script may not read one (`require`, `read_csv`), and the command then
+  /// writes nothing (`LuaRuntime.readOutput`).
+  public var outputs: [(option: String, path: String)] = []
   /// Keep every device made, so their traces can be written after the script.
   public var retainDevices = true
   /// Keep every device's Lua object too, so the script's functions stay
@@ -157,6 +161,9 @@ public final class LuaRuntime {
   /// The REPL's protected field reader (`o[k]`), made on first use.
   var fieldReaderRef: Int32 = 0
   var workloadMetatableRef: Int32 = 0
+  /// Set when the script tried to read one of the command's outputs
+  /// (`RuntimeOptions.outputs`): the message. The command then writes nothing.
+  public internal(set) var readOutput: String?
   /// How deep `describeErrorValue` is nested (an error's `__tostring` may raise).
   var describingErrors = 0
   var experimentMetatableRef: Int32 = 0

@@ -80,6 +80,8 @@ extension Lifesim {
       let output = self.output ?? defaultOutput()
       var runtime = common.runtimeOptions()
       runtime.output = { printError($0) }  // print() in runs goes to stderr, beside the progress
+      let chart = plot.map { _ in plotOutput ?? replacingExtension(of: output, with: "svg") }
+      runtime.outputs = [("--output", output), ("--plot-output", chart)].compactMap { o in o.1.map { (o.0, $0) } }
       let cores = ProcessInfo.processInfo.activeProcessorCount
       var workers = jobs ?? cores
       let most = Self.maxJobs(cores: cores)

@@ -85,6 +85,7 @@ extension Lifesim {
       options.maxShrinkSteps = maxShrinkSteps
       options.jobs = jobs
       options.runtime = common.runtimeOptions()
+      options.runtime.outputs = output.map { [("--output", $0)] } ?? []
       options.actions = actions.map {
         $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
       }
