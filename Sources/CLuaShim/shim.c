@@ -1149,22 +1149,38 @@ int ls_loadbuffer(lua_State *L, const char *buf, size_t len, const char *name) {
 ** Trampolines (§7.1.1): Swift runs with the allocator in counting mode and
 ** reports failure by its return value; only this C frame raises.
 ** ===================================================================== */
-/* luaL_argerror's message, with `fallback` as the name when Lua has none. */
-static int ls_argerror(lua_State *L, int arg, const char *msg, const char *fallback) {
+/* Raises "WHERE" .. head .. the message at `msg` .. ")", keeping every byte of
+   the message (a %s would stop at a NUL a script put in it). */
+static int ls_raise_around(lua_State *L, int msg, const char *head) {
+  msg = lua_absindex(L, msg);
+  luaL_where(L, 1);
+  lua_pushstring(L, head);
+  lua_pushvalue(L, msg);
+  lua_pushliteral(L, ")");
+  lua_concat(L, 4);
+  return lua_error(L);
+}
+
+/* luaL_argerror's message (the one at -1), with `fallback` as the name when Lua has none. */
+static int ls_argerror(lua_State *L, int arg, const char *fallback) {
   lua_Debug ar;
   const char *name = NULL;
   if (lua_getstack(L, 0, &ar)) {
     lua_getinfo(L, "n", &ar);
     if (ar.namewhat != NULL && strcmp(ar.namewhat, "method") == 0) {
       arg--;  /* do not count self */
-      if (arg == 0) return luaL_error(L, "calling '%s' on bad self (%s)", ar.name, msg);
+      if (arg == 0) {
+        lua_pushfstring(L, "calling '%s' on bad self (", ar.name);
+        return ls_raise_around(L, -2, lua_tostring(L, -1));
+      }
     }
     if (ar.namewhat != NULL && strcmp(ar.namewhat, "metamethod") != 0) name = ar.name;
   }
   /* Lua says "?" for a callee it cannot name (a computed key, a tail call). */
   if ((name == NULL || strcmp(name, "?") == 0) && fallback != NULL) name = fallback;
   if (name == NULL) name = "?";
-  return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, name, msg);
+  lua_pushfstring(L, "bad argument #%d to '%s' (", arg, name);
+  return ls_raise_around(L, -2, lua_tostring(L, -1));
 }
 
 static int ls_finish(lua_State *L, ls_state *S, int saved_deny, int r, const char *name) {
@@ -1181,8 +1197,7 @@ static int ls_finish(lua_State *L, ls_state *S, int saved_deny, int r, const cha
       return lua_error(L);
     case LS_ARGERROR: {
       int arg = (int)lua_tointeger(L, -2);
-      const char *msg = lua_tostring(L, -1);
-      return ls_argerror(L, arg, msg, name);
+      return ls_argerror(L, arg, name);
     }
     case LS_RAISE_WHERE:
       luaL_where(L, 1);

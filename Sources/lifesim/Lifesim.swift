@@ -97,7 +97,7 @@ func peakResidentKB() -> Int {
 /// script's string) is shown as `\0`: a message is text, and a terminal or a
 /// log would drop or cut at the byte.
 func printError(_ message: String) {
-  writeBytes(visibleNULs(message.hasSuffix("\n") ? message : message + "\n"), to: stderr)
+  writeBytes(visibleControls(message.hasSuffix("\n") ? message : message + "\n"), to: stderr)
 }
 
 /// Writes to standard output, every byte (NULs included: fputs would stop at
@@ -112,12 +112,3 @@ func writeBytes(_ text: String, to file: UnsafeMutablePointer<FILE>) {
   text.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, file) }
 }
 
-/// `text` with each NUL written `\0`, for output that is read as text.
-func visibleNULs(_ text: String) -> String {
-  guard text.utf8.contains(0) else { return text }
-  var out = ""
-  for u in text.unicodeScalars {
-    if u == "\u{0}" { out += "\\0" } else { out.unicodeScalars.append(u) }
-  }
-  return out
-}

@@ -145,7 +145,7 @@ extension Lifesim {
                    + "which wins over --ios; the runs used what the script sets")
       }
       let summary = try ResultSummary(path: output)
-      writeOut(visibleNULs(summary.render(title: spec.name)))
+      writeOut(visibleControls(summary.render(title: spec.name)))
       if let metric = plot {
         // The results are what matters: a chart that cannot be drawn is
         // reported, and the batch's exit status stays what the runs made it.
@@ -238,10 +238,10 @@ extension Lifesim {
       switch format {
       // Tables are read as text: a NUL in a name shows as \0. CSV and JSON
       // carry it as data (JSON escapes it).
-      case .text: writeOut(visibleNULs(summary.render(title: results)))
+      case .text: writeOut(visibleControls(summary.render(title: results)))
       case .csv: writeOut(summary.csv())
       case .json: writeOut(summary.json())
-      case .markdown: writeOut(visibleNULs(summary.markdown(title: results)))
+      case .markdown: writeOut(visibleControls(summary.markdown(title: results)))
       }
     }
   }
