@@ -39,7 +39,9 @@ struct Lifesim: ParsableCommand {
       }
       let code = exitCode(for: error)
       if code == .success {
+        // --help, --version: text that did not reach standard output is a failure too.
         print(fullMessage(for: error))
+        if let lost = standardOutputFailure() { printError(lost); Glibc.exit(2) }
         Glibc.exit(0)
       }
       printError(fullMessage(for: error))
@@ -59,7 +61,7 @@ func checkStandardOutput() throws {
 
 /// The message for a standard output that did not take every byte, or nil.
 func standardOutputFailure() -> String? {
-  do { try checkStandardOutput() } catch { return Lifesim.fullMessage(for: error) }
+  do { try checkStandardOutput() } catch { return failureReport(for: error)?.message ?? Lifesim.fullMessage(for: error) }
   return nil
 }
 

@@ -155,8 +155,12 @@ extension Lifesim {
         do {
           try writePlot(summary, request, to: path)
           if !quiet { printError("lifesim: wrote \(path)") }
+        } catch CommandFailure.cannotWrite(let path, let reason) {
+          // A chart drawn but lost is a failed write, as for any output.
+          printError("lifesim: cannot write \(path): \(reason) (the results are in \(output))")
+          throw ExitCode(2)
         } catch {
-          // Whatever failed (the chart's request, or writing it), not the batch.
+          // The chart's request (a metric or filter it cannot draw), not the batch.
           let said = failureReport(for: error)?.message.map { String($0.dropFirst("lifesim: ".count)) } ?? "\(error)"
           printError("lifesim: no chart: \(said) (the results are in \(output); lifesim plot draws them)")
         }
