@@ -415,7 +415,7 @@ public final class BatchRunner {
   private func conform(_ outcome: RunOutcome, to names: [String], what: String) -> RunOutcome {
     let got = outcome.metrics.map(\.name)
     guard Set(got) != Set(names) else { return outcome }
-    return RunOutcome(error: "run returned the metrics \(got.joined(separator: ", ")); \(what) are \(names.joined(separator: ", "))")
+    return RunOutcome(error: "\(spec.runPlace): run returned the metrics \(got.joined(separator: ", ")); \(what) are \(names.joined(separator: ", "))")
   }
 }
 
