@@ -26,6 +26,7 @@ struct Lifesim: ParsableCommand {
   static func main() {
     reportPeakMemoryAtExit()
     do {
+      try refuseHugeOptions()
       var command = try parseAsRoot()
       try command.run()
       try checkStandardOutput()
@@ -46,6 +47,24 @@ struct Lifesim: ParsableCommand {
       }
       printError(fullMessage(for: error))
       Glibc.exit(2)
+    }
+  }
+}
+
+/// The longest option name lifesim reads before `=`, in bytes: no option of
+/// lifesim is near it, and argument-parser's "did you mean" search over an
+/// unknown one takes time that grows with its length.
+let maxOptionNameBytes = 256
+
+/// Refuses an argument that starts with `-` and whose name (before any `=`)
+/// is longer than any option: it is no option, and nothing is gained by
+/// searching for the nearest one.
+/// - Throws: `ValidationError`, a usage error (exit 2).
+func refuseHugeOptions() throws {
+  for argument in CommandLine.arguments.dropFirst() where argument.hasPrefix("-") {
+    let name = argument.utf8.prefix { $0 != UInt8(ascii: "=") }
+    if name.count > maxOptionNameBytes {
+      throw ValidationError("an option of \(name.count) bytes ('\(visibleControls(String(decoding: name.prefix(40), as: UTF8.self)))…') is no lifesim option; options are at most \(maxOptionNameBytes) bytes")
     }
   }
 }
