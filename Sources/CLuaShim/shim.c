@@ -294,6 +294,66 @@ int ls_openlibs(lua_State *L) {
   return ls_pcall(L, 0, 0, 0);
 }
 
+/* {====================================================================
+** Set-up plans: the host describes the tables it builds at start-up as a
+** list of steps, and they run here under lua_pcall, so a refused allocation
+** (an address space limited by ulimit -v) ends the set-up with a status
+** instead of unwinding through Swift frames or reaching the panic function.
+** ===================================================================== */
+typedef struct {
+  const ls_setup_op *ops;
+  int count;
+  const char *strings;
+  int *refs;
+} ls_setup_plan;
+
+static int ls_setup_body(lua_State *L) {
+  const ls_setup_plan *P = (const ls_setup_plan *)lua_touserdata(L, 1);
+  lua_remove(L, 1);
+  for (int i = 0; i < P->count; i++) {
+    const ls_setup_op *o = &P->ops[i];
+    const char *s = P->strings + o->soff;
+    luaL_checkstack(L, 4, "set-up");
+    switch (o->op) {
+      case LS_SETUP_TABLE: lua_createtable(L, (int)o->a, (int)o->b); break;
+      case LS_SETUP_STRING: lua_pushlstring(L, s, (size_t)o->slen); break;
+      case LS_SETUP_INTEGER: lua_pushinteger(L, (lua_Integer)o->a); break;
+      case LS_SETUP_BOOLEAN: lua_pushboolean(L, o->a != 0); break;
+      case LS_SETUP_SETFIELD:
+        lua_pushlstring(L, s, (size_t)o->slen);
+        lua_rotate(L, -2, 1);
+        lua_rawset(L, -3);
+        break;
+      case LS_SETUP_SETI: lua_rawseti(L, -2, (lua_Integer)o->a); break;
+      case LS_SETUP_WEAK: ls_make_weak(L, -1, s); break;
+      case LS_SETUP_REF: P->refs[o->a] = luaL_ref(L, LUA_REGISTRYINDEX); break;
+      case LS_SETUP_FUNCTION: ls_push_function(L, (int)o->a, s); break;
+      case LS_SETUP_INDEX: ls_push_index(L, (int)o->a); break;
+      case LS_SETUP_FINALIZER: ls_push_finalizer(L, (int)o->a); break;
+      case LS_SETUP_METATABLE: ls_register_metatable(L, (int)o->a); break;
+      case LS_SETUP_STATS_FIELD: ls_set_stats_field(L, (int)o->a, (int)o->b, s); break;
+      case LS_SETUP_FORMAT_MAKER: ls_push_format_maker(L); break;
+      case LS_SETUP_WEAK_MODE_NAME: ls_push_weak_mode_name(L); break;
+      case LS_SETUP_HIDE_WEAK_MODE: (void)ls_hide_weak_mode(L); break;
+      case LS_SETUP_STATS_VIEWS: ls_push_stats_views(L); break;
+      default: return luaL_error(L, "unknown set-up step %d", o->op);
+    }
+  }
+  return lua_gettop(L);
+}
+
+int ls_run_setup(lua_State *L, int nargs, const ls_setup_op *ops, int count, const char *strings, int *refs) {
+  ls_setup_plan P = { ops, count, strings, refs };
+  if (!lua_checkstack(L, 2)) return LUA_ERRMEM;
+  int base = lua_gettop(L) - nargs;
+  lua_pushcfunction(L, ls_setup_body);
+  lua_pushlightuserdata(L, &P);
+  lua_rotate(L, base + 1, 2);  /* the function and the plan below the values it is given */
+  int status = lua_pcall(L, 1 + nargs, LUA_MULTRET, 0);
+  if (status != LUA_OK) lua_settop(L, base);
+  return status;
+}
+
 int ls_loadbuffer(lua_State *L, const char *buf, size_t len, const char *name) {
   ls_state *S = ls_getstate(L);
   int saved = S->deny;
@@ -307,22 +367,38 @@ int ls_loadbuffer(lua_State *L, const char *buf, size_t len, const char *name) {
 ** Trampolines: Swift runs with the allocator in counting mode and
 ** reports failure by its return value; only this C frame raises.
 ** ===================================================================== */
-/* luaL_argerror's message, with `fallback` as the name when Lua has none. */
-static int ls_argerror(lua_State *L, int arg, const char *msg, const char *fallback) {
+/* Raises "WHERE" .. head .. the message at `msg` .. ")", keeping every byte of
+   the message (a %s would stop at a NUL a script put in it). */
+static int ls_raise_around(lua_State *L, int msg, const char *head) {
+  msg = lua_absindex(L, msg);
+  luaL_where(L, 1);
+  lua_pushstring(L, head);
+  lua_pushvalue(L, msg);
+  lua_pushliteral(L, ")");
+  lua_concat(L, 4);
+  return lua_error(L);
+}
+
+/* luaL_argerror's message (the one at -1), with `fallback` as the name when Lua has none. */
+static int ls_argerror(lua_State *L, int arg, const char *fallback) {
   lua_Debug ar;
   const char *name = NULL;
   if (lua_getstack(L, 0, &ar)) {
     lua_getinfo(L, "n", &ar);
     if (ar.namewhat != NULL && strcmp(ar.namewhat, "method") == 0) {
       arg--;  /* do not count self */
-      if (arg == 0) return luaL_error(L, "calling '%s' on bad self (%s)", ar.name, msg);
+      if (arg == 0) {
+        lua_pushfstring(L, "calling '%s' on bad self (", ar.name);
+        return ls_raise_around(L, -2, lua_tostring(L, -1));
+      }
     }
     if (ar.namewhat != NULL && strcmp(ar.namewhat, "metamethod") != 0) name = ar.name;
   }
   /* Lua says "?" for a callee it cannot name (a computed key, a tail call). */
   if ((name == NULL || strcmp(name, "?") == 0) && fallback != NULL) name = fallback;
   if (name == NULL) name = "?";
-  return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, name, msg);
+  lua_pushfstring(L, "bad argument #%d to '%s' (", arg, name);
+  return ls_raise_around(L, -2, lua_tostring(L, -1));
 }
 
 static int ls_finish(lua_State *L, ls_state *S, int saved_deny, int r, const char *name) {
@@ -339,8 +415,7 @@ static int ls_finish(lua_State *L, ls_state *S, int saved_deny, int r, const cha
       return lua_error(L);
     case LS_ARGERROR: {
       int arg = (int)lua_tointeger(L, -2);
-      const char *msg = lua_tostring(L, -1);
-      return ls_argerror(L, arg, msg, name);
+      return ls_argerror(L, arg, name);
     }
     case LS_RAISE_WHERE:
       luaL_where(L, 1);

@@ -171,12 +171,12 @@ public final class BatchRunner {
     }
     let names = spec.params.map(\.name)
     for name in names {
-      if let problem = columnNameProblem(name, isMetric: false) {
+      if let problem = columnNameProblem(name) {
         throw BatchError("\(options.experiment): the parameter \(shownName(name)) \(problem)")
       }
     }
     for name in spec.metrics ?? [] {
-      if let problem = columnNameProblem(name, isMetric: true) {
+      if let problem = columnNameProblem(name) {
         throw BatchError("\(options.experiment): the metric \(shownName(name)) \(problem)")
       }
     }
@@ -383,8 +383,8 @@ public final class BatchRunner {
     }
     if row.outcome.error == nil {
       for (name, _) in row.outcome.metrics {
-        if let problem = columnNameProblem(name, isMetric: true) {
-          row.outcome = RunOutcome(error: "run returned the metric \(shownName(name)), which \(problem)")
+        if let problem = columnNameProblem(name) {
+          row.outcome = RunOutcome(error: "\(spec.runPlace): run returned the metric \(shownName(name)), which \(problem)")
           break
         }
       }
@@ -415,7 +415,7 @@ public final class BatchRunner {
   private func conform(_ outcome: RunOutcome, to names: [String], what: String) -> RunOutcome {
     let got = outcome.metrics.map(\.name)
     guard Set(got) != Set(names) else { return outcome }
-    return RunOutcome(error: "run returned the metrics \(got.joined(separator: ", ")); \(what) are \(names.joined(separator: ", "))")
+    return RunOutcome(error: "\(spec.runPlace): run returned the metrics \(got.joined(separator: ", ")); \(what) are \(names.joined(separator: ", "))")
   }
 }
 

@@ -169,18 +169,16 @@ public enum JSONScalar: Equatable, Sendable, Codable {
 let reservedColumns: Set<String> = ["run", "seed", "status", "error"]
 
 /// What makes `name` unfit as a column of a result file (nil: nothing): a
-/// control character, which would break the line a row is or the table a
-/// summary prints, or (for a metric) the name of a column every file has,
-/// which the `results` view and a reader by name would take for that column.
-/// NUL is data (tables show it as \0), and a parameter may share a name
-/// with a column or a metric: the header says where the parameters end, and
-/// the view and summaries call it `param:NAME`.
-func columnNameProblem(_ name: String, isMetric: Bool) -> String? {
+/// control character (NUL included), which would break the line a row is,
+/// the table a summary prints or an SQL statement, or the name of a column
+/// every file has, which the `results` view and a reader by name would take
+/// for that column.
+func columnNameProblem(_ name: String) -> String? {
   if name.isEmpty { return "is empty" }
-  for (i, b) in name.utf8.enumerated() where (b < 0x20 && b != 0) || b == 0x7F {
+  for (i, b) in name.utf8.enumerated() where b < 0x20 || b == 0x7F {
     return "holds a control character (byte \(i + 1) is 0x\(String(b, radix: 16, uppercase: true))): a result file has one line per run"
   }
-  if isMetric && reservedColumns.contains(name) {
+  if reservedColumns.contains(name) {
     return "is the name of a column every result file has (run, seed, status, error)"
   }
   return nil
@@ -191,8 +189,9 @@ func columnNameProblem(_ name: String, isMetric: Bool) -> String? {
 func shownName(_ name: String) -> String {
   var out = ""
   for scalar in name.unicodeScalars {
-    if (scalar.value < 0x20 && scalar.value != 0) || scalar.value == 0x7F {
+    if scalar.value < 0x20 || scalar.value == 0x7F {
       switch scalar {
+      case "\0": out += "\\0"
       case "\n": out += "\\n"
       case "\r": out += "\\r"
       case "\t": out += "\\t"

@@ -197,11 +197,7 @@ public final class REPL {
   /// An error is text: a NUL from a script's string shows as `\0`.
   func printError(_ text: String) {
     fflush(stdout)
-    var shown = ""
-    for u in (text.hasSuffix("\n") ? text : text + "\n").unicodeScalars {
-      if u == "\u{0}" { shown += "\\0" } else { shown.unicodeScalars.append(u) }
-    }
-    writeBytes(shown, to: stderr)
+    writeBytes(visibleControls(text.hasSuffix("\n") ? text : text + "\n"), to: stderr)
   }
 }
 

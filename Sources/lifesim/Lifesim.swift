@@ -22,6 +22,7 @@ struct Lifesim: ParsableCommand {
   static func main() {
     reportPeakMemoryAtExit()
     do {
+      try refuseHugeOptions()
       var command = try parseAsRoot()
       try command.run()
       try checkStandardOutput()
@@ -35,11 +36,31 @@ struct Lifesim: ParsableCommand {
       }
       let code = exitCode(for: error)
       if code == .success {
+        // --help, --version: text that did not reach standard output is a failure too.
         print(fullMessage(for: error))
+        if let lost = standardOutputFailure() { printError(lost); Glibc.exit(2) }
         Glibc.exit(0)
       }
       printError(fullMessage(for: error))
       Glibc.exit(2)
+    }
+  }
+}
+
+/// The longest option name lifesim reads before `=`, in bytes: no option of
+/// lifesim is near it, and argument-parser's "did you mean" search over an
+/// unknown one takes time that grows with its length.
+let maxOptionNameBytes = 256
+
+/// Refuses an argument that starts with `-` and whose name (before any `=`)
+/// is longer than any option: it is no option, and nothing is gained by
+/// searching for the nearest one.
+/// - Throws: `ValidationError`, a usage error (exit 2).
+func refuseHugeOptions() throws {
+  for argument in CommandLine.arguments.dropFirst() where argument.hasPrefix("-") {
+    let name = argument.utf8.prefix { $0 != UInt8(ascii: "=") }
+    if name.count > maxOptionNameBytes {
+      throw ValidationError("an option of \(name.count) bytes ('\(visibleControls(String(decoding: name.prefix(40), as: UTF8.self)))…') is no lifesim option; options are at most \(maxOptionNameBytes) bytes")
     }
   }
 }
@@ -55,7 +76,7 @@ func checkStandardOutput() throws {
 
 /// The message for a standard output that did not take every byte, or nil.
 func standardOutputFailure() -> String? {
-  do { try checkStandardOutput() } catch { return Lifesim.fullMessage(for: error) }
+  do { try checkStandardOutput() } catch { return failureReport(for: error)?.message ?? Lifesim.fullMessage(for: error) }
   return nil
 }
 
@@ -76,7 +97,7 @@ private func reportPeakMemoryAtExit() {
 /// script's string) is shown as `\0`: a message is text, and a terminal or a
 /// log would drop or cut at the byte.
 func printError(_ message: String) {
-  writeBytes(visibleNULs(message.hasSuffix("\n") ? message : message + "\n"), to: stderr)
+  writeBytes(visibleControls(message.hasSuffix("\n") ? message : message + "\n"), to: stderr)
 }
 
 /// Writes to standard output, every byte (NULs included: fputs would stop at
@@ -91,12 +112,3 @@ func writeBytes(_ text: String, to file: UnsafeMutablePointer<FILE>) {
   text.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, file) }
 }
 
-/// `text` with each NUL written `\0`, for output that is read as text.
-func visibleNULs(_ text: String) -> String {
-  guard text.utf8.contains(0) else { return text }
-  var out = ""
-  for u in text.unicodeScalars {
-    if u == "\u{0}" { out += "\\0" } else { out.unicodeScalars.append(u) }
-  }
-  return out
-}

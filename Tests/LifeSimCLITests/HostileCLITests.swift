@@ -328,17 +328,17 @@ struct HostileCLITests {
   @Test func nulBytesDoNotCutOutput() throws {
     let dir = try Self.folder("nul")
     let exp = dir + "/nul.lua"
+    // A NUL in a name a result file keeps is refused (NameRefusalTests); in
+    // the experiment's name, which the summary prints, it is shown.
     try Self.write(exp, #"""
-      return lifesim.experiment{ name = "nul", params = { x = { 1, 2 } }, seeds = 2,
-        run = function(p, seed) return { ["m\0n"] = seed, zzz = p.x } end }
+      return lifesim.experiment{ name = "n\0l", params = { x = { 1, 2 } }, seeds = 2,
+        run = function(p, seed) return { m = seed, zzz = p.x } end }
       """#)
     let out = dir + "/nul.csv"
     let batch = try lifesim(["batch", exp, "-o", out, "--quiet"])
     #expect(batch.status == 0, "\(batch.stderr)")
-    for r in [batch, try lifesim(["summary", out])] {
-      #expect(r.stdout.contains("m\\0n"), "\(r.stdout)")
-      #expect(r.stdout.contains("\nzzz\n"), "every table after the NUL is printed: \(r.stdout)")
-    }
+    #expect(batch.stdout.contains("n\\0l"), "\(batch.stdout)")
+    #expect(batch.stdout.contains("\nzzz\n"), "every table after the NUL is printed: \(batch.stdout)")
     let failing = dir + "/fails.lua"
     try Self.write(failing, #"error("before\0after")"#)
     let r = try lifesim(["run", failing])

@@ -192,11 +192,12 @@ struct PictureTests {
     // Series differ by dash and marker shape as well as colour.
     let chart = try String(contentsOf: svg, encoding: .utf8)
     #expect(chart.contains("stroke-dasharray") && chart.contains("width=\"8\" height=\"8\""), "\(chart)")
-    // A chart that cannot be written is not the batch's failure either.
+    // A chart that cannot be written is a failed write (exit 2); the results are kept.
     let unwritable = try lifesim(["batch", exp, "-o", csv.path, "--plot", "m", "--where", "c=y", "--force",
                                   "--plot-output", "/nonexistent/folder/m.svg", "--quiet"])
-    #expect(unwritable.status == 0, "\(unwritable.stderr)")
-    #expect(unwritable.stderr.contains("no chart: cannot write /nonexistent/folder/m.svg"), "\(unwritable.stderr)")
+    #expect(unwritable.status == 2, "\(unwritable.stderr)")
+    #expect(unwritable.stderr.contains("cannot write /nonexistent/folder/m.svg: No such file or directory (the results are in \(csv.path))"),
+            "\(unwritable.stderr)")
   }
 
   @Test func timelineErrors() throws {

@@ -11,9 +11,9 @@ struct ResultFileTests {
   static let clashing = """
     return lifesim.experiment{
       name = "clash", seeds = 3,
-      params = { mean = { 1, 2 }, seed = { 10, 20 } },
+      params = { mean = { 1, 2 }, opens = { 10, 20 } },
       run = function(p, seed)
-        if p.mean == 2 and p.seed == 20 then error("this point always fails") end
+        if p.mean == 2 and p.opens == 20 then error("this point always fails") end
         local dev = lifesim.device{ ios = 17, trace = false }
         local app = dev:install{ bundle = "a" }
         for _ = 1, p.mean do dev:launch(app) dev:home() end
@@ -61,9 +61,9 @@ struct ResultFileTests {
     #expect(b.status == 1, "\(b.stderr)")
     let fromCSV = try python(Self.rows, [csv]), fromSQLite = try python(Self.rows, [db])
     #expect(fromCSV.split(separator: "\n").count == 13)
-    #expect(fromCSV.hasPrefix("run|mean|seed|seed|status|opens|parity|error\n"), "\(fromCSV)")
-    // The view names the clashing parameter apart; the rows are the same.
-    #expect(fromSQLite.hasPrefix("run|mean|param:seed|seed|status|opens|parity|error\n"), "\(fromSQLite)")
+    #expect(fromCSV.hasPrefix("run|mean|opens|seed|status|opens|parity|error\n"), "\(fromCSV)")
+    // The view names the parameter that shares a metric's name apart; the rows are the same.
+    #expect(fromSQLite.hasPrefix("run|mean|param:opens|seed|status|opens|parity|error\n"), "\(fromSQLite)")
     func body(_ s: String) -> String { String(s.drop { $0 != "\n" }) }
     #expect(body(fromSQLite) == body(fromCSV))
 
@@ -90,7 +90,7 @@ struct ResultFileTests {
     // summary reads every format alike.
     let s1 = try lifesim(["summary", csv, "--format", "json"]), s2 = try lifesim(["summary", db, "--format", "json"])
     #expect(s1.status == 0 && s1.stdout == s2.stdout, "\(s1.stderr)\(s2.stderr)")
-    let plot = try lifesim(["plot", db, "--metric", "opens", "--x", "mean", "--series", "seed", "-o", tempPath("clash.svg")])
+    let plot = try lifesim(["plot", db, "--metric", "opens", "--x", "mean", "--series", "opens", "-o", tempPath("clash.svg")])
     #expect(plot.status == 0, "\(plot.stderr)")
   }
 
@@ -134,7 +134,7 @@ struct ResultFileTests {
     let lines = csv.split(separator: "\n", omittingEmptySubsequences: false)
     // A parameter named like a summary column gets its own name: no clash.
     // One table (pandas reads it with one read_csv): statistics rows, then value counts.
-    #expect(lines[0] == "param:mean,seed,metric,runs,failed,n,mean,sd,ci_low,ci_high,p50,p95,value,count", "\(csv)")
+    #expect(lines[0] == "param:mean,opens,metric,runs,failed,n,mean,sd,ci_low,ci_high,p50,p95,value,count", "\(csv)")
     #expect(lines.contains("2,20,opens,3,3,0,,,,,,,,"), "\(csv)")
     #expect(lines.contains("1,10,parity,3,0,,,,,,,,odd,2"), "\(csv)")
     #expect(!lines.dropLast().contains(""), "no blank line between two tables: \(csv)")
@@ -149,11 +149,11 @@ struct ResultFileTests {
       print(s["header"]["experiment"], s["runs"], s["failed"], failed["params"], failed["metrics"],
             s["points"][0]["metrics"]["parity"]["counts"], s["points"][0]["metrics"]["opens"]["n"])
       """.replacingOccurrences(of: "sys.stdin", with: "open(sys.argv[1])"), [try script("summary.json", json)])
-    #expect(checked == "clash 12 3 {'mean': 2, 'seed': 20} {} {'odd': 2, 'even': 1} 3\n", "\(checked)")
+    #expect(checked == "clash 12 3 {'mean': 2, 'opens': 20} {} {'odd': 2, 'even': 1} 3\n", "\(checked)")
 
     let md = try lifesim(["summary", out, "--format", "markdown"]).stdout
     #expect(md.contains("### opens"))
-    #expect(md.contains("| param:mean | seed | failed | n | mean | sd | 95% CI | p50 | p95 |"), "\(md)")
+    #expect(md.contains("| param:mean | opens | failed | n | mean | sd | 95% CI | p50 | p95 |"), "\(md)")
     #expect(md.contains("| 2 | 20 | 3 | 0 | – | – | – | – | – |"))
     #expect(md.contains("### parity (labels)"))
   }

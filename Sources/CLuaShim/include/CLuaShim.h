@@ -276,6 +276,39 @@ void ls_push_traceback(lua_State *L);
 void ls_push_format_maker(lua_State *L);
 /// Opens the standard libraries, protected. Returns a Lua status code.
 int ls_openlibs(lua_State *L);
+/// One step of a set-up plan (ls_run_setup): `a`, `b` and the string at
+/// `soff` (`slen` bytes, NUL-terminated in the plan's strings) are its operands.
+typedef struct {
+  int op;
+  long long a;
+  long long b;
+  int soff;
+  int slen;
+} ls_setup_op;
+enum {
+  LS_SETUP_TABLE,           /* push a new table (a array slots, b record slots) */
+  LS_SETUP_STRING,          /* push the string */
+  LS_SETUP_INTEGER,         /* push a */
+  LS_SETUP_BOOLEAN,         /* push a != 0 */
+  LS_SETUP_SETFIELD,        /* t[string] = v (raw), t below the value v, which is popped */
+  LS_SETUP_SETI,            /* t[a] = v (raw), likewise */
+  LS_SETUP_WEAK,            /* ls_make_weak(top, string) */
+  LS_SETUP_REF,             /* refs[a] = luaL_ref(registry), popping the top */
+  LS_SETUP_FUNCTION,        /* ls_push_function(a, string) */
+  LS_SETUP_INDEX,           /* ls_push_index(a) */
+  LS_SETUP_FINALIZER,       /* ls_push_finalizer(a) */
+  LS_SETUP_METATABLE,       /* ls_register_metatable(a) */
+  LS_SETUP_STATS_FIELD,     /* ls_set_stats_field(a, b, string) */
+  LS_SETUP_FORMAT_MAKER,    /* ls_push_format_maker */
+  LS_SETUP_WEAK_MODE_NAME,  /* ls_push_weak_mode_name */
+  LS_SETUP_HIDE_WEAK_MODE,  /* ls_hide_weak_mode */
+  LS_SETUP_STATS_VIEWS,     /* ls_push_stats_views */
+};
+/// Runs a set-up plan under lua_pcall on the `nargs` values on top, which it
+/// may pop (`ref`): what is left of them and what it pushes stay on the stack.
+/// Returns a Lua status (LUA_ERRMEM when an allocation was refused); on
+/// failure the `nargs` values are gone.
+int ls_run_setup(lua_State *L, int nargs, const ls_setup_op *ops, int count, const char *strings, int *refs);
 /// Loads a text chunk (never bytecode). Leaves the function or an error message.
 int ls_loadbuffer(lua_State *L, const char *buf, size_t len, const char *name);
 

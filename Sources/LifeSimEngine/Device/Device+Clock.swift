@@ -12,9 +12,12 @@ extension Device {
   /// - Throws: `SimulationError.horizonReached` if events remain past it.
   public func run() throws {
     try checkClock(.run)
-    let limit = min(now + horizon, .clockEnd)
+    let start = now
+    let limit = min(start + horizon, .clockEnd)
     try runEvents(upTo: limit)
     if let next = kernel.nextTime, next > limit {
+      // Stopped by the clock's end, not by --max-time: say which.
+      if limit < start + horizon { throw SimulationError.clockRange(.run, now: start, span: horizon) }
       throw SimulationError.horizonReached(limit)
     }
   }

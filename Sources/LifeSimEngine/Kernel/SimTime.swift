@@ -15,8 +15,11 @@ public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
   ///
   /// Returns nil for NaN, infinities, and values beyond ±100 years, so that a
   /// script's arithmetic mistake is reported instead of wrapping around.
+  /// The largest number of seconds `init(seconds:)` takes, either way: 100 years.
+  public static let maxSpanSeconds = 100 * 365 * 86_400
+
   public init?(seconds: Double) {
-    guard seconds.isFinite, abs(seconds) <= 100 * 365 * 86_400 else { return nil }
+    guard seconds.isFinite, abs(seconds) <= Double(Self.maxSpanSeconds) else { return nil }
     self.microseconds = Int64((seconds * 1_000_000).rounded())
   }
 

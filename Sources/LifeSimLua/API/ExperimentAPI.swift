@@ -41,6 +41,9 @@ public struct ExperimentSpec: Sendable {
   public var points: [[ParamValue]]
   /// Combinations the constraint excluded.
   public var excluded: Int
+  /// Where the experiment's `run` function is written (`path:line`), for
+  /// errors about what it returned.
+  public var runPlace: String = ""
 
   public var runCount: Int { points.count * seeds }
   /// The point and the seed of run `index`.
@@ -208,6 +211,10 @@ extension LuaRuntime {
     let params = try readParams(o)
     var spec = ExperimentSpec(name: name, params: params, seeds: try readSeeds(o),
                               metrics: try o.strings("metrics"), points: [], excluded: 0)
+    let before = lua_gettop(L)
+    _ = rawField(L, t, "run")
+    spec.runPlace = functionPlace() ?? path
+    lua_settop(L, before)
     // The grid is listed in Swift before any run: bounded first, so that a
     // huge product of values ends with a message instead of eating memory.
     var product = 1

@@ -287,18 +287,16 @@ extension LuaRuntime {
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
     slot.pushSlot(storeSlot)
-    var ar = lua_Debug()
-    guard lua_type(L, -1) == LUA_TFUNCTION, lua_getinfo(L, ">S", &ar) != 0 else {
+    let found: Void? = withFunctionOrigin { src, line in
+      out.append(text: src)
+      out.append(byte: 1)
+      out.append(word: Int64(line))
+    }
+    if found == nil {
       var name = lua_type(L, -1) == LUA_TFUNCTION ? "function" : typeName(L, -1)
       name.withUTF8 { out.append(text: UnsafeRawBufferPointer($0)) }
       out.append(byte: 0)  // no line
-      return
     }
-    withUnsafeBytes(of: &ar.short_src) { src in
-      out.append(text: UnsafeRawBufferPointer(rebasing: src.prefix { $0 != 0 }))
-    }
-    out.append(byte: 1)
-    out.append(word: Int64(ar.linedefined))
   }
 
   /// Appends the script's projection of its own data (`lifesim.state_key`),
@@ -348,12 +346,8 @@ extension LuaRuntime {
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
     lua_rawgeti(L, ls_registryindex(), lua_Integer(ref))
-    var ar = lua_Debug()
-    guard lua_type(L, -1) == LUA_TFUNCTION, lua_getinfo(L, ">S", &ar) != 0, ar.linedefined > 0 else {
-      return "lifesim.state_key"
-    }
-    let source = withUnsafeBytes(of: &ar.short_src) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    return "\(source):\(ar.linedefined): the function given to lifesim.state_key"
+    guard let place = functionPlace() else { return "lifesim.state_key" }
+    return "\(place): the function given to lifesim.state_key"
   }
 
   /// Calls `fn(dev)`. For a predicate: nil when it holds (a true first

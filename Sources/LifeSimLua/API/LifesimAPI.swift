@@ -17,19 +17,19 @@ extension API {
     .function(.lifesim, "experiment",
               "return lifesim.experiment{ name, params = { k = {…} }, seeds = N, run = function(p, seed) … return { metric = n } end }",
               "Declares a parameter grid for lifesim batch.") { try $0.lifesimExperiment() },
-    .value("callbacks", "Every selector lifesim models, for app:on.") { L in push(L, Callback.allCases.map(\.selector)) },
-    .value("ios_versions", "The iOS versions with a profile.") { L in
-      pushArray(L, OSProfile.supportedVersions) { push(L, $0) }
+    .value("callbacks", "Every selector lifesim models, for app:on.") { $0.strings(Callback.allCases.map(\.selector)) },
+    .value("ios_versions", "The iOS versions with a profile.") { p in
+      p.array(OSProfile.supportedVersions) { $0.integer($1) }
     },
-    .value("quirks", "The documented variants a device can select, each with what it changes.") { L in
+    .value("quirks", "The documented variants a device can select, each with what it changes.") { p in
       // name -> what it changes, and where the reference discusses it.
-      lua_createtable(L, 0, Int32(Quirk.allCases.count))
+      p.table(0, Quirk.allCases.count)
       for q in Quirk.allCases {
-        push(L, "\(q.summary) (reference \(q.reference))")
-        setField(L, -2, q.description)
+        p.string("\(q.summary) (reference \(q.reference))")
+        p.setField(q.description)
       }
     },
-    .value("version", "lifesim's version.") { L in push(L, lifesimVersion) },
+    .value("version", "lifesim's version.") { $0.string(lifesimVersion) },
   ]
 
   /// The prelude's private host table.
@@ -290,6 +290,11 @@ extension LuaRuntime {
       if stat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
         tried[tried.count - 1] += " (not a regular file: refused)"
         continue
+      }
+      if stat(path, &st) == 0, let refusal = refuseReadingAnOutput(path) {
+        lua_pushnil(L)
+        push(L, "require: " + refusal)
+        return 2
       }
       if let source = try? readFileBytes(path) {
         source.withUnsafeBufferPointer { buf in

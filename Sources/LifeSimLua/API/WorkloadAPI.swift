@@ -90,7 +90,7 @@ extension LuaRuntime {
         var app: AppID?
         if let bundle = row.app {
           guard let id = slot.device.app(bundle: bundle) else {
-            throw ScriptError(message: "replay row \(i + 1): no app '\(bundle)' is installed on this device\(suggestion(for: bundle, in: slot.device.apps.map(\.config.bundle)))")
+            throw ScriptError(message: "replay row \(i + 1): no app '\(shownName(bundle))' is installed on this device\(suggestion(for: bundle, in: slot.device.apps.map(\.config.bundle)))")
           }
           app = id
         }
@@ -197,9 +197,12 @@ extension LuaRuntime {
       }
       let given = try fields.optional("event", as: String.self)
       guard let name = given, let kind = UsageEvent.Kind(rawValue: name) else {
-        throw fields.fail("row \(i): unknown event '\(given ?? "nil")'\(suggestion(for: given ?? "", in: kinds)); events: \(kinds.joined(separator: ", "))")
+        throw fields.fail("row \(i): unknown event '\(shownName(given ?? "nil"))'\(suggestion(for: given ?? "", in: kinds)); events: \(kinds.joined(separator: ", "))")
       }
       let app = try fields.optional("app", as: String.self).flatMap { $0.isEmpty ? nil : $0 }
+      if let app, let problem = nameProblem(app) {
+        throw fields.fail("row \(i): the app '\(shownName(app))' \(problem)")
+      }
       let event = UsageEvent(time: time, app: nil, kind: kind)
       if event.needsApp && app == nil {
         throw ArgumentError(position: arg, message: "row \(i): event '\(name)' needs an app")
@@ -225,6 +228,7 @@ extension LuaRuntime {
     }
     if !name.hasPrefix("/") && folder != "." { path = (folder == "/" ? "" : folder) + "/" + name }
     if !options.unsafe { try checkBesideScript(path, name: name, folder: folder) }
+    if let refusal = refuseReadingAnOutput(path) { throw ScriptError(message: "read_csv: " + refusal) }
     let text: String
     do {
       text = String(decoding: try readFileBytes(path, limit: Self.maxCSVBytes), as: UTF8.self)
@@ -315,4 +319,26 @@ func realPath(_ path: String) -> String? {
   guard let resolved = realpath(path, nil) else { return nil }
   defer { free(resolved) }
   return String(cString: resolved)
+}
+
+extension LuaRuntime {
+  /// Refuses to read one of the command's outputs (`-o`): the command would
+  /// write over what the script read. Returns the message (and keeps it in
+  /// `readOutput`, so that the command writes nothing), or nil.
+  func refuseReadingAnOutput(_ path: String) -> String? {
+    var input = stat()
+    let exists = stat(path, &input) == 0
+    let real = realPath(path)
+    for (option, output) in options.outputs {
+      var out = stat()
+      let same = exists && stat(output, &out) == 0
+        ? out.st_dev == input.st_dev && out.st_ino == input.st_ino
+        : real != nil && real == realPath(output)
+      guard same else { continue }
+      let message = "\(path) is also \(option) \(output): lifesim does not write over its input; choose another file"
+      if readOutput == nil { readOutput = message }
+      return message
+    }
+    return nil
+  }
 }

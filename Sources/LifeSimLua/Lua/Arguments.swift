@@ -66,7 +66,10 @@ struct Arguments {
   func seconds(_ i: Int32, allowNegative: Bool = false) throws -> SimTime {
     let s: Double = try value(i)
     guard let t = SimTime(seconds: s) else {
-      throw ArgumentError(position: i, message: "a finite number of seconds expected, got \(s)")
+      let got = s.isNaN ? "nan (not a number)" : formatNumber(s)
+      let wanted = s.isNaN ? "a number of seconds"
+        : s.isFinite ? "at most \(SimTime.maxSpanSeconds) s (100 years) of virtual time" : "a finite number of seconds"
+      throw ArgumentError(position: i, message: "\(wanted) expected, got \(got)")
     }
     if !allowNegative && t.microseconds < 0 {
       throw ArgumentError(position: i, message: "a time that is not negative expected, got \(s)")

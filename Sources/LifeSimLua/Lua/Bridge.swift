@@ -89,8 +89,8 @@ struct APIRow {
   enum Body {
     /// Called with Lua's arguments on the stack; returns how many results it pushed.
     case function((LuaRuntime) throws -> Int32)
-    /// A value in the `lifesim` table, pushed once at set-up.
-    case value((LuaState) -> Void)
+    /// A value in the `lifesim` table, added to the set-up plan.
+    case value((inout SetupPlan) -> Void)
   }
 
   let owner: APIOwner
@@ -145,7 +145,7 @@ struct APIRow {
     APIRow(owner: .meta(kind), name: name, usage: "", summary: "", body: .function(call))
   }
 
-  static func value(_ name: String, _ summary: String, _ push: @escaping (LuaState) -> Void) -> APIRow {
+  static func value(_ name: String, _ summary: String, _ push: @escaping (inout SetupPlan) -> Void) -> APIRow {
     APIRow(owner: .lifesim, name: name, usage: "lifesim." + name, summary: summary, body: .value(push))
   }
 }

@@ -34,6 +34,10 @@ public struct RuntimeOptions: Sendable {
   /// What the devices' traces may keep together, in bytes: their records,
   /// the records' text and the names they hold (`--max-trace-memory`).
   public var maxTraceMemory = 1 << 30
+  /// The files the command writes, each with its option (`--output`): the
+  /// script may not read one (`require`, `read_csv`), and the command then
+  /// writes nothing (`LuaRuntime.readOutput`).
+  public var outputs: [(option: String, path: String)] = []
   /// Keep every device made, so their traces can be written after the script.
   public var retainDevices = true
   /// Keep every device's Lua object too, so the script's functions stay
@@ -172,6 +176,9 @@ public final class LuaRuntime {
   /// The REPL's protected field reader (`o[k]`), made on first use.
   @exclusivity(unchecked) var fieldReaderRef: Int32 = 0
   @exclusivity(unchecked) var workloadMetatableRef: Int32 = 0
+  /// Set when the script tried to read one of the command's outputs
+  /// (`RuntimeOptions.outputs`): the message. The command then writes nothing.
+  public internal(set) var readOutput: String?
   /// How deep `describeErrorValue` is nested (an error's `__tostring` may raise).
   @exclusivity(unchecked) var describingErrors = 0
   @exclusivity(unchecked) var experimentMetatableRef: Int32 = 0
@@ -188,23 +195,43 @@ public final class LuaRuntime {
     self.defaultSeed = options.seed
     self.traceBudget = MemoryBudget(limit: options.maxTraceMemory)
     _ = dispatchInstalled
+    // Room held while the state is made and set up, and given back before any
+    // failure is told: where the address space is limited (ulimit -v), Lua is
+    // refused first, within its protected set-up, and Swift still has room
+    // to report it (Swift's own allocations cannot fail gracefully).
+    let reserve = mmap(nil, Self.setUpReserve, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+    guard let reserve, reserve != MAP_FAILED else {
+      throw LuaFailure(kind: .memory, message: Self.setUpMemoryMessage)
+    }
+    var reserved = true
+    func release() {
+      if reserved { munmap(reserve, Self.setUpReserve) }
+      reserved = false
+    }
+    defer { release() }
     let made = options.snapshots
       ? ls_newstate_arena(options.arenaBytes ?? max(options.memoryLimit, 64 << 20) * 2 + (64 << 20), nil)
       : ls_newstate(0, nil)
     guard let L = made else {
+      release()
       throw LuaFailure(kind: .memory, message: "cannot create a Lua state: out of memory")
     }
     self.L = L
     self.mainState = L
     ls_getstate(L).pointee.host = Unmanaged.passUnretained(self).toOpaque()
-    try setUp()
-    // The collector no longer sees a script's __mode (see hardening.c);
-    // lifesim's own weak tables carry their mode under the private name too.
-    if !options.unsafe { _ = ls_hide_weak_mode(L) }
+    do {
+      try setUp()
+    } catch {
+      release()
+      throw error
+    }
     // The cap applies to scripts, not to lifesim's own start-up.
     ls_getstate(L).pointee.limit = options.memoryLimit
     ls_set_budgets(L, options.maxInstructions, options.maxHandlerInstructions)
   }
+
+  /// The address space held back while a state is set up (see init).
+  static let setUpReserve = 4 << 20
 
   deinit {
     // A device kept after the runtime (`createdDevices`) must not call back into it.

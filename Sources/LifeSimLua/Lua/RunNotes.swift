@@ -78,12 +78,10 @@ extension LuaRuntime {
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
     slot.pushSlot(Int32(token.rawValue))
-    var ar = lua_Debug()
-    guard lua_type(L, -1) == LUA_TFUNCTION, lua_getinfo(L, ">S", &ar) != 0 else { return "a function" }
-    let source = withUnsafeBytes(of: &ar.short_src) { src in
-      String(decoding: src.prefix { $0 != 0 }, as: UTF8.self)
-    }
-    return ar.linedefined > 0 ? "function at \(source):\(ar.linedefined)" : "function in \(source)"
+    return withFunctionOrigin { src, line in
+      let source = String(decoding: src, as: UTF8.self)
+      return line > 0 ? "function at \(source):\(line)" : "function in \(source)"
+    } ?? "a function"
   }
 
   private func format(_ t: SimTime) -> String {

@@ -9,105 +9,100 @@ extension LuaRuntime {
 
   /// Opens the libraries, builds the metatables and the `lifesim` table, and
   /// runs the prelude, which installs the sandbox and determinism.
+  /// Every step runs protected (a plan run in C, see ls_run_setup): a refused
+  /// allocation ends it with an error, never a longjmp through these frames.
   func setUp() throws {
-    let status = ls_openlibs(L)
-    if status != LUA_OK { throw popFailure(status: status) }
-
-    // A weak-valued table: device id -> device userdata.
-    lua_createtable(L, 0, 0)
-    ls_make_weak(L, -1, "v")
-    devicesTableRef = luaL_ref(L, ls_registryindex())
-    // And one more, device id -> its value store: a handler call finds the store
-    // in two reads instead of three (the device's user value holds it strongly).
-    lua_createtable(L, 0, 0)
-    ls_make_weak(L, -1, "v")
-    storesTableRef = luaL_ref(L, ls_registryindex())
-    push(L, StatsTable.keys)
-    statsKeysRef = luaL_ref(L, ls_registryindex())
-
-    for kind in ObjectKind.allCases { registerMetatable(kind) }
-    precondition(API.index(of: .method(.device), "stats") == nil, "dev.stats is read in C as a field")
-    ls_set_stats_field(L, API.index(of: .field(.device), "stats")!, ObjectKind.device.rawValue, "stats")
-
-    // lifesim = { device = …, workload = { … }, callbacks = …, … }, from the rows.
-    lua_createtable(L, 0, 12)
-    pushFunctions(of: .lifesim)
-    lua_createtable(L, 0, 3)
-    pushFunctions(of: .workload)
-    setField(L, -2, "workload")
-    for row in API.rows where row.owner == .lifesim {
-      guard case .value(let pushValue) = row.body else { continue }
-      pushValue(L)
-      setField(L, -2, row.name)
-    }
-    workloadMetatableRef = makeTableMetatable(name: "lifesim.workload", methods: .workloadObject)
-    experimentMetatableRef = makeTableMetatable(name: "lifesim.experiment", methods: nil)
-    // The host table the prelude uses privately.
-    lua_createtable(L, 0, 4)
-    pushFunctions(of: .prelude)
-    ls_push_format_maker(L)
-    setField(L, -2, "format")
-    ls_push_weak_mode_name(L)
-    setField(L, -2, "weak_mode")
-    ls_push_stats_views(L)
-    setField(L, -2, "stats_views")
-    try load(source: preludeSource, chunkName: "=lifesim")
+    try setUpStep(ls_openlibs(L))
+    var refs = [Int32](repeating: LUA_NOREF, count: SetupPlan.Slot.count)
+    // Leaves the lifesim table and the prelude's host table on the stack.
+    try setUpStep(Self.setupPlan.run(L, &refs))
+    devicesTableRef = refs[SetupPlan.Slot.devices]
+    storesTableRef = refs[SetupPlan.Slot.stores]
+    statsKeysRef = refs[SetupPlan.Slot.statsKeys]
+    workloadMetatableRef = refs[SetupPlan.Slot.workloadMetatable]
+    experimentMetatableRef = refs[SetupPlan.Slot.experimentMetatable]
+    try setUpStep(ls_loadbuffer(L, Self.preludeBytes, Self.preludeBytes.count, "=lifesim"))
     lua_rotate(L, -3, 1)  // prelude, lifesim, host
+    if lua_checkstack(L, 2) == 0 { try setUpStep(LUA_ERRMEM) }
     push(L, options.unsafe)
     lua_pushinteger(L, lua_Integer(Int64(bitPattern: options.seed)))
     try protectedCall(nargs: 4, nresults: 3)
     // The prelude returns the error metatable, its tostring and reset_run.
-    resetRunRef = luaL_ref(L, ls_registryindex())
-    tostringRef = luaL_ref(L, ls_registryindex())
-    errorMetatableRef = luaL_ref(L, ls_registryindex())
+    var last = SetupPlan()
+    last.ref(SetupPlan.Slot.resetRun)
+    last.ref(SetupPlan.Slot.tostring)
+    last.ref(SetupPlan.Slot.errorMetatable)
+    // The collector no longer sees a script's __mode (see hardening.c);
+    // lifesim's own weak tables carry their mode under the private name too.
+    if !options.unsafe { last.step(LS_SETUP_HIDE_WEAK_MODE) }
+    try setUpStep(last.run(L, nargs: 3, &refs))
+    resetRunRef = refs[SetupPlan.Slot.resetRun]
+    tostringRef = refs[SetupPlan.Slot.tostring]
+    errorMetatableRef = refs[SetupPlan.Slot.errorMetatable]
   }
 
-  /// Sets the function rows of `owner` into the table on top of the stack.
-  private func pushFunctions(of owner: APIOwner) {
-    for (id, row) in API.rows(of: owner) {
-      guard case .function = row.body else { continue }
-      ls_push_function(L, id, row.qualifiedName)
-      setField(L, -2, row.name)
+  /// A set-up step's status: a refused allocation is out of memory, told
+  /// without building anything in Lua; other failures are lifesim's bugs.
+  private func setUpStep(_ status: Int32) throws {
+    if status == LUA_OK { return }
+    if status == LUA_ERRMEM {
+      lua_settop(L, 0)
+      throw LuaFailure(kind: .memory, message: Self.setUpMemoryMessage)
     }
+    throw popFailure(status: status)
   }
 
-  /// A metatable for tables lifesim hands out (workloads, experiments): methods
-  /// through `__index`, a fixed `__name`. Returns its registry reference.
-  private func makeTableMetatable(name: String, methods: APIOwner?) -> Int32 {
-    lua_createtable(L, 0, 3)
-    lua_createtable(L, 0, 4)
-    if let methods { pushFunctions(of: methods) }
-    setField(L, -2, "__index")
-    push(L, name)
-    setField(L, -2, "__name")
-    return luaL_ref(L, ls_registryindex())
-  }
+  static let setUpMemoryMessage =
+    "cannot set up a Lua state: out of memory (is the address space limited, ulimit -v?)"
 
-  /// The metatable of a kind of object: `__index` finds a method, else a
-  /// field's row, else the kind's `__index` row (an error naming the nearest
-  /// field); `__tostring`, `__newindex` and `__gc` are the kind's meta rows.
-  private func registerMetatable(_ kind: ObjectKind) {
-    lua_createtable(L, 0, 6)
-    lua_createtable(L, 0, 12)
-    pushFunctions(of: .method(kind))
-    let fields = API.rows(of: .field(kind))
-    lua_createtable(L, 0, Int32(fields.count))
-    for (id, row) in fields {
-      lua_pushinteger(L, lua_Integer(id))
-      setField(L, -2, row.name)
+  /// The prelude's bytes, made once: building them is no allocation at set-up.
+  static let preludeBytes: [CChar] = Array(preludeSource.utf8CString.dropLast())
+
+  /// The tables every state starts with, described once per process.
+  static let setupPlan: SetupPlan = {
+    var p = SetupPlan()
+    // A weak-valued table: device id -> device userdata.
+    p.table(0, 0)
+    p.weak("v")
+    p.ref(SetupPlan.Slot.devices)
+    // And one more, device id -> its value store: a handler call finds the store
+    // in two reads instead of three (the device's user value holds it strongly).
+    p.table(0, 0)
+    p.weak("v")
+    p.ref(SetupPlan.Slot.stores)
+    p.strings(StatsTable.keys)
+    p.ref(SetupPlan.Slot.statsKeys)
+
+    for kind in ObjectKind.allCases { p.metatable(kind) }
+    precondition(API.index(of: .method(.device), "stats") == nil, "dev.stats is read in C as a field")
+    p.step(LS_SETUP_STATS_FIELD, API.index(of: .field(.device), "stats")!, ObjectKind.device.rawValue, "stats")
+
+    // lifesim = { device = …, workload = { … }, callbacks = …, … }, from the rows.
+    p.table(0, 12)
+    p.functions(of: .lifesim)
+    p.table(0, 3)
+    p.functions(of: .workload)
+    p.setField("workload")
+    for row in API.rows where row.owner == .lifesim {
+      guard case .value(let pushValue) = row.body else { continue }
+      pushValue(&p)
+      p.setField(row.name)
     }
-    ls_push_index(L, API.index(of: .meta(kind), "__index")!)
-    setField(L, -2, "__index")
-    for (id, row) in API.rows(of: .meta(kind)) where row.name != "__index" {
-      if row.name == "__gc" { ls_push_finalizer(L, id) } else { ls_push_function(L, id, row.qualifiedName) }
-      setField(L, -2, row.name)
-    }
-    push(L, false)
-    setField(L, -2, "__metatable")  // scripts cannot reach or replace it
-    push(L, "lifesim." + kind.luaName)
-    setField(L, -2, "__name")
-    ls_register_metatable(L, kind.rawValue)
-  }
+    p.tableMetatable(name: "lifesim.workload", methods: .workloadObject)
+    p.ref(SetupPlan.Slot.workloadMetatable)
+    p.tableMetatable(name: "lifesim.experiment", methods: nil)
+    p.ref(SetupPlan.Slot.experimentMetatable)
+    // The host table the prelude uses privately.
+    p.table(0, 3)
+    p.functions(of: .prelude)
+    p.step(LS_SETUP_FORMAT_MAKER)
+    p.setField("format")
+    p.step(LS_SETUP_WEAK_MODE_NAME)
+    p.setField("weak_mode")
+    p.step(LS_SETUP_STATS_VIEWS)
+    p.setField("stats_views")
+    return p
+  }()
 
   // MARK: - Objects
 

@@ -81,6 +81,8 @@ extension Lifesim {
       let output = self.output ?? defaultOutput()
       var runtime = common.runtimeOptions()
       runtime.output = { printError($0) }  // print() in runs goes to stderr, beside the progress
+      let chart = plot.map { _ in plotOutput ?? replacingExtension(of: output, with: "svg") }
+      runtime.outputs = [("--output", output), ("--plot-output", chart)].compactMap { o in o.1.map { (o.0, $0) } }
       let cores = ProcessInfo.processInfo.activeProcessorCount
       var workers = jobs ?? cores
       let most = Self.maxJobs(cores: cores)
@@ -144,7 +146,7 @@ extension Lifesim {
                    + "which wins over --ios; the runs used what the script sets")
       }
       let summary = try ResultSummary(path: output)
-      writeOut(visibleNULs(summary.render(title: spec.name)))
+      writeOut(visibleControls(summary.render(title: spec.name)))
       if let metric = plot {
         // The results are what matters: a chart that cannot be drawn is
         // reported, and the batch's exit status stays what the runs made it.
@@ -154,8 +156,12 @@ extension Lifesim {
         do {
           try writePlot(summary, request, to: path)
           if !quiet { printError("lifesim: wrote \(path)") }
+        } catch CommandFailure.cannotWrite(let path, let reason) {
+          // A chart drawn but lost is a failed write, as for any output.
+          printError("lifesim: cannot write \(path): \(reason) (the results are in \(output))")
+          throw ExitCode(2)
         } catch {
-          // Whatever failed (the chart's request, or writing it), not the batch.
+          // The chart's request (a metric or filter it cannot draw), not the batch.
           let said = failureReport(for: error)?.message.map { String($0.dropFirst("lifesim: ".count)) } ?? "\(error)"
           printError("lifesim: no chart: \(said) (the results are in \(output); lifesim plot draws them)")
         }
@@ -237,10 +243,10 @@ extension Lifesim {
       switch format {
       // Tables are read as text: a NUL in a name shows as \0. CSV and JSON
       // carry it as data (JSON escapes it).
-      case .text: writeOut(visibleNULs(summary.render(title: results)))
+      case .text: writeOut(visibleControls(summary.render(title: results)))
       case .csv: writeOut(summary.csv())
       case .json: writeOut(summary.json())
-      case .markdown: writeOut(visibleNULs(summary.markdown(title: results)))
+      case .markdown: writeOut(visibleControls(summary.markdown(title: results)))
       }
     }
   }

@@ -86,6 +86,7 @@ extension Lifesim {
       options.jobs = jobs
       options.trackWrites = true  // the command owns the process: its fault handler may be installed
       options.runtime = common.runtimeOptions()
+      options.runtime.outputs = output.map { [("--output", $0)] } ?? []
       options.actions = actions.map {
         $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
       }
@@ -120,7 +121,7 @@ extension Lifesim {
       summary += String(format: ", %.1f s", result.seconds)
       let stop = result.savedMemoryReached ? "--max-saved-memory \(maxSavedMemory) MB" : "--max-states \(maxStates)"
       if result.truncated { summary += " (stopped at \(stop))" }
-      writeOut("alphabet: \(result.alphabet.joined(separator: ", "))\n")
+      writeOut(visibleControls("alphabet: \(result.alphabet.joined(separator: ", "))\n"))
       if random == nil {
         for c in result.coverageReport {
           guard c.taken > 0 else {
@@ -134,7 +135,7 @@ extension Lifesim {
         }
       }
       for (name, reached) in result.reachables {
-        writeOut("reachable '\(name)': " + (reached ? "reached\n" : "never reached: the search did not get there\n"))
+        writeOut("reachable '\(visibleControls(name))': " + (reached ? "reached\n" : "never reached: the search did not get there\n"))
       }
       guard let v = result.violation else {
         if let random {
@@ -151,9 +152,9 @@ extension Lifesim {
         return
       }
       let what = v.invariant.map { "invariant '\($0)' does not hold" } ?? "a handler fails"
-      writeOut("\(what) after \(v.steps.count) step\(v.steps.count == 1 ? "" : "s"): "
-               + (v.steps.isEmpty ? "(none)" : v.steps.joined(separator: ", ")) + "\n")
-      writeOut("  \(v.message)\n\ntrace:\n\(v.trace)")
+      writeOut(visibleControls("\(what) after \(v.steps.count) step\(v.steps.count == 1 ? "" : "s"): "
+               + (v.steps.isEmpty ? "(none)" : v.steps.joined(separator: ", ")) + "\n"))
+      writeOut(visibleControls("  \(v.message)\n\ntrace:\n\(v.trace)"))
       if result.shrinkStopped {
         summary += "; shrinking stopped at --max-shrink-steps \(maxShrinkSteps): a shorter sequence may fail too"
       }

@@ -57,6 +57,7 @@ extension Lifesim {
       // it goes to standard output, or to standard error when a JSONL trace
       // goes there (a stray line would break it).
       options.printsToTrace = true
+      options.outputs = [("--output", output), ("--timeline", timeline)].compactMap { o in o.1.map { (o.0, $0) } }
       if output != nil {
         options.printEcho = { print($0, terminator: "") }
       } else if format != .text {
@@ -95,6 +96,13 @@ extension Lifesim {
         try runtime.runFile(file)
       } catch let f as LuaFailure {
         failure = f
+      }
+      // The script read a file this command was to write: write nothing.
+      if let clash = runtime.readOutput {
+        sink?.discard()
+        if let failure { throw failure }
+        printError("lifesim: \(clash)")
+        throw ExitCode(2)
       }
       if failure == nil && runtime.hasExperiment {
         printError("lifesim: \(file) is an experiment: `lifesim batch \(file)` runs its grid (lifesim run only loaded it)")
@@ -209,21 +217,47 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
 final class StreamOutput: @unchecked Sendable {
   private let file: UnsafeMutablePointer<FILE>
   private let path: String?
+  /// Where the records go until `close` when `path` is an existing file: it
+  /// is replaced only then, so a script that reads it reads it whole (and is
+  /// refused, see RuntimeOptions.outputs) and the file is left as it was.
+  private let staging: String?
   private var buffer: [UInt8] = []
   /// The first failed write's errno (0: none): the run goes on, and `close` reports it.
   private var failure: Int32 = 0
 
   init(path: String?) throws {
     self.path = path
-    if let path {
+    var st = stat()
+    if let path, stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+      let slash = path.lastIndex(of: "/")
+      let folder = slash.map { String(path[...$0]) } ?? ""
+      let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+      var template = Array((folder + "." + name + ".XXXXXX").utf8CString)
+      let fd = mkstemp(&template)
+      guard fd >= 0, let f = fdopen(fd, "wb") else {
+        throw CommandFailure.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+      }
+      _ = fchmod(fd, st.st_mode & 0o7777)
+      staging = String(cString: template)
+      file = f
+    } else if let path {
       guard let f = fopen(path, "wb") else {
         throw CommandFailure.cannotWrite(path: path, reason: String(cString: strerror(errno)))
       }
+      staging = nil
       file = f
     } else {
+      staging = nil
       file = stdout
     }
     buffer.reserveCapacity(1 << 17)
+  }
+
+  /// Drops what was written: an existing file is left as it was.
+  func discard() {
+    buffer.removeAll()
+    if path != nil { fclose(file) }
+    if let staging { unlink(staging) }
   }
 
   func write(_ text: String) {
@@ -247,6 +281,10 @@ final class StreamOutput: @unchecked Sendable {
     flush()
     if (fflush(file) != 0 || ferror(file) != 0) && failure == 0 { failure = errno == 0 ? EIO : errno }
     if path != nil && fclose(file) != 0 && failure == 0 { failure = errno }
+    if let staging, let path {
+      if failure == 0 && rename(staging, path) != 0 { failure = errno }
+      if failure != 0 { unlink(staging) }
+    }
     if failure != 0 { throw CommandFailure.cannotWrite(path: path ?? "standard output", reason: String(cString: strerror(failure))) }
   }
 }

@@ -84,14 +84,14 @@ extension Lifesim {
           if let message = outcome.failure {
             failed += 1
             worst = max(worst, outcome.isError ? 2 : 1)
-            writeOut(paint.red("FAIL") + "  \(visibleNULs(outcome.name))\(time)\n" + indent(visibleNULs(message)) + "\n")
+            writeOut(paint.red("FAIL") + "  \(visibleControls(outcome.name))\(time)\n" + indent(visibleControls(message)) + "\n")
             if exitFirst {
               writeOut("stopped at the first failure (-x)\n")
               break files
             }
           } else {
             passed += 1
-            writeOut(paint.green("ok") + "    \(visibleNULs(outcome.name))\(time)\n")
+            writeOut(paint.green("ok") + "    \(visibleControls(outcome.name))\(time)\n")
           }
         }
       }
