@@ -1,3 +1,4 @@
+import Foundation
 import LifeSimEngine
 
 /// The state machines `lifesim diagram` draws, all read from the engine's
@@ -122,7 +123,9 @@ public struct StateDiagram: Sendable {
 
   /// Graphviz's `dot` language: states as coloured boxes, silent edges
   /// dashed and grey, the note as a note shape tied to the machine.
-  public func dot() -> String {
+  /// `headports` names where an edge (by index) meets its target: a compass
+  /// point, from `spreadHeads`.
+  public func dot(headports: [Int: String] = [:]) -> String {
     func quote(_ s: String) -> String { "\"" + s.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\"" }
     var out = "digraph lifecycle {\n"
     out += "  label=\(quote(title)); labelloc=t; rankdir=TB; fontname=\"Helvetica,Arial,sans-serif\"; fontsize=16;\n"
@@ -133,9 +136,10 @@ public struct StateDiagram: Sendable {
       let colour = SVG.palette[i % SVG.palette.count]
       out += "  \(quote(s)) [color=\"\(colour)\", fillcolor=\"\(colour)26\"];\n"
     }
-    for e in edges {
+    for (k, e) in edges.enumerated() {
       let label = labelLines(e).joined(separator: "\\n")
       out += "  \(quote(states[e.from])) -> \(quote(states[e.to])) [label=\"\(label)\""
+      if let port = headports[k] { out += ", headport=\(port)" }
       if e.silent { out += ", style=dashed, color=\"#777777\", fontcolor=\"#555555\"" }
       out += "];\n"
     }
@@ -147,6 +151,42 @@ public struct StateDiagram: Sendable {
       out += "  note -> \(quote(states[min(1, states.count - 1)])) [style=dotted, arrowhead=none, color=\"#999999\"];\n"
     }
     return out + "}\n"
+  }
+
+  /// Where each edge should meet its target so that no two arrowheads pile
+  /// up: given where a first layout put the states (`plain`, the text of
+  /// `dot -Tplain`), each edge into a state that several edges reach gets
+  /// the compass point nearest the direction it comes from that no other of
+  /// them has taken.
+  public func spreadHeads(plain: String) -> [Int: String] {
+    var at: [String: (x: Double, y: Double)] = [:]
+    for line in plain.split(separator: "\n") where line.hasPrefix("node ") {
+      let fields = line.split(separator: " ")
+      guard fields.count > 3, let x = Double(fields[2]), let y = Double(fields[3]) else { continue }
+      at[String(fields[1]).trimmingCharacters(in: CharacterSet(charactersIn: "\""))] = (x, y)
+    }
+    // Compass points by angle, y upwards as -Tplain gives it.
+    let compass = [("e", 0.0), ("ne", 45.0), ("n", 90.0), ("nw", 135.0), ("w", 180.0), ("sw", 225.0), ("s", 270.0), ("se", 315.0)]
+    func gap(_ a: Double, _ b: Double) -> Double { let d = abs(a - b).truncatingRemainder(dividingBy: 360); return min(d, 360 - d) }
+    var ports: [Int: String] = [:]
+    for target in states.indices {
+      guard let t = at[states[target]] else { continue }
+      var incoming: [(edge: Int, angle: Double)] = []
+      for (k, e) in edges.enumerated() where e.to == target && e.from != target {
+        guard let s = at[states[e.from]] else { continue }
+        let angle = atan2(s.y - t.y, s.x - t.x) * 180 / .pi
+        incoming.append((k, angle < 0 ? angle + 360 : angle))
+      }
+      guard incoming.count > 1, incoming.count <= compass.count else { continue }
+      var taken = Set<String>()
+      for (k, angle) in incoming.sorted(by: { ($0.angle, $0.edge) < ($1.angle, $1.edge) }) {
+        let free = compass.filter { !taken.contains($0.0) }
+        let best = free.min { (gap($0.1, angle), $0.1) < (gap($1.1, angle), $1.1) }!
+        taken.insert(best.0)
+        ports[k] = best.0
+      }
+    }
+    return ports
   }
 
   /// Words in lines of at most `width` characters.

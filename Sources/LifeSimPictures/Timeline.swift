@@ -585,7 +585,8 @@ public final class Timeline {
       out += "<line x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(y))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(y + 5))\" stroke=\"#333333\"/>"
       out += "<text x=\"\(SVG.n(px))\" y=\"\(SVG.n(y + 17))\" text-anchor=\"middle\" font-size=\"10.5\">\(SVG.escape(label))</text>\n"
     }
-    out += "<text x=\"\(SVG.n(X(0) - 10))\" y=\"\(SVG.n(y + 17))\" text-anchor=\"end\" font-size=\"10.5\" fill=\"#555555\">virtual time</text>\n"
+    // Below the first tick's label, which is centred on the axis' start.
+    out += "<text x=\"\(SVG.n(X(0) - 10))\" y=\"\(SVG.n(y + 32))\" text-anchor=\"end\" font-size=\"10.5\" fill=\"#555555\">virtual time</text>\n"
     return out
   }
 

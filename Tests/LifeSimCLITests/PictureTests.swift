@@ -144,7 +144,7 @@ struct PictureTests {
     let t = try lifesim(["run", "Scripts/tour.lua", "--timeline", tour.path])
     #expect(t.status == 0, "\(t.stderr)")
     let tourText = try String(contentsOf: tour, encoding: .utf8)
-    #expect(tourText.contains("idle stretch compressed") && tourText.contains(">39 s<"))
+    #expect(tourText.contains("idle stretch compressed") && tourText.contains(">+39.961 s<"))
     try Self.checkRenders(tour)
     // --from/--to widen the range before the idle stretches are found: nothing
     // from 0 to 500 s is one compressed stretch, and the axis speaks of the same times.

@@ -58,6 +58,7 @@ extension Lifesim {
         options.overrideIOS = true  // each column is the version in its header
         options.seed = seed
         options.output = { _ in }
+        options.printsToTrace = true  // a print is a row: a log record where it ran
         let runtime = try LuaRuntime(options: options)
         do {
           try runtime.runFile(file)

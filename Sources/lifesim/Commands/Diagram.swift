@@ -71,7 +71,10 @@ extension Lifesim {
       var text = diagram.render(format)
       if format == .svg, layout != .builtin {
         if let dot = findExecutable("dot") {
-          text = try graphviz(dot, diagram.dot())
+          // Two layouts: the first says where the states are, so that the
+          // second can bring each edge into its target from its own side.
+          let ports = diagram.spreadHeads(plain: try graphviz(dot, diagram.dot(), format: "plain"))
+          text = try graphviz(dot, diagram.dot(headports: ports))
         } else if layout == .graphviz {
           throw CommandFailure.badInput("--layout graphviz: no dot on PATH (Debian: apt-get install graphviz; or --layout builtin)")
         }
@@ -90,11 +93,12 @@ func findExecutable(_ name: String) -> String? {
   return nil
 }
 
-/// `dot -Tsvg` on `source`: its SVG, or an error with what dot said.
-func graphviz(_ dot: String, _ source: String) throws -> String {
+/// `dot -T<format>` on `source`: its output (an SVG's size in pixels), or an
+/// error with what dot said.
+func graphviz(_ dot: String, _ source: String, format: String = "svg") throws -> String {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: dot)
-  process.arguments = ["-Tsvg"]
+  process.arguments = ["-T" + format]
   let input = Pipe(), output = Pipe(), errors = Pipe()
   process.standardInput = input
   process.standardOutput = output
@@ -108,7 +112,16 @@ func graphviz(_ dot: String, _ source: String) throws -> String {
   process.waitUntilExit()
   guard process.terminationStatus == 0, !svg.isEmpty else {
     let message = String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    throw CommandFailure.badInput("\(dot) -Tsvg failed (status \(process.terminationStatus)): \(message)")
+    throw CommandFailure.badInput("\(dot) -T\(format) failed (status \(process.terminationStatus)): \(message)")
   }
-  return String(decoding: svg, as: UTF8.self)
+  // dot sizes the picture in points (its viewBox is in points too): given in
+  // pixels, it shows at the size of lifesim's other pictures, its 14-point
+  // state names as 14 pixels.
+  var text = String(decoding: svg, as: UTF8.self)
+  for attribute in ["width", "height"] {
+    if let r = text.range(of: " \(attribute)=\"[0-9.]+pt\"", options: .regularExpression) {
+      text.replaceSubrange(r, with: text[r].replacingOccurrences(of: "pt\"", with: "\""))
+    }
+  }
+  return text
 }
