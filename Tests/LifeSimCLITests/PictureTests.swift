@@ -108,14 +108,7 @@ struct PictureTests {
   /// axis in hours; a range hides the lanes with nothing in it; an idle
   /// stretch is compressed with its length written.
   @Test func timelinesRender() throws {
-    let day = try script("day.lua", """
-      local dev = lifesim.device{ ios = 16, model = "iPhone 8", seed = 7 }
-      for k = 1, 30 do
-        local app = dev:install{ bundle = string.format("com.example.app%02d", k), footprint_mb = 40 + (k * 67) % 201 }
-        app:on("sceneDidEnterBackground:", function(ctx) ctx:dirty(1) end)
-      end
-      lifesim.workload.user{ zipf = 1.1, switch_every = 180, session = 1800, idle = 3600 }:drive(dev, { hours = 24 })
-      """)
+    let day = try script("day.lua", ReadablePictureTests.busyDay)
     let trace = Self.dir.appendingPathComponent("day.jsonl")
     let run = try lifesim(["run", day, "--format", "jsonl", "-o", trace.path])
     #expect(run.status == 0, "\(run.stderr)")

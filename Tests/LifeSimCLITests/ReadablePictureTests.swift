@@ -134,17 +134,20 @@ struct ReadablePictureTests {
     try PictureTests.checkRenders(svgURL)
   }
 
+  /// 24 virtual hours of 30 apps, each with one scene that leaves an edit unsaved in the background.
+  static let busyDay = """
+    local dev = lifesim.device{ ios = 16, model = "iPhone 8", seed = 7 }
+    for k = 1, 30 do
+      local app = dev:install{ bundle = string.format("com.example.app%02d", k), footprint_mb = 40 + (k * 67) % 201 }
+      app:on("sceneDidEnterBackground:", function(ctx) ctx:dirty(1) end)
+    end
+    lifesim.workload.user{ zipf = 1.1, switch_every = 180, session = 1800, idle = 3600 }:drive(dev, { hours = 24 })
+    """
+
   /// A day of 30 apps: many marks, counts and names, the memory band's
   /// scale beside its marks; no two texts overlap.
   @Test func aBusyTimelineHasNoCollidingTexts() throws {
-    let day = try script("busy_day.lua", """
-      local dev = lifesim.device{ ios = 16, model = "iPhone 8", seed = 7 }
-      for k = 1, 30 do
-        local app = dev:install{ bundle = string.format("com.example.app%02d", k), footprint_mb = 40 + (k * 67) % 201 }
-        app:on("sceneDidEnterBackground:", function(ctx) ctx:dirty(1) end)
-      end
-      lifesim.workload.user{ zipf = 1.1, switch_every = 180, session = 1800, idle = 3600 }:drive(dev, { hours = 24 })
-      """)
+    let day = try script("busy_day.lua", Self.busyDay)
     let trace = PictureTests.dir.appendingPathComponent("busy-day.jsonl")
     #expect(try lifesim(["run", day, "--format", "jsonl", "-o", trace.path]).status == 0)
     let svgURL = PictureTests.dir.appendingPathComponent("busy-day.svg")
