@@ -4,13 +4,16 @@
 #   ./dev.sh test      the same set-up, then the whole test suite (swift test)
 #   ./dev.sh install   the demo's set-up and build, then copy the binary to
 #                      ~/.local/bin (or $LIFESIM_BIN_DIR)
+#   ./dev.sh pictures  remake docs/pictures: each SVG by lifesim, each PNG from it by rsvg-convert
 set -euo pipefail
 cd "$(dirname "$0")"
 
 # Installs what is missing: Debian's Lua 5.4, libedit and SQLite headers (GRDB
 # builds on the system's SQLite), pkg-config,
 # script(1), which the REPL's terminal test drives, rsvg-convert, which renders
-# the SVG pictures in the tests, xmllint, which validates `lifesim test
+# the SVG pictures in the tests, Graphviz's dot, which lays out the state
+# diagrams (lifesim falls back to its own layout without it; the committed
+# pictures are dot's), xmllint, which validates `lifesim test
 # --junit-xml` reports, Python's jsonschema, which validates the JSONL traces
 # against docs/trace.schema.json, kubernetes-validate, which checks the
 # Kubernetes Job of docs/experiments.md, and (as root, when the tests that change the machine run:
@@ -26,6 +29,7 @@ setup() {
   pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
   command -v script >/dev/null 2>&1 || need+=(bsdutils)
   command -v rsvg-convert >/dev/null 2>&1 || need+=(librsvg2-bin)
+  command -v dot >/dev/null 2>&1 || need+=(graphviz)
   command -v python3 >/dev/null 2>&1 || need+=(python3)
   command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
   # The cluster test runs docs/experiments.md's job array on a one-node Slurm cluster
@@ -108,8 +112,27 @@ case "${1:-}" in
       *) echo "dev.sh: $bin is not on PATH; add it: echo 'export PATH=\"$bin:\$PATH\"' >> ~/.bashrc" ;;
     esac
     ;;
+  pictures)
+    setup
+    swift build --product lifesim
+    # One line per picture: the tests check that the committed files are what these make.
+    pictures=(
+      "process-ios12.svg:diagram --machine process --ios 12 -o"
+      "process-ios17.svg:diagram --machine process --ios 17 -o"
+      "scene.svg:diagram --machine scene -o"
+      "view-controller.svg:diagram --machine vc -o"
+      "tour-timeline.svg:run Scripts/tour.lua --timeline"
+    )
+    for entry in "${pictures[@]}"; do
+      file="${entry%%:*}"
+      # shellcheck disable=SC2086 # the arguments are words
+      .build/debug/lifesim ${entry#*:} "docs/pictures/$file" >/dev/null
+      rsvg-convert "docs/pictures/$file" -o "docs/pictures/${file%.svg}.png"
+    done
+    echo "docs/pictures: ${#pictures[@]} SVGs and their PNGs"
+    ;;
   *)
-    echo "usage: ./dev.sh demo | test | install" >&2
+    echo "usage: ./dev.sh demo | test | install | pictures" >&2
     exit 2
     ;;
 esac

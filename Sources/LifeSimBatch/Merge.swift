@@ -65,11 +65,11 @@ public enum ResultMerge {
     let header = readers.first?.header
     for r in readers {
       switch (header, r.header) {
-      case (let h?, let other?): try refuseOtherBatch(other, path: r.path, header: h)
-      case (nil, nil): break
+      case (_?, _?), (nil, nil): break
       default: throw BatchError("\(r.path) \(r.header == nil ? "has no" : "has a") header line and \(readers[0].path) \(header == nil ? "has none" : "has one"): not parts of one batch")
       }
     }
+    try refuseMixedParts(readers.map { ($0.path, $0.header) })
     // CSV: every part has the same columns; a part whose runs all failed
     // before any succeeded may have no metric columns, and gets them.
     var columns: ResultColumns?
@@ -127,4 +127,34 @@ public enum ResultMerge {
     guard let line = r.nextLine() else { return nil }
     return (try r.runIndex(of: line), line)
   }
+}
+
+/// Refuses parts of different batches, naming the part that differs: the
+/// parts that agree with most others (with the first part's on a tie) are
+/// the batch, and each other part is named with what differs in it.
+func refuseMixedParts(_ parts: [(path: String, header: ResultHeader?)]) throws {
+  var groups: [(header: ResultHeader, paths: [String])] = []
+  for part in parts {
+    guard let h = part.header else { continue }  // from before header lines: the rows are checked one by one
+    if let g = groups.firstIndex(where: { $0.header.sameBatch(as: h) }) { groups[g].paths.append(part.path) } else {
+      groups.append((h, [part.path]))
+    }
+  }
+  guard groups.count > 1 else { return }
+  var main = 0
+  for g in groups.indices where groups[g].paths.count > groups[main].paths.count { main = g }
+  let batch = groups[main]
+  let odd = groups.indices.filter { $0 != main }.map { groups[$0] }
+  let named = odd.flatMap(\.paths)
+  let others = batch.paths.count == 1 ? batch.paths[0] : "the other \(batch.paths.count) parts"
+  let first = odd[0]
+  if first.paths.count == batch.paths.count {
+    // No majority: neither is the odd one out, so both are named alike.
+    throw BatchError("\(batch.paths.joined(separator: ", ")) and \(first.paths.joined(separator: ", ")) were written by "
+                     + "a different experiment each: \(batch.header.summary) and \(first.header.summary) "
+                     + "(\(first.header.difference(from: batch.header))); merge only the parts of one batch")
+  }
+  throw BatchError("\(named.joined(separator: ", ")) \(named.count == 1 ? "was" : "were") written by a different experiment "
+                   + "than \(others): \(first.header.summary), not \(batch.header.summary) "
+                   + "(\(first.header.difference(from: batch.header))); merge only the parts of one batch")
 }

@@ -16,7 +16,9 @@ public struct PlotRequest: Sendable {
   public init(metric: String) { self.metric = metric }
 }
 
-/// An SVG line chart of a summarised result file.
+/// An SVG chart of a summarised result file: lines over a numeric x axis;
+/// over a categorical one (values with no order between them), points side
+/// by side with their error bars, joined by nothing.
 public enum SVGPlot {
   // Okabe–Ito: distinguishable with the common colour-vision deficiencies.
   static let palette = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"]
@@ -95,7 +97,8 @@ public enum SVGPlot {
     let yTicks = niceTicks(min(0, allY.min()!), allY.max()!)
     let (x0, x1) = numericX ? (xTicks.first!, xTicks.last!) : (-0.5, Double(xValues.count) - 0.5)
     let (y0, y1) = (yTicks.first!, yTicks.last!)
-    func px(_ v: Double) -> Double { left + (x1 == x0 ? 0.5 : (v - x0) / (x1 - x0)) * plotW }
+    func pxBase(_ v: Double) -> Double { left + (x1 == x0 ? 0.5 : (v - x0) / (x1 - x0)) * plotW }
+    func px(_ v: Double) -> Double { pxBase(v) }
     func py(_ v: Double) -> Double { top + plotH - (y1 == y0 ? 0.5 : (v - y0) / (y1 - y0)) * plotH }
     func f(_ v: Double) -> String { String(format: "%.1f", v) }
 
@@ -136,10 +139,16 @@ public enum SVGPlot {
       default: return "<path d=\"M\(f(x)) \(f(y - 5))L\(f(x + 5)) \(f(y))L\(f(x)) \(f(y + 5))L\(f(x - 5)) \(f(y))z\" fill=\"\(color)\"/>"
       }
     }
+    // Categorical x: each series' points a little apart within their category.
+    let slot = numericX ? 0 : min(18, plotW / Double(max(1, xValues.count)) * 0.6 / Double(max(1, lines.count)))
     for (i, line) in lines.enumerated() {
       let color = palette[i % palette.count]
-      let path = line.points.map { "\(f(px($0.x))),\(f(py($0.y)))" }.joined(separator: " ")
-      svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash(i))/>\n"
+      let offset = (Double(i) - Double(lines.count - 1) / 2) * slot
+      func px(_ v: Double) -> Double { pxBase(v) + offset }
+      if numericX {
+        let path = line.points.map { "\(f(px($0.x))),\(f(py($0.y)))" }.joined(separator: " ")
+        svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash(i))/>\n"
+      }
       for p in line.points {
         if let ci = p.ci {
           let cx = px(p.x)
@@ -155,7 +164,9 @@ public enum SVGPlot {
       for (i, line) in lines.enumerated() {
         let y = top + 34 + Double(i) * 22
         let color = palette[i % palette.count]
-        svg += "<line x1=\"\(f(lx))\" x2=\"\(f(lx + 24))\" y1=\"\(f(y - 4))\" y2=\"\(f(y - 4))\" stroke=\"\(color)\" stroke-width=\"2\"\(dash(i))/>"
+        if numericX {
+          svg += "<line x1=\"\(f(lx))\" x2=\"\(f(lx + 24))\" y1=\"\(f(y - 4))\" y2=\"\(f(y - 4))\" stroke=\"\(color)\" stroke-width=\"2\"\(dash(i))/>"
+        }
         svg += mark(i, lx + 12, y - 4, color)
         svg += "<text x=\"\(f(lx + 32))\" y=\"\(f(y))\">\(escape(line.label))</text>\n"
       }

@@ -319,7 +319,7 @@ public struct SQLiteResults: ResultSource {
   static func merge(_ parts: [String], into output: String, allowPartial: Bool) throws {
     let sources = try parts.map { try SQLiteResults(path: $0) }
     guard let header = sources.first?.header else { throw BatchError("merge needs at least one part") }
-    for s in sources.dropFirst() { try refuseOtherBatch(s.header, path: s.path, header: header) }
+    try refuseMixedParts(sources.map { ($0.path, $0.header) })
     let metricLists = sources.compactMap(\.fixedMetrics).filter { !$0.isEmpty }
     if let first = metricLists.first, let other = metricLists.first(where: { Set($0) != Set(first) }) {
       throw varyingMetricsError(first, other)

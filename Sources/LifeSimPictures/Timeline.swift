@@ -1,20 +1,25 @@
 /// `lifesim timeline`: a trace as swimlanes over virtual time, as an SVG.
 ///
-/// One lane per app (its process states) and one per scene (its scene
-/// states); markers for callbacks, kills, data losses, expirations and memory
-/// warnings; a memory band with the warning and jetsam levels; a time axis.
+/// One lane per app (its process states) and, for an app with several
+/// scenes, one per scene (its scene states); markers for callbacks, kills,
+/// data losses, expirations and memory warnings, callbacks named beside their
+/// mark where there is room; a memory band with the warning and jetsam
+/// levels; a time axis.
 /// Two passes over the records, each in bounded memory: the first finds the
 /// range, the lanes and where nothing happens for long (those stretches are
 /// compressed and shaded, with the gap written); the second accumulates what
 /// each pixel column shows. Markers closer than a few pixels are drawn as one,
-/// with a count and the first selectors in its tooltip.
+/// with a count per kind ("×3") and the first selectors in its tooltip.
 public struct TimelineOptions: Sendable {
   /// The range shown, in virtual seconds (default: the whole trace).
   public var from: Double?
   public var to: Double?
-  /// The width of the drawing area for time, in pixels.
-  public var width = 1100.0
+  /// The width of the drawing area for time, in pixels: with the lane names
+  /// and the margins the picture fits a 1,400-pixel window.
+  public var width = 1050.0
   public var title = "lifesim timeline"
+  /// What a lane of device N is called beside its number ("iOS 17").
+  public var deviceNames: [Int: String] = [:]
 
   public init() {}
 }
@@ -36,6 +41,11 @@ public final class Timeline {
   private var laneActive: [Bool] = []
   private var laneStateAtStart: [String?] = []
   private var devices = Set<Int>()
+  /// Per app lane: the scenes seen. An app with one scene gets no scene lane
+  /// (it would repeat the app's), and its scene's callbacks go on the app's.
+  private var scenesOf: [Int: Set<Int>] = [:]
+  /// Per lane: the lane its markers go to instead, and whether its states are dropped.
+  private var redirect: [Int: Int] = [:]
   private static let bins = 4096
   private var histogram = [Int32](repeating: 0, count: Timeline.bins)
   private var scanned = false
@@ -57,6 +67,8 @@ public final class Timeline {
   struct Bucket {
     var counts = [Int32](repeating: 0, count: MarkerKind.allCases.count)
     var names: [String] = []
+    /// The first callbacks' short names, to write beside the mark.
+    var callbacks: [String] = []
   }
   enum MarkerKind: Int, CaseIterable {
     case callback, kill, dataLoss, expire, memoryWarning
@@ -106,6 +118,10 @@ public final class Timeline {
   public func scan(_ e: TimelineEvent) {
     devices.insert(e.device)
     let l = lane(e)
+    if let scene = e.scene, let l, laneKeys[l].scene != nil {
+      let app = laneIndex[LaneKey(device: e.device, app: laneKeys[l].app, scene: nil)]!
+      scenesOf[app, default: []].insert(scene)
+    }
     if e.time < rangeStart {
       if let l, e.kind == .state { laneStateAtStart[l] = e.to }
       return
@@ -149,6 +165,13 @@ public final class Timeline {
   public func prepare() {
     scanned = true
     fixRange()
+    for (l, key) in laneKeys.enumerated() where key.scene != nil {
+      let app = laneIndex[LaneKey(device: key.device, app: key.app, scene: nil)]!
+      if (scenesOf[app]?.count ?? 0) <= 1 {
+        redirect[l] = app
+        laneActive[l] = false
+      }
+    }
     // Idle stretches: runs of empty bins of at least a tenth of the span and 10 s.
     let span = Double(tMax - tMin)
     let binTime = span / Double(Timeline.bins)
@@ -207,7 +230,11 @@ public final class Timeline {
     let b = Int(x(t) / Timeline.bucketWidth)
     func add(_ bucket: inout Bucket) {
       bucket.counts[kind.rawValue] += 1
-      if bucket.names.count < 6 { bucket.names.append("\(Timeline.duration(Double(t) / 1_000_000)): \(name())") }
+      if bucket.names.count < 6 {
+        let text = name()
+        bucket.names.append("\(Timeline.duration(Double(t) / 1_000_000)): \(text)")
+        if kind == .callback { bucket.callbacks.append(Timeline.shortName(text)) }
+      }
     }
     if let lane { add(&markers[lane][b, default: Bucket()]) } else { add(&memoryEvents[b, default: Bucket()]) }
   }
@@ -225,7 +252,11 @@ public final class Timeline {
       jetsamMB = e.jetsamMB ?? jetsamMB
     }
     guard e.time <= tMax else { return }
-    let l = lane(e)
+    var l = lane(e)
+    if let from = l, let to = redirect[from] {
+      if e.kind == .state { return }  // the app's own lane shows its process states
+      l = to
+    }
     if e.kind == .state, let l {
       let s = e.to.flatMap { Timeline.states.firstIndex(of: $0) }
       if let old = current[l].state { addState(l, old, from: current[l].since, to: e.time) }
@@ -300,9 +331,18 @@ public final class Timeline {
   ]
 
   public func svg() -> String {
-    let left = 250.0, right = 60.0, top = 56.0
+    let right = 60.0, top = 56.0
     let laneHeight = 26.0, sceneLaneHeight = 20.0
-    let shown = laneKeys.indices.filter { laneActive[$0] || current[$0].state != nil || laneStateAtStart[$0] != nil }
+    let shown = laneKeys.indices.filter {
+      redirect[$0] == nil && (laneActive[$0] || current[$0].state != nil || laneStateAtStart[$0] != nil)
+    }
+    func laneName(_ key: LaneKey) -> String {
+      let device = devices.count > 1 ? (options.deviceNames[key.device].map { "\(key.device) (\($0)): " } ?? "\(key.device): ") : ""
+      return device + (key.scene.map { "    scene \($0)" } ?? key.app)
+    }
+    // The names' column: as wide as the longest name needs (memory's label at least).
+    let names = shown.map { Timeline.clip(laneName(laneKeys[$0]), to: 40) }
+    let left = min(280, max(170, (names.map { SVG.textWidth($0, size: 12) }.max() ?? 0) + 24))
     var laneY: [Int: Double] = [:]
     var y = top
     for l in shown {
@@ -310,11 +350,13 @@ public final class Timeline {
       y += laneKeys[l].scene == nil ? laneHeight : sceneLaneHeight
     }
     let lanesBottom = y
-    let memoryTop = lanesBottom + 18, memoryHeight = 70.0
+    let memoryTop = lanesBottom + 22, memoryHeight = 70.0
     let axisY = memoryTop + memoryHeight + 12
-    let legendY = axisY + 46
-    let width = left + options.width + right, height = legendY + 40
+    let legendY = axisY + 50
+    let width = left + options.width + right
     func X(_ x: Double) -> Double { left + x }
+    let legendText = legend(y: legendY, left: 20, width: width - 40)
+    let height = legendY + legendText.height + 14
 
     var out = """
       <?xml version="1.0" encoding="UTF-8"?>
@@ -322,26 +364,26 @@ public final class Timeline {
       viewBox="0 0 \(SVG.n(width)) \(SVG.n(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
       <title>\(SVG.escape(options.title))</title>
       <rect width="100%" height="100%" fill="#ffffff"/>
-      <text x="\(SVG.n(left))" y="26" font-size="16" font-weight="bold">\(SVG.escape(options.title))</text>
-      <text x="\(SVG.n(left))" y="44" fill="#555555">\(SVG.escape(summary(shownLanes: shown.count)))</text>
+      <text x="20" y="26" font-size="16" font-weight="bold">\(SVG.escape(options.title))</text>
+      <text x="20" y="44" fill="#555555">\(SVG.escape(summary(shownLanes: shown.count)))</text>
 
       """
-    // Compressed stretches, shaded, with the gap written.
+    // Compressed stretches, shaded, with their length written below the axis.
     for g in gaps {
       let x0 = X(x(g.start)), x1 = X(x(g.end))
-      out += "<g><title>\(SVG.escape("nothing happens for \(Timeline.duration(Double(g.end - g.start) / 1_000_000)); compressed"))</title>"
+      let length = Timeline.duration(Double(g.end - g.start) / 1_000_000)
+      out += "<g><title>\(SVG.escape("nothing happens for \(length), from \(Timeline.duration(Double(g.start) / 1_000_000)) to \(Timeline.duration(Double(g.end) / 1_000_000)); compressed"))</title>"
       out += "<rect x=\"\(SVG.n(x0))\" y=\"\(SVG.n(top - 4))\" width=\"\(SVG.n(x1 - x0))\" height=\"\(SVG.n(axisY - top + 4))\" fill=\"#eeeeee\"/>"
-      out += "<text x=\"\(SVG.n((x0 + x1) / 2))\" y=\"\(SVG.n(axisY + 30))\" text-anchor=\"middle\" font-size=\"10\" fill=\"#555555\">"
-      out += "\(SVG.escape(Timeline.duration(Double(g.end - g.start) / 1_000_000, short: true)))</text></g>\n"
+      out += "<text x=\"\(SVG.n((x0 + x1) / 2))\" y=\"\(SVG.n(axisY + 32))\" text-anchor=\"middle\" font-size=\"10\" fill=\"#555555\">"
+      out += "\(SVG.escape("+" + length))</text></g>\n"
     }
     // Lanes.
-    for l in shown {
+    for (l, name) in zip(shown, names) {
       let key = laneKeys[l], y0 = laneY[l]!
       let h = key.scene == nil ? laneHeight : sceneLaneHeight
-      let name = (devices.count > 1 ? "\(key.device): " : "") + (key.scene.map { "    scene \($0)" } ?? key.app)
       out += "<line x1=\"\(SVG.n(X(0)))\" y1=\"\(SVG.n(y0 + h))\" x2=\"\(SVG.n(X(options.width)))\" y2=\"\(SVG.n(y0 + h))\" stroke=\"#e4e4e4\"/>"
       out += "<text x=\"\(SVG.n(left - 10))\" y=\"\(SVG.n(y0 + h / 2 + 4))\" text-anchor=\"end\"\(key.scene == nil ? "" : " fill=\"#555555\" font-size=\"11\"")>"
-      out += "\(SVG.escape(Timeline.clip(name, to: 36)))</text>\n"
+      out += "\(SVG.escape(name))</text>\n"
       // State runs: the state that holds most of each column, joined.
       var run: (state: Int, start: Int)?
       func flush(_ end: Int) {
@@ -349,11 +391,7 @@ public final class Timeline {
         let state = Timeline.states[r.state]
         let band = (h - 6) * (Timeline.stateHeight[state] ?? 0.5)
         out += "<rect x=\"\(SVG.n(X(Double(r.start))))\" y=\"\(SVG.n(y0 + h - 3 - band))\" width=\"\(SVG.n(Double(end - r.start)))\" "
-        out += "height=\"\(SVG.n(band))\" fill=\"\(Timeline.stateColour[state] ?? "#999999")\"><title>\(SVG.escape(state))</title></rect>"
-        if Double(end - r.start) > SVG.textWidth(state, size: 9) + 8 && band >= 10 {
-          out += "<text x=\"\(SVG.n(X(Double(r.start)) + 3))\" y=\"\(SVG.n(y0 + h - 6))\" font-size=\"9\" fill=\"#ffffff\">\(state)</text>"
-        }
-        out += "\n"
+        out += "height=\"\(SVG.n(band))\" fill=\"\(Timeline.stateColour[state] ?? "#999999")\"><title>\(SVG.escape(state))</title></rect>\n"
         run = nil
       }
       let n = Timeline.states.count
@@ -367,72 +405,92 @@ public final class Timeline {
         if best >= 0 && run == nil { run = (best, c) }
       }
       flush(columns)
-      // Markers over the band.
-      out += drawMarkers(markers[l], y: y0 + h / 2, X: X)
+      // Markers over the band, callbacks named where there is room.
+      out += drawMarkers(markers[l], y: y0 + h / 2, X: X, nameCallbacks: true)
     }
     // The memory band.
     out += memoryBand(top: memoryTop, height: memoryHeight, X: X)
     // The time axis.
     out += axis(y: axisY, X: X)
     // The key.
-    out += legend(y: legendY, left: 20)
+    out += legendText.svg
     return out + "</svg>\n"
   }
 
   private func summary(shownLanes: Int) -> String {
     let span = Timeline.duration(Double(tMax - tMin) / 1_000_000)
     var s = "\(Timeline.duration(Double(tMin) / 1_000_000)) to \(Timeline.duration(Double(tMax) / 1_000_000)) (\(span)), \(count) records"
-    let hidden = laneKeys.count - shownLanes
+    let hidden = laneKeys.indices.filter { redirect[$0] == nil }.count - shownLanes
     if hidden > 0 { s += ", \(hidden) lane\(hidden == 1 ? "" : "s") with nothing in range hidden" }
-    if !gaps.isEmpty { s += ", \(gaps.count) idle stretch\(gaps.count == 1 ? "" : "es") compressed" }
+    if !gaps.isEmpty { s += ", \(gaps.count) idle stretch\(gaps.count == 1 ? "" : "es") compressed (shaded)" }
     return s
   }
 
-  /// The kinds a marker draws, most important first: a kill, a data loss and
-  /// an expiration are each drawn (side by side) when a marker holds them;
-  /// a memory warning or a callback only when it holds nothing more important.
+  /// The kinds a marker draws, side by side: each kind it holds, callbacks
+  /// first (they come before what they lead to), each with its own count.
   private static func drawnKinds(_ b: Bucket) -> [MarkerKind] {
-    let important = [MarkerKind.kill, .dataLoss, .expire].filter { b.counts[$0.rawValue] > 0 }
-    if !important.isEmpty { return important }
-    return [b.counts[MarkerKind.memoryWarning.rawValue] > 0 ? .memoryWarning : .callback]
+    [MarkerKind.callback, .memoryWarning, .kill, .dataLoss, .expire].filter { b.counts[$0.rawValue] > 0 }
   }
 
-  /// How wide a marker is drawn: its symbols and its count.
+  /// A symbol's count, when it stands for more than one event of its kind:
+  /// "×3" (a kill beside its data loss shows no number).
+  private static func badge(_ b: Bucket, _ kind: MarkerKind) -> String? {
+    let n = b.counts[kind.rawValue]
+    return n > 1 ? "×\(n)" : nil
+  }
+
+  /// How wide a marker is drawn: its symbols and their counts.
   private static func markerWidth(_ b: Bucket) -> Double {
-    let total = b.counts.reduce(0, +)
-    return Double(drawnKinds(b).count) * 13 + (total > 1 ? Double(String(total).count) * 5 + 3 : 0) + 4
+    drawnKinds(b).reduce(4) { $0 + 13 + (badge(b, $1).map { SVG.textWidth($0, size: 9) + 1 } ?? 0) }
   }
 
   /// A row of markers: buckets closer than the previous marker's width are
   /// drawn as one, so that no two symbols or counts overlap however dense
-  /// the trace.
-  private func drawMarkers(_ buckets: [Int: Bucket], y: Double, X: (Double) -> Double) -> String {
-    var out = ""
-    var group: (x: Double, bucket: Bucket)?
+  /// the trace. With `nameCallbacks`, a mark of callbacks has their names
+  /// written after it when they fit before the next mark (its tooltip has
+  /// them always).
+  private func drawMarkers(_ buckets: [Int: Bucket], y: Double, X: (Double) -> Double, nameCallbacks: Bool = false) -> String {
+    var groups: [(x: Double, bucket: Bucket)] = []
     for b in buckets.keys.sorted() {
       let bucket = buckets[b]!
       let x = (Double(b) + 0.5) * Timeline.bucketWidth
-      if var g = group, x < g.x + Timeline.markerWidth(g.bucket) {
+      if var g = groups.last, x < g.x + Timeline.markerWidth(g.bucket) {
         for k in 0..<bucket.counts.count { g.bucket.counts[k] += bucket.counts[k] }
         g.bucket.names += bucket.names.prefix(max(0, 6 - g.bucket.names.count))
-        group = g
+        g.bucket.callbacks += bucket.callbacks.prefix(max(0, 6 - g.bucket.callbacks.count))
+        groups[groups.count - 1] = g
         continue
       }
-      if let g = group { out += marker(g.bucket, x: X(g.x), y: y) }
-      group = (x, bucket)
+      groups.append((x, bucket))
     }
-    if let g = group { out += marker(g.bucket, x: X(g.x), y: y) }
+    var out = ""
+    for (i, g) in groups.enumerated() {
+      out += marker(g.bucket, x: X(g.x), y: y)
+      guard nameCallbacks, !g.bucket.callbacks.isEmpty else { continue }
+      let start = g.x + Timeline.markerWidth(g.bucket) - 4
+      let room = (i + 1 < groups.count ? groups[i + 1].x - 8 : options.width + 56) - start
+      let total = Int(g.bucket.counts[MarkerKind.callback.rawValue])
+      let names = g.bucket.callbacks
+      var candidates = [names.joined(separator: ", ")]
+      if names.count < total { candidates = [] }
+      if total > 1 { candidates.append(names[0] + " and \(total - 1) more") }
+      candidates.append(names[0] + (total > 1 ? " …" : ""))
+      guard let label = candidates.first(where: { SVG.textWidth($0, size: 9.5) <= room }) else { continue }
+      out += "<text x=\"\(SVG.n(X(start)))\" y=\"\(SVG.n(y + 3.5))\" font-size=\"9.5\" fill=\"#111111\" stroke=\"#ffffff\" "
+      out += "stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\">\(SVG.escape(label))</text>\n"
+    }
     return out
   }
 
   /// One marker (or several close together): the symbol of each kind it
-  /// draws, side by side, and its count.
+  /// draws, side by side, each followed by its count when it has several.
   private func marker(_ b: Bucket, x x0: Double, y: Double) -> String {
     let total = b.counts.reduce(0, +)
     let tip = SVG.escape(b.names.joined(separator: "\n") + (Int(total) > b.names.count ? "\n… \(Int(total) - b.names.count) more" : ""))
     var out = "<g><title>\(tip)</title>"
     var x = x0
     for kind in Timeline.drawnKinds(b) {
+      let badge = Timeline.badge(b, kind)
       switch kind {
       case .kill:
         out += "<path d=\"M \(SVG.n(x - 5)) \(SVG.n(y - 5)) L \(SVG.n(x + 5)) \(SVG.n(y + 5)) M \(SVG.n(x + 5)) \(SVG.n(y - 5)) L \(SVG.n(x - 5)) \(SVG.n(y + 5))\" stroke=\"#D55E00\" stroke-width=\"3\"/>"
@@ -443,12 +501,14 @@ public final class Timeline {
       case .memoryWarning:
         out += "<circle cx=\"\(SVG.n(x))\" cy=\"\(SVG.n(y))\" r=\"5\" fill=\"#F0E442\" stroke=\"#000000\" stroke-width=\"1\"/>"
       case .callback:
-        out += "<line x1=\"\(SVG.n(x))\" y1=\"\(SVG.n(y - 7))\" x2=\"\(SVG.n(x))\" y2=\"\(SVG.n(y + 7))\" stroke=\"#222222\" stroke-width=\"\(total > 1 ? "2.5" : "1.2")\"/>"
+        out += "<line x1=\"\(SVG.n(x))\" y1=\"\(SVG.n(y - 7))\" x2=\"\(SVG.n(x))\" y2=\"\(SVG.n(y + 7))\" stroke=\"#222222\" stroke-width=\"\(badge == nil ? "1.2" : "2.5")\"/>"
       }
       x += 13
-    }
-    if total > 1 {
-      out += "<text x=\"\(SVG.n(x - 9))\" y=\"\(SVG.n(y - 6))\" font-size=\"8\" fill=\"#333333\">\(total)</text>"
+      if let badge {
+        out += "<text x=\"\(SVG.n(x - 5.5))\" y=\"\(SVG.n(y + 3.5))\" font-size=\"9\" fill=\"#333333\" stroke=\"#ffffff\" stroke-width=\"2.5\" "
+        out += "stroke-linejoin=\"round\" paint-order=\"stroke\">\(badge)</text>"
+        x += SVG.textWidth(badge, size: 9) + 1
+      }
     }
     return out + "</g>\n"
   }
@@ -475,13 +535,17 @@ public final class Timeline {
       out += "<line x1=\"\(SVG.n(X(0)))\" y1=\"\(SVG.n(Y(mb)))\" x2=\"\(SVG.n(X(options.width)))\" y2=\"\(SVG.n(Y(mb)))\" stroke=\"\(colour)\" stroke-dasharray=\"5 3\"/>"
       out += "<text x=\"\(SVG.n(X(0) - 10))\" y=\"\(SVG.n(Y(mb) + (below ? 12 : -3)))\" text-anchor=\"end\" font-size=\"10\" fill=\"\(colour)\">\(label) \(Timeline.megabytes(mb))</text>\n"
     }
-    out += "<text x=\"\(SVG.n(X(options.width) + 4))\" y=\"\(SVG.n(top + 8))\" font-size=\"9\" fill=\"#555555\">\(Timeline.megabytes(scale))</text>\n"
-    out += "<text x=\"\(SVG.n(X(options.width) + 4))\" y=\"\(SVG.n(top + height))\" font-size=\"9\" fill=\"#555555\">0</text>\n"
-    out += drawMarkers(memoryEvents, y: top + 8, X: X)
+    // The scale's ends, outside the band on the right, clear of the marks
+    // drawn inside it along its top.
+    out += "<text x=\"\(SVG.n(X(options.width) + 4))\" y=\"\(SVG.n(top + 4))\" font-size=\"9\" fill=\"#555555\">\(Timeline.megabytes(scale))</text>\n"
+    out += "<text x=\"\(SVG.n(X(options.width) + 4))\" y=\"\(SVG.n(top + height))\" font-size=\"9\" fill=\"#555555\">0 MB</text>\n"
+    out += drawMarkers(memoryEvents, y: top + 10, X: X)
     return out
   }
 
-  /// Ticks at a round step (seconds to days) within the uncompressed stretches.
+  /// Ticks at a round step (seconds to days) within the uncompressed
+  /// stretches, and at both edges of each compressed one, where its time is
+  /// written exactly (a round tick may not fall near it).
   private func axis(y: Double, X: (Double) -> Double) -> String {
     var out = "<line x1=\"\(SVG.n(X(0)))\" y1=\"\(SVG.n(y))\" x2=\"\(SVG.n(X(options.width)))\" y2=\"\(SVG.n(y))\" stroke=\"#333333\"/>\n"
     let visible = Double(tMax - tMin) - gaps.reduce(0) { $0 + Double($1.end - $1.start) }
@@ -490,46 +554,79 @@ public final class Timeline {
     let wanted = visible / 1_000_000 / 9
     let step = steps.first { $0 >= wanted } ?? steps.last!
     let stepMicros = Int64(step * 1_000_000)
+    // The gaps' edges first: each a label ending at the gap's start and one
+    // beginning at its end, so the two never overlap; round ticks keep clear.
+    var taken: [(x0: Double, x1: Double)] = []
+    for g in gaps {
+      for (t, atStart) in [(g.start, true), (g.end, false)] {
+        let px = X(x(t))
+        let label = Timeline.duration(Double(t) / 1_000_000)
+        let w = SVG.textWidth(label, size: 10)
+        let (x0, x1) = atStart ? (px - w - 1, px) : (px, px + w + 1)
+        if taken.contains(where: { x0 < $0.x1 + 4 && $0.x0 - 4 < x1 }) { continue }
+        taken.append((x0, x1))
+        out += "<line x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(y))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(y + 5))\" stroke=\"#333333\"/>"
+        out += "<text x=\"\(SVG.n(atStart ? px - 1 : px + 1))\" y=\"\(SVG.n(y + 17))\" text-anchor=\"\(atStart ? "end" : "start")\" "
+        out += "font-size=\"10\" fill=\"#333333\">\(SVG.escape(label))</text>\n"
+      }
+    }
     var t = (tMin / stepMicros) * stepMicros
     if t < tMin { t += stepMicros }
-    var lastX = -100.0
     var drawn = 0
     while t <= tMax, drawn < 400 {
       defer { t += stepMicros }
       if gaps.contains(where: { t > $0.start && t < $0.end }) { continue }
       let px = X(x(t))
-      guard px - lastX >= 56 else { continue }
-      lastX = px
+      let label = Timeline.duration(Double(t) / 1_000_000, short: step >= 1)
+      let w = SVG.textWidth(label, size: 10.5)
+      guard !taken.contains(where: { px - w / 2 < $0.x1 + 8 && $0.x0 - 8 < px + w / 2 }) else { continue }
+      taken.append((px - w / 2, px + w / 2))
       drawn += 1
       out += "<line x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(y))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(y + 5))\" stroke=\"#333333\"/>"
-      out += "<text x=\"\(SVG.n(px))\" y=\"\(SVG.n(y + 17))\" text-anchor=\"middle\" font-size=\"10.5\">\(Timeline.duration(Double(t) / 1_000_000, short: step >= 1))</text>\n"
+      out += "<text x=\"\(SVG.n(px))\" y=\"\(SVG.n(y + 17))\" text-anchor=\"middle\" font-size=\"10.5\">\(SVG.escape(label))</text>\n"
     }
-    out += "<text x=\"\(SVG.n(X(0) - 10))\" y=\"\(SVG.n(y + 17))\" text-anchor=\"end\" font-size=\"10.5\" fill=\"#555555\">virtual time</text>\n"
+    // Below the first tick's label, which is centred on the axis' start.
+    out += "<text x=\"\(SVG.n(X(0) - 10))\" y=\"\(SVG.n(y + 32))\" text-anchor=\"end\" font-size=\"10.5\" fill=\"#555555\">virtual time</text>\n"
     return out
   }
 
-  private func legend(y: Double, left: Double) -> String {
-    var out = "", x = left
+  /// The key, in rows that fit `width`: its SVG and its height.
+  private func legend(y: Double, left: Double, width: Double) -> (svg: String, height: Double) {
+    var items: [(width: Double, draw: (Double, Double) -> String)] = []
     for state in ["active", "inactive", "background", "suspended"] {
       let h = 14 * (Timeline.stateHeight[state] ?? 0.5)
-      out += "<rect x=\"\(SVG.n(x))\" y=\"\(SVG.n(y + 14 - h))\" width=\"22\" height=\"\(SVG.n(h))\" fill=\"\(Timeline.stateColour[state]!)\"/>"
-      out += "<text x=\"\(SVG.n(x + 28))\" y=\"\(SVG.n(y + 12))\" font-size=\"11\">\(state)</text>"
-      x += 38 + SVG.textWidth(state, size: 11)
+      items.append((38 + SVG.textWidth(state, size: 11), { x, y in
+        "<rect x=\"\(SVG.n(x))\" y=\"\(SVG.n(y + 14 - h))\" width=\"22\" height=\"\(SVG.n(h))\" fill=\"\(Timeline.stateColour[state]!)\"/>"
+          + "<text x=\"\(SVG.n(x + 28))\" y=\"\(SVG.n(y + 12))\" font-size=\"11\">\(state)</text>"
+      }))
     }
-    x += 10
-    let items: [(Bucket, String)] = [
-      (Timeline.bucket(.callback, 1), "callback"), (Timeline.bucket(.callback, 2), "several"),
+    let marks: [(Bucket, String)] = [
+      (Timeline.bucket(.callback, 1), "callback (named where there is room)"),
+      (Timeline.bucket(.callback, 3), "3 events in one mark"),
       (Timeline.bucket(.kill, 1), "kill"), (Timeline.bucket(.dataLoss, 1), "data loss"),
       (Timeline.bucket(.expire, 1), "expiration"), (Timeline.bucket(.memoryWarning, 1), "memory warning"),
     ]
-    for (b, label) in items {
-      out += marker(b, x: x + 6, y: y + 8)
-      out += "<text x=\"\(SVG.n(x + 16))\" y=\"\(SVG.n(y + 12))\" font-size=\"11\">\(label)</text>"
-      x += 30 + SVG.textWidth(label, size: 11)
+    for (b, label) in marks {
+      let w = Timeline.markerWidth(b)
+      items.append((w + 14 + SVG.textWidth(label, size: 11), { [self] x, y in
+        marker(b, x: x + 6, y: y + 8) + "<text x=\"\(SVG.n(x + w + 4))\" y=\"\(SVG.n(y + 12))\" font-size=\"11\">\(label)</text>"
+      }))
     }
-    out += "<rect x=\"\(SVG.n(x))\" y=\"\(SVG.n(y))\" width=\"22\" height=\"14\" fill=\"#eeeeee\"/>"
-    out += "<text x=\"\(SVG.n(x + 28))\" y=\"\(SVG.n(y + 12))\" font-size=\"11\">idle stretch, compressed (its length below)</text>\n"
-    return out
+    let idle = "idle stretch, compressed: its length below, its ends' times on the axis"
+    items.append((34 + SVG.textWidth(idle, size: 11), { x, y in
+      "<rect x=\"\(SVG.n(x))\" y=\"\(SVG.n(y))\" width=\"22\" height=\"14\" fill=\"#eeeeee\"/>"
+        + "<text x=\"\(SVG.n(x + 28))\" y=\"\(SVG.n(y + 12))\" font-size=\"11\">\(idle)</text>"
+    }))
+    var out = "", x = left, row = 0.0
+    for item in items {
+      if x + item.width > left + width, x > left {
+        x = left
+        row += 22
+      }
+      out += item.draw(x, y + row)
+      x += item.width + 10
+    }
+    return (out + "\n", row + 22)
   }
 
   static func bucket(_ kind: MarkerKind, _ count: Int32) -> Bucket {
@@ -563,6 +660,16 @@ public final class Timeline {
 
   static func megabytes(_ mb: Double) -> String {
     (mb == mb.rounded() ? String(Int(mb)) : format3(mb)) + " MB"
+  }
+
+  /// A callback's name as a mark's label: the selector alone for the app's
+  /// and the scene's delegates, "Class selector" for others (a view
+  /// controller's), a notification's name as it is.
+  static func shortName(_ name: String) -> String {
+    guard name.hasPrefix("-["), name.hasSuffix("]"), let space = name.firstIndex(of: " ") else { return name }
+    let receiver = name[name.index(name.startIndex, offsetBy: 2)..<space]
+    let selector = name[name.index(after: space)..<name.index(before: name.endIndex)]
+    return receiver == "AppDelegate" || receiver == "SceneDelegate" ? String(selector) : "\(receiver) \(selector)"
   }
 
   static func clip(_ s: String, to n: Int) -> String {

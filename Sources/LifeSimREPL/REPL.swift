@@ -44,15 +44,25 @@ public final class REPL {
   var session = SessionScript()
   /// Per device (in creation order), the first record not yet shown.
   var shown: [Int] = []
+  /// A chunk typed at the prompt runs (not the start-up file, whose records stay unshown).
+  private var evaluating = false
   private let input: LineInput
 
   public init(_ config: Configuration) throws {
     self.config = config
     var options = config.options
     options.retainDevices = true
-    options.output = { text in writeBytes(text, to: stdout); fflush(stdout) }
+    // A `print` comes after the records made before it (the action whose
+    // handler prints, its callbacks): those are shown first, in trace order.
+    let order = PrintOrder()
+    options.output = { text in
+      order.recordsBefore?()
+      writeBytes(text, to: stdout)
+      fflush(stdout)
+    }
     self.runtime = try LuaRuntime(options: options)
     self.input = config.interactive ? EditLineInput(historyPath: config.historyPath) : PlainInput()
+    order.recordsBefore = { [unowned self] in if evaluating { showNewRecords() } }
   }
 
   /// Runs the session until `:quit` or the end of input.
@@ -120,7 +130,9 @@ public final class REPL {
   func evaluate(_ chunk: String) -> Bool {
     ls_sigint_target(runtime.interruptTarget)
     let before = traceLengths()
+    evaluating = true
     let result = runtime.evaluate(chunk)
+    evaluating = false
     ls_sigint_target(nil)
     _ = ls_sigint_take()
     switch result {
@@ -199,6 +211,12 @@ public final class REPL {
     fflush(stdout)
     writeBytes(visibleControls(text.hasSuffix("\n") ? text : text + "\n"), to: stderr)
   }
+}
+
+/// The REPL's hook for `print`, made before the REPL it calls back (there is
+/// one REPL per process, on the main thread).
+final class PrintOrder: @unchecked Sendable {
+  var recordsBefore: (() -> Void)?
 }
 
 /// Writes every UTF-8 byte of `text` (fputs would stop at a NUL).

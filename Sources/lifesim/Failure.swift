@@ -14,6 +14,9 @@ enum CommandFailure: Error {
   case cannotWrite(path: String, reason: String)
   /// Runs of a batch failed; each is recorded in the result file with its error.
   case runsFailed(failed: Int, ran: Int, first: String)
+  /// An input file holds what the command cannot read: a data error, whose
+  /// message says what is wrong with the file (no usage follows it).
+  case badInput(String)
 }
 
 /// What the user sees and the exit status for anything a command throws: the
@@ -41,6 +44,8 @@ func failureReport(for error: Error) -> (message: String?, status: Int32)? {
       return ("lifesim: cannot write \(path): \(reason)", 2)
     case .runsFailed(let failed, let ran, let first):
       return ("lifesim: \(failed) of \(ran) runs failed; first: \(first)", 1)
+    case .badInput(let message):
+      return ("lifesim: \(message)", 2)
     }
   default:
     return nil  // swift-argument-parser's own errors: usage, help, version

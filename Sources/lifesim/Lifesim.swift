@@ -21,6 +21,10 @@ struct Lifesim: ParsableCommand {
   /// `failureReport`; usage errors exit 2 (argument-parser's default would be 64).
   static func main() {
     reportPeakMemoryAtExit()
+    if let unknown = unknownSubcommand(Array(CommandLine.arguments.dropFirst())) {
+      printError(unknown)
+      Glibc.exit(2)
+    }
     do {
       try refuseHugeOptions()
       var command = try parseAsRoot()
@@ -63,6 +67,40 @@ func refuseHugeOptions() throws {
       throw ValidationError("an option of \(name.count) bytes ('\(visibleControls(String(decoding: name.prefix(40), as: UTF8.self)))…') is no lifesim option; options are at most \(maxOptionNameBytes) bytes")
     }
   }
+}
+
+/// The message for a first argument that names no command (`lifesim lanch`),
+/// or nil: argument-parser would call it an unexpected argument and print the
+/// whole usage, which does not say what was meant.
+func unknownSubcommand(_ arguments: [String]) -> String? {
+  guard let word = arguments.first, !word.hasPrefix("-") else { return nil }
+  let names = Lifesim.configuration.subcommands.map { $0._commandName } + ["help"]
+  guard !names.contains(word) else { return nil }
+  // A script named without `run` is the likeliest slip of all.
+  if word.hasSuffix(".lua") { return "lifesim: '\(word)' is not a command; to run the script: lifesim run \(word)" }
+  let close = names.map { ($0, commandDistance(word.lowercased(), $0)) }
+    .filter { $0.1 <= max(1, (word.count - 1) / 3) }
+    .min { $0.1 < $1.1 }
+  let list = names.dropLast().joined(separator: ", ")
+  if let close { return "lifesim: no command '\(word)' (did you mean '\(close.0)'?); the commands: \(list)" }
+  return "lifesim: no command '\(word)'; the commands: \(list) (lifesim help COMMAND for each)"
+}
+
+/// Edits between two words, a swap of neighbours counting as one (so that
+/// `tset` is one edit from `test`).
+func commandDistance(_ a: String, _ b: String) -> Int {
+  let a = Array(a.utf8), b = Array(b.utf8)
+  if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+  var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+  for i in 0...a.count { d[i][0] = i }
+  for j in 0...b.count { d[0][j] = j }
+  for i in 1...a.count {
+    for j in 1...b.count {
+      d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+      if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+    }
+  }
+  return d[a.count][b.count]
 }
 
 /// Standard output must have taken every byte: a full disk or a closed pipe

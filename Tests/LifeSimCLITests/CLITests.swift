@@ -122,7 +122,7 @@ struct CLITestCommandTests {
     #expect(r.status == 2)
     #expect(r.stdout.contains("ok    \(path): passes"))
     #expect(r.stdout.contains("FAIL  \(path): fails"))
-    #expect(r.stdout.hasSuffix("1 passed, 2 failed\n"))
+    #expect(r.stdout.hasSuffix("1 passed, 1 failed, 1 error\n"), "a script error is an error, as in the JUnit report")
   }
 
   @Test func expectedErrorsPassOnlyWithTheirMessage() throws {
@@ -140,14 +140,19 @@ struct CLICompareTests {
     let r = try lifesim(["compare", "Scripts/compare/seed002.lua", "--handled", "--ios", "12", "--ios", "13"])
     #expect(r.status == 0, "\(r.stderr)")
     let lines = r.stdout.split(separator: "\n").map(String.init)
-    #expect(lines.first?.hasPrefix("  iOS 12") == true)
+    // Each version's column has its time beside it.
+    #expect(lines.first?.hasPrefix("  time  iOS 12") == true, "\(lines.first ?? "")")
     // The terminate step: the same willTerminate on both sides, after differing steps.
     // One app: no bundle id in the cells; the force-quit's kill shows by default.
-    #expect(lines.contains { $0.hasPrefix("  -[AppDelegate applicationWillTerminate:]") })
-    #expect(lines.last?.hasPrefix("  kill reason=user") == true)
+    func text(_ line: String) -> String {  // the row without its marker and its first time
+      let cell = line.dropFirst(2).drop { $0 == " " }
+      return String(cell.drop { $0 != " " }.dropFirst(4))
+    }
+    #expect(lines.contains { $0.hasPrefix("  ") && text($0).hasPrefix("-[AppDelegate applicationWillTerminate:]") })
+    #expect(lines.last.map { $0.hasPrefix("  ") && text($0).hasPrefix("kill reason=user") } == true, "\(lines.last ?? "")")
     #expect(!r.stdout.contains("com.example.lifecycle"))
     #expect(lines.contains { $0.hasPrefix("* ") && $0.contains("sceneDidDisconnect:") })
-    #expect(lines.contains { $0.hasPrefix("* -[AppDelegate applicationDidEnterBackground:]") })
+    #expect(lines.contains { $0.hasPrefix("* ") && text($0).hasPrefix("-[AppDelegate applicationDidEnterBackground:]") })
   }
 
   /// A script that pins `ios` still gets one version per column, and is told.
@@ -164,8 +169,14 @@ struct CLICompareTests {
     #expect(r.stdout.contains("-[SceneDelegate"), "the iOS 17 column must run iOS 17:\n\(r.stdout)")
     // Two apps: each row names its app by the last part of its bundle id.
     #expect(r.stdout.contains("a: -[AppDelegate") && !r.stdout.contains("com.example.a"))
-    for line in r.stdout.split(separator: "\n") {
-      for cell in line.dropFirst(2).components(separatedBy: " | ") { #expect(cell.count <= 30, "\(line)") }
+    // --width cuts the text of a cell; its time stands beside it, whole.
+    for line in r.stdout.split(separator: "\n").dropFirst() {
+      // An empty last cell leaves no space after its bar.
+      for cell in line.dropFirst(2).components(separatedBy: " |") {
+        let trimmed = cell.trimmingCharacters(in: .whitespaces)
+        guard let time = trimmed.range(of: " s  ") else { continue }
+        #expect(trimmed[time.upperBound...].count <= 30, "\(line)")
+      }
     }
     #expect(try lifesim(["compare", pinned, "--ios", "12", "--ios", "17", "--width", "5"]).status == 2)
   }

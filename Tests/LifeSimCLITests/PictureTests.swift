@@ -108,14 +108,7 @@ struct PictureTests {
   /// axis in hours; a range hides the lanes with nothing in it; an idle
   /// stretch is compressed with its length written.
   @Test func timelinesRender() throws {
-    let day = try script("day.lua", """
-      local dev = lifesim.device{ ios = 16, model = "iPhone 8", seed = 7 }
-      for k = 1, 30 do
-        local app = dev:install{ bundle = string.format("com.example.app%02d", k), footprint_mb = 40 + (k * 67) % 201 }
-        app:on("sceneDidEnterBackground:", function(ctx) ctx:dirty(1) end)
-      end
-      lifesim.workload.user{ zipf = 1.1, switch_every = 180, session = 1800, idle = 3600 }:drive(dev, { hours = 24 })
-      """)
+    let day = try script("day.lua", ReadablePictureTests.busyDay)
     let trace = Self.dir.appendingPathComponent("day.jsonl")
     let run = try lifesim(["run", day, "--format", "jsonl", "-o", trace.path])
     #expect(run.status == 0, "\(run.stderr)")
@@ -144,7 +137,7 @@ struct PictureTests {
     let t = try lifesim(["run", "Scripts/tour.lua", "--timeline", tour.path])
     #expect(t.status == 0, "\(t.stderr)")
     let tourText = try String(contentsOf: tour, encoding: .utf8)
-    #expect(tourText.contains("idle stretch compressed") && tourText.contains(">39 s<"))
+    #expect(tourText.contains("idle stretch compressed") && tourText.contains(">+39.961 s<"))
     try Self.checkRenders(tour)
     // --from/--to widen the range before the idle stretches are found: nothing
     // from 0 to 500 s is one compressed stretch, and the axis speaks of the same times.
@@ -237,34 +230,42 @@ struct PictureTests {
   }
 }
 
-/// The pictures the README shows are committed under docs/pictures and made
-/// by the commands it gives: regenerated here, they must be the same bytes,
-/// and render.
+/// The pictures the documentation shows are committed under docs/pictures,
+/// each SVG with its PNG (for pages that cannot show SVG), all made by one
+/// command, `./dev.sh pictures`: regenerated here with the commands it lists,
+/// the SVGs must be the same bytes, and each PNG what rsvg-convert makes of
+/// its SVG. The diagrams are Graphviz's layout, which `./dev.sh` installs.
 struct CommittedPictureTests {
-  static let commands: [(file: String, arguments: [String])] = [
-    ("process-ios12.svg", ["diagram", "--machine", "process", "--ios", "12", "-o"]),
-    ("process-ios17.svg", ["diagram", "--machine", "process", "--ios", "17", "-o"]),
-    ("scene.svg", ["diagram", "--machine", "scene", "-o"]),
-    ("view-controller.svg", ["diagram", "--machine", "vc", "-o"]),
-    ("tour-timeline.svg", ["run", "Scripts/tour.lua", "--timeline"]),
-  ]
+  /// The `pictures` list of dev.sh: each picture's file and the lifesim arguments that make it.
+  static func commands() throws -> [(file: String, arguments: [String])] {
+    let script = try String(contentsOf: repoRoot.appendingPathComponent("dev.sh"), encoding: .utf8)
+    let start = try #require(script.range(of: "pictures=(\n"), "dev.sh has no pictures list")
+    let list = script[start.upperBound...].prefix { $0 != ")" }
+    return list.split(separator: "\n").compactMap { line in
+      let entry = line.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+      guard let colon = entry.firstIndex(of: ":") else { return nil }
+      return (String(entry[..<colon]), entry[entry.index(after: colon)...].split(separator: " ").map(String.init))
+    }
+  }
 
   @Test func theCommittedPicturesAreCurrentAndRender() throws {
-    let readme = try String(contentsOf: repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    for (file, arguments) in Self.commands {
+    #expect(try runTool(["dot", "-V"]).status == 0, "no Graphviz dot: ./dev.sh installs graphviz")
+    let commands = try Self.commands()
+    #expect(commands.count == 5, "\(commands)")
+    for (file, arguments) in commands {
       let committed = repoRoot.appendingPathComponent("docs/pictures/" + file)
-      #expect(readme.contains("lifesim " + (arguments + ["docs/pictures/" + file]).joined(separator: " ")),
-              "README does not give the command that makes \(file)")
-      #expect(readme.contains("](docs/pictures/\(file))"), "README does not show \(file)")
       let fresh = PictureTests.dir.appendingPathComponent("fresh-" + file)
       let r = try lifesim(arguments + [fresh.path])
       #expect(r.status == 0, "\(r.stderr)")
-      var made = try String(contentsOf: fresh, encoding: .utf8)
-      // The timeline's title is the script's path, as the README's command gives it.
-      made = made.replacingOccurrences(of: fresh.path, with: "docs/pictures/" + file)
+      let made = try String(contentsOf: fresh, encoding: .utf8)
       let kept = try String(contentsOf: committed, encoding: .utf8)
-      #expect(made == kept, "docs/pictures/\(file) is out of date: run the README's command again")
+      #expect(made == kept, "docs/pictures/\(file) is out of date: run ./dev.sh pictures")
       try PictureTests.checkRenders(committed.standardizedFileURL)
+      let png = committed.deletingPathExtension().appendingPathExtension("png")
+      let rendered = PictureTests.dir.appendingPathComponent("fresh-" + png.lastPathComponent)
+      #expect(try runTool(["rsvg-convert", committed.path, "-o", rendered.path]).status == 0)
+      #expect(FileManager.default.contents(atPath: png.path) == FileManager.default.contents(atPath: rendered.path),
+              "docs/pictures/\(png.lastPathComponent) is not rsvg-convert's rendering of \(file): run ./dev.sh pictures")
     }
   }
 }

@@ -118,12 +118,13 @@ struct REPLSupportTests {
     #expect(rt.completions(for: "ap", before: "") == ["app"])
     #expect(rt.completions(for: "whi", before: "") == ["while"])
     #expect(rt.completions(for: "string.fo", before: "") == ["string.format"])
-    #expect(rt.completions(for: "applicationDidBe", before: #"app:on(""#) == ["applicationDidBecomeActive:"])
-    #expect(rt.completions(for: "sceneWillEnter", before: "app:on( '") == ["sceneWillEnterForeground:"])
+    // A completed string is closed with its quote (CompletionQuoteTests).
+    #expect(rt.completions(for: "applicationDidBe", before: #"app:on(""#) == [#"applicationDidBecomeActive:""#])
+    #expect(rt.completions(for: "sceneWillEnter", before: "app:on( '") == ["sceneWillEnterForeground:'"])
     #expect(rt.completions(for: "UIApplicationDidB", before: #"app:observe(""#)
-      == ["UIApplicationDidBecomeActiveNotification"])
+      == [#"UIApplicationDidBecomeActiveNotification""#])
     _ = rt.evaluate(#"dev:install{ bundle = "com.example.mail" }"#)
-    #expect(rt.completions(for: "com.ex", before: #"dev:app(""#) == ["com.example.mail", "com.example.notes"])
+    #expect(rt.completions(for: "com.ex", before: #"dev:app(""#) == [#"com.example.mail""#, #"com.example.notes""#])
     #expect(rt.completions(for: "nothing.x", before: "").isEmpty)
     #expect(rt.completions(for: "app.nope.x", before: "").isEmpty)
   }

@@ -18,7 +18,8 @@ struct DiagramTests {
     }
     #expect(d.edges.count == count)
     let dot = d.dot()
-    #expect(dot.components(separatedBy: " -> ").count - 1 == count)
+    // The note of the iOS 13+ process machine is tied to it by an edge of its own.
+    #expect(dot.components(separatedBy: " -> ").count - 1 - dot.components(separatedBy: "  note -> ").count + 1 == count)
     #expect(dot.components(separatedBy: "style=dashed").count - 1 == d.edges.filter(\.silent).count)
     let mermaid = d.mermaid()
     #expect(mermaid.components(separatedBy: ".->").count - 1 == d.edges.filter(\.silent).count)

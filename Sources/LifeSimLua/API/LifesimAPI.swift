@@ -187,15 +187,19 @@ extension LuaRuntime {
     try args.function(2)
     if let filter = options.testFilter, !name.lowercased().contains(filter.lowercased()) { return 0 }
     if options.stopAtFirstFailure && testResults.contains(where: { $0.failure != nil }) { return 0 }
+    // Where the case is: the line its function starts on (reports point there).
+    lua_pushvalue(L, 2)
+    var ar = lua_Debug()
+    let line = lua_getinfo(L, ">S", &ar) != 0 && ar.linedefined > 0 ? Int(ar.linedefined) : nil
     lua_pushvalue(L, 2)
     let start = monotonicSeconds()
     let status = ls_pcall(L, 0, 0, 0)
     let seconds = monotonicSeconds() - start
     if status == LUA_OK {
-      testResults.append(TestCaseResult(name: name, failure: nil, seconds: seconds))
+      testResults.append(TestCaseResult(name: name, failure: nil, seconds: seconds, line: line))
     } else {
       let failure = popFailure(status: status)
-      testResults.append(TestCaseResult(name: name, failure: failure, seconds: seconds, context: failureContext()))
+      testResults.append(TestCaseResult(name: name, failure: failure, seconds: seconds, context: failureContext(), line: line))
     }
     return 0
   }

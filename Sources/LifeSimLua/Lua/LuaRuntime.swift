@@ -76,6 +76,8 @@ public struct TestCaseResult: Sendable {
   /// For a failure: the virtual time and the last trace records before it
   /// (`failureContext`).
   public var context: String?
+  /// The line the case's function starts on, in the file that called `lifesim.test`.
+  public var line: Int?
   public var passed: Bool { failure == nil }
 }
 

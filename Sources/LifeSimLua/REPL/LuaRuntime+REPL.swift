@@ -107,7 +107,8 @@ extension LuaRuntime {
   public func completions(for word: String, before: String) -> [String] {
     let trimmed = before.reversed().drop(while: { $0 == " " || $0 == "\t" })
     if let quote = trimmed.first, quote == "\"" || quote == "'" {
-      return stringCompletions(prefix: word, before: String(trimmed.dropFirst().reversed()))
+      // A completed string is closed, as a completed name is: one Tab gives `"com.example.notes"`.
+      return stringCompletions(prefix: word, before: String(trimmed.dropFirst().reversed())).map { $0 + String(quote) }
     }
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }

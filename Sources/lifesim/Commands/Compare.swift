@@ -11,10 +11,13 @@ extension Lifesim {
       discussion: """
         The script runs once per --ios value, and every device runs the \
         version of its column: a script's own lifesim.device{ ios = … } is \
-        overridden, and compare says so. Actions, callbacks, kills and data \
-        loss are aligned in columns; a row marked * differs between versions. \
+        overridden, and compare says so. Actions, callbacks, expirations, kills \
+        (watchdog, jetsam, …), data loss and print lines are aligned in columns, \
+        each version with the virtual time of each row beside it; a row marked * \
+        differs between versions, one marked ~ is the same at different times. \
         With --handled, only callbacks the script handles are shown (the \
-        methods the app implements). A device with one app shows no bundle id; \
+        methods the app implements); --all adds states, notifications, \
+        snapshots and memory records. A device with one app shows no bundle id; \
         with several, each row names its app by the last part of its bundle id.
         """
     )
@@ -28,13 +31,13 @@ extension Lifesim {
     @Flag(help: "Show only callbacks the script has a handler or observer for.")
     var handled = false
 
-    @Flag(help: "Show every record kind (states, notifications, snapshots), not just actions and callbacks.")
+    @Flag(help: "Show every record kind (states, notifications, snapshots, memory), not just what the app did and what it lost.")
     var all = false
 
     @Option(help: "The run's seed.")
     var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("The widest a column gets; longer cells are cut with …", valueName: "N"))
+    @Option(help: ArgumentHelp("The widest a row's text gets (its time aside); longer text is cut with …", valueName: "N"))
     var width: Int?
 
     func validate() throws {
@@ -46,7 +49,7 @@ extension Lifesim {
     }
 
     func run() throws {
-      var traces: [[[String]]] = []  // per version, per device, the lines
+      var traces: [[[Line]]] = []  // per version, per device, the lines
       var pinned: [Int] = []  // versions the script asked for, overridden
       var notes: [[String]] = []  // per version, handlers that never ran
       for v in versions {
@@ -55,6 +58,7 @@ extension Lifesim {
         options.overrideIOS = true  // each column is the version in its header
         options.seed = seed
         options.output = { _ in }
+        options.printsToTrace = true  // a print is a row: a log record where it ran
         let runtime = try LuaRuntime(options: options)
         do {
           try runtime.runFile(file)
@@ -83,14 +87,21 @@ extension Lifesim {
       writeOut(out)
     }
 
-    /// The comparable lines of a trace: no times, so versions can line up.
-    private func lines(of device: Device) -> [String] {
+    /// A row's text (what is compared) and its virtual time (shown beside it).
+    struct Line {
+      var time: Int64
+      var text: String
+    }
+
+    /// The comparable lines of a trace: their text holds no time, so that
+    /// versions line up; the time goes in a column of its own.
+    private func lines(of device: Device) -> [Line] {
       let writer = TraceWriter(format: .text)
       let trace = device.trace
       let single = trace.appNames.count == 1
       return trace.records.compactMap { r in
         switch r.kind {
-        case .action, .kill, .dataLoss: break
+        case .action, .kill, .dataLoss, .expire, .log: break
         case .callback: if handled && r.handled != true { return nil }
         case .notification: if !all || (handled && r.handled != true) { return nil }
         default: if !all { return nil }
@@ -107,23 +118,56 @@ extension Lifesim {
             line = single ? rest : (bundle.split(separator: ".").last.map(String.init) ?? bundle) + ": " + rest
           }
         }
-        return line
+        return Line(time: r.time.microseconds, text: line)
       }
     }
 
-    private func table(_ columns: [[String]]) -> String {
+    /// "30.5 s": seconds with at most six decimals, as the trace has them.
+    private func time(_ micros: Int64) -> String {
+      var text = String(micros / 1_000_000)
+      let fraction = micros % 1_000_000
+      if fraction != 0 {
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 6 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        text += "." + digits
+      }
+      return text + " s"
+    }
+
+    private func table(_ columns: [[Line]]) -> String {
       let cap = self.width ?? Int.max
       func cut(_ s: String) -> String { s.count <= cap ? s : String(s.prefix(cap - 1)) + "…" }
-      let rows = alignColumns(columns).map { $0.map { $0.map(cut) } }
-      let width = min(cap, max(12, columns.dropLast().flatMap { $0 }.map(\.count).max() ?? 0))
-      func pad(_ s: String) -> String { s + String(repeating: " ", count: max(0, width - s.count)) }
+      let aligned = alignColumns(columns.map { $0.map(\.text) })
+      // The aligned rows hold each column's lines in order: its times follow.
+      var next = [Int](repeating: 0, count: columns.count)
+      let rows: [[Line?]] = aligned.map { row in
+        row.enumerated().map { c, text in
+          guard text != nil else { return nil }
+          defer { next[c] += 1 }
+          return columns[c][next[c]]
+        }
+      }
+      let times = columns.map { $0.map { time($0.time) } }
+      let timeWidth = max(4, times.flatMap { $0 }.map(\.count).max() ?? 0)
+      let width = min(cap, max(12, columns.dropLast().flatMap { $0 }.map(\.text.count).max() ?? 0))
+      func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
+      func padLeft(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }
+      func cell(_ time: String, _ text: String, last: Bool) -> String {
+        padLeft(time, timeWidth) + "  " + (last ? text : pad(text, width))
+      }
       var out = "  " + versions.enumerated().map { i, v in
-        i == versions.count - 1 ? "iOS \(v)" : pad("iOS \(v)")
+        cell("time", "iOS \(v)", last: i == versions.count - 1)
       }.joined(separator: " | ") + "\n"
       for row in rows {
-        let same = row.allSatisfy { $0 != nil && $0 == row[0] }
-        let cells = row.enumerated().map { i, c in i == row.count - 1 ? (c ?? "") : pad(c ?? "") }
-        out += (same ? "  " : "* ") + cells.joined(separator: " | ") + "\n"
+        let same = row.allSatisfy { $0 != nil && $0!.text == row[0]!.text }
+        let sameTime = same && row.allSatisfy { $0!.time == row[0]!.time }
+        let cells = row.enumerated().map { i, c in
+          cell(c.map { time($0.time) } ?? "", c.map { cut($0.text) } ?? "", last: i == row.count - 1)
+        }
+        var line = (same ? (sameTime ? "  " : "~ ") : "* ") + cells.joined(separator: " | ")
+        while line.hasSuffix(" ") { line.removeLast() }
+        out += line + "\n"
       }
       return out
     }

@@ -120,8 +120,9 @@ extension Lifesim {
       }
       if let timeline {
         var options = TimelineOptions()
-        options.title = file
+        options.title = scenarioTitle(file)
         let devices = runtime.createdDevices
+        for (i, device) in devices.enumerated() { options.deviceNames[i + 1] = "iOS \(device.profile.version)" }
         let svg = try LifeSimPictures.Timeline.render(options: options) { body in
           for (i, device) in devices.enumerated() {
             for r in device.trace.records { try body(TimelineEvent(r, in: device.trace, device: i + 1)) }

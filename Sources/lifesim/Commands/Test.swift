@@ -20,7 +20,8 @@ extension Lifesim {
         shows the virtual time and the last trace records before it. -x stops \
         at the first failure, skipping the later cases of its file too; -k \
         that selects nothing exits with status 5. The last line is \
-        "N passed, N failed".
+        "N passed, N failed", with ", N errors" when scripts failed with an \
+        error rather than a failed expectation (JUnit's failures and errors).
         """
     )
 
@@ -66,7 +67,7 @@ extension Lifesim {
                                   inputs: paths.map { ("the test path", $0) } + files.map { ("the test file", $0) })
       }
       let paint = Paint(enabled: color == .always || color == .auto && Paint.terminalWantsColour())
-      var passed = 0, failed = 0
+      var passed = 0, failed = 0, errors = 0
       var worst: Int32 = 0
       var report = JUnitReport()
       files: for file in files {
@@ -82,7 +83,7 @@ extension Lifesim {
           ran.append(outcome)
           let time = String(format: " (%.3f s)", outcome.seconds)
           if let message = outcome.failure {
-            failed += 1
+            if outcome.isError { errors += 1 } else { failed += 1 }
             worst = max(worst, outcome.isError ? 2 : 1)
             writeOut(paint.red("FAIL") + "  \(visibleControls(outcome.name))\(time)\n" + indent(visibleControls(message)) + "\n")
             if exitFirst {
@@ -96,9 +97,9 @@ extension Lifesim {
         }
       }
       if let junitXml { try writeTextFile(junitXml, report.xml()) }
-      writeOut("\(passed) passed, \(failed) failed\n")
+      writeOut("\(passed) passed, \(failed) failed" + (errors > 0 ? ", \(errors) error\(errors == 1 ? "" : "s")" : "") + "\n")
       if worst != 0 { throw ExitCode(worst) }
-      if let pattern, passed + failed == 0 {
+      if let pattern, passed + failed + errors == 0 {
         // As pytest: a selection that runs nothing is not a pass.
         printError("lifesim test: no test matched -k '\(pattern)' in \(files.count) file\(files.count == 1 ? "" : "s")")
         throw ExitCode(5)
@@ -138,12 +139,17 @@ struct TestOutcome {
   var isError = false
   /// Wall-clock seconds: the case's, or the whole file's for a file-level case.
   var seconds = 0.0
+  /// The line a report points to: where the failure was raised in this file,
+  /// else where the case's function starts (nil: the file as a whole).
+  var line: Int?
 }
 
 /// The JUnit XML report of `lifesim test --junit-xml`: one `testsuite` per
 /// file, one `testcase` per counted case, failed expectations as `failure`
 /// and errors as `error` (the shape Jenkins' junit-10.xsd describes, which
-/// GitLab and GitHub Actions read too).
+/// GitLab and GitHub Actions read too). Each `testcase` also carries `file`
+/// and `line`, as pytest's reports do: GitHub's annotation actions place
+/// their notes by them (junit-10.xsd itself has no such attributes).
 struct JUnitReport {
   private var suites: [(file: String, cases: [TestOutcome], seconds: Double)] = []
 
@@ -163,7 +169,8 @@ struct JUnitReport {
       let classname = xmlEscaped(className(suite.file))
       for c in suite.cases {
         let name = xmlEscaped(c.testCase ?? c.name)
-        out += "    <testcase name=\"\(name)\" classname=\"\(classname)\" time=\"\(seconds(c.seconds))\""
+        out += "    <testcase name=\"\(name)\" classname=\"\(classname)\" time=\"\(seconds(c.seconds))\" "
+          + "file=\"\(xmlEscaped(suite.file))\" line=\"\(c.line ?? 1)\""
         guard let failure = c.failure else {
           out += "/>\n"
           continue
@@ -220,8 +227,10 @@ func runTestFile(_ file: String, options: RuntimeOptions, explicitVersion: Bool 
     for r in runtime.testResults {
       let failure = r.failure.map { f in r.context.map { f.report + "\n" + $0 } ?? f.report }
       outcomes.append(TestOutcome(name: "\(file): \(r.name)", file: file, testCase: r.name, failure: failure,
-                                  isError: !(r.failure?.isExpectation ?? true), seconds: r.seconds))
+                                  isError: !(r.failure?.isExpectation ?? true), seconds: r.seconds,
+                                  line: r.failure.flatMap { failureLine($0.message, in: file) } ?? r.line))
     }
+    warnAboutSameNames(runtime.testResults, file: file)
     if let f = fileFailure { fileContext = runtime.failureContext().map { f.report + "\n" + $0 } ?? f.report }
     if fileFailure == nil && runtime.hasExperiment {
       outcomes.append(smokeTest(runtime, file: file))
@@ -249,11 +258,36 @@ func runTestFile(_ file: String, options: RuntimeOptions, explicitVersion: Bool 
   }
   if let f = fileFailure {
     outcomes.append(TestOutcome(name: file, file: file, failure: fileContext ?? f.report, isError: !f.isExpectation,
-                                seconds: monotonicSeconds() - start))
+                                seconds: monotonicSeconds() - start, line: failureLine(f.message, in: file)))
   } else if outcomes.isEmpty && options.testFilter == nil {
     outcomes.append(TestOutcome(name: file, file: file, seconds: monotonicSeconds() - start))
   }
   return outcomes
+}
+
+/// The line of `file` a failure's message starts with (`file:LINE: …`), or nil.
+func failureLine(_ message: String, in file: String) -> Int? {
+  let short = file.hasPrefix("./") ? String(file.dropFirst(2)) : file
+  for prefix in [file + ":", short + ":"] where message.hasPrefix(prefix) {
+    return Int(message.dropFirst(prefix.count).prefix { $0.isNumber })
+  }
+  return nil
+}
+
+/// Two cases of one file with the same name are one line in a report and
+/// one pattern for -k: said, with their lines, so that one is renamed.
+private func warnAboutSameNames(_ results: [TestCaseResult], file: String) {
+  var lines: [String: [Int?]] = [:]
+  var order: [String] = []
+  for r in results {
+    if lines[r.name] == nil { order.append(r.name) }
+    lines[r.name, default: []].append(r.line)
+  }
+  for name in order where lines[name]!.count > 1 {
+    let at = lines[name]!.map { $0.map(String.init) ?? "?" }.joined(separator: ", ")
+    printError("lifesim: warning: \(file): \(lines[name]!.count) tests are named '\(visibleNULs(name))' (lines \(at)); "
+             + "reports and -k cannot tell them apart, so give each its own name")
+  }
 }
 
 /// An experiment file's test: its first point with seed 1 runs and returns metrics.

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import LifeSimLua
 import LifeSimPictures
 
 extension Lifesim {
@@ -7,11 +9,14 @@ extension Lifesim {
     static let configuration = CommandConfiguration(
       abstract: "Draw a JSONL trace as swimlanes over virtual time (SVG).",
       discussion: """
-        One lane per app and per scene, coloured and sized by state; markers for \
-        callbacks (selectors in tooltips), kills, data losses, expirations and \
-        memory warnings; a memory band with the warning and jetsam levels. Long \
-        idle stretches are compressed and shaded, with the gap written. The \
-        trace is read twice, line by line: memory stays flat however long it is.
+        One lane per app (and per scene, for an app with several), coloured and \
+        sized by state; markers for callbacks (named beside them where there is \
+        room, and in tooltips), kills, data losses, expirations and memory \
+        warnings, with "×N" when a mark stands for N events; a memory band with \
+        the warning and jetsam levels. Long idle stretches are compressed and \
+        shaded, with their length written and the times of their ends on the \
+        axis. The trace is read twice, line by line: memory stays flat however \
+        long it is.
         """
     )
 
@@ -27,10 +32,10 @@ extension Lifesim {
     @Option(help: ArgumentHelp("Show up to this virtual time, in seconds.", valueName: "seconds"))
     var to: Double?
 
-    @Option(help: "The width of the time axis, in pixels.")
-    var width: Double = 1100
+    @Option(help: "The width of the time axis, in pixels (the default fits a 1,400-pixel window).")
+    var width: Double = 1050
 
-    @Option(help: "The title (default: the trace's file name).")
+    @Option(help: "The title (default: the trace's file name, without folder and extension).")
     var title: String?
 
     func validate() throws {
@@ -48,15 +53,31 @@ extension Lifesim {
       options.from = from
       options.to = to
       options.width = width
-      options.title = title ?? trace
+      options.title = title ?? scenarioTitle(trace)
       let reader = JSONLTraceReader(path: trace)
       let svg: String
       do {
         svg = try LifeSimPictures.Timeline.render(options: options) { try reader.forEach($0) }
       } catch let e as JSONLTraceReader.ReadError {
-        throw ValidationError(e.description)
+        throw CommandFailure.badInput(e.description)
       }
       try writeTextFile(output, svg)
     }
   }
+}
+
+/// A picture's title for a scenario: the first sentence of the script's
+/// opening comment ("A first tour of lifesim"), else its file name without
+/// folder and extension; a trace's, its file name so.
+func scenarioTitle(_ path: String) -> String {
+  let name = String((path.split(separator: "/").last ?? Substring(path)))
+  let base = name.contains(".") ? String(name[..<name.lastIndex(of: ".")!]) : name
+  guard path.hasSuffix(".lua"), let bytes = try? readFileBytes(path) else { return base }
+  let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
+  guard let first = text.split(separator: "\n").first, first.hasPrefix("-- "), !first.hasPrefix("-- expect-error:") else { return base }
+  var line = first.dropFirst(3)
+  for stop in [": ", ". ", "; "] { if let r = line.range(of: stop) { line = line[..<r.lowerBound] } }
+  if line.hasSuffix(".") { line = line.dropLast() }
+  let title = line.trimmingCharacters(in: .whitespaces)
+  return title.isEmpty || title.count > 80 ? base : title
 }
