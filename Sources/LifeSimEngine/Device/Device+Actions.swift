@@ -41,6 +41,7 @@ extension Device {
     screen.closeOverlays()
     if let f = frontmost {
       if profile.lockEntersBackground {
+        if model?.lockReactivates == true { try reactivateOnLock(f) }
         try sendToBackground(f)
       } else {
         try walk(.toInactive, f)
@@ -299,6 +300,7 @@ extension Device {
       if self[id].state == .notRunning { stats.coldOpens += 1 }
     }
     frontmost = id
+    if self[id].prewarm != nil { try endPrewarm(id) }  // §2.1 "Prewarming": the tap reuses the process
     if let scene {
       try cascade(for: id) { try walkScenes(.toActive, id, url: url, scene: scene) }
     } else {
