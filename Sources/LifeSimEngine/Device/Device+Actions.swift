@@ -76,7 +76,8 @@ extension Device {
       // become active again, with nothing left showing.
       if let f = frontmost, !isLocked, !isSwitcherOpen {
         try walk(.toInactive, f)
-        try walk(.toActive, f)
+        // Killed in its resign handler, the app is no longer on screen to return.
+        if frontmost == f { try walk(.toActive, f) }
       }
       try settle()
       return

@@ -23,7 +23,7 @@ extension Device {
     if quirks.contains(.prewarmSkipsLaunchMethods) {
       // §8.11, DTS: the prewarm stops before UIApplicationMain, so app code
       // sees nothing until the tap, which is then a cold launch.
-      log("prewarmed before UIApplicationMain: the launch methods wait for the tap (reference §8.11)", app: id)
+      log("prewarmed before UIApplicationMain: the launch methods wait for the tap (quirk prewarm_skips_launch_methods, §8.11)", app: id)
       try settle()
       return
     }
@@ -70,7 +70,10 @@ extension Device {
   func reactivateOnLock(_ id: AppID) throws {
     guard self[id].state == .active else { return }
     try walk(.toInactive, id)
+    // A process killed in one of these handlers is gone from the screen.
+    guard frontmost == id, self[id].state == .inactive else { return }
     try walk(.toActive, id)
+    guard frontmost == id, self[id].state == .active else { return }
     try walk(.toInactive, id)
   }
 }

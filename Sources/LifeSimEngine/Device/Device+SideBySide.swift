@@ -16,7 +16,7 @@ extension Device {
       guard model?.showsWindowsSideBySide == true else {
         let what = model.map { "the \($0.name)" } ?? "a device without a model"
         throw SimulationError.invalidAction(
-          .openScene, reason: "beside = true needs an iPad model (lifesim.device{ model = \"iPad Pro 11 2018\" }); \(what) shows one window at a time")
+          .openScene, reason: "beside = true needs an iPad model, such as the iPad Pro 11 2018; \(what) shows one window at a time")
       }
       guard self[id].model == .scene else {
         throw SimulationError.noScenes(.openScene, app: self[id].config.bundle, sceneless: profile.supportsScenes,
