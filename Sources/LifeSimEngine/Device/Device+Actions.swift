@@ -235,6 +235,8 @@ extension Device {
     // record comes then: just before its state becomes notRunning (issue 17).
     if self[id].state.isRunning { pendingUserKill = id }
     defer { pendingUserKill = nil }
+    let carried = restorationSurvivingForceQuit(id)  // §2.11, FB9855914
+    defer { carryRestoration(carried, to: id) }
     try cascade(for: id) {
       if self[id].model == .scene {
         try terminateScenes(id)

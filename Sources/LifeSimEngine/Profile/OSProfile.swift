@@ -158,6 +158,11 @@ public struct OSProfile: Sendable, Equatable {
   /// (§5.6 "viewIsAppearing: and children").
   public var viewIsAppearingReachesChildren: Bool { version >= 16 }
 
+  /// On an iPad, closing an app's last window in the switcher keeps its
+  /// session: the relaunch reconnects it without asking for a configuration
+  /// (one iPadOS 15 report, §2.11).
+  public var lastClosedWindowKeepsSession: Bool { version >= 15 }
+
   // MARK: - The table
 
   /// Every fact above, by the name scripts see in `dev.profile`, with its value
@@ -194,6 +199,7 @@ public struct OSProfile: Sendable, Equatable {
       Fact("active_prewarm_environment", activePrewarmEnvironment, "§2.1 Prewarming (field reports)"),
       Fact("app_intents", hasAppIntents, "§2.13"),
       Fact("view_is_appearing_reaches_children", viewIsAppearingReachesChildren, "§5.6 (iOS 15 bug reports)"),
+      Fact("last_closed_window_keeps_session", lastClosedWindowKeepsSession, "§2.11 (one iPadOS 15 report; iPads only)"),
     ]
   }
 

@@ -26,12 +26,16 @@ public enum Quirk: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   /// methods, which then run at the user's tap. The default follows the field
   /// reports up to iOS 18, where they run during the prewarm.
   case prewarmSkipsLaunchMethods
+  /// §8.12: Apple's sample documentation: a force-quit deletes the scenes'
+  /// preserved state. The default follows an iOS 15 radar (FB9855914), where
+  /// the relaunch still receives it.
+  case forceQuitDeletesRestoration
 
   /// The name scripts use.
   public var description: String { Quirk.names[Int(rawValue)] }
 
   /// The reference section that documents the contradiction.
-  public var reference: String { ["§8.2", "§8.3", "§8.7", "§8.1", "§8.8", "§8.11"][Int(rawValue)] }
+  public var reference: String { ["§8.2", "§8.3", "§8.7", "§8.1", "§8.8", "§8.11", "§8.12"][Int(rawValue)] }
 
   /// One line for help texts and errors.
   public var summary: String {
@@ -42,6 +46,7 @@ public enum Quirk: UInt8, CaseIterable, Sendable, CustomStringConvertible {
       "a background launch or wake gets applicationDidEnterBackground: before the event (Apple's article)",
       "the root view controller's viewDidAppear: comes before …DidBecomeActive: at launch (iOS 8, 11 per Neuburg)",
       "a prewarm runs no launch methods; they run at the user's tap (Apple DTS, late iOS 15)",
+      "a force-quit deletes the scenes' restoration activities (Apple's sample documentation)",
     ][Int(rawValue)]
   }
 
@@ -57,6 +62,7 @@ public enum Quirk: UInt8, CaseIterable, Sendable, CustomStringConvertible {
     "background_launch_enters_background",
     "root_appears_before_active",
     "prewarm_skips_launch_methods",
+    "force_quit_deletes_restoration",
   ]
 }
 

@@ -28,6 +28,16 @@ extension API {
       let (slot, _) = try rt.selfContext()
       push(rt.L, slot.device.isProtectedDataAvailable)
     },
+    .field(.scene, "state_restoration_activity",
+           "The session's restoration activity: the table stateRestorationActivityForScene: last returned, or nil.") { rt in
+      let (slot, id, number) = try rt.selfScene()
+      let app = slot.device[id]
+      if let i = app.sceneIndex(number), let token = app.scenes[i].restorationActivity {
+        slot.pushSlot(Int32(token.rawValue))
+      } else {
+        lua_pushnil(rt.L)
+      }
+    },
   ]
 }
 

@@ -207,3 +207,90 @@ struct ViewIsAppearingChildrenTests {
     }
   }
 }
+
+struct SceneRestorationTests {
+  /// A scene app that implements `stateRestorationActivityForScene:`, whose
+  /// host answers with token 7.
+  private func restoring(_ dev: Device) throws -> (AppID, RecordingHost) {
+    let host = RecordingHost()
+    host.results[.stateRestorationActivity] = .token(HostToken(7))
+    dev.host = host
+    let app = try dev.install(AppConfig(bundle: "com.example.notes"))
+    dev.setHandled(.stateRestorationActivity, for: app)
+    return (app, host)
+  }
+
+  @Test func theActivityIsAskedForInTheBackgroundAndKeptWithItsSession() throws {
+    let dev = Device(profile: try OSProfile(version: 17), seed: 1)
+    let (app, _) = try restoring(dev)
+    try dev.launch(app)
+    let m = dev.mark()
+    try dev.home()
+    #expect(dev.callbacks(since: m) == [
+      "sceneWillResignActive:", "sceneDidEnterBackground:", "stateRestorationActivityForScene:",
+    ])
+    #expect(dev[app].scenes[0].restorationActivity == HostToken(7))
+    try dev.memoryPressure()  // jetsam: the session survives, with its activity
+    let again = dev.mark()
+    try dev.launch(app)
+    #expect(!dev.callbacks(since: again).contains("application:configurationForConnectingSceneSession:options:"))
+    #expect(dev[app].scenes[0].restorationActivity == HostToken(7))
+  }
+
+  @Test func anAppWithoutTheMethodIsNeverAsked() throws {
+    let (dev, app) = try makeDevice(ios: 17)
+    dev.setHandlesAll(for: app)  // on("*") alone implements nothing
+    try dev.launch(app)
+    try dev.home()
+    #expect(!dev.callbacks(since: 1).contains("stateRestorationActivityForScene:"))
+  }
+
+  @Test func aForceQuitKeepsItForTheNextSessionUnlessTheQuirkSaysOtherwise() throws {
+    let dev = Device(profile: try OSProfile(version: 15), seed: 1)
+    let (app, _) = try restoring(dev)
+    try dev.launch(app)
+    try dev.home()
+    try dev.forceQuit(app)
+    #expect(dev[app].scenes.isEmpty && dev[app].carriedRestorationActivity == HostToken(7))
+    try dev.launch(app)
+    #expect(dev[app].scenes[0].restorationActivity == HostToken(7) && dev[app].carriedRestorationActivity == nil)
+
+    let apple = Device(profile: try OSProfile(version: 15), seed: 1, quirks: QuirkSet([.forceQuitDeletesRestoration]))
+    let (other, host) = try restoring(apple)
+    try apple.launch(other)
+    try apple.home()
+    try apple.forceQuit(other)
+    #expect(apple[other].carriedRestorationActivity == nil && host.released.contains(7))
+    try apple.launch(other)
+    #expect(apple[other].scenes[0].restorationActivity == nil)
+  }
+
+  @Test func onAnIPadTheLastClosedWindowComesBackWithoutAConfiguration() throws {
+    let dev = Device(profile: try OSProfile(version: 15), seed: 1, model: DeviceModel.named("iPad Pro 11 2018"))
+    let (app, _) = try restoring(dev)
+    try dev.launch(app)
+    let detail = try dev.openSceneBeside(app)
+    try dev.home()
+    try dev.closeScene(app, scene: 1)       // the main window first
+    try dev.closeScene(app, scene: detail)  // then the detail window: the app is killed
+    #expect(dev[app].state == .notRunning && dev[app].scenes.map(\.number) == [detail])
+    let m = dev.mark()
+    try dev.launch(app)
+    let calls = dev.callbacks(since: m)
+    #expect(!calls.contains("application:configurationForConnectingSceneSession:options:"))
+    #expect(calls.contains("scene:willConnectToSession:options:"))
+    #expect(dev[app].scenes.map(\.number) == [detail] && dev[app].scenes[0].restorationActivity == HostToken(7))
+  }
+
+  @Test func onAnIPhoneClosingTheLastWindowDiscardsIt() throws {
+    let dev = Device(profile: try OSProfile(version: 15), seed: 1)
+    let (app, _) = try restoring(dev)
+    try dev.launch(app)
+    try dev.home()
+    try dev.closeScene(app, scene: 1)
+    #expect(dev[app].scenes.isEmpty)
+    let m = dev.mark()
+    try dev.launch(app)
+    #expect(dev.callbacks(since: m).contains("application:configurationForConnectingSceneSession:options:"))
+  }
+}
