@@ -9,7 +9,8 @@ lifesim.test("the quirks are listed with what they change", function()
   end
   table.sort(names)
   assert(table.concat(names, " ") == "background_launch_enters_background disconnect_on_background "
-    .. "exits_on_suspend_terminate_only root_appears_before_active scene_force_quit_enters_background", table.concat(names, " "))
+    .. "exits_on_suspend_terminate_only force_quit_deletes_restoration prewarm_skips_launch_methods root_appears_before_active "
+    .. "scene_force_quit_enters_background", table.concat(names, " "))
   local dev = lifesim.device{ ios = 17 }
   assert(#dev.quirks == 0, "off by default")
 end)

@@ -62,6 +62,11 @@ public struct App: Sendable {
   public internal(set) var backgroundLaunchEnd: SimTime?
   /// Playing audio (with the `audio` mode): the process stays running (§3.6).
   public internal(set) var playingAudio = false
+  /// The process was prewarmed and waits for the user's tap (§2.1 "Prewarming").
+  public internal(set) var prewarm: Prewarm?
+  /// A restoration activity that survived a force-quit, for the next new
+  /// session (§2.11, FB9855914).
+  public internal(set) var carriedRestorationActivity: HostToken?
   /// Resident memory of the process in MB; the config's value at launch, 0
   /// when not running.
   public fileprivate(set) var footprintMB: Double = 0
@@ -264,4 +269,14 @@ public struct BackgroundTask: Sendable, Equatable {
   public var began: SimTime = .zero
   /// The expiration handler has been called.
   public internal(set) var expired = false
+}
+
+/// A process the system started ahead of the user's tap (reference §2.1
+/// "Prewarming"), until the tap reuses it.
+public struct Prewarm: Equatable, Sendable {
+  /// `ActivePrewarm = "1"` is in the process environment (iOS 15 only).
+  public var activePrewarmEnvironment: Bool
+  /// Protected data was unavailable when the prewarm ran: the tap makes it
+  /// available before the scene connects.
+  public var withoutProtectedData: Bool
 }

@@ -80,6 +80,8 @@ public enum Callback: UInt8, CaseIterable, Sendable {
   // UIViewController containment (reference §5.6)
   case willMoveToParent
   case didMoveToParent
+  // UISceneDelegate state restoration (reference §2.11)
+  case stateRestorationActivity
 
   /// Its row: names, receiver, notification and source, in one place.
   public var info: CallbackInfo { Callback.rows[Int(rawValue)] }
@@ -175,6 +177,7 @@ public enum Callback: UInt8, CaseIterable, Sendable {
                  "userNotificationCenter(_:didReceive:withCompletionHandler:)", .appDelegate, nil, "§2.12"),
     CallbackInfo(.willMoveToParent, "willMoveToParentViewController:", "willMove(toParent:)", .viewController, nil, "§5.6"),
     CallbackInfo(.didMoveToParent, "didMoveToParentViewController:", "didMove(toParent:)", .viewController, nil, "§5.6"),
+    CallbackInfo(.stateRestorationActivity, "stateRestorationActivityForScene:", "stateRestorationActivity(for:)", .sceneDelegate, nil, "§2.11"),
     ]
     precondition(rows.map(\.callback) == Callback.allCases, "Callback.rows must list every case once, in order")
     return rows

@@ -110,6 +110,10 @@ public struct Scene: Sendable, Equatable {
   /// The session was configured once, so a reconnection restores it without
   /// asking `application:configurationForConnectingSceneSession:options:` (§2.1 step 5).
   public internal(set) var hasSession = false
+  /// The session's `stateRestorationActivity`: what the scene delegate's
+  /// `stateRestorationActivityForScene:` last returned, handed back at the
+  /// next `scene:willConnectToSession:options:` (§2.11).
+  public internal(set) var restorationActivity: HostToken?
   /// Orders scenes by when they were last brought forward: the highest is the
   /// one a tap on the icon shows.
   var lastForward: Int = 0

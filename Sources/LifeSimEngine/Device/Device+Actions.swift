@@ -41,6 +41,7 @@ extension Device {
     screen.closeOverlays()
     if let f = frontmost {
       if profile.lockEntersBackground {
+        if model?.lockReactivates == true { try reactivateOnLock(f) }
         try sendToBackground(f)
       } else {
         try walk(.toInactive, f)
@@ -75,7 +76,8 @@ extension Device {
       // become active again, with nothing left showing.
       if let f = frontmost, !isLocked, !isSwitcherOpen {
         try walk(.toInactive, f)
-        try walk(.toActive, f)
+        // Killed in its resign handler, the app is no longer on screen to return.
+        if frontmost == f { try walk(.toActive, f) }
       }
       try settle()
       return
@@ -233,6 +235,8 @@ extension Device {
     // record comes then: just before its state becomes notRunning.
     if self[id].state.isRunning { pendingUserKill = id }
     defer { pendingUserKill = nil }
+    let carried = restorationSurvivingForceQuit(id)  // §2.11, FB9855914
+    defer { carryRestoration(carried, to: id) }
     try cascade(for: id) {
       if self[id].model == .scene {
         try terminateScenes(id)
@@ -299,6 +303,7 @@ extension Device {
       if self[id].state == .notRunning { stats.coldOpens += 1 }
     }
     frontmost = id
+    if self[id].prewarm != nil { try endPrewarm(id) }  // §2.1 "Prewarming": the tap reuses the process
     if let scene {
       try cascade(for: id) { try walkScenes(.toActive, id, url: url, scene: scene) }
     } else {

@@ -204,7 +204,7 @@ extension Device {
 
   /// A background launch's window: the process runs until it completes or
   /// the window ends, then the snapshot, then suspension (§2.8 steps 4–5).
-  private func startBackgroundLaunch(_ id: AppID) throws {
+  func startBackgroundLaunch(_ id: AppID) throws {
     if self[id].backgroundDeadline == nil { try startBackgroundBudget(id) }
     let end = now + policy.backgroundLaunchTime
     self[id].backgroundLaunchEnd = end

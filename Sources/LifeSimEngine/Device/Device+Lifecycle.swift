@@ -94,6 +94,7 @@ extension Device {
     self[id].tasks.removeAll()
     self[id].unsaved = 0
     self[id].playingAudio = false
+    self[id].prewarm = nil
     leftBackground(id)
     watchdogs.processEnded(id)
     scheduleMemoryCheck()

@@ -29,7 +29,9 @@ extension Device {
       try requireOpen(id, number, .closeScene)
     }
     try showSwitcher()
-    if self[id].scenes.count == 1 {
+    if self[id].scenes.count == 1 && keepsLastClosedSession {
+      try closeLastWindowKeepingSession(id)  // §2.11, iPadOS 15
+    } else if self[id].scenes.count == 1 {
       // §2.6 (Douglas Hill, FB6185896): closing the last one terminates the process.
       try forceQuitCascade(id)
     } else {
@@ -212,8 +214,12 @@ extension Device {
       guard let i = self[id].sceneIndex(number) else { return }
       // §2.1 step 5: the configuration is asked for new sessions only.
       if callback == .configurationForConnecting && self[id].scenes[i].hasSession { continue }
-      if callback == .sceneWillConnect { self[id].scenes[i].hasSession = true }
+      if callback == .sceneWillConnect {
+        if !self[id].scenes[i].hasSession { adoptCarriedRestoration(id, scene: i) }
+        self[id].scenes[i].hasSession = true
+      }
       try deliver(callback, to: id, scene: number, url: callback == .sceneWillConnect ? url : nil)
+      if callback == .sceneDidEnterBackground { try askRestorationActivity(id, scene: number) }  // §2.11
       if callback == .sceneWillConnect {
         // §2.1 step 6: the window and the root are made in willConnect, and the
         // root appears before the scene comes forward.
@@ -302,6 +308,7 @@ extension Device {
   /// `application:didDiscardSceneSessions:`.
   func discardSessions(_ numbers: [Int32], of id: AppID) {
     guard !numbers.isEmpty else { return }
+    releaseRestoration(of: numbers, in: id)
     self[id].scenes.removeAll { numbers.contains($0.number) }
     self[id].discardedSessions += numbers
   }

@@ -511,6 +511,8 @@ extension Device {
   /// `viewIsAppearing:` per profile: always from 17; on 13–16 only to a view
   /// controller that implements it; never before 13 (§0, §5.3).
   private func deliversViewIsAppearing(_ vc: ObjectID) -> Bool {
+    // §5.6: on iOS 13–15 a child misses it, whatever it implements.
+    if case .child = objects[vc: vc].placement, !profile.viewIsAppearingReachesChildren { return false }
     switch profile.delivery(of: .viewIsAppearing) {
     case .always: return true
     case .never, .ifAny: return false

@@ -57,6 +57,9 @@ public struct Delivery: Sendable {
 public enum HandlerResult: Equatable, Sendable {
   case none
   case bool(Bool)
+  /// A value the host keeps for the engine (the `NSUserActivity` that
+  /// `stateRestorationActivityForScene:` returns); the engine releases it.
+  case token(HostToken)
 }
 
 /// How an incoming call shows on an unlocked phone (reference §2.4).

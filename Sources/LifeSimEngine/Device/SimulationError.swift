@@ -6,6 +6,7 @@ public enum Operation: String, CaseIterable, Sendable, CustomStringConvertible {
   // The user's and the system's actions.
   case install, launch, openURL, home, lock, unlock, interrupt, endInterrupt, openSwitcher, switchTo, forceQuit
   case memoryWarning, backgroundFetch, silentPush, rotate, endCall, openNotification, notify, memoryPressure
+  case prewarm, runIntent
   // Windows (scene sessions).
   case openScene, closeScene, disconnectScene
   // The view hierarchy.

@@ -21,6 +21,16 @@ public struct DeviceModel: Sendable, Equatable {
   /// The first and last major iOS versions the model runs (nil: still supported).
   public var firstIOS: Int
   public var lastIOS: Int?
+  /// Pressing the side button gives the app on screen `willResignActive`,
+  /// `didBecomeActive`, then `willResignActive` again before it enters the
+  /// background (§2.3 "Models that reactivate on lock": logs of an iPhone 14
+  /// Pro on 16.5.1 and an iPhone 15 on 18.3; an iPhone 13 Pro Max on the same
+  /// iOS does not).
+  public var lockReactivates = false
+
+  /// Whether the model shows an app's windows side by side (Split View, Slide
+  /// Over, Stage Manager): the iPads (§1.2 "Windows side by side").
+  public var showsWindowsSideBySide: Bool { name.hasPrefix("iPad") }
 
   /// The per-process limit when no model is given: 50% of RAM (reference §0 "Jetsam").
   public static func defaultLimitMB(ramMB: Int) -> Int { ramMB / 2 }
@@ -57,6 +67,12 @@ public struct DeviceModel: Sendable, Equatable {
                        firstIOS: first, lastIOS: last)
   }
 
+  private static func reactivatesOnLock(_ model: DeviceModel) -> DeviceModel {
+    var m = model
+    m.lockReactivates = true
+    return m
+  }
+
   /// Every model lifesim knows: reference §4's table (limit, RAM as measured),
   /// then later models (RAM from the public spec tables, default limit). The
   /// iOS ranges are Apple's compatibility lists (first shipped, last supported).
@@ -91,8 +107,9 @@ public struct DeviceModel: Sendable, Equatable {
     unmeasured("iPhone SE 2020", ramGB: 3, from: 13), unmeasured("iPhone 12", ramGB: 4, from: 14),
     unmeasured("iPhone 12 Pro", ramGB: 6, from: 14), unmeasured("iPhone 13", ramGB: 4, from: 15),
     unmeasured("iPhone 13 Pro", ramGB: 6, from: 15), unmeasured("iPhone SE 2022", ramGB: 4, from: 15),
-    unmeasured("iPhone 14", ramGB: 6, from: 16), unmeasured("iPhone 14 Pro", ramGB: 6, from: 16),
-    unmeasured("iPhone 15", ramGB: 6, from: 17), unmeasured("iPhone 15 Pro", ramGB: 8, from: 17),
+    unmeasured("iPhone 13 Pro Max", ramGB: 6, from: 15),
+    unmeasured("iPhone 14", ramGB: 6, from: 16), reactivatesOnLock(unmeasured("iPhone 14 Pro", ramGB: 6, from: 16)),
+    reactivatesOnLock(unmeasured("iPhone 15", ramGB: 6, from: 17)), unmeasured("iPhone 15 Pro", ramGB: 8, from: 17),
     unmeasured("iPhone 16", ramGB: 8, from: 18), unmeasured("iPhone 16 Pro", ramGB: 8, from: 18),
     unmeasured("iPad 9", ramGB: 3, from: 15), unmeasured("iPad Air 2022", ramGB: 8, from: 15),
     unmeasured("iPad Pro 11 2022", ramGB: 8, from: 16), unmeasured("iPad mini 6", ramGB: 4, from: 15),

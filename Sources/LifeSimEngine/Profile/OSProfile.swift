@@ -139,6 +139,30 @@ public struct OSProfile: Sendable, Equatable {
   /// which makes it resign (§2.4).
   public var callStyle: CallStyle { version >= 14 ? .banner : .fullScreen }
 
+  // MARK: - Modern iOS (§2.1 prewarming, §2.13, §5.6)
+
+  /// The system may start an app's process ahead of the user's tap, from
+  /// iOS 15 (§2.1 "Prewarming", §7 row 15).
+  public var prewarms: Bool { version >= 15 }
+
+  /// `ActivePrewarm = "1"` is in the environment during a prewarm's launch
+  /// methods on iOS 15 only: field reports find it absent from iOS 16 (§2.1
+  /// "Prewarming").
+  public var activePrewarmEnvironment: Bool { version == 15 }
+
+  /// App Intents (Shortcuts, Siri) run an app's intents from iOS 16 (§2.13).
+  public var hasAppIntents: Bool { version >= 16 }
+
+  /// A child view controller gets `viewIsAppearing:` from iOS 16; on 13–15 only
+  /// the container does, an iOS bug that apps work around by forwarding it
+  /// (§5.6 "viewIsAppearing: and children").
+  public var viewIsAppearingReachesChildren: Bool { version >= 16 }
+
+  /// On an iPad, closing an app's last window in the switcher keeps its
+  /// session: the relaunch reconnects it without asking for a configuration
+  /// (one iPadOS 15 report, §2.11).
+  public var lastClosedWindowKeepsSession: Bool { version >= 15 }
+
   // MARK: - The table
 
   /// Every fact above, by the name scripts see in `dev.profile`, with its value
@@ -171,6 +195,11 @@ public struct OSProfile: Sendable, Equatable {
       Fact("child_appears_twice_mid_appearance", childAppearsTwiceMidAppearance, "§5.6 (rdar://14058168, iOS 5.0 and 6.1)"),
       Fact("layout_passes_first", Double(layoutPassesFirst), "§0, §5.3"),
       Fact("layout_passes_revealed", Double(layoutPassesRevealed), "§5.4 pop and dismiss rows"),
+      Fact("prewarming", prewarms, "§2.1 Prewarming, §7 row 15"),
+      Fact("active_prewarm_environment", activePrewarmEnvironment, "§2.1 Prewarming (field reports)"),
+      Fact("app_intents", hasAppIntents, "§2.13"),
+      Fact("view_is_appearing_reaches_children", viewIsAppearingReachesChildren, "§5.6 (iOS 15 bug reports)"),
+      Fact("last_closed_window_keeps_session", lastClosedWindowKeepsSession, "§2.11 (one iPadOS 15 report; iPads only)"),
     ]
   }
 

@@ -22,12 +22,20 @@ public enum Quirk: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   /// §8.8: the launch interleaving "flipped" in iOS 8 and 11 (Neuburg): the root
   /// view controller's `viewDidAppear:` comes before `…DidBecomeActive:`.
   case rootAppearsBeforeActive
+  /// §8.11: Apple DTS: from late iOS 15 a prewarm stops before the launch
+  /// methods, which then run at the user's tap. The default follows the field
+  /// reports up to iOS 18, where they run during the prewarm.
+  case prewarmSkipsLaunchMethods
+  /// §8.12: Apple's sample documentation: a force-quit deletes the scenes'
+  /// preserved state. The default follows an iOS 15 radar (FB9855914), where
+  /// the relaunch still receives it.
+  case forceQuitDeletesRestoration
 
   /// The name scripts use.
   public var description: String { Quirk.names[Int(rawValue)] }
 
   /// The reference section that documents the contradiction.
-  public var reference: String { ["§8.2", "§8.3", "§8.7", "§8.1", "§8.8"][Int(rawValue)] }
+  public var reference: String { ["§8.2", "§8.3", "§8.7", "§8.1", "§8.8", "§8.11", "§8.12"][Int(rawValue)] }
 
   /// One line for help texts and errors.
   public var summary: String {
@@ -37,6 +45,8 @@ public enum Quirk: UInt8, CaseIterable, Sendable, CustomStringConvertible {
       "UIApplicationExitsOnSuspend apps get applicationWillTerminate: with no applicationDidEnterBackground:",
       "a background launch or wake gets applicationDidEnterBackground: before the event (Apple's article)",
       "the root view controller's viewDidAppear: comes before …DidBecomeActive: at launch (iOS 8, 11 per Neuburg)",
+      "a prewarm runs no launch methods; they run at the user's tap (Apple DTS, late iOS 15)",
+      "a force-quit deletes the scenes' restoration activities (Apple's sample documentation)",
     ][Int(rawValue)]
   }
 
@@ -51,6 +61,8 @@ public enum Quirk: UInt8, CaseIterable, Sendable, CustomStringConvertible {
     "exits_on_suspend_terminate_only",
     "background_launch_enters_background",
     "root_appears_before_active",
+    "prewarm_skips_launch_methods",
+    "force_quit_deletes_restoration",
   ]
 }
 

@@ -27,6 +27,7 @@ public enum DeviceAction: UInt8, CaseIterable, Sendable, CustomStringConvertible
   case backgroundFetch, silentPush
   case push, pop, popGesture, present, dismiss, dismissGesture, rotate, addView, removeView
   case endCall, openNotification, notify, addChild, removeFromParent, memoryPressure
+  case prewarm, runIntent
 
   public var description: String {
     ["launch", "open_url", "home", "lock", "unlock", "interrupt", "end_interrupt", "switcher",
@@ -34,7 +35,7 @@ public enum DeviceAction: UInt8, CaseIterable, Sendable, CustomStringConvertible
      "disconnect_scene", "background_fetch", "silent_push",
      "push", "pop", "pop_gesture", "present", "dismiss", "dismiss_gesture", "rotate",
      "add_view", "remove_view", "end_call", "open_notification", "notify", "add_child", "remove_from_parent",
-     "memory_pressure"][Int(rawValue)]
+     "memory_pressure", "prewarm", "run_intent"][Int(rawValue)]
   }
 }
 

@@ -53,12 +53,13 @@ extension LuaRuntime {
     }
   }
 
-  /// `app:open_scene()`: another window; returns its scene.
+  /// `app:open_scene([{ beside = true }])`: another window; returns its scene.
   func appOpenScene() throws -> Int32 {
     let h = try checkHandle(1, .app)
     let slot = try slot(h.device)
     let id = AppID(Int(h.index))
-    let number = try slot.device.openScene(id)
+    let beside = try args.options(2, keys: ["beside"])?.optional("beside", as: Bool.self) ?? false
+    let number = beside ? try slot.device.openSceneBeside(id) : try slot.device.openScene(id)
     pushScene(number, of: id, on: slot)
     return 1
   }

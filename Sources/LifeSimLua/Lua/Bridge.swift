@@ -153,7 +153,7 @@ struct APIRow {
 /// The whole API, in the order `:help` lists it.
 enum API {
   static let rows: [APIRow] = lifesimRows + expectRows + exploreRows + workloadRows + preludeRows + deviceRows + appRows
-    + viewControllerRows + viewRows + sceneRows + traceRows + contextRows + taskRows + metaRows
+    + viewControllerRows + viewRows + sceneRows + traceRows + contextRows + taskRows + metaRows + modernRows
 
   /// Each row's closure by id, for `dispatch` (nil for values): reading it does
   /// not copy the row's strings.

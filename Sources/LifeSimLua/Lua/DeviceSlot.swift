@@ -465,6 +465,7 @@ final class DeviceSlot: DeviceHost {
        let slot = specHandlers[token]?[delivery.callback.rawValue] {
       _ = try call(slot, ctx: ctx, app: delivery.app, what: .delivery(delivery.callback, vc: delivery.vc, view: delivery.view))
     }
+    if delivery.callback == .stateRestorationActivity { return try activityResult(delivery, ctx: ctx) }
     // Only a method whose answer the OS reads has its result read.
     let reads = delivery.readsAnswer
     let own = functions[app].handler(for: c)
@@ -479,6 +480,19 @@ final class DeviceSlot: DeviceHost {
       if own == 0 { result = r }
     }
     return result
+  }
+
+  /// `stateRestorationActivityForScene:` returns a table that stands for its
+  /// `NSUserActivity`: kept in the store for the engine, which releases it.
+  /// Any other result is no activity.
+  private func activityResult(_ delivery: Delivery, ctx: Int32) throws -> HandlerResult {
+    let app = Int(delivery.app.index)
+    let own = functions[app].handler(for: Int(delivery.callback.rawValue))
+    let function = own != 0 ? own : functions[app].wildcard
+    guard function != 0 else { return .none }
+    return try invoke(function, app: delivery.app, what: describe(.delivery(delivery.callback, vc: nil, view: nil)),
+                      push: { pushSlot(ctx); return 1 },
+                      read: { lua_type(L, -1) == LUA_TTABLE ? HandlerResult.token(HostToken(Int(store(-1)))) : .none })
   }
 
   func observe(_ notification: AppNotification, app: AppID, on device: Device) throws {

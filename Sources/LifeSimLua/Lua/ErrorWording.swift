@@ -21,6 +21,8 @@ extension Operation {
     case .forceQuit: return "dev:kill"
     case .memoryWarning: return "dev:memory_warning"
     case .memoryPressure: return "dev:memory_pressure"
+    case .prewarm: return "dev:prewarm"
+    case .runIntent: return "dev:run_intent"
     case .backgroundFetch: return "dev:background_fetch"
     case .silentPush: return "dev:silent_push"
     case .rotate: return "dev:rotate"

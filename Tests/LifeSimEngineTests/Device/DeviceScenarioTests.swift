@@ -452,7 +452,7 @@ struct DeviceModelTests {
     #expect(m.ramMB == 3844 && m.perProcessLimitMB == 2068)
     #expect(DeviceModel.named("iPhone X")?.perProcessLimitMB == 1392)
     #expect(DeviceModel.named("iPhone 99") == nil)
-    #expect(DeviceModel.all.count == 51)
+    #expect(DeviceModel.all.count == 52)
     #expect(DeviceModel.named("iPhone 4")!.runs(ios: 7) && !DeviceModel.named("iPhone 4")!.runs(ios: 8))
     #expect(DeviceModel.named("iPhone 15 Pro")!.ramMB == 8192 && !DeviceModel.named("iPhone 15 Pro")!.limitMeasured)
     let dev = Device(profile: try OSProfile(version: 13), seed: 1, model: m)

@@ -1,0 +1,79 @@
+// Prewarming (reference §2.1 "Prewarming", §8.11): from iOS 15 the system
+// starts an app's process ahead of the user's tap, runs its launch methods
+// with no scene, and holds it until the tap reuses it.
+extension Device {
+  /// `dev:prewarm(app)`: the system starts the app's process before any tap
+  /// (after a reboot, or when it predicts a launch). The launch methods run in
+  /// the background, no scene connects and no configuration is asked for, and
+  /// the process is suspended until the user opens the app. Before iOS 15 the
+  /// system does not prewarm: a `log` record says so and nothing happens.
+  /// - Throws: `invalidAction` for an app whose process runs.
+  public func prewarm(_ id: AppID) throws {
+    try begin(.prewarm, .prewarm, app: id) {
+      guard !self[id].state.isRunning else {
+        throw SimulationError.invalidAction(
+          .prewarm, reason: "\(self[id].config.bundle) is \(self[id].state); the system prewarms only an app with no process")
+      }
+    }
+    guard profile.prewarms else {
+      log("not prewarmed: iOS \(profile.version) does not prewarm apps (reference §2.1)", app: id)
+      try settle()
+      return
+    }
+    if quirks.contains(.prewarmSkipsLaunchMethods) {
+      // §8.11, DTS: the prewarm stops before UIApplicationMain, so app code
+      // sees nothing until the tap, which is then a cold launch.
+      log("prewarmed before UIApplicationMain: the launch methods wait for the tap (quirk prewarm_skips_launch_methods, §8.11)", app: id)
+      try settle()
+      return
+    }
+    self[id].prewarm = Prewarm(activePrewarmEnvironment: profile.activePrewarmEnvironment,
+                               withoutProtectedData: !protectedData.available)
+    try cascade(for: id) {
+      try apply(.launchInBackground, to: id)
+      guard self[id].state == .background else { return }
+      // Held in the background with no scene until the tap: a task the
+      // launch methods began keeps it running within the usual budget.
+      try startBackgroundBudget(id)
+      if !isHeld(id) { try apply(.suspend, to: id) }
+    }
+    try settle()
+  }
+
+  /// The user's tap reaches a prewarmed process: no second launch methods;
+  /// the environment loses `ActivePrewarm`, and protected data that was
+  /// unavailable during the prewarm becomes available before the scene
+  /// connects (§2.1 "Prewarming", the iOS 15.0 log).
+  func endPrewarm(_ id: AppID) throws {
+    guard let warm = self[id].prewarm else { return }
+    self[id].prewarm = nil
+    try cascade(for: id) {
+      if self[id].state == .suspended { try apply(.resume, to: id) }
+      if warm.withoutProtectedData && protectedData.available {
+        try deliver(.protectedDataDidBecomeAvailable, to: id)
+      }
+    }
+  }
+
+  /// The process environment app code reads (`ProcessInfo.environment`):
+  /// `ActivePrewarm = "1"` during an iOS 15 prewarm, and nothing else.
+  public func environment(of id: AppID) -> [(String, String)] {
+    self[id].prewarm?.activePrewarmEnvironment == true ? [("ActivePrewarm", "1")] : []
+  }
+
+  /// `UIApplication.isProtectedDataAvailable` (reference §0 "Protected data").
+  public var isProtectedDataAvailable: Bool { protectedData.available }
+
+  /// §2.3 "Models that reactivate on lock": on some models the side button
+  /// makes the app on screen resign, become active and resign again before
+  /// it enters the background, all at the same instant.
+  func reactivateOnLock(_ id: AppID) throws {
+    guard self[id].state == .active else { return }
+    try walk(.toInactive, id)
+    // A process killed in one of these handlers is gone from the screen.
+    guard frontmost == id, self[id].state == .inactive else { return }
+    try walk(.toActive, id)
+    guard frontmost == id, self[id].state == .active else { return }
+    try walk(.toInactive, id)
+  }
+}

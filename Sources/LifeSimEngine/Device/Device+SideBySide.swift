@@ -1,0 +1,42 @@
+// iPad windows side by side (reference §1.2 "Windows side by side"): Split
+// View, Slide Over and Stage Manager show a second window of an app next to
+// the first, and both stay in the foreground.
+extension Device {
+  /// Opens another window of the app on screen next to its window: the new
+  /// scene asks for a configuration, connects, enters the foreground and
+  /// becomes active, and the windows already on screen stay in the foreground
+  /// with no callback. Only models that show windows side by side (iPads).
+  /// - Returns: the new scene's session number.
+  /// - Throws: `invalidAction` without an iPad model, or when the app is not
+  ///   on screen; `noScenes` for an app without scenes.
+  @discardableResult
+  public func openSceneBeside(_ id: AppID) throws -> Int32 {
+    try begin(.openScene, .openScene, app: id, detail: "beside") {
+      try requireUnlocked(.openScene)
+      guard model?.showsWindowsSideBySide == true else {
+        let what = model.map { "the \($0.name)" } ?? "a device without a model"
+        throw SimulationError.invalidAction(
+          .openScene, reason: "beside = true needs an iPad model, such as the iPad Pro 11 2018; \(what) shows one window at a time")
+      }
+      guard self[id].model == .scene else {
+        throw SimulationError.noScenes(.openScene, app: self[id].config.bundle, sceneless: profile.supportsScenes,
+                                       ios: profile.version)
+      }
+      guard frontmost == id, interruption == nil, !isSwitcherOpen,
+            self[id].scenes.contains(where: { $0.state == .foregroundActive }) else {
+        throw SimulationError.invalidAction(
+          .openScene, reason: "beside = true opens a window next to an active one on screen; \(self[id].config.bundle) has none")
+      }
+    }
+    let number = newScene(id)
+    try cascade(for: id) {
+      if let i = self[id].sceneIndex(number) {
+        forwardCount += 1
+        self[id].scenes[i].lastForward = forwardCount
+      }
+      for event in SceneRoutes.events(.toActive, from: .unattached) { try apply(event, scene: number, of: id) }
+    }
+    try settle()
+    return number
+  }
+}
