@@ -285,7 +285,7 @@ private func warnAboutSameNames(_ results: [TestCaseResult], file: String) {
   }
   for name in order where lines[name]!.count > 1 {
     let at = lines[name]!.map { $0.map(String.init) ?? "?" }.joined(separator: ", ")
-    printError("lifesim: warning: \(file): \(lines[name]!.count) tests are named '\(visibleNULs(name))' (lines \(at)); "
+    printError("lifesim: warning: \(file): \(lines[name]!.count) tests are named '\(visibleControls(name))' (lines \(at)); "
              + "reports and -k cannot tell them apart, so give each its own name")
   }
 }
