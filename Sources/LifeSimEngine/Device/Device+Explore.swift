@@ -1,5 +1,4 @@
-// What `lifesim explore` needs of the engine: memory pressure as an action,
-// and a canonical fingerprint of the device's state, by which the search
+// What `lifesim explore` needs of the engine: coverage, and a canonical fingerprint of the device's state, by which the search
 // recognises a state it has seen.
 /// Which edges of each state machine a device has taken, and how often: what
 /// `lifesim explore` reports as coverage. Counted as the engine walks the
@@ -38,19 +37,6 @@ public struct Coverage: Sendable, Equatable {
 }
 
 extension Device {
-  /// Memory pressure from outside the apps (the system or another process
-  /// grows): jetsam kills, in its own order, every process below the
-  /// foreground band, that is suspended and background processes that do not
-  /// play audio (reference §4: the lowest bands go first). What the user sees
-  /// survives.
-  public func memoryPressure() throws {
-    try begin(.memoryPressure, .memoryPressure)
-    while let victim = processes.firstVictim(order: .bands), self[victim].band < .foreground {
-      try cascade(for: victim) { try systemKill(victim, reason: .vmPageShortage) }
-    }
-    try settle()
-  }
-
   /// The device's state, encoded canonically: two devices with the same
   /// fingerprint behave the same under the same actions, so a search can
   /// visit the state once. It covers each app's process state, scenes,

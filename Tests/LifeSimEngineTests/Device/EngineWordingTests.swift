@@ -6,7 +6,7 @@ import Testing
 /// typed errors in its own words, which the bridge and the CLI word for their
 /// users. These checks keep Lua and CLI vocabulary out of its string literals.
 struct EngineWordingTests {
-  static let foreign = ["dev:", "ctx:", "dev.", "app:on", "--max", "lifesim", "Lua", "= {", "()"]
+  static let foreign = ["dev:", "ctx:", "dev.", "app:on", "--max", "lifesim", "Lua", "= {", "()", "{ ", "= true", "= false"]
 
   @Test func engineStringsSpeakNeitherLuaNorCLI() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -36,10 +36,10 @@ struct EngineWordingTests {
   }
 
   @Test func errorsCarryDataAndRefusalsAreMarked() {
-    #expect(SimulationError.locked(.launch).description == "launch: the device is locked")
-    #expect(SimulationError.locked(.launch).isRefusal)
+    #expect(SimulationError.locked(.action(.launch)).description == "launch: the device is locked")
+    #expect(SimulationError.locked(.action(.launch)).isRefusal)
     #expect(SimulationError.reentrant(.advance, inside: .clock).description == "advance cannot run inside advance or run")
     #expect(!SimulationError.horizonReached(.seconds(1)).isRefusal)
-    #expect(SimulationError.replayRow(3, .locked(.launch)).isRefusal)
+    #expect(SimulationError.replayRow(3, .locked(.action(.launch))).isRefusal)
   }
 }
