@@ -6,7 +6,7 @@ import Testing
 /// typed errors in its own words, which the bridge and the CLI word for their
 /// users. These checks keep Lua and CLI vocabulary out of its string literals.
 struct EngineWordingTests {
-  static let foreign = ["dev:", "ctx:", "dev.", "app:on", "--max", "lifesim", "Lua", "= {", "()", "{ ", "= true", "= false"]
+  static let foreign = ["dev:", "ctx:", "dev.", "app:on", "--max", "lifesim", "Lua", "= {", "()", "= true", "= false"]
 
   @Test func engineStringsSpeakNeitherLuaNorCLI() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -28,11 +28,28 @@ struct EngineWordingTests {
           for word in Self.foreign where literal.contains(word) {
             found.append("\(relative):\(n + 1): \"\(literal)\"")
           }
+          if Self.hasTableCall(literal) { found.append("\(relative):\(n + 1): \"\(literal)\"") }
         }
       }
     }
     #expect(files > 20)
     #expect(found.isEmpty, "engine strings in Lua or CLI terms:\n\(found.joined(separator: "\n"))")
+  }
+
+  /// A Lua call with a table argument, `end_interrupt{ accept = true }`: a
+  /// name running into a brace (Swift's interpolated closures have a space).
+  static func hasTableCall<S: StringProtocol>(_ literal: S) -> Bool {
+    var previous: Character = " "
+    for c in literal {
+      if c == "{" && (previous.isLetter || previous == "_") { return true }
+      previous = c
+    }
+    return false
+  }
+
+  @Test func aTableCallIsLuaSyntax() {
+    #expect(Self.hasTableCall("answer one with end_interrupt{ accept = true }"))
+    #expect(!Self.hasTableCall("\\(app.map { \" on \\($0)\" } ?? \"\")"))
   }
 
   @Test func errorsCarryDataAndRefusalsAreMarked() {
