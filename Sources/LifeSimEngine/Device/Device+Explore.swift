@@ -1,38 +1,41 @@
-// What `lifesim explore` needs of the engine: coverage, and a canonical fingerprint of the device's state, by which the search
-// recognises a state it has seen.
+// What `lifesim explore` needs of the engine: coverage, and a canonical
+// fingerprint of the device's state, by which the search recognises a state
+// it has seen.
+
 /// Which edges of each state machine a device has taken, and how often: what
 /// `lifesim explore` reports as coverage. Counted as the engine walks the
 /// tables (an increment per edge).
 public struct Coverage: Sendable, Equatable {
-  /// By edge index of `AppLifecycle.appDelegate` and `AppLifecycle.scene`.
-  public internal(set) var processAppDelegate = [Int](repeating: 0, count: AppLifecycle.appDelegate.transitions.count)
-  public internal(set) var processScene = [Int](repeating: 0, count: AppLifecycle.scene.transitions.count)
-  /// By edge index of `SceneLifecycle.table` and `AppearanceLifecycle.table`.
-  public internal(set) var scene = [Int](repeating: 0, count: SceneLifecycle.table.transitions.count)
-  public internal(set) var appearance = [Int](repeating: 0, count: AppearanceLifecycle.table.transitions.count)
+  /// By `Machine.rawValue`, then by edge index of the machine's table.
+  public internal(set) var counts: [[Int]] = MachineRow.all.map { [Int](repeating: 0, count: $0.edges.count) }
 
   public init() {}
 
+  /// The edge `edge` of `machine` was taken.
+  @inline(__always)
+  mutating func took(_ machine: Machine, _ edge: Int) { counts[machine.rawValue][edge] += 1 }
+
   mutating func process(_ model: LifecycleModel, _ edge: Int) {
-    if model == .appDelegate { processAppDelegate[edge] += 1 } else { processScene[edge] += 1 }
+    took(model == .appDelegate ? .processAppDelegate : .processScene, edge)
   }
+
+  /// The counts of `machine`, by edge.
+  public subscript(machine: Machine) -> [Int] { counts[machine.rawValue] }
 
   /// The counts added since `earlier`, a copy of these counts taken before.
   public func since(_ earlier: Coverage) -> Coverage {
     var d = self
-    for i in d.processAppDelegate.indices { d.processAppDelegate[i] -= earlier.processAppDelegate[i] }
-    for i in d.processScene.indices { d.processScene[i] -= earlier.processScene[i] }
-    for i in d.scene.indices { d.scene[i] -= earlier.scene[i] }
-    for i in d.appearance.indices { d.appearance[i] -= earlier.appearance[i] }
+    for m in d.counts.indices {
+      for i in d.counts[m].indices { d.counts[m][i] -= earlier.counts[m][i] }
+    }
     return d
   }
 
   /// Adds another device's counts.
   public mutating func add(_ other: Coverage) {
-    for i in processAppDelegate.indices { processAppDelegate[i] += other.processAppDelegate[i] }
-    for i in processScene.indices { processScene[i] += other.processScene[i] }
-    for i in scene.indices { scene[i] += other.scene[i] }
-    for i in appearance.indices { appearance[i] += other.appearance[i] }
+    for m in counts.indices {
+      for i in counts[m].indices { counts[m][i] += other.counts[m][i] }
+    }
   }
 }
 

@@ -182,7 +182,7 @@ extension Device {
       throw SimulationError.illegalSceneTransition(app: self[id].config.bundle, scene: number,
                                                    from: from, event: event, at: now)
     }
-    coverage.scene[e] += 1
+    coverage.took(.scene, e)
     if event == .activate {
       try activating(id, scene: number) { try walk(e, number, id, url) }
     } else {
@@ -283,7 +283,7 @@ extension Device {
       let s = self[id].scenes[i]
       guard s.state.isConnected else { continue }
       guard let e = machines.sceneMachine.edge(from: s.state, on: .detach) else { preconditionFailure("no detach edge") }
-      coverage.scene[e] += 1
+      coverage.took(.scene, e)
       setSceneState(id, s.number, .unattached)
     }
   }

@@ -366,7 +366,7 @@ extension Device {
       }
       objects[vc: vc].inWindow = false
       if let e = machines.appearance.edge(from: objects[vc: vc].appearance, on: .release) {
-        coverage.appearance[e] += 1
+        coverage.took(.appearance, e)
         objects[vc: vc].appearance = machines.appearance.transitions[e].to
       }
       for child in objects[vc: vc].children { release(child) }  // §5.6: children go with their container
@@ -491,7 +491,7 @@ extension Device {
       throw SimulationError.inconsistent(
         "\(objects[vc: vc].spec.className) of \(self[objects[vc: vc].app].config.bundle): \(event) while \(from) (t=\(now))")
     }
-    coverage.appearance[e] += 1
+    coverage.took(.appearance, e)
     let after = machines.appearance.transitions[e].deliveredAfter
     let to = machines.appearance.transitions[e].to
     if after { set(vc) { $0.appearance = to } }

@@ -2,7 +2,10 @@ import ArgumentParser
 import LifeSimEngine
 import LifeSimPictures
 
-extension DiagramMachine: ExpressibleByArgument {}
+extension DiagramMachine: ExpressibleByArgument {
+  public init?(argument: String) { self.init(rawValue: argument) }
+  public static var allValueStrings: [String] { allCases.map(\.name) }
+}
 extension DiagramFormat: ExpressibleByArgument {}
 
 /// `--model app|scene` of `lifesim diagram`.
@@ -29,7 +32,7 @@ extension Lifesim {
     @Option(help: "The process machine's lifecycle model: app (delegate) or scene (default: the version's).")
     var model: DiagramModel?
 
-    @Option(help: "The machine: process, scene, or vc (a view controller's appearance).")
+    @Option(help: ArgumentHelp("The machine: \(DiagramMachine.listed).", valueName: "machine"))
     var machine: DiagramMachine = .process
 
     @Option(help: "The output: svg, dot or mermaid.")
