@@ -6,36 +6,43 @@
 /// `lifesim explore` reports as coverage. Counted as the engine walks the
 /// tables (an increment per edge).
 public struct Coverage: Sendable, Equatable {
-  /// By `Machine.rawValue`, then by edge index of the machine's table.
-  public internal(set) var counts: [[Int]] = MachineRow.all.map { [Int](repeating: 0, count: $0.edges.count) }
+  /// Every machine's counts in one array, machine after machine in
+  /// `Machine` order, by edge index of each table: one array to write on
+  /// the hot path, as when each machine had a field of its own.
+  public internal(set) var counts: [Int]
+  /// Where each machine's counts start in `counts`, then the end.
+  let starts: [Int]
 
-  public init() {}
+  public init() {
+    var starts = [0]
+    for row in MachineRow.all { starts.append(starts.last! + row.edges.count) }
+    self.starts = starts
+    counts = [Int](repeating: 0, count: starts.last!)
+  }
 
   /// The edge `edge` of `machine` was taken.
   @inline(__always)
-  mutating func took(_ machine: Machine, _ edge: Int) { counts[machine.rawValue][edge] += 1 }
+  mutating func took(_ machine: Machine, _ edge: Int) { counts[starts[machine.rawValue] + edge] += 1 }
 
   mutating func process(_ model: LifecycleModel, _ edge: Int) {
     took(model == .appDelegate ? .processAppDelegate : .processScene, edge)
   }
 
   /// The counts of `machine`, by edge.
-  public subscript(machine: Machine) -> [Int] { counts[machine.rawValue] }
+  public subscript(machine: Machine) -> [Int] {
+    Array(counts[starts[machine.rawValue]..<starts[machine.rawValue + 1]])
+  }
 
   /// The counts added since `earlier`, a copy of these counts taken before.
   public func since(_ earlier: Coverage) -> Coverage {
     var d = self
-    for m in d.counts.indices {
-      for i in d.counts[m].indices { d.counts[m][i] -= earlier.counts[m][i] }
-    }
+    for i in d.counts.indices { d.counts[i] -= earlier.counts[i] }
     return d
   }
 
   /// Adds another device's counts.
   public mutating func add(_ other: Coverage) {
-    for m in counts.indices {
-      for i in counts[m].indices { counts[m][i] += other.counts[m][i] }
-    }
+    for i in counts.indices { counts[i] += other.counts[i] }
   }
 }
 
