@@ -37,11 +37,13 @@ struct EngineWordingTests {
   }
 
   /// A Lua call with a table argument, `end_interrupt{ accept = true }`: a
-  /// name running into a brace (Swift's interpolated closures have a space).
+  /// name running into a brace (Swift's interpolated closures have a space,
+  /// and its `\u{…}` escapes a backslash).
   static func hasTableCall<S: StringProtocol>(_ literal: S) -> Bool {
-    var previous: Character = " "
+    var before: Character = " ", previous: Character = " "
     for c in literal {
-      if c == "{" && (previous.isLetter || previous == "_") { return true }
+      if c == "{" && (previous.isLetter || previous == "_") && !(before == "\\" && previous == "u") { return true }
+      before = previous
       previous = c
     }
     return false
@@ -50,6 +52,7 @@ struct EngineWordingTests {
   @Test func aTableCallIsLuaSyntax() {
     #expect(Self.hasTableCall("answer one with end_interrupt{ accept = true }"))
     #expect(!Self.hasTableCall("\\(app.map { \" on \\($0)\" } ?? \"\")"))
+    #expect(!Self.hasTableCall("\\u{FFFD}"))
   }
 
   @Test func errorsCarryDataAndRefusalsAreMarked() {
