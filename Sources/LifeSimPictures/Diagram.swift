@@ -1,15 +1,38 @@
 import Foundation
 import LifeSimEngine
 
-/// The state machines `lifesim diagram` draws, all read from the engine's
-/// own transition tables (never from a copy kept by hand).
-public enum DiagramMachine: String, CaseIterable, Sendable {
+/// A machine `lifesim diagram` draws, by the word its row in the engine's
+/// machine registry gives (`MachineRow.drawnAs`): every machine is drawn from
+/// the engine's own tables, never from a copy kept by hand.
+public struct DiagramMachine: Hashable, Sendable, CustomStringConvertible {
+  public let name: String
+
   /// The process: `AppLifecycle`, in the app-delegate or the scene model.
-  case process
+  public static let process = DiagramMachine(name: "process")
   /// A scene: `SceneLifecycle`.
-  case scene
+  public static let scene = DiagramMachine(name: "scene")
   /// A view controller's appearance: `AppearanceLifecycle`.
-  case vc
+  public static let vc = DiagramMachine(name: "vc")
+
+  public init?(rawValue: String) {
+    guard MachineRow.drawnNames.contains(rawValue) else { return nil }
+    name = rawValue
+  }
+
+  private init(name: String) { self.name = name }
+
+  public var rawValue: String { name }
+  public var description: String { name }
+  public static var allCases: [DiagramMachine] { MachineRow.drawnNames.map { DiagramMachine(name: $0) } }
+
+  /// "process, scene, or vc (a view controller's appearance)".
+  public static var listed: String {
+    let names = allCases.map { m in
+      MachineRow.all.first { $0.drawnAs == m.name }?.note.map { "\(m.name) (\($0))" } ?? m.name
+    }
+    guard names.count > 1 else { return names.first ?? "" }
+    return names.dropLast().joined(separator: ", ") + ", or " + names.last!
+  }
 }
 
 /// The output formats of `lifesim diagram`.
@@ -56,6 +79,17 @@ public struct StateDiagram: Sendable {
     }
   }
 
+  /// The diagram of a machine of the registry, with each callback named by
+  /// `name` (nil: the profile does not deliver it).
+  public init(_ row: MachineRow, title: String, name: (Callback) -> String? = { $0.selector }) {
+    self.title = title
+    states = row.states
+    edges = row.edges.map { e in
+      Edge(from: e.from, to: e.to, event: e.event, callbacks: e.callbacks.compactMap(name), silent: e.silent,
+           reference: e.reference)
+    }
+  }
+
   /// The diagram of `machine` for iOS `version`: the process machine in
   /// `model` (by default the version's: scenes from iOS 13).
   public static func make(machine: DiagramMachine, ios version: Int, model: LifecycleModel? = nil) throws -> StateDiagram {
@@ -70,39 +104,31 @@ public struct StateDiagram: Sendable {
       case .whenImplemented: return c.selector + " (if implemented)"
       }
     }
-    switch machine {
-    case .process:
-      let model = model ?? (profile.supportsScenes ? .scene : .appDelegate)
-      if model == .scene && !profile.supportsScenes {
-        throw DiagramError(description: "the scene model needs iOS 13 or later (asked: iOS \(version))")
-      }
-      let table = AppLifecycle.table(for: model)
-      var diagram = StateDiagram(table, title: "iOS \(version): \(table.name)", name: name)
-      if model == .scene {
-        // The process follows its scenes (SceneLifecycle.appState): an edge
-        // the scene machine also has brings that edge's callbacks with it.
-        for k in diagram.edges.indices where !diagram.edges[k].silent {
-          let event = diagram.edges[k].event
-          if let t = SceneLifecycle.table.transitions.first(where: { $0.event.description == event && !$0.callbacks.isEmpty }) {
-            diagram.edges[k].alongside = t.callbacks.compactMap(name)
-          }
-        }
-        diagram.note = "The process follows its scenes: active while one is active, inactive while one is on screen, "
-          + "background while one is connected. Each scene's own machine: lifesim diagram --machine scene"
-      }
-      return diagram
-    case .scene:
-      guard profile.supportsScenes else {
-        throw DiagramError(description: "scenes need iOS 13 or later (asked: iOS \(version))")
-      }
-      return StateDiagram(SceneLifecycle.table, title: "iOS \(version): \(SceneLifecycle.table.name)", name: name)
-    case .vc:
-      // viewIsAppearing: is no edge: it comes while appearing, after the view
-      // enters the window (§5.3); the title says whether this version sends it.
-      let during = name(.viewIsAppearing).map { "; while appearing: \($0)" } ?? ""
-      return StateDiagram(AppearanceLifecycle.table, title: "iOS \(version): \(AppearanceLifecycle.table.name)" + during,
-                          name: name)
+    let rows = MachineRow.all.filter { $0.drawnAs == machine.name }
+    let model = model ?? (profile.supportsScenes ? .scene : .appDelegate)
+    // The process machines differ by model; a machine of one row has none.
+    guard let row = rows.count == 1 ? rows.first : rows.first(where: { $0.model == model }) else {
+      throw DiagramError(description: "no \(machine) machine in the \(model) model")
     }
+    if row.needsScenes && !profile.supportsScenes {
+      let what = row.model == nil ? "scenes need" : "the scene model needs"
+      throw DiagramError(description: "\(what) iOS 13 or later (asked: iOS \(version))")
+    }
+    let during = row.whileIn.flatMap(name).map { "; while appearing: \($0)" } ?? ""
+    var diagram = StateDiagram(row, title: "iOS \(version): \(row.name)" + during, name: name)
+    if row.model == .scene {
+      // The process follows its scenes (SceneLifecycle.appState): an edge
+      // the scene machine also has brings that edge's callbacks with it.
+      for k in diagram.edges.indices where !diagram.edges[k].silent {
+        let event = diagram.edges[k].event
+        if let t = SceneLifecycle.table.transitions.first(where: { $0.event.description == event && !$0.callbacks.isEmpty }) {
+          diagram.edges[k].alongside = t.callbacks.compactMap(name)
+        }
+      }
+      diagram.note = "The process follows its scenes: active while one is active, inactive while one is on screen, "
+        + "background while one is connected. Each scene's own machine: lifesim diagram --machine scene"
+    }
+    return diagram
   }
 
   public func render(_ format: DiagramFormat) -> String {

@@ -14,7 +14,7 @@ struct DiagramTests {
     switch machine {
     case .process: count = AppLifecycle.table(for: ios >= 13 ? .scene : .appDelegate).transitions.count
     case .scene: count = SceneLifecycle.table.transitions.count
-    case .vc: count = AppearanceLifecycle.table.transitions.count
+    default: count = AppearanceLifecycle.table.transitions.count
     }
     #expect(d.edges.count == count)
     let dot = d.dot()

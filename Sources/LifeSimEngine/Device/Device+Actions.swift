@@ -5,21 +5,21 @@ extension Device {
   /// Another app on screen goes to the background first.
   /// - Parameter url: a URL to open (`dev:launch(app, { url = … })`).
   public func launch(_ id: AppID, url: String? = nil) throws {
-    try begin(url == nil ? .launch : .openURL, .launch, app: id, detail: url) { try requireUnlocked(.launch) }
+    try begin(url == nil ? .launch : .openURL, as: .action(.launch), app: id, detail: url) { try requireUnlocked(.action(.launch)) }
     try bringToFront(id, url: url)
     try settle()
   }
 
   /// Opens a URL in an app, cold or warm (§2.7).
   public func openURL(_ id: AppID, url: String) throws {
-    try begin(.openURL, .openURL, app: id, detail: url) { try requireUnlocked(.openURL) }
+    try begin(.openURL, app: id, detail: url) { try requireUnlocked(.action(.openURL)) }
     try bringToFront(id, url: url)
     try settle()
   }
 
   /// Presses Home (or swipes up): the app on screen goes to the background (§2.2).
   public func home() throws {
-    try begin(.home, .home) { try requireUnlocked(.home) }
+    try begin(.home) { try requireUnlocked(.action(.home)) }
     screen.closeOverlays()
     if let f = frontmost {
       try sendToBackground(f)
@@ -30,8 +30,8 @@ extension Device {
 
   /// Locks the device: from iOS 5 like Home, on iOS 4 only a resign (§2.3).
   public func lock() throws {
-    try begin(.lock, .lock) {
-      if isLocked { throw SimulationError.invalidAction(.lock, reason: "the device is already locked") }
+    try begin(.lock) {
+      if isLocked { throw SimulationError.invalidAction(.action(.lock), .alreadyLocked) }
     }
     isLocked = true
     if let epoch = protectedData.deviceLocked() {
@@ -52,8 +52,8 @@ extension Device {
 
   /// Unlocks the device: the app that was on screen returns (§2.3).
   public func unlock() throws {
-    try begin(.unlock, .unlock) {
-      guard isLocked else { throw SimulationError.invalidAction(.unlock, reason: "the device is not locked") }
+    try begin(.unlock) {
+      guard isLocked else { throw SimulationError.invalidAction(.action(.unlock), .notLocked) }
     }
     isLocked = false
     try protectedDataUnlocks()
@@ -68,8 +68,8 @@ extension Device {
   public func interrupt(_ kind: Interruption, callStyle: CallStyle? = nil) throws {
     let style = callStyle ?? profile.callStyle
     let banner = kind == .call && style == .banner
-    try begin(.interrupt, .interrupt, detail: banner ? "call banner" : kind.description) {
-      if let current = interruption { throw SimulationError.interruptionShowing(.interrupt, current) }
+    try begin(.interrupt, detail: banner ? "call banner" : kind.description) {
+      if let current = interruption { throw SimulationError.interruptionShowing(.action(.interrupt), current) }
     }
     if kind == .notificationCenterPeek {
       // §2.4: the shade is pulled part way and springs back: resign, then
@@ -103,9 +103,9 @@ extension Device {
   /// Dismisses the interruption: the app becomes active again (§2.4). With
   /// `accept` (answering a call) the app goes to the background instead.
   public func endInterrupt(accept: Bool = false) throws {
-    try begin(.endInterrupt, .endInterrupt, detail: accept ? "accept" : nil) {
+    try begin(.endInterrupt, detail: accept ? "accept" : nil) {
       guard interruption != nil else {
-        throw SimulationError.invalidAction(.endInterrupt, reason: "no interruption is showing")
+        throw SimulationError.invalidAction(.action(.endInterrupt), .noInterruption)
       }
     }
     guard let current = interruption else { return }
@@ -142,9 +142,9 @@ extension Device {
   /// active, or launches if it died meanwhile); after a banner call nothing
   /// changes for the app (§2.4).
   public func endCall() throws {
-    try begin(.endCall, .endCall) {
+    try begin(.endCall) {
       guard screen.callInProgress else {
-        throw SimulationError.invalidAction(.endCall, reason: "no answered call is in progress; answer one with end_interrupt{ accept = true }")
+        throw SimulationError.invalidAction(.action(.endCall), .noAnsweredCall)
       }
     }
     screen.callInProgress = false
@@ -167,12 +167,11 @@ extension Device {
   /// still inactive, just before it becomes active; an app already active gets
   /// it at once.
   public func openNotification(_ id: AppID, remote: Bool) throws {
-    try begin(.openNotification, .openNotification, app: id, detail: remote ? "remote" : "local") {
-      try requireUnlocked(.openNotification)
+    try begin(.openNotification, app: id, detail: remote ? "remote" : "local") {
+      try requireUnlocked(.action(.openNotification))
     }
     // Implemented, not merely covered by on("*"): the app set a delegate.
-    // UNUserNotificationCenter exists from iOS 10 (§2.12).
-    let delegate = profile.version >= 10 && self[id].implemented.contains(.userNotificationCenterDidReceive)
+    let delegate = profile.hasNotificationCenterDelegate && self[id].implemented.contains(.userNotificationCenterDidReceive)
     let callback: Callback? = delegate ? .userNotificationCenterDidReceive : remote ? .didReceiveRemoteNotification : nil
     if frontmost == id && self[id].state == .active && interruption == nil && !isSwitcherOpen {
       if let callback { try cascade(for: id) { try deliver(callback, to: id) } }
@@ -192,7 +191,7 @@ extension Device {
   /// `application:didReceiveRemoteNotification:fetchCompletionHandler:`.
   /// Otherwise the system shows it and the app hears nothing until it is opened.
   public func notify(_ id: AppID, remote: Bool) throws {
-    try begin(.notify, .notify, app: id, detail: remote ? "remote" : "local")
+    try begin(.notify, app: id, detail: remote ? "remote" : "local")
     if frontmost == id && self[id].state == .active {
       let delegate = profile.version >= 10 && (self[id].implemented.contains(.userNotificationCenterWillPresent)
         || self[id].implemented.contains(.userNotificationCenterDidReceive))
@@ -204,7 +203,7 @@ extension Device {
 
   /// Opens the app switcher: the frontmost app resigns active (§2.5).
   public func openSwitcher() throws {
-    try begin(.switcher, .openSwitcher) { try requireUnlocked(.openSwitcher) }
+    try begin(.switcher) { try requireUnlocked(.action(.switcher)) }
     try showSwitcher()
     try settle()
   }
@@ -213,7 +212,7 @@ extension Device {
   /// becomes active without `…WillEnterForeground:`; another one comes forward
   /// and the old one goes to the background (§2.5).
   public func switchTo(_ id: AppID) throws {
-    try begin(.switchTo, .switchTo, app: id) { try requireUnlocked(.switchTo) }
+    try begin(.switchTo, app: id) { try requireUnlocked(.action(.switchTo)) }
     try showSwitcher()
     try bringToFront(id, url: nil)
     try settle()
@@ -222,7 +221,7 @@ extension Device {
   /// Force-quits an app from the switcher (opening it first if needed), in the
   /// three cases of §2.6: frontmost, running in the background, suspended.
   public func forceQuit(_ id: AppID) throws {
-    try begin(.forceQuit, .forceQuit, app: id) { try requireUnlocked(.forceQuit) }
+    try begin(.forceQuit, app: id) { try requireUnlocked(.action(.forceQuit)) }
     try showSwitcher()
     try forceQuitCascade(id)
     try settle()
@@ -248,10 +247,23 @@ extension Device {
     self[id].backgroundLaunchBlocked = true  // §2.6: in all cases
   }
 
+  /// Memory pressure from outside the apps (the system or another process
+  /// grows): jetsam kills, in its own order, every process below the
+  /// foreground band, that is suspended and background processes that do not
+  /// play audio (reference §4: the lowest bands go first). What the user sees
+  /// survives.
+  public func memoryPressure() throws {
+    try begin(.memoryPressure)
+    while let victim = processes.firstVictim(order: .bands), self[victim].band < .foreground {
+      try cascade(for: victim) { try systemKill(victim, reason: .vmPageShortage) }
+    }
+    try settle()
+  }
+
   /// Sends a memory warning to every app that runs code; suspended apps get
   /// none (reference §0 "Memory warning", §2.9).
   public func memoryWarning() throws {
-    try begin(.memoryWarning, .memoryWarning)
+    try begin(.memoryWarning)
     try sendMemoryWarnings()
     try settle()
   }
@@ -272,10 +284,12 @@ extension Device {
   /// Records the action, after checking that it is not made from inside app
   /// code and that `checks` allow it: a refused action raises its error and
   /// leaves no `action` record.
-  func begin(_ action: DeviceAction, _ operation: Operation, app: AppID? = nil, detail: String? = nil,
+  /// `operation` is the action's own unless a caller records another
+  /// (`launch` with a URL records `open_url`).
+  func begin(_ action: DeviceAction, as operation: Operation? = nil, app: AppID? = nil, detail: String? = nil,
              checks: () throws -> Void = {}) throws {
     if let busy, busy != .script {
-      throw SimulationError.reentrant(operation, inside: activity(busy))
+      throw SimulationError.reentrant(operation ?? .action(action), inside: activity(busy))
     }
     try checkTrace()
     try checks()

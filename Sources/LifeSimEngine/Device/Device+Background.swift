@@ -160,21 +160,21 @@ extension Device {
   /// `dev:background_fetch(app)`: the system launches or wakes the app in the
   /// background and calls `application:performFetchWithCompletionHandler:`.
   public func backgroundFetch(_ id: AppID) throws {
-    try backgroundEvent(id, .performFetch, mode: "fetch", action: .backgroundFetch, operation: .backgroundFetch)
+    try backgroundEvent(id, .performFetch, mode: "fetch", action: .backgroundFetch)
   }
 
   /// `dev:silent_push(app)`: a silent push launches or wakes the app and calls
   /// `application:didReceiveRemoteNotification:fetchCompletionHandler:`.
   public func silentPush(_ id: AppID) throws {
     try backgroundEvent(id, .didReceiveRemoteNotification, mode: "remote-notification",
-                        action: .silentPush, operation: .silentPush)
+                        action: .silentPush)
   }
 
   private func backgroundEvent(_ id: AppID, _ callback: Callback, mode: String,
-                               action: DeviceAction, operation: Operation) throws {
-    try begin(action, operation, app: id) {
+                               action: DeviceAction) throws {
+    try begin(action, app: id) {
       guard self[id].hasMode(mode) else {
-        throw SimulationError.missingBackgroundMode(operation, app: self[id].config.bundle, mode: mode)
+        throw SimulationError.missingBackgroundMode(.action(action), app: self[id].config.bundle, mode: mode)
       }
     }
     if self[id].backgroundLaunchBlocked {

@@ -1,56 +1,52 @@
-// What `lifesim explore` needs of the engine: memory pressure as an action,
-// and a canonical fingerprint of the device's state, by which the search
-// recognises a state it has seen.
+// What `lifesim explore` needs of the engine: coverage, and a canonical
+// fingerprint of the device's state, by which the search recognises a state
+// it has seen.
+
 /// Which edges of each state machine a device has taken, and how often: what
 /// `lifesim explore` reports as coverage. Counted as the engine walks the
 /// tables (an increment per edge).
 public struct Coverage: Sendable, Equatable {
-  /// By edge index of `AppLifecycle.appDelegate` and `AppLifecycle.scene`.
-  public internal(set) var processAppDelegate = [Int](repeating: 0, count: AppLifecycle.appDelegate.transitions.count)
-  public internal(set) var processScene = [Int](repeating: 0, count: AppLifecycle.scene.transitions.count)
-  /// By edge index of `SceneLifecycle.table` and `AppearanceLifecycle.table`.
-  public internal(set) var scene = [Int](repeating: 0, count: SceneLifecycle.table.transitions.count)
-  public internal(set) var appearance = [Int](repeating: 0, count: AppearanceLifecycle.table.transitions.count)
+  /// Every machine's counts in one array, machine after machine in
+  /// `Machine` order, by edge index of each table: one array to write on
+  /// the hot path, as when each machine had a field of its own.
+  public internal(set) var counts: [Int]
+  /// Where each machine's counts start in `counts`, then the end.
+  let starts: [Int]
 
-  public init() {}
+  public init() {
+    var starts = [0]
+    for row in MachineRow.all { starts.append(starts.last! + row.edges.count) }
+    self.starts = starts
+    counts = [Int](repeating: 0, count: starts.last!)
+  }
+
+  /// The edge `edge` of `machine` was taken.
+  @inline(__always)
+  mutating func took(_ machine: Machine, _ edge: Int) { counts[starts[machine.rawValue] + edge] += 1 }
 
   mutating func process(_ model: LifecycleModel, _ edge: Int) {
-    if model == .appDelegate { processAppDelegate[edge] += 1 } else { processScene[edge] += 1 }
+    took(model == .appDelegate ? .processAppDelegate : .processScene, edge)
+  }
+
+  /// The counts of `machine`, by edge.
+  public subscript(machine: Machine) -> [Int] {
+    Array(counts[starts[machine.rawValue]..<starts[machine.rawValue + 1]])
   }
 
   /// The counts added since `earlier`, a copy of these counts taken before.
   public func since(_ earlier: Coverage) -> Coverage {
     var d = self
-    for i in d.processAppDelegate.indices { d.processAppDelegate[i] -= earlier.processAppDelegate[i] }
-    for i in d.processScene.indices { d.processScene[i] -= earlier.processScene[i] }
-    for i in d.scene.indices { d.scene[i] -= earlier.scene[i] }
-    for i in d.appearance.indices { d.appearance[i] -= earlier.appearance[i] }
+    for i in d.counts.indices { d.counts[i] -= earlier.counts[i] }
     return d
   }
 
   /// Adds another device's counts.
   public mutating func add(_ other: Coverage) {
-    for i in processAppDelegate.indices { processAppDelegate[i] += other.processAppDelegate[i] }
-    for i in processScene.indices { processScene[i] += other.processScene[i] }
-    for i in scene.indices { scene[i] += other.scene[i] }
-    for i in appearance.indices { appearance[i] += other.appearance[i] }
+    for i in counts.indices { counts[i] += other.counts[i] }
   }
 }
 
 extension Device {
-  /// Memory pressure from outside the apps (the system or another process
-  /// grows): jetsam kills, in its own order, every process below the
-  /// foreground band, that is suspended and background processes that do not
-  /// play audio (reference §4: the lowest bands go first). What the user sees
-  /// survives.
-  public func memoryPressure() throws {
-    try begin(.memoryPressure, .memoryPressure)
-    while let victim = processes.firstVictim(order: .bands), self[victim].band < .foreground {
-      try cascade(for: victim) { try systemKill(victim, reason: .vmPageShortage) }
-    }
-    try settle()
-  }
-
   /// The device's state, encoded canonically: two devices with the same
   /// fingerprint behave the same under the same actions, so a search can
   /// visit the state once. It covers each app's process state, scenes,

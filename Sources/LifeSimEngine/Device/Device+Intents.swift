@@ -9,12 +9,11 @@ extension Device {
   /// - Throws: `invalidAction` before iOS 16; `locked` for an intent that
   ///   opens the app while the device is locked.
   public func runIntent(_ id: AppID, name: String, opensApp: Bool) throws {
-    try begin(.runIntent, .runIntent, app: id, detail: opensApp ? name + " opens app" : name) {
+    try begin(.runIntent, app: id, detail: opensApp ? name + " opens app" : name) {
       guard profile.hasAppIntents else {
-        throw SimulationError.invalidAction(
-          .runIntent, reason: "App Intents exist from iOS 16 (reference §2.13); this device runs iOS \(profile.version)")
+        throw SimulationError.invalidAction(.action(.runIntent), .noAppIntents(ios: profile.version))
       }
-      if opensApp { try requireUnlocked(.runIntent) }
+      if opensApp { try requireUnlocked(.action(.runIntent)) }
     }
     if opensApp {
       try bringToFront(id, url: nil)

@@ -9,10 +9,9 @@ extension Device {
   /// system does not prewarm: a `log` record says so and nothing happens.
   /// - Throws: `invalidAction` for an app whose process runs.
   public func prewarm(_ id: AppID) throws {
-    try begin(.prewarm, .prewarm, app: id) {
+    try begin(.prewarm, app: id) {
       guard !self[id].state.isRunning else {
-        throw SimulationError.invalidAction(
-          .prewarm, reason: "\(self[id].config.bundle) is \(self[id].state); the system prewarms only an app with no process")
+        throw SimulationError.invalidAction(.action(.prewarm), .processRunning(app: self[id].config.bundle, state: self[id].state))
       }
     }
     guard profile.prewarms else {

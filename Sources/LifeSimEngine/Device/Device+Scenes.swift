@@ -10,9 +10,9 @@ extension Device {
   /// - Throws: `invalidAction` for an app without scenes.
   @discardableResult
   public func openScene(_ id: AppID) throws -> Int32 {
-    try begin(.openScene, .openScene, app: id) {
-      try requireUnlocked(.openScene)
-      try requireScenes(id, .openScene)
+    try begin(.openScene, app: id) {
+      try requireUnlocked(.action(.openScene))
+      try requireScenes(id, .action(.openScene))
     }
     let number = newScene(id)
     try bringToFront(id, url: nil, scene: number)
@@ -24,9 +24,9 @@ extension Device {
   /// then `application:didDiscardSceneSessions:`, and the process keeps running.
   /// Closing the app's last window terminates it, as a force-quit does.
   public func closeScene(_ id: AppID, scene number: Int32) throws {
-    try begin(.closeScene, .closeScene, app: id, detail: "scene \(number)") {
-      try requireUnlocked(.closeScene)
-      try requireOpen(id, number, .closeScene)
+    try begin(.closeScene, app: id, detail: "scene \(number)") {
+      try requireUnlocked(.action(.closeScene))
+      try requireOpen(id, number, .action(.closeScene))
     }
     try showSwitcher()
     if self[id].scenes.count == 1 && keepsLastClosedSession {
@@ -69,8 +69,8 @@ extension Device {
   /// `sceneDidDisconnect:`; the session survives, and the scene reconnects
   /// (with no configuration request) when the user brings it back.
   public func disconnectScene(_ id: AppID, scene number: Int32) throws {
-    try begin(.disconnectScene, .disconnectScene, app: id, detail: "scene \(number)") {
-      try requireOpen(id, number, .disconnectScene)
+    try begin(.disconnectScene, app: id, detail: "scene \(number)") {
+      try requireOpen(id, number, .action(.disconnectScene))
       try requireReclaimable(number, of: id)
     }
     try reclaimScene(number, of: id)
@@ -88,10 +88,9 @@ extension Device {
   /// Only a background scene can be disconnected by the system (§1.2).
   private func requireReclaimable(_ number: Int32, of id: AppID) throws {
     guard let i = self[id].sceneIndex(number), self[id].scenes[i].state == .background else {
-      let state = self[id].sceneIndex(number).map { self[id].scenes[$0].state.description } ?? "closed"
+      let state = self[id].sceneIndex(number).map { self[id].scenes[$0].state }
       throw SimulationError.invalidAction(
-        .disconnectScene,
-        reason: "only a background scene can be disconnected by the system (reference §1.2); scene \(number) of \(self[id].config.bundle) is \(state)")
+        .action(.disconnectScene), .sceneNotReclaimable(app: self[id].config.bundle, scene: number, state: state))
     }
   }
 
@@ -185,7 +184,7 @@ extension Device {
       throw SimulationError.illegalSceneTransition(app: self[id].config.bundle, scene: number,
                                                    from: from, event: event, at: now)
     }
-    coverage.scene[e] += 1
+    coverage.took(.scene, e)
     if event == .activate {
       try activating(id, scene: number) { try walk(e, number, id, url) }
     } else {
@@ -290,7 +289,7 @@ extension Device {
       let s = self[id].scenes[i]
       guard s.state.isConnected else { continue }
       guard let e = machines.sceneMachine.edge(from: s.state, on: .detach) else { preconditionFailure("no detach edge") }
-      coverage.scene[e] += 1
+      coverage.took(.scene, e)
       setSceneState(id, s.number, .unattached)
     }
   }
@@ -331,8 +330,7 @@ extension Device {
 
   private func requireOpen(_ id: AppID, _ number: Int32, _ operation: Operation) throws {
     guard self[id].sceneIndex(number) != nil else {
-      throw SimulationError.invalidAction(
-        operation, reason: "scene \(number) of \(self[id].config.bundle) is closed (its session was discarded)")
+      throw SimulationError.invalidAction(operation, .sceneClosed(app: self[id].config.bundle, scene: number))
     }
   }
 }

@@ -11,21 +11,18 @@ extension Device {
   ///   on screen; `noScenes` for an app without scenes.
   @discardableResult
   public func openSceneBeside(_ id: AppID) throws -> Int32 {
-    try begin(.openScene, .openScene, app: id, detail: "beside") {
-      try requireUnlocked(.openScene)
+    try begin(.openScene, app: id, detail: "beside") {
+      try requireUnlocked(.action(.openScene))
       guard model?.showsWindowsSideBySide == true else {
-        let what = model.map { "the \($0.name)" } ?? "a device without a model"
-        throw SimulationError.invalidAction(
-          .openScene, reason: "beside = true needs an iPad model, such as the iPad Pro 11 2018; \(what) shows one window at a time")
+        throw SimulationError.invalidAction(.action(.openScene), .noWindowsSideBySide(model: model?.name))
       }
       guard self[id].model == .scene else {
-        throw SimulationError.noScenes(.openScene, app: self[id].config.bundle, sceneless: profile.supportsScenes,
+        throw SimulationError.noScenes(.action(.openScene), app: self[id].config.bundle, sceneless: profile.supportsScenes,
                                        ios: profile.version)
       }
       guard frontmost == id, interruption == nil, !isSwitcherOpen,
             self[id].scenes.contains(where: { $0.state == .foregroundActive }) else {
-        throw SimulationError.invalidAction(
-          .openScene, reason: "beside = true opens a window next to an active one on screen; \(self[id].config.bundle) has none")
+        throw SimulationError.invalidAction(.action(.openScene), .noActiveWindowToOpenBeside(app: self[id].config.bundle))
       }
     }
     let number = newScene(id)

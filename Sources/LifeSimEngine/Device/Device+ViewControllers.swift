@@ -28,9 +28,9 @@ extension Device {
   /// Pushes a new view controller onto the focus window's navigation stack (§5.4).
   @discardableResult
   public func push(_ spec: ObjectSpec, app id: AppID) throws -> ObjectID {
-    let w = try beginScreenChange(.push, .push, app: id, detail: spec.className) { w in
+    let w = try beginScreenChange(.push, app: id, detail: spec.className) { w in
       guard self[id].windows[w].presented.isEmpty else {
-        throw SimulationError.invalidAction(.push, reason: "\(self[id].config.bundle) has a view controller presented over its navigation stack; dismiss it first")
+        throw SimulationError.invalidAction(.action(.push), .presentedOverStack(app: self[id].config.bundle))
       }
     }
     let a = self[id].windows[w].stack.last
@@ -43,8 +43,8 @@ extension Device {
 
   /// Pops the top view controller (§5.4), which is then deallocated.
   public func pop(app id: AppID) throws {
-    let w = try beginScreenChange(.pop, .pop, app: id) { _ = try poppable(id, $0, .pop) }
-    let (a, b) = try poppable(id, w, .pop)
+    let w = try beginScreenChange(.pop, app: id) { _ = try poppable(id, $0, .action(.pop)) }
+    let (a, b) = try poppable(id, w, .action(.pop))
     self[id].windows[w].stack.removeLast()
     try asAppCode(id) { try change(.pop, a: a, b: b, app: id, window: w) }
     try endViewAction()
@@ -53,10 +53,10 @@ extension Device {
   /// The interactive pop (the edge swipe): completed, it is a pop; cancelled,
   /// the top view controller stays (§5.4 "Interactive pop cancelled").
   public func popGesture(app id: AppID, cancel: Bool) throws {
-    let w = try beginScreenChange(.popGesture, .popGesture, app: id, detail: cancel ? "cancel" : nil) {
-      _ = try poppable(id, $0, .popGesture)
+    let w = try beginScreenChange(.popGesture, app: id, detail: cancel ? "cancel" : nil) {
+      _ = try poppable(id, $0, .action(.popGesture))
     }
-    let (a, b) = try poppable(id, w, .popGesture)
+    let (a, b) = try poppable(id, w, .action(.popGesture))
     if !cancel { self[id].windows[w].stack.removeLast() }
     try asAppCode(id) { try change(cancel ? .popCancelled : .pop, a: a, b: b, app: id, window: w) }
     try endViewAction()
@@ -67,7 +67,7 @@ extension Device {
   @discardableResult
   public func present(_ spec: ObjectSpec, style: ModalStyle?, app id: AppID) throws -> ObjectID {
     let style = style ?? profile.defaultModalStyle
-    let w = try beginScreenChange(.present, .present, app: id, detail: "\(spec.className) \(style.rawValue)")
+    let w = try beginScreenChange(.present, app: id, detail: "\(spec.className) \(style.rawValue)")
     let a = self[id].windows[w].hierarchy.last
     let b = newViewController(spec, app: id, window: w, placement: .presented(style))
     self[id].windows[w].presented.append(b)
@@ -78,8 +78,8 @@ extension Device {
 
   /// Dismisses the view controller presented last, which is then deallocated.
   public func dismiss(app id: AppID) throws {
-    let w = try beginScreenChange(.dismiss, .dismiss, app: id) { _ = try dismissable(id, $0, .dismiss) }
-    let (a, b, style) = try dismissable(id, w, .dismiss)
+    let w = try beginScreenChange(.dismiss, app: id) { _ = try dismissable(id, $0, .action(.dismiss)) }
+    let (a, b, style) = try dismissable(id, w, .action(.dismiss))
     self[id].windows[w].presented.removeLast()
     try asAppCode(id) { try change(.dismiss(style), a: a, b: b, app: id, window: w) }
     try endViewAction()
@@ -88,13 +88,13 @@ extension Device {
   /// The interactive dismissal of a sheet (swipe down): completed, it is a
   /// dismissal; cancelled, the sheet stays (§5.4).
   public func dismissGesture(app id: AppID, cancel: Bool) throws {
-    let w = try beginScreenChange(.dismissGesture, .dismissGesture, app: id, detail: cancel ? "cancel" : nil) { w in
-      let (_, _, style) = try dismissable(id, w, .dismissGesture)
+    let w = try beginScreenChange(.dismissGesture, app: id, detail: cancel ? "cancel" : nil) { w in
+      let (_, _, style) = try dismissable(id, w, .action(.dismissGesture))
       guard style == .pageSheet || style == .formSheet else {
-        throw SimulationError.invalidAction(.dismissGesture, reason: "only a .pageSheet or .formSheet can be swiped down; the top view controller is presented \(style.rawValue)")
+        throw SimulationError.invalidAction(.action(.dismissGesture), .notSwipeable(style: style))
       }
     }
-    let (a, b, style) = try dismissable(id, w, .dismissGesture)
+    let (a, b, style) = try dismissable(id, w, .action(.dismissGesture))
     if !cancel { self[id].windows[w].presented.removeLast() }
     try asAppCode(id) { try change(cancel ? .dismissCancelled : .dismiss(style), a: a, b: b, app: id, window: w) }
     try endViewAction()
@@ -104,7 +104,7 @@ extension Device {
   /// `viewWillTransitionToSize:withTransitionCoordinator:` (iOS 8+), then one
   /// layout pass, with no appearance callbacks (§5.3: layout follows bounds).
   public func rotate() throws {
-    try begin(.rotate, .rotate)
+    try begin(.rotate)
     if let f = frontmost, self[f].state.isExecuting, let w = focusWindowIndex(f), self[f].windows[w].shown {
       try cascade(for: f) {
         let shown = visible(in: self[f].windows[w])
@@ -131,9 +131,9 @@ extension Device {
   @discardableResult
   public func addChild(_ spec: ObjectSpec, to parent: ObjectID) throws -> ObjectID {
     let id = objects[vc: parent].app
-    try beginViewAction(.addChild, .addChild, app: id, detail: spec.className) {
+    try beginViewAction(.addChild, app: id, detail: spec.className) {
       guard objects[vc: parent].appearance != .deallocated else {
-        throw SimulationError.invalidAction(.addChild, reason: "this \(objects[vc: parent].spec.className) was deallocated")
+        throw SimulationError.invalidAction(.action(.addChild), .deallocated(className: objects[vc: parent].spec.className))
       }
     }
     let child = objects.makeViewController(spec, app: id, classIndex: trace.classIndex(of: spec.className),
@@ -173,10 +173,10 @@ extension Device {
   /// `didMoveToParentViewController:`), then `dealloc`.
   public func removeFromParent(_ child: ObjectID) throws {
     guard case .child(let parent) = objects[vc: child].placement, objects[vc: child].appearance != .deallocated else {
-      throw SimulationError.invalidAction(.removeFromParent, reason: "this \(objects[vc: child].spec.className) is not a child view controller")
+      throw SimulationError.invalidAction(.action(.removeFromParent), .notChild(className: objects[vc: child].spec.className))
     }
     let id = objects[vc: child].app
-    try beginViewAction(.removeFromParent, .removeFromParent, app: id, detail: objects[vc: child].spec.className)
+    try beginViewAction(.removeFromParent, app: id, detail: objects[vc: child].spec.className)
     try asAppCode(id) { try changingHierarchy(of: parent) {
       try deliverUI(.willMoveToParent, vc: child)
       if objects[vc: child].appearance == .appeared {
@@ -211,7 +211,7 @@ extension Device {
   public func addView(_ spec: ObjectSpec, to parent: ViewParent) throws -> ObjectID {
     let (owner, superview) = try resolve(parent)
     let id = objects[vc: owner].app
-    try beginViewAction(.addView, .addView, app: id, detail: spec.className)
+    try beginViewAction(.addView, app: id, detail: spec.className)
     let v = newView(spec, owner: owner, superview: superview)
     try asAppCode(id) { try changingHierarchy(of: owner) {
       if superview == nil { try loadViewIfNeeded(owner) }
@@ -243,10 +243,10 @@ extension Device {
   public func removeView(_ v: ObjectID) throws {
     let view = objects[view: v]
     guard !view.deallocated else {
-      throw SimulationError.invalidAction(.removeView, reason: "this \(view.spec.className) was already removed")
+      throw SimulationError.invalidAction(.action(.removeView), .alreadyRemoved(className: view.spec.className))
     }
     let id = view.app
-    try beginViewAction(.removeView, .removeView, app: id, detail: view.spec.className)
+    try beginViewAction(.removeView, app: id, detail: view.spec.className)
     try asAppCode(id) { try changingHierarchy(of: view.owner) {
       try deliverUI(.willMoveToSuperview, view: v)
       if view.inWindow { try moveToWindow(objects.subtree(v), entering: false) }
@@ -366,7 +366,7 @@ extension Device {
       }
       objects[vc: vc].inWindow = false
       if let e = machines.appearance.edge(from: objects[vc: vc].appearance, on: .release) {
-        coverage.appearance[e] += 1
+        coverage.took(.appearance, e)
         objects[vc: vc].appearance = machines.appearance.transitions[e].to
       }
       for child in objects[vc: vc].children { release(child) }  // §5.6: children go with their container
@@ -491,7 +491,7 @@ extension Device {
       throw SimulationError.inconsistent(
         "\(objects[vc: vc].spec.className) of \(self[objects[vc: vc].app].config.bundle): \(event) while \(from) (t=\(now))")
     }
-    coverage.appearance[e] += 1
+    coverage.took(.appearance, e)
     let after = machines.appearance.transitions[e].deliveredAfter
     let to = machines.appearance.transitions[e].to
     if after { set(vc) { $0.appearance = to } }
@@ -598,23 +598,24 @@ extension Device {
   // MARK: - Checks
 
   /// Checks a hierarchy change and records it; returns the focus window.
-  private func beginScreenChange(_ action: DeviceAction, _ operation: Operation, app id: AppID, detail: String? = nil,
+  private func beginScreenChange(_ action: DeviceAction, app id: AppID, detail: String? = nil,
                                  checks: (Int) throws -> Void = { _ in }) throws -> Int {
     var window = -1
-    try beginViewAction(action, operation, app: id, detail: detail) {
+    let operation = Operation.action(action)
+    try beginViewAction(action, app: id, detail: detail) {
       guard let w = focusWindowIndex(id), self[id].windows[w].shown else {
         if self[id].config.root == nil {
           throw SimulationError.noRootViewController(operation, app: self[id].config.bundle)
         }
-        throw SimulationError.invalidAction(operation, reason: "\(self[id].config.bundle)'s window is not on screen yet")
+        throw SimulationError.invalidAction(operation, .windowNotShown(app: self[id].config.bundle))
       }
       if self[id].windows[w].exiting {
         // Found by the action fuzzer: a push from applicationWillTerminate:
         // after the exit's viewWillDisappear: would make the top disappear twice.
-        throw SimulationError.invalidAction(operation, reason: "\(self[id].config.bundle) is exiting (UIApplicationExitsOnSuspend, reference §3.7): its view controllers have left the screen for good")
+        throw SimulationError.invalidAction(operation, .exiting(app: self[id].config.bundle))
       }
       if self[id].windows[w].changing || self[id].windows[w].awaitingDidAppear {
-        throw SimulationError.invalidAction(operation, reason: "a transition of \(self[id].config.bundle) is still running; UIKit would log \"Unbalanced calls to begin/end appearance transitions\". Start it from a later callback or a timer")
+        throw SimulationError.invalidAction(operation, .transitionRunning(app: self[id].config.bundle))
       }
       try checks(w)
       window = w
@@ -625,8 +626,9 @@ extension Device {
   /// Records a view action made by the script (not by app code), after
   /// checking that the app's code can run and that `checks` allow it: a
   /// refused action leaves no record.
-  private func beginViewAction(_ action: DeviceAction, _ operation: Operation, app id: AppID, detail: String?,
+  private func beginViewAction(_ action: DeviceAction, app id: AppID, detail: String?,
                                checks: () throws -> Void = {}) throws {
+    let operation = Operation.action(action)
     if let running = runningApp, running != id {
       throw SimulationError.reentrant(operation, app: self[id].config.bundle, inside: activity(busy!))
     }
@@ -650,10 +652,10 @@ extension Device {
   private func poppable(_ id: AppID, _ w: Int, _ operation: Operation) throws -> (ObjectID, ObjectID) {
     let window = self[id].windows[w]
     guard window.presented.isEmpty else {
-      throw SimulationError.invalidAction(operation, reason: "\(self[id].config.bundle) has a view controller presented over its navigation stack; dismiss it first")
+      throw SimulationError.invalidAction(operation, .presentedOverStack(app: self[id].config.bundle))
     }
     guard window.stack.count >= 2 else {
-      throw SimulationError.invalidAction(operation, reason: "\(self[id].config.bundle)'s navigation stack holds only its root")
+      throw SimulationError.invalidAction(operation, .onlyRoot(app: self[id].config.bundle))
     }
     return (window.stack[window.stack.count - 2], window.stack[window.stack.count - 1])
   }
@@ -661,7 +663,7 @@ extension Device {
   private func dismissable(_ id: AppID, _ w: Int, _ operation: Operation) throws -> (ObjectID?, ObjectID, ModalStyle) {
     let window = self[id].windows[w]
     guard let b = window.presented.last, case .presented(let style) = objects[vc: b].placement else {
-      throw SimulationError.invalidAction(operation, reason: "\(self[id].config.bundle) has no view controller presented")
+      throw SimulationError.invalidAction(operation, .nothingPresented(app: self[id].config.bundle))
     }
     return (window.hierarchy.dropLast().last, b, style)
   }
@@ -670,12 +672,12 @@ extension Device {
     switch parent {
     case .viewController(let vc):
       guard objects[vc: vc].appearance != .deallocated else {
-        throw SimulationError.invalidAction(.addView, reason: "this \(objects[vc: vc].spec.className) was deallocated")
+        throw SimulationError.invalidAction(.action(.addView), .deallocated(className: objects[vc: vc].spec.className))
       }
       return (vc, nil)
     case .view(let v):
       guard !objects[view: v].deallocated else {
-        throw SimulationError.invalidAction(.addView, reason: "this \(objects[view: v].spec.className) was removed")
+        throw SimulationError.invalidAction(.action(.addView), .removed(className: objects[view: v].spec.className))
       }
       return (objects[view: v].owner, v)
     }

@@ -221,7 +221,7 @@ public final class Device {
     // Finding a bundle and every check of memory walk all the apps: a
     // device of a million apps would make each of them a long loop.
     guard apps.count < Device.maxApps else {
-      throw SimulationError.invalidAction(.install, reason: "a device holds at most \(Device.maxApps) apps")
+      throw SimulationError.invalidAction(.install, .tooManyApps(limit: Device.maxApps))
     }
     if processes.find(bundle: config.bundle) != nil {
       throw SimulationError.duplicateBundle(config.bundle)

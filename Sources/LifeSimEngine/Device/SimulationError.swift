@@ -2,15 +2,11 @@
 /// terms. The engine knows nothing of Lua or of the command line: the bridge
 /// names each operation as scripts write it (`.advance` is `dev:advance`), and
 /// the CLI words the limits after its flags.
-public enum Operation: String, CaseIterable, Sendable, CustomStringConvertible {
-  // The user's and the system's actions.
-  case install, launch, openURL, home, lock, unlock, interrupt, endInterrupt, openSwitcher, switchTo, forceQuit
-  case memoryWarning, backgroundFetch, silentPush, rotate, endCall, openNotification, notify, memoryPressure
-  case prewarm, runIntent
-  // Windows (scene sessions).
-  case openScene, closeScene, disconnectScene
-  // The view hierarchy.
-  case push, pop, popGesture, present, dismiss, dismissGesture, addView, removeView, loadView, addChild, removeFromParent
+public enum Operation: Hashable, Sendable, CustomStringConvertible {
+  /// A user's or system's action, or one on an app's view hierarchy or
+  /// scenes: a row of the action table (`DeviceAction`).
+  case action(DeviceAction)
+  case install, loadView
   // The clock.
   case advance, run, after
   // What app code does while it runs.
@@ -18,7 +14,112 @@ public enum Operation: String, CaseIterable, Sendable, CustomStringConvertible {
   // Workloads.
   case drive, replay
 
-  public var description: String { rawValue }
+  /// Every operation: each action, then the others.
+  public static let allCases: [Operation] = DeviceAction.allCases.map { .action($0) } + [
+    .install, .loadView, .advance, .run, .after, .work, .appTimer, .beginBackgroundTask, .playAudio, .allocate,
+    .release, .markDirty, .save, .finishBackgroundLaunch, .drive, .replay,
+  ]
+
+  public var description: String {
+    switch self {
+    case .action(let a): return a.description
+    case .install: return "install"
+    case .loadView: return "loadView"
+    case .advance: return "advance"
+    case .run: return "run"
+    case .after: return "after"
+    case .work: return "work"
+    case .appTimer: return "appTimer"
+    case .beginBackgroundTask: return "beginBackgroundTask"
+    case .playAudio: return "playAudio"
+    case .allocate: return "allocate"
+    case .release: return "release"
+    case .markDirty: return "markDirty"
+    case .save: return "save"
+    case .finishBackgroundLaunch: return "finishBackgroundLaunch"
+    case .drive: return "drive"
+    case .replay: return "replay"
+    }
+  }
+}
+
+/// Why the device refused an operation, with what it saw: each case is one
+/// check of the engine. `description` words it in iOS terms; the bridge adds
+/// how a script gets past it (`LuaErrorWording`).
+public enum Refusal: Equatable, Sendable, CustomStringConvertible {
+  // The device.
+  case alreadyLocked, notLocked, noInterruption, noAnsweredCall
+  case tooManyApps(limit: Int)
+  /// The system prewarms only an app with no process.
+  case processRunning(app: String, state: AppState)
+  /// App Intents exist from iOS 16 (`OSProfile.hasAppIntents`).
+  case noAppIntents(ios: Int)
+  /// A window beside another needs a model that shows windows side by side;
+  /// `model` is nil for a device made without one.
+  case noWindowsSideBySide(model: String?)
+  /// A window opens beside an active window of the app on screen.
+  case noActiveWindowToOpenBeside(app: String)
+  // Workloads.
+  case noAppsToOpen
+  case meanTooShort(name: String, mean: SimTime, shortest: SimTime)
+  case backInTime(row: Int, time: SimTime, last: SimTime)
+  case eventNeedsApp(kind: String)
+  // Scenes.
+  case sceneClosed(app: String, scene: Int32)
+  /// The system disconnects background scenes only; `state` is nil for a closed one.
+  case sceneNotReclaimable(app: String, scene: Int32, state: SceneState?)
+  // The view hierarchy: the app's focus window.
+  case windowNotShown(app: String)
+  case exiting(app: String)
+  case transitionRunning(app: String)
+  case presentedOverStack(app: String)
+  case onlyRoot(app: String)
+  case nothingPresented(app: String)
+  case notSwipeable(style: ModalStyle)
+  // One object, by its class.
+  case deallocated(className: String)
+  case notChild(className: String)
+  case alreadyRemoved(className: String)
+  case removed(className: String)
+
+  public var description: String {
+    switch self {
+    case .alreadyLocked: return "the device is already locked"
+    case .notLocked: return "the device is not locked"
+    case .noInterruption: return "no interruption is showing"
+    case .noAnsweredCall: return "no answered call is in progress"
+    case .tooManyApps(let limit): return "a device holds at most \(limit) apps"
+    case .processRunning(let app, let state):
+      return "\(app) is \(state); the system prewarms only an app with no process (reference §2.1)"
+    case .noAppIntents(let ios): return "App Intents exist from iOS 16 (reference §2.13); this device runs iOS \(ios)"
+    case .noWindowsSideBySide(let model):
+      let what = model.map { "the \($0)" } ?? "a device without a model"
+      return "a window beside another needs an iPad model, such as the iPad Pro 11 2018; \(what) shows one window at a time (reference §1.2)"
+    case .noActiveWindowToOpenBeside(let app):
+      return "a window opens beside an active window on screen; \(app) has none"
+    case .noAppsToOpen: return "the user has no apps to open"
+    case .meanTooShort(let name, let mean, let shortest): return "the user's \(name) of \(mean) s is shorter than \(shortest) s"
+    case .backInTime(let row, let time, let last): return "row \(row) goes back in time (\(time) after \(last))"
+    case .eventNeedsApp(let kind): return "the \(kind) event needs an app"
+    case .sceneClosed(let app, let scene): return "scene \(scene) of \(app) is closed (its session was discarded)"
+    case .sceneNotReclaimable(let app, let scene, let state):
+      return "only a background scene can be disconnected by the system (reference §1.2); scene \(scene) of \(app) is \(state.map(\.description) ?? "closed")"
+    case .windowNotShown(let app): return "\(app)'s window is not on screen yet"
+    case .exiting(let app):
+      return "\(app) is exiting (UIApplicationExitsOnSuspend, reference §3.7): its view controllers have left the screen for good"
+    case .transitionRunning(let app):
+      return "a transition of \(app) is still running; UIKit would log \"Unbalanced calls to begin/end appearance transitions\". Start it from a later callback or a timer"
+    case .presentedOverStack(let app): return "\(app) has a view controller presented over its navigation stack; dismiss it first"
+    case .onlyRoot(let app): return "\(app)'s navigation stack holds only its root"
+    case .nothingPresented(let app): return "\(app) has no view controller presented"
+    case .notSwipeable(let style):
+      return "only a .pageSheet or .formSheet can be swiped down; the top view controller is presented \(style.rawValue)"
+    case .deallocated(let c): return "this \(c) was deallocated"
+    case .notChild(let c): return "this \(c) is not a child view controller"
+    case .alreadyRemoved(let c): return "this \(c) was already removed"
+    case .removed(let c): return "this \(c) was removed"
+    }
+  }
 }
 
 /// What was running when an operation was refused for re-entrancy.
@@ -61,9 +162,8 @@ public enum Activity: Equatable, Sendable, CustomStringConvertible {
 public enum SimulationError: Error, Equatable, CustomStringConvertible {
   /// An iOS version without a profile.
   case unsupportedVersion(Int)
-  /// An operation that makes no sense in the device's current situation; the
-  /// reason is in iOS terms.
-  case invalidAction(Operation, reason: String)
+  /// An operation that makes no sense in the device's current situation, and why.
+  case invalidAction(Operation, Refusal)
   /// An operation that needs the device unlocked.
   case locked(Operation)
   /// An interruption is showing already.
@@ -134,8 +234,8 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
     case .unsupportedVersion(let v):
       let list = OSProfile.supportedVersions.map(String.init).joined(separator: ", ")
       return "unsupported iOS version \(v) (supported: \(list))"
-    case .invalidAction(let op, let reason):
-      return "\(op): \(reason)"
+    case .invalidAction(let op, let why):
+      return "\(op): \(why)"
     case .locked(let op):
       return "\(op): the device is locked"
     case .interruptionShowing(let op, let current):

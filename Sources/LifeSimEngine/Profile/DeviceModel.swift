@@ -35,9 +35,14 @@ public struct DeviceModel: Sendable, Equatable {
   /// The per-process limit when no model is given: 50% of RAM (reference §0 "Jetsam").
   public static func defaultLimitMB(ramMB: Int) -> Int { ramMB / 2 }
 
+  /// Whether the current iOS still supports the model (it has no last version).
+  public var stillSupported: Bool { lastIOS == nil }
+
   /// Whether the model runs iOS `version`.
   public func runs(ios version: Int) -> Bool {
-    version >= firstIOS && version <= (lastIOS ?? Int.max)
+    guard version >= firstIOS else { return false }
+    guard let lastIOS else { return true }  // still supported
+    return version <= lastIOS
   }
 
   /// "iOS 4 to 7", "iOS 14 and later".

@@ -163,6 +163,11 @@ public struct OSProfile: Sendable, Equatable {
   /// (one iPadOS 15 report, §2.11).
   public var lastClosedWindowKeepsSession: Bool { version >= 15 }
 
+  /// `UNUserNotificationCenter` and its delegate exist from iOS 10: an opened
+  /// notification reaches `userNotificationCenter:didReceiveNotificationResponse:…`
+  /// only there (§2.12).
+  public var hasNotificationCenterDelegate: Bool { version >= 10 }
+
   // MARK: - The table
 
   /// Every fact above, by the name scripts see in `dev.profile`, with its value
@@ -192,6 +197,7 @@ public struct OSProfile: Sendable, Equatable {
       Fact("view_will_transition_to_size", hasViewWillTransitionToSize, "§5.3; UIKit API from iOS 8"),
       Fact("notification_center_reactivates", notificationCenterReactivates, "§2.4 (iOS 11 and 12.1.4 bug report)"),
       Fact("call_style", callStyle.rawValue, "§2.4; iOS 14 compact calls"),
+      Fact("notification_center_delegate", hasNotificationCenterDelegate, "§2.12"),
       Fact("child_appears_twice_mid_appearance", childAppearsTwiceMidAppearance, "§5.6 (rdar://14058168, iOS 5.0 and 6.1)"),
       Fact("layout_passes_first", Double(layoutPassesFirst), "§0, §5.3"),
       Fact("layout_passes_revealed", Double(layoutPassesRevealed), "§5.4 pop and dismiss rows"),

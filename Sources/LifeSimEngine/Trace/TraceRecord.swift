@@ -20,25 +20,6 @@ public enum RecordKind: UInt8, CaseIterable, Sendable, CustomStringConvertible {
                       "data_loss", "memory", "snapshot", "warning", "log"]
 }
 
-/// A user or system action, as recorded in the trace.
-public enum DeviceAction: UInt8, CaseIterable, Sendable, CustomStringConvertible {
-  case launch, openURL, home, lock, unlock, interrupt, endInterrupt, switcher, switchTo
-  case forceQuit, memoryWarning, mark, openScene, closeScene, disconnectScene
-  case backgroundFetch, silentPush
-  case push, pop, popGesture, present, dismiss, dismissGesture, rotate, addView, removeView
-  case endCall, openNotification, notify, addChild, removeFromParent, memoryPressure
-  case prewarm, runIntent
-
-  public var description: String {
-    ["launch", "open_url", "home", "lock", "unlock", "interrupt", "end_interrupt", "switcher",
-     "switch_to", "kill", "memory_warning", "mark", "open_scene", "close_scene",
-     "disconnect_scene", "background_fetch", "silent_push",
-     "push", "pop", "pop_gesture", "present", "dismiss", "dismiss_gesture", "rotate",
-     "add_view", "remove_view", "end_call", "open_notification", "notify", "add_child", "remove_from_parent",
-     "memory_pressure", "prewarm", "run_intent"][Int(rawValue)]
-  }
-}
-
 /// Why a process died (reference §3–§4).
 public enum KillReason: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   case user, vmPageShortage, perProcessLimit, watchdog, backgroundTask, exitsOnSuspend

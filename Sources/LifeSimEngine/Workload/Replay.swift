@@ -46,7 +46,7 @@ extension Device {
     if let end = events.last?.time { try checkDriveLength(end, .replay) }
     for (i, e) in events.enumerated() {
       guard e.time >= last else {
-        throw SimulationError.invalidAction(.replay, reason: "row \(i + 1) goes back in time (\(e.time) after \(last))")
+        throw SimulationError.invalidAction(.replay, .backInTime(row: i + 1, time: e.time, last: last))
       }
       last = e.time
       try step()
@@ -65,7 +65,7 @@ extension Device {
   private func replayEvent(_ e: UsageEvent) throws {
     func app() throws -> AppID {
       guard let a = e.app else {
-        throw SimulationError.invalidAction(.replay, reason: "the \(e.kind.rawValue) event needs an app")
+        throw SimulationError.invalidAction(.replay, .eventNeedsApp(kind: e.kind.rawValue))
       }
       return a
     }

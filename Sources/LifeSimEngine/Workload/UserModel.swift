@@ -77,10 +77,10 @@ extension Device {
   @discardableResult
   public func drive(_ user: UserModel, for duration: SimTime) throws -> DriveSummary {
     guard !user.apps.isEmpty else {
-      throw SimulationError.invalidAction(.drive, reason: "the user has no apps to open")
+      throw SimulationError.invalidAction(.drive, .noAppsToOpen)
     }
     if let (name, mean) = user.tooShortMean {
-      throw SimulationError.invalidAction(.drive, reason: "the user's \(name) of \(mean) s is shorter than \(UserModel.shortestMean) s")
+      throw SimulationError.invalidAction(.drive, .meanTooShort(name: name, mean: mean, shortest: UserModel.shortestMean))
     }
     try checkDriveLength(max(duration, .zero), .drive)
     var driver = UserDriver(user: user, device: self)

@@ -4,53 +4,17 @@ import LifeSimEngine
 
 // The device object: dev:install, the actions, the clock, and its fields.
 extension API {
-  static let deviceRows: [APIRow] = [
+  static let deviceRows: [APIRow] = actionRows + [
     .method(.device, "install", "dev:install{ bundle = \"com.example.notes\", scenes =, footprint_mb =, background_modes = {…}, exits_on_suspend =, root = { class =, from = } }",
             "Installs an app and returns it. Only bundle is required.") { try $0.devInstall() },
-    .method(.device, "launch", "dev:launch(app [, { url = \"…\" }])",
-            "Taps the app's icon: a cold launch, or a return to the foreground.") { try $0.devLaunch() },
-    .method(.device, "open_url", "dev:open_url(app, url)", "Opens a URL in the app, launching it if needed.") { try $0.devOpenURL() },
-    .method(.device, "home", "dev:home()", "Presses Home: the frontmost app goes to the background.") { try $0.devSimple { try $0.home() } },
-    .method(.device, "lock", "dev:lock()", "Locks the device.") { try $0.devSimple { try $0.lock() } },
-    .method(.device, "unlock", "dev:unlock()", "Unlocks the device.") { try $0.devSimple { try $0.unlock() } },
-    .method(.device, "interrupt",
-            "dev:interrupt(\"call\" [, { style = \"banner\" | \"full_screen\" }] | \"alert\" | \"control_center\" | \"notification_center\" | \"notification_center_peek\" | \"siri\")",
-            "An interruption over the frontmost app (it resigns active; a call banner leaves it active).") { try $0.devInterrupt() },
-    .method(.device, "end_interrupt", "dev:end_interrupt([{ accept = true }])",
-            "Ends the interruption; accepting a full-screen call sends the app to the background.") { try $0.devEndInterrupt() },
-    .method(.device, "open_notification", "dev:open_notification(app [, { remote = true }])",
-            "The user taps the app's notification (a banner or a Notification Center entry).") { rt in
-      try rt.devNotification { try $0.openNotification($1, remote: $2) }
-    },
-    .method(.device, "notify", "dev:notify(app [, { remote = true }])",
-            "A notification of the app arrives; in front, the app may present it.") { rt in
-      try rt.devNotification { try $0.notify($1, remote: $2) }
-    },
-    .method(.device, "end_call", "dev:end_call()",
-            "An answered call ends; iOS returns to the app a full-screen call interrupted.") { try $0.devSimple { try $0.endCall() } },
-    .method(.device, "switcher", "dev:switcher()", "Opens the app switcher.") { try $0.devSimple { try $0.openSwitcher() } },
-    .method(.device, "switch_to", "dev:switch_to(app)", "Picks an app in the switcher.") { try $0.devWithApp { try $0.switchTo($1) } },
-    .method(.device, "kill", "dev:kill(app)", "Force-quits the app from the switcher.") { try $0.devWithApp { try $0.forceQuit($1) } },
-    .method(.device, "memory_warning", "dev:memory_warning()",
-            "Sends a memory warning, as Simulator's \"Simulate Memory Warning\".") { try $0.devSimple { try $0.memoryWarning() } },
-    .method(.device, "memory_pressure", "dev:memory_pressure()",
-            "Memory pressure from outside the apps: jetsam kills every suspended or background process, lowest band first.") {
-      try $0.devSimple { try $0.memoryPressure() }
-    },
     .method(.device, "advance", "dev:advance(seconds)", "Runs the virtual clock forward, firing everything due.") { try $0.devAdvance() },
     .method(.device, "at", "dev:at(seconds, function() … end)", "Schedules a function at an absolute virtual time.") { try $0.devSchedule(relative: false) },
     .method(.device, "after", "dev:after(seconds, function() … end)", "Schedules a function after a delay.") { try $0.devSchedule(relative: true) },
     .method(.device, "run", "dev:run()", "Runs until nothing is scheduled (bounded by --max-time).") { try $0.devSimple { try $0.run() } },
-    .method(.device, "mark", "local m = dev:mark()", "A position in the trace, for since = m filters.") { try $0.devMark() },
     .method(.device, "app", "dev:app(bundle)", "The installed app with that bundle id, or nil.") { try $0.devApp() },
     .method(.device, "log", "dev:log(message)", "Writes a log record into the trace.") { try $0.devLog() },
-    .method(.device, "background_fetch", "dev:background_fetch(app)",
-            "A background fetch: launches or wakes the app in the background.") { try $0.devWithApp { try $0.backgroundFetch($1) } },
-    .method(.device, "silent_push", "dev:silent_push(app)",
-            "A silent push: launches or wakes the app in the background.") { try $0.devWithApp { try $0.silentPush($1) } },
     .method(.device, "policy", "dev:policy{ background_time =, watchdog = {…}, memory_warning_at =, jetsam_at =, choose_victim = fn }",
             "Changes the named OS policies and keeps the others; dev:policy() returns those in force.") { try $0.devPolicy() },
-    .method(.device, "rotate", "dev:rotate()", "Rotates the device: a layout pass without appearance callbacks.") { try $0.devSimple { try $0.rotate() } },
 
     deviceField("now", "The virtual time, in seconds.") { L, _, d in push(L, d.now.seconds) },
     deviceField("ios", "The iOS major version of the device's profile.") { L, _, d in push(L, d.profile.version) },
@@ -108,6 +72,46 @@ extension API {
     deviceField("records_trace", "Whether the device keeps a trace (trace = false turns it off).") { L, _, d in push(L, d.recordsTrace) },
 
     .meta(.device, "__tostring") { try $0.devToString() },
+  ]
+
+  /// A method per action of the table made on the device: `run` with the
+  /// row's arguments, or, for an action that reads options too, its reader
+  /// below. A row needs nothing here unless it reads more than an app.
+  static let actionRows: [APIRow] = ActionRow.table.filter { $0.target == .device }.map { row in
+    if let (usage, body) = actionReaders[row.action] {
+      return .method(.device, row.name, usage, row.action == .mark ? "A position in the trace, for since = m filters." : row.summary, body)
+    }
+    guard row.reads == .exactly, let run = row.run else {
+      preconditionFailure("the action '\(row.name)' reads options but has no reader in API.actionReaders")
+    }
+    switch row.arguments {
+    case .none:
+      return .method(.device, row.name, "dev:\(row.name)()", row.summary) { rt in
+        try run(try rt.selfDevice().device, nil)
+        return 0
+      }
+    case .app:
+      return .method(.device, row.name, "dev:\(row.name)(app)", row.summary) { rt in
+        let slot = try rt.selfDevice()
+        try run(slot.device, try rt.checkApp(2, on: slot))
+        return 0
+      }
+    }
+  }
+
+  /// The device actions that read more than an app: their usage and reader.
+  static let actionReaders: [DeviceAction: (String, (LuaRuntime) throws -> Int32)] = [
+    .launch: ("dev:launch(app [, { url = \"…\" }])", { try $0.devLaunch() }),
+    .openURL: ("dev:open_url(app, url)", { try $0.devOpenURL() }),
+    .interrupt: ("dev:interrupt(\"call\" [, { style = \"banner\" | \"full_screen\" }] | \"alert\" | \"control_center\" | \"notification_center\" | \"notification_center_peek\" | \"siri\")",
+                 { try $0.devInterrupt() }),
+    .endInterrupt: ("dev:end_interrupt([{ accept = true }])", { try $0.devEndInterrupt() }),
+    .openNotification: ("dev:open_notification(app [, { remote = true }])", { rt in
+      try rt.devNotification { try $0.openNotification($1, remote: $2) }
+    }),
+    .notify: ("dev:notify(app [, { remote = true }])", { rt in try rt.devNotification { try $0.notify($1, remote: $2) } }),
+    .mark: ("local m = dev:mark()", { try $0.devMark() }),
+    .runIntent: ("dev:run_intent(app, { name = \"…\", opens_app = false })", { try $0.devRunIntent() }),
   ]
 
   private static func deviceField(_ name: String, _ summary: String,
@@ -217,13 +221,6 @@ extension LuaRuntime {
     let app = try checkApp(2, on: slot)
     let remote = try args.options(3, keys: ["remote"])?.optional("remote", as: Bool.self) ?? false
     try action(slot.device, app, remote)
-    return 0
-  }
-
-  /// An action on one app.
-  func devWithApp(_ action: (Device, AppID) throws -> Void) throws -> Int32 {
-    let slot = try selfDevice()
-    try action(slot.device, try checkApp(2, on: slot))
     return 0
   }
 

@@ -18,8 +18,8 @@ public struct ExploreDeclarations {
 /// A step of the search's alphabet, its name read once (`LuaRuntime.plan`).
 struct StepPlan {
   enum Kind {
-    case launch(AppID), kill(AppID), backgroundFetch(AppID)
-    case home, lock, unlock, call, endCall, switcher, memoryWarning, memoryPressure
+    /// An action of the table, with its app when it takes one.
+    case action(ActionRow, AppID?)
     case advance(SimTime)
     /// A name no step has: the error taking it gives.
     case invalid(String)
@@ -143,17 +143,22 @@ extension LuaRuntime {
   /// The default alphabet, then the script's own actions, less those it left out.
   func alphabet(of slot: DeviceSlot) -> [String] {
     var steps: [String] = []
-    for app in slot.device.apps { steps.append("launch \(app.config.bundle)") }
-    steps += ["home", "lock", "unlock", "call", "end_call", "switcher"]
-    for app in slot.device.apps { steps.append("kill \(app.config.bundle)") }
-    steps += ["memory_warning", "memory_pressure"]
-    for app in slot.device.apps { steps.append("background_fetch \(app.config.bundle)") }
-    steps += ["advance 1", "advance 10", "advance 60"]
+    for (name, perApp) in ActionRow.exploreSteps {
+      if perApp {
+        for app in slot.device.apps { steps.append("\(name) \(app.config.bundle)") }
+      } else {
+        steps.append(name)
+      }
+    }
+    steps += Self.exploreClockSteps
     let removed = Set(explore.actions.filter { $0.ref == nil }.map(\.name))
     steps.removeAll { removed.contains($0) || removed.contains(String($0.split(separator: " ").first ?? "")) }
     for (name, ref) in explore.actions where ref != nil && !steps.contains(name) { steps.append(name) }
     return steps
   }
+
+  /// The clock's steps, after the actions'.
+  static let exploreClockSteps = ["advance 1", "advance 10", "advance 60"]
 
   /// Takes one step on the device.
   func take(_ step: String, on slot: DeviceSlot) throws -> StepOutcome {
@@ -172,24 +177,20 @@ extension LuaRuntime {
     let app = argument.flatMap { a in slot.device.apps.first(where: { $0.config.bundle == a })?.id }
     let kind: StepPlan.Kind?
     switch verb {
-    case "launch": kind = app.map { .launch($0) }
-    case "kill": kind = app.map { .kill($0) }
-    case "background_fetch": kind = app.map { .backgroundFetch($0) }
-    case "home": kind = .home
-    case "lock": kind = .lock
-    case "unlock": kind = .unlock
-    case "call": kind = .call
-    case "end_call": kind = .endCall
-    case "switcher": kind = .switcher
-    case "memory_warning": kind = .memoryWarning
-    case "memory_pressure": kind = .memoryPressure
     case "advance":
       guard let argument, let s = Double(argument), s > 0, let t = SimTime(seconds: s) else {
         kind = .invalid("unknown step '\(step)' (advance takes a positive number of seconds)")
         break
       }
       kind = .advance(t)
-    default: kind = .invalid("unknown step '\(step)' (lifesim.action adds one)")
+    default:
+      // Any action that runs with nothing but its app can be a step (`--actions`,
+      // `lifesim.replay`); the default alphabet has those the table lets explore take.
+      guard let row = ActionRow.stepping(verb) else {
+        kind = .invalid("unknown step '\(step)' (lifesim.action adds one)")
+        break
+      }
+      kind = row.arguments == .app && row.isStepItself ? app.map { .action(row, $0) } : .action(row, nil)
     }
     return StepPlan(name: step, kind: kind)
   }
@@ -216,17 +217,7 @@ extension LuaRuntime {
     }
     do {
       switch kind {
-      case .launch(let app): try device.launch(app)
-      case .kill(let app): try device.forceQuit(app)
-      case .backgroundFetch(let app): try device.backgroundFetch(app)
-      case .home: try device.home()
-      case .lock: try device.lock()
-      case .unlock: try device.unlock()
-      case .call: try device.interrupt(.call)
-      case .endCall: try device.endInterrupt()
-      case .switcher: try device.openSwitcher()
-      case .memoryWarning: try device.memoryWarning()
-      case .memoryPressure: try device.memoryPressure()
+      case .action(let row, let app): try row.step(on: device, app: app)
       case .advance(let t): try device.advance(by: t)
       case .invalid(let message): throw ScriptError(message: message)
       }

@@ -2,18 +2,11 @@ import CLua
 import CLuaShim
 import LifeSimEngine
 
-// Modern iOS (reference §2.1 "Prewarming", §2.13): prewarming, App Intents,
-// and what app code reads of its process during them.
+// Modern iOS (reference §2.1 "Prewarming", §2.11, §2.13): what app code reads of
+// its process during a prewarm, and a scene's restoration activity. The
+// actions themselves (`dev:prewarm`, `dev:run_intent`) are rows of the action table.
 extension API {
   static let modernRows: [APIRow] = [
-    .method(.device, "prewarm", "dev:prewarm(app)",
-            "iOS 15+: the system starts the app's process before any tap; the launch methods run, no scene connects.") {
-      try $0.devWithApp { try $0.prewarm($1) }
-    },
-    .method(.device, "run_intent", "dev:run_intent(app, { name = \"…\", opens_app = false })",
-            "iOS 16+: Shortcuts or Siri runs an App Intent; without opens_app the app runs in the background with no scene.") {
-      try $0.devRunIntent()
-    },
     .field(.context, "environment", "The process environment: { ActivePrewarm = \"1\" } during an iOS 15 prewarm.") { rt in
       let (slot, info) = try rt.selfContext()
       let pairs = slot.device.environment(of: info.app)

@@ -9,7 +9,7 @@ extension API {
             "The selectors delivered, in order; every filter is optional.") { try $0.traceCallbacks() },
     .method(.trace, "records", "dev.trace:records{ app =, kind =, since = }",
             "The records as tables with the JSONL field names.") { try $0.traceRecords() },
-    .method(.trace, "text", "dev.trace:text{ since =, format = \"text\" | \"jsonl\" | \"chrome\" }", "The trace as one string.") { try $0.traceText() },
+    .method(.trace, "text", "dev.trace:text{ since =, format = \(TraceFormatRow.all.filter(\.queryable).map { "\"\($0.name)\"" }.joined(separator: " | ")) }", "The trace as one string.") { try $0.traceText() },
     .field(.trace, "count", "How many records the device has made.") { rt in push(rt.L, try rt.selfTrace().device.trace.count) },
     .meta(.trace, "__tostring") { try $0.traceToString() },
   ]
@@ -130,25 +130,17 @@ extension LuaRuntime {
   func traceText() throws -> Int32 {
     let slot = try queryableTrace()
     var since = 1
-    var format = TraceFormat.text
-    var chrome = false
+    var format = TraceFormatRow.named("text")!
     if let o = try args.options(2, keys: ["since", "format"]) {
       if let s = try o.optional("since", as: Double.self) { since = Int(max(0, min(s.isNaN ? 0 : s, 1e15))) }
       if let f = try o.optional("format", as: String.self) {
-        if f == "chrome" {
-          chrome = true
-        } else if let parsed = TraceFormat(rawValue: f) {
-          format = parsed
-        } else {
-          throw o.fail("unknown format '\(f)' (expected text, jsonl or chrome)")
+        guard let row = TraceFormatRow.named(f), row.queryable else {
+          throw o.fail("unknown format '\(f)' (expected \(TraceFormatRow.list(TraceFormatRow.all.filter(\.queryable))))")
         }
+        format = row
       }
     }
-    if chrome {
-      push(L, ChromeTraceWriter.render(slot.device.trace, since: since))
-    } else {
-      push(L, TraceWriter(format: format).render(slot.device.trace, since: since))
-    }
+    push(L, format.render(slot.device.trace, since: since))
     return 1
   }
 

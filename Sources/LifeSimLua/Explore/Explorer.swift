@@ -82,16 +82,11 @@ public struct ExploreResult: Sendable {
 
   /// Per machine: its name, the edges taken, and the edges never taken.
   public var coverageReport: [(machine: String, taken: Int, total: Int, never: [String])] {
-    func report<S: MachineValue, E: MachineValue>(_ table: TransitionTable<S, E>, _ counts: [Int])
-      -> (machine: String, taken: Int, total: Int, never: [String])
-    {
-      let never = table.transitions.indices.filter { counts[$0] == 0 }.map {
-        "\(table.transitions[$0].from) --\(table.transitions[$0].event)--> \(table.transitions[$0].to)"
-      }
-      return (table.name, counts.count - never.count, counts.count, never)
+    MachineRow.all.map { row in
+      let counts = coverage[row.machine]
+      let never = counts.indices.filter { counts[$0] == 0 }.map(row.label)
+      return (row.name, counts.count - never.count, counts.count, never)
     }
-    return [report(AppLifecycle.appDelegate, coverage.processAppDelegate), report(AppLifecycle.scene, coverage.processScene),
-            report(SceneLifecycle.table, coverage.scene), report(AppearanceLifecycle.table, coverage.appearance)]
   }
 }
 

@@ -4,45 +4,29 @@ import LifeSimEngine
 // (`.locked(.launch)`); here it becomes "dev:launch: the device is locked; call
 // dev:unlock() first", with the script's `file:line:` added by the trampoline.
 
+extension ActionRow.Target {
+  /// How a script names the object an action is a method of.
+  var receiver: String {
+    switch self {
+    case .device: return "dev:"
+    case .app: return "app:"
+    case .scene: return "scene:"
+    case .viewController: return "vc:"
+    case .view: return "view:"
+    case .anyView: return ""  // vc:add_view or view:add_view: the caller names it
+    }
+  }
+}
+
 extension Operation {
-  /// How a script writes the operation.
+  /// How a script writes the operation: an action's from its row.
   var luaName: String {
     switch self {
+    case .action(let a):
+      let row = a.row
+      return row.target.receiver + row.method
     case .install: return "dev:install"
-    case .launch: return "dev:launch"
-    case .openURL: return "dev:open_url"
-    case .home: return "dev:home"
-    case .lock: return "dev:lock"
-    case .unlock: return "dev:unlock"
-    case .interrupt: return "dev:interrupt"
-    case .endInterrupt: return "dev:end_interrupt"
-    case .openSwitcher: return "dev:switcher"
-    case .switchTo: return "dev:switch_to"
-    case .forceQuit: return "dev:kill"
-    case .memoryWarning: return "dev:memory_warning"
-    case .memoryPressure: return "dev:memory_pressure"
-    case .prewarm: return "dev:prewarm"
-    case .runIntent: return "dev:run_intent"
-    case .backgroundFetch: return "dev:background_fetch"
-    case .silentPush: return "dev:silent_push"
-    case .rotate: return "dev:rotate"
-    case .endCall: return "dev:end_call"
-    case .openNotification: return "dev:open_notification"
-    case .notify: return "dev:notify"
-    case .openScene: return "app:open_scene"
-    case .closeScene: return "scene:close"
-    case .disconnectScene: return "scene:disconnect"
-    case .push: return "app:push"
-    case .pop: return "app:pop"
-    case .popGesture: return "app:pop_gesture"
-    case .present: return "app:present"
-    case .dismiss: return "app:dismiss"
-    case .dismissGesture: return "app:dismiss_gesture"
-    case .addView: return "add_view"
-    case .removeView: return "view:remove"
     case .loadView: return "vc:load_view"
-    case .addChild: return "vc:add_child"
-    case .removeFromParent: return "vc:remove_from_parent"
     case .advance: return "dev:advance"
     case .run: return "dev:run"
     case .after: return "dev:after"
@@ -56,6 +40,17 @@ extension Operation {
     case .save: return "ctx:save"
     case .finishBackgroundLaunch: return "ctx:complete"
     case .drive, .replay: return "workload:drive"
+    }
+  }
+}
+
+extension Refusal {
+  /// What a script does about it, where there is something to say.
+  var luaHint: String? {
+    switch self {
+    case .noAnsweredCall: return "answer one with end_interrupt{ accept = true }"
+    case .noWindowsSideBySide, .noActiveWindowToOpenBeside: return "open_scene{ beside = true } is for iPads"
+    default: return nil
     }
   }
 }
@@ -74,10 +69,10 @@ extension Activity {
 /// The message a script sees for an engine error (without `file:line:`).
 func luaMessage(for error: SimulationError) -> String {
   switch error {
-  case .invalidAction(.addView, let reason):
-    return reason  // vc:add_view or view:add_view: the bridge adds the function's name
-  case .invalidAction(let op, let reason):
-    return "\(op.luaName): \(reason)"
+  case .invalidAction(.action(.addView), let why):
+    return "\(why)"  // vc:add_view or view:add_view: the bridge adds the function's name
+  case .invalidAction(let op, let why):
+    return "\(op.luaName): \(why)" + (why.luaHint.map { "; " + $0 } ?? "")
   case .locked(let op):
     return "\(op.luaName): the device is locked; call dev:unlock() first"
   case .interruptionShowing(let op, let current):
@@ -85,7 +80,8 @@ func luaMessage(for error: SimulationError) -> String {
   case .notExecuting(let op, let app, let state):
     switch op {
     case .appTimer: return "\(op.luaName): \(app) is not running"
-    case .push, .pop, .popGesture, .present, .dismiss, .dismissGesture, .addView, .removeView, .loadView:
+    case .action(.push), .action(.pop), .action(.popGesture), .action(.present), .action(.dismiss),
+         .action(.dismissGesture), .action(.addView), .action(.removeView), .loadView:
       return "\(op.luaName): \(app) is \(state), so none of its code runs"
     default: return "\(op.luaName): \(app) is \(state)"
     }

@@ -3,7 +3,10 @@ import Foundation
 import LifeSimEngine
 import LifeSimPictures
 
-extension DiagramMachine: ExpressibleByArgument {}
+extension DiagramMachine: ExpressibleByArgument {
+  public init?(argument: String) { self.init(rawValue: argument) }
+  public static var allValueStrings: [String] { allCases.map(\.name) }
+}
 extension DiagramFormat: ExpressibleByArgument {}
 
 /// `--layout` of `lifesim diagram`: who places an SVG's states and edges.
@@ -43,7 +46,7 @@ extension Lifesim {
     @Option(help: "The process machine's lifecycle model: app (delegate) or scene (default: the version's).")
     var model: DiagramModel?
 
-    @Option(help: "The machine: process, scene, or vc (a view controller's appearance).")
+    @Option(help: ArgumentHelp("The machine: \(DiagramMachine.listed).", valueName: "machine"))
     var machine: DiagramMachine = .process
 
     @Option(help: "The output: svg, dot or mermaid.")

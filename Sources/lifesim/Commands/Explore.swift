@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LifeSimEngine
 import LifeSimLua
 
 extension Lifesim {
@@ -11,8 +12,7 @@ extension Lifesim {
       discussion: """
         The script sets up a device and its apps and declares \
         lifesim.invariant(name, fn). The search is breadth first over the actions \
-        (launch, home, lock, unlock, call, end_call, switcher, kill, memory_warning, \
-        memory_pressure, background_fetch, advance 1/10/60, and the script's own \
+        (\(ActionRow.exploreSteps.map(\.name).joined(separator: ", ")), advance 1/10/60, and the script's own \
         lifesim.action), so the first violation it finds is a shortest one; a \
         failing handler is a violation too. -o writes it as a scenario that fails \
         the same way under lifesim run. Exit status: 0 none found; 1 a violation, \

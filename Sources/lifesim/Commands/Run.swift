@@ -21,7 +21,7 @@ extension Lifesim {
 
     @OptionGroup var common: CommonOptions
 
-    @Option(help: "The trace format: text, jsonl, or chrome (Trace Event Format JSON for Perfetto and chrome://tracing).")
+    @Option(help: ArgumentHelp("The trace format: \(OutputFormat.listed).", valueName: "format"))
     var format: OutputFormat = .text
 
     @Option(help: "How callbacks are named in text traces: objc or swift.")
@@ -41,6 +41,9 @@ extension Lifesim {
     var timeline: String?
 
     func validate() throws {
+      if stream && !format.row.streams {
+        throw ValidationError("--stream cannot write \(format) traces: it writes \(TraceFormatRow.list(TraceFormatRow.all.filter(\.streams)))")
+      }
       if stream && timeline != nil {
         throw ValidationError("--timeline needs the records kept: without --stream, or write --format jsonl and run lifesim timeline on it")
       }
@@ -60,33 +63,22 @@ extension Lifesim {
       options.outputs = [("--output", output), ("--timeline", timeline)].compactMap { o in o.1.map { (o.0, $0) } }
       if output != nil {
         options.printEcho = { print($0, terminator: "") }
-      } else if format != .text {
+      } else if !format.row.takesText {
         options.output = { writeBytes($0, to: stderr) }
       }
       var sink: StreamOutput?
-      let document = ChromeDocument()
+      let traceFile = format.row.file(names)
       if stream {
         let out = try StreamOutput(path: output)
-        let sequence = FileSequence()
-        switch format.lineFormat {
-        case let lines?:
-          let writer = TraceWriter(format: lines, names: names)
-          options.traceStream = { _, number in
-            TraceStream(formatter: DeviceTagged(base: writer, number: number, sequence: sequence), chunkSize: 0) {
-              out.write(bytes: $0)
-            }
-          }
-        case nil:
-          var opening: [UInt8] = []
-          document.header(into: &opening)
-          out.write(bytes: opening)
-          options.traceStream = { _, number in
-            TraceStream(formatter: ChromeTraceWriter(document: document, device: number), chunkSize: 0) {
-              out.write(bytes: $0)
-            }
+        var opening: [UInt8] = []
+        traceFile.opening(into: &opening)
+        out.write(bytes: opening)
+        options.traceStream = { _, number in
+          TraceStream(formatter: traceFile.formatter(for: nil, number: number, count: nil), chunkSize: 0) {
+            out.write(bytes: $0)
           }
         }
-        if output == nil && format == .text { options.output = { out.write($0) } }  // keeps its place among the records
+        if output == nil && format.row.takesText { options.output = { out.write($0) } }  // keeps its place among the records
         sink = out
       }
       let runtime = try LuaRuntime(options: options)
@@ -109,14 +101,12 @@ extension Lifesim {
       }
       if let sink {
         for device in runtime.createdDevices { device.finishStream() }
-        if format == .chrome {
-          var closing: [UInt8] = []
-          document.footer(into: &closing)
-          sink.write(bytes: closing)
-        }
+        var closing: [UInt8] = []
+        traceFile.closing(into: &closing)
+        sink.write(bytes: closing)
         try sink.close()
       } else {
-        try writeTraces(runtime.createdDevices)
+        try writeTraces(runtime.createdDevices, to: traceFile)
       }
       if let timeline {
         var options = TimelineOptions()
@@ -148,7 +138,7 @@ extension Lifesim {
 
     /// Writes every device's trace in 64 kB chunks of bytes: never the whole
     /// text at once (a week's trace is megabytes).
-    private func writeTraces(_ devices: [Device]) throws {
+    private func writeTraces(_ devices: [Device], to traceFile: TraceFile) throws {
       let file: UnsafeMutablePointer<FILE>
       if let output {
         guard let f = fopen(output, "wb") else {
@@ -166,26 +156,9 @@ extension Lifesim {
         if chunk.withUnsafeBufferPointer({ fwrite($0.baseAddress, 1, $0.count, file) }) != chunk.count { failed = true }
         chunk.removeAll(keepingCapacity: true)
       }
-      // Several devices: JSONL records name theirs, and `seq` counts in the file.
-      let sequence = devices.count > 1 ? FileSequence() : nil
-      let document = ChromeDocument()
-      if format == .chrome { document.header(into: &chunk) }
+      traceFile.opening(into: &chunk)
       for (i, device) in devices.enumerated() {
-        let formatter: TraceFormatter
-        switch format.lineFormat {
-        case let lines?:
-          if devices.count > 1 && lines == .text {
-            chunk.append(text: "# device \(i + 1): iOS \(device.profile.version), seed \(device.seed)\n")
-          }
-          var writer = TraceWriter(format: lines, names: names)
-          if devices.count > 1 {
-            writer.device = i + 1
-            writer.fileSequence = sequence
-          }
-          formatter = writer
-        case nil:
-          formatter = ChromeTraceWriter(document: document, device: i + 1)
-        }
+        let formatter = traceFile.formatter(for: device, number: i + 1, count: devices.count)
         formatter.header(for: device.trace, into: &chunk)
         for r in device.trace.records {
           formatter.record(r, in: device.trace, into: &chunk)
@@ -193,7 +166,7 @@ extension Lifesim {
         }
         formatter.footer(for: device.trace, into: &chunk)
       }
-      if format == .chrome { document.footer(into: &chunk) }
+      traceFile.closing(into: &chunk)
       flush()
       // Standard output is written as `print` is, without a check; a file is checked.
       guard let output else { return }
@@ -203,13 +176,28 @@ extension Lifesim {
   }
 }
 
-/// The formats of `lifesim run --format`: the two line formats (docs/trace.md), and
-/// Chrome's Trace Event Format (docs/trace.md).
-enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
-  case text, jsonl, chrome
+/// A format of `lifesim run --format`, by its row.
+struct OutputFormat: ExpressibleByArgument, CustomStringConvertible {
+  let row: TraceFormatRow
 
-  /// The line format, for `text` and `jsonl`.
-  var lineFormat: TraceFormat? { TraceFormat(rawValue: rawValue) }
+  static let text = OutputFormat(row: TraceFormatRow.named("text")!)
+
+  init(row: TraceFormatRow) { self.row = row }
+
+  init?(argument: String) {
+    guard let row = TraceFormatRow.named(argument) else { return nil }
+    self.row = row
+  }
+
+  var description: String { row.name }
+  static var allValueStrings: [String] { TraceFormatRow.all.map(\.name) }
+
+  /// "text, jsonl, or chrome (what chrome is)": each with its note.
+  static var listed: String {
+    let names = TraceFormatRow.all.map { row in row.note.map { "\(row.name) (\($0))" } ?? row.name }
+    guard names.count > 1 else { return names.first ?? "" }
+    return names.dropLast().joined(separator: ", ") + ", or " + names.last!
+  }
 }
 
 /// Where `lifesim run --stream` writes: standard output or a file, through one
@@ -287,33 +275,5 @@ final class StreamOutput: @unchecked Sendable {
       if failure != 0 { unlink(staging) }
     }
     if failure != 0 { throw CommandFailure.cannotWrite(path: path ?? "standard output", reason: String(cString: strerror(failure))) }
-  }
-}
-
-/// The records of a second device onwards, tagged with its number:
-/// `[device 2] [t=…] …` in text, `{"device":2,…}` in JSONL, where `seq`
-/// counts the file's records and `device_seq` keeps the device's own when they
-/// differ. The first device's records carry no number (it is made before any
-/// other), so a run with one device writes what it writes without --stream.
-struct DeviceTagged: TraceFormatter {
-  var base: TraceWriter
-  var number: Int
-  var sequence: FileSequence
-
-  init(base: TraceWriter, number: Int, sequence: FileSequence) {
-    self.base = base
-    self.number = number
-    self.sequence = sequence
-    self.base.fileSequence = sequence
-    if number > 1 && base.format == .jsonl { self.base.device = number }
-  }
-
-  func record(_ r: TraceRecord, in trace: Trace, into out: inout [UInt8]) {
-    if number > 1 && base.format == .text {
-      out.append(literal: "[device ")
-      out.append(decimal: number)
-      out.append(literal: "] ")
-    }
-    base.record(r, in: trace, into: &out)
   }
 }

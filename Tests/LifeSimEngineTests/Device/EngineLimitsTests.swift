@@ -50,7 +50,7 @@ struct EngineLimitsTests {
       return candidates[0].app
     }
     try dev.launch(big)
-    #expect(refused as? SimulationError == .reentrant(.forceQuit, inside: .policy("choose_victim")))
+    #expect(refused as? SimulationError == .reentrant(.action(.forceQuit), inside: .policy("choose_victim")))
     #expect(dev[big].state == .active, "the app in front survived its own jetsam")
     #expect(dev.busy == nil)
     #expect(dev.invariantViolations().isEmpty)

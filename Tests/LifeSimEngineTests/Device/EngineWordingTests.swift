@@ -6,7 +6,7 @@ import Testing
 /// typed errors in its own words, which the bridge and the CLI word for their
 /// users. These checks keep Lua and CLI vocabulary out of its string literals.
 struct EngineWordingTests {
-  static let foreign = ["dev:", "ctx:", "dev.", "app:on", "--max", "lifesim", "Lua", "= {", "()"]
+  static let foreign = ["dev:", "ctx:", "dev.", "app:on", "--max", "lifesim", "Lua", "= {", "()", "= true", "= false"]
 
   @Test func engineStringsSpeakNeitherLuaNorCLI() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -28,6 +28,7 @@ struct EngineWordingTests {
           for word in Self.foreign where literal.contains(word) {
             found.append("\(relative):\(n + 1): \"\(literal)\"")
           }
+          if Self.hasTableCall(literal) { found.append("\(relative):\(n + 1): \"\(literal)\"") }
         }
       }
     }
@@ -35,11 +36,30 @@ struct EngineWordingTests {
     #expect(found.isEmpty, "engine strings in Lua or CLI terms:\n\(found.joined(separator: "\n"))")
   }
 
+  /// A Lua call with a table argument, `end_interrupt{ accept = true }`: a
+  /// name running into a brace (Swift's interpolated closures have a space,
+  /// and its `\u{…}` escapes a backslash).
+  static func hasTableCall<S: StringProtocol>(_ literal: S) -> Bool {
+    var before: Character = " ", previous: Character = " "
+    for c in literal {
+      if c == "{" && (previous.isLetter || previous == "_") && !(before == "\\" && previous == "u") { return true }
+      before = previous
+      previous = c
+    }
+    return false
+  }
+
+  @Test func aTableCallIsLuaSyntax() {
+    #expect(Self.hasTableCall("answer one with end_interrupt{ accept = true }"))
+    #expect(!Self.hasTableCall("\\(app.map { \" on \\($0)\" } ?? \"\")"))
+    #expect(!Self.hasTableCall("\\u{FFFD}"))
+  }
+
   @Test func errorsCarryDataAndRefusalsAreMarked() {
-    #expect(SimulationError.locked(.launch).description == "launch: the device is locked")
-    #expect(SimulationError.locked(.launch).isRefusal)
+    #expect(SimulationError.locked(.action(.launch)).description == "launch: the device is locked")
+    #expect(SimulationError.locked(.action(.launch)).isRefusal)
     #expect(SimulationError.reentrant(.advance, inside: .clock).description == "advance cannot run inside advance or run")
     #expect(!SimulationError.horizonReached(.seconds(1)).isRefusal)
-    #expect(SimulationError.replayRow(3, .locked(.launch)).isRefusal)
+    #expect(SimulationError.replayRow(3, .locked(.action(.launch))).isRefusal)
   }
 }
