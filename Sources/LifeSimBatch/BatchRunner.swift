@@ -268,6 +268,10 @@ public final class BatchRunner {
   /// A worker's stack: Lua's C recursion limit, with room to spare.
   static let workerStackSize = 16 << 20
 
+  /// What a worker must be able to allocate before it starts: its own
+  /// allocations (names, rows, the Lua state's bookkeeping) stay well under it.
+  static let workerHeadroom = 8 << 20
+
   /// Where the runner says what the user should know (stderr in the CLI).
   public var notice: (String) -> Void = { _ in }
 
@@ -277,6 +281,16 @@ public final class BatchRunner {
   /// experiment file left when it was loaded (`ExperimentWorker`), so a row
   /// is the same whichever worker made it, and after which runs.
   private func work() {
+    // Swift cannot survive a refused allocation of its own (the runtime
+    // aborts), and a new thread's stack may have taken the last of a limited
+    // address space: make sure there is room for the worker's own
+    // allocations before making any.
+    guard let room = malloc(Self.workerHeadroom) else {
+      stop(with: BatchError("a worker thread has no room to run: \(Self.workerHeadroom >> 20) MB could not be allocated "
+                            + "(is the address space limited, ulimit -v?)"))
+      return
+    }
+    free(room)
     var runtimeOptions = options.runtime
     runtimeOptions.retainDevices = false
     let worker: ExperimentWorker

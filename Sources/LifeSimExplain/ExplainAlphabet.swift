@@ -5,6 +5,7 @@ public struct ExplainStep: Equatable, Sendable {
   public enum Kind: Equatable, Sendable {
     case launch, home, lock, unlock, call, endCall, switcher, kill, memoryWarning, memoryPressure, backgroundFetch
     case interrupt(Interruption), endInterrupt, switchTo, openNotification, openRemoteNotification, openURL, silentPush
+    case prewarm, runIntent
     case advance(SimTime)
   }
   public var kind: Kind
@@ -32,6 +33,8 @@ public struct ExplainStep: Equatable, Sendable {
     case .openRemoteNotification: return "open_notification \(bundle) remote"
     case .openURL: return "open_url \(bundle)"
     case .silentPush: return "silent_push \(bundle)"
+    case .prewarm: return "prewarm \(bundle)"
+    case .runIntent: return "run_intent \(bundle)"
     case .advance(let t): return "advance \(formatNumber(t.seconds))"
     }
   }
@@ -72,6 +75,8 @@ public struct ExplainStep: Equatable, Sendable {
     case .openRemoteNotification: return "the user opens one of the app's push notifications"
     case .openURL: return "another app opens a URL in the app"
     case .silentPush: return "a silent push wakes the app"
+    case .prewarm: return "the system prewarms the app (iOS 15+): its process starts before any tap"
+    case .runIntent: return "Shortcuts or Siri runs one of the app's App Intents in the background (iOS 16+)"
     case .advance(let t): return "time passes: \(formatNumber(t.seconds)) s"
     }
   }
@@ -97,11 +102,14 @@ public struct ExplainStep: Equatable, Sendable {
     case .openRemoteNotification: return "dev:open_notification(app, { remote = true })"
     case .openURL: return "dev:open_url(app, \"\(ExplainStep.url)\")"
     case .silentPush: return "dev:silent_push(app)"
+    case .prewarm: return "dev:prewarm(app)"
+    case .runIntent: return "dev:run_intent(app, { name = \"\(ExplainStep.intent)\" })"
     case .advance(let t): return "dev:advance(\(formatNumber(t.seconds)))"
     }
   }
 
   static let url = "lifesim-explain://open"
+  static let intent = "ExplainIntent"
 
   /// The background modes of the app explained: those its wakes need (a
   /// fetch, a push), so that a log of a background launch can be explained.
@@ -127,6 +135,8 @@ public struct ExplainStep: Equatable, Sendable {
     case .openRemoteNotification: try device.openNotification(app, remote: true)
     case .openURL: try device.openURL(app, url: ExplainStep.url)
     case .silentPush: try device.silentPush(app)
+    case .prewarm: try device.prewarm(app)
+    case .runIntent: try device.runIntent(app, name: ExplainStep.intent, opensApp: false)
     case .advance(let t): try device.advance(by: t)
     }
   }
@@ -137,7 +147,7 @@ public enum ExplainAlphabet {
   /// `lifesim explore`'s default alphabet for one app (its actions, system
   /// events and waits, in its order), then what a log also needs: the other
   /// overlays, picking the app in the switcher, a notification opened, a URL
-  /// opened, a silent push. This is the one place explain reads explore's
+  /// opened, a silent push, a prewarm and an App Intent run in the background. This is the one place explain reads explore's
   /// alphabet from.
   public static func exploreSteps() -> [ExplainStep] {
     [.init(.launch), .init(.home), .init(.lock), .init(.unlock), .init(.call), .init(.endCall), .init(.switcher),
@@ -149,11 +159,15 @@ public enum ExplainAlphabet {
   public static let waits: [SimTime] = [.seconds(1), .seconds(10), .seconds(60)]
 
   /// The actions and events, without the waits.
-  public static func actions() -> [ExplainStep] {
-    exploreSteps() + [
+  public static func actions(on profile: OSProfile? = nil) -> [ExplainStep] {
+    // A prewarm before iOS 15 and an intent before 16 are no step of the
+    // device's: offering them would only widen the search.
+    let modern: [ExplainStep] = (profile.map { $0.prewarms } ?? true ? [.init(.prewarm)] : [])
+      + (profile.map { $0.hasAppIntents } ?? true ? [.init(.runIntent)] : [])
+    return exploreSteps() + [
       .init(.interrupt(.notificationCenter)), .init(.interrupt(.notificationCenterPeek)), .init(.interrupt(.controlCenter)),
       .init(.interrupt(.alert)), .init(.interrupt(.siri)), .init(.endInterrupt), .init(.switchTo),
       .init(.openNotification), .init(.openRemoteNotification), .init(.openURL), .init(.silentPush),
-    ]
+    ] + modern
   }
 }

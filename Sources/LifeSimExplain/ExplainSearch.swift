@@ -163,7 +163,7 @@ public final class ExplainSearch {
       }
       return (i, nil, false)
     }
-    let actions = ExplainAlphabet.actions()
+    let actions = ExplainAlphabet.actions(on: device.profile)
     var depth = 0
     var complete: [Int] = []
     search: while complete.isEmpty {

@@ -76,14 +76,17 @@ func unknownSubcommand(_ arguments: [String]) -> String? {
   guard let word = arguments.first, !word.hasPrefix("-") else { return nil }
   let names = Lifesim.configuration.subcommands.map { $0._commandName } + ["help"]
   guard !names.contains(word) else { return nil }
+  // The word goes into a message: escaped, and at most 200 characters of it.
+  let shown = visibleControls(String(word.prefix(200))) + (word.count > 200 ? "…" : "")
   // A script named without `run` is the likeliest slip of all.
-  if word.hasSuffix(".lua") { return "lifesim: '\(word)' is not a command; to run the script: lifesim run \(word)" }
-  let close = names.map { ($0, commandDistance(word.lowercased(), $0)) }
+  if word.hasSuffix(".lua") { return "lifesim: '\(shown)' is not a command; to run the script: lifesim run \(shown)" }
+  // No command is longer than 64 bytes: a longer word is near none of them.
+  let close = word.utf8.count > 64 ? nil : names.map { ($0, commandDistance(word.lowercased(), $0)) }
     .filter { $0.1 <= max(1, (word.count - 1) / 3) }
     .min { $0.1 < $1.1 }
   let list = names.dropLast().joined(separator: ", ")
-  if let close { return "lifesim: no command '\(word)' (did you mean '\(close.0)'?); the commands: \(list)" }
-  return "lifesim: no command '\(word)'; the commands: \(list) (lifesim help COMMAND for each)"
+  if let close { return "lifesim: no command '\(shown)' (did you mean '\(close.0)'?); the commands: \(list)" }
+  return "lifesim: no command '\(shown)'; the commands: \(list) (lifesim help COMMAND for each)"
 }
 
 /// Edits between two words, a swap of neighbours counting as one (so that

@@ -32,12 +32,16 @@ struct ExplainRoundTripCLITests {
     "Scripts/workload/workload.lua": apps,
     "Scripts/scenes/multi_window.lua": windows,
     "Scripts/tour.lua": windows,
+    "Scripts/compare/modern.lua": noTrace,
+    "Scripts/modern/side_by_side.lua": windows,
+    "Scripts/modern/restoration.lua": restoration,
   ]
 
   static let noTrace = "lifesim run prints no trace: its devices live inside lifesim.test or an experiment, or it makes none"
   static let noApp = "its first device's trace has no app callbacks: nothing to explain"
   static let apps = "its first device runs several apps, whose lines interleave; explain simulates one app"
   static let windows = "its app opens a second window (dev:open_scene), a step explain does not take"
+  static let restoration = "its app implements stateRestorationActivityForScene:, which the app explain simulates does not"
 
   static var scripts: [String] {
     let root = repoRoot.appendingPathComponent("Scripts")

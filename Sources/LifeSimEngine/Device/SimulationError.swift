@@ -96,7 +96,7 @@ public enum Refusal: Equatable, Sendable, CustomStringConvertible {
       let what = model.map { "the \($0)" } ?? "a device without a model"
       return "a window beside another needs an iPad model, such as the iPad Pro 11 2018; \(what) shows one window at a time (reference §1.2)"
     case .noActiveWindowToOpenBeside(let app):
-      return "a window opens beside an active window on screen; \(app) has none"
+      return "a window beside another opens next to an active one on screen; \(app) has none"
     case .noAppsToOpen: return "the user has no apps to open"
     case .meanTooShort(let name, let mean, let shortest): return "the user's \(name) of \(mean) s is shorter than \(shortest) s"
     case .backInTime(let row, let time, let last): return "row \(row) goes back in time (\(time) after \(last))"

@@ -49,7 +49,7 @@ extension Refusal {
   var luaHint: String? {
     switch self {
     case .noAnsweredCall: return "answer one with end_interrupt{ accept = true }"
-    case .noWindowsSideBySide, .noActiveWindowToOpenBeside: return "open_scene{ beside = true } is for iPads"
+    case .noWindowsSideBySide: return "open_scene{ beside = true } is for iPads"
     default: return nil
     }
   }
