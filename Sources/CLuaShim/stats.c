@@ -17,8 +17,9 @@
 #define LS_COUNTERS_MAX 32
 
 /* The prelude's view functions, in the registry: the mark a view's
-   metatable carries under __metatable, and its __newindex. */
-static char view_keys[2];
+   metatable carries under __metatable, its __newindex, and whether every
+   write to a view reaches view_written (the sandbox's rawset does). */
+static char view_keys[3];
 
 typedef struct {
   lua_Integer keys;                 /* the registry slot of the keys' table */
@@ -27,16 +28,32 @@ typedef struct {
   lua_Integer v[LS_COUNTERS_MAX];
   const void *metatable;            /* the view's metatable (user value 2; the view is 1) */
   const void *kills_metatable;      /* the kills view's (user value 4; the view is 3) */
+  int reported;                     /* every write to the views clears n (view_written) */
 } ls_stats_cache;
 
-/* The prelude hands its view functions over: host.stats_views(mark, newindex). */
+/* A view is written to (the prelude's view functions, before the write): the
+   cache, in the view's metatable at [1], hands it out no more. The hit path
+   then need not look at the views, which cost about as much as the rest of
+   a read. */
+static int view_written(lua_State *L) {
+  if (lua_type(L, 1) == LUA_TUSERDATA && lua_rawlen(L, 1) == sizeof(ls_stats_cache))
+    ((ls_stats_cache *)lua_touserdata(L, 1))->n = 0;
+  return 0;
+}
+
+/* The prelude hands its view functions over, and gets the function it calls
+   before a view is written to: host.stats_views(mark, newindex, reported). */
 static int ls_stats_views(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   luaL_checktype(L, 2, LUA_TFUNCTION);
+  lua_settop(L, 3);
+  lua_pushboolean(L, lua_toboolean(L, 3));
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &view_keys[2]);
   lua_settop(L, 2);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &view_keys[1]);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &view_keys[0]);
-  return 0;
+  lua_pushcfunction(L, view_written);
+  return 1;
 }
 
 void ls_push_stats_views(lua_State *L) { lua_pushcfunction(L, ls_stats_views); }
@@ -80,9 +97,11 @@ static int view_unchanged(lua_State *L, int cache, int uv, const void *metatable
 
 /* Pushes a view of the table at `t` and, above it, the view's metatable;
    `mark` and `mark` + 1 hold the prelude's view functions. */
-static void push_view(lua_State *L, int t, int mark) {
+static void push_view(lua_State *L, int t, int mark, int cache) {
   lua_createtable(L, 0, 0);
-  lua_createtable(L, 0, 3);
+  lua_createtable(L, 1, 3);
+  lua_pushvalue(L, cache);
+  lua_rawseti(L, -2, 1);
   lua_pushvalue(L, t);
   lua_setfield(L, -2, "__index");
   lua_pushvalue(L, mark + 1);
@@ -96,8 +115,8 @@ static void push_view(lua_State *L, int t, int mark) {
 void ls_push_counters(lua_State *L, const lua_Integer *v, int n) {
   ls_stats_cache *c = (ls_stats_cache *)lua_touserdata(L, -1);
   int cache = lua_gettop(L);
-  if (c->n == n && memcmp(c->v, v, (size_t)n * sizeof *v) == 0 && view_unchanged(L, cache, 1, c->metatable) &&
-      view_unchanged(L, cache, 3, c->kills_metatable)) {
+  if (c->n == n && memcmp(c->v, v, (size_t)n * sizeof *v) == 0 &&
+      (c->reported || (view_unchanged(L, cache, 1, c->metatable) && view_unchanged(L, cache, 3, c->kills_metatable)))) {
     lua_getiuservalue(L, cache, 1);
     lua_replace(L, cache);
     return;
@@ -109,6 +128,11 @@ void ls_push_counters(lua_State *L, const lua_Integer *v, int n) {
   /* Without the prelude's functions (or with too many counters to keep),
      every read builds plain tables, and none is kept. */
   int views = lua_type(L, mark) == LUA_TTABLE && n <= LS_COUNTERS_MAX;
+  if (views) {
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &view_keys[2]);
+    c->reported = lua_toboolean(L, -1);
+    lua_settop(L, -2);
+  }
   lua_rawgeti(L, LUA_REGISTRYINDEX, c->keys);
   int k = lua_gettop(L);
   lua_createtable(L, 0, ncounters + 1);
@@ -126,7 +150,7 @@ void ls_push_counters(lua_State *L, const lua_Integer *v, int n) {
     lua_rawset(L, -3);
   }
   if (views) {
-    push_view(L, lua_gettop(L), mark);  /* ... key, kills, view, metatable */
+    push_view(L, lua_gettop(L), mark, cache);  /* ... key, kills, view, metatable */
     c->kills_metatable = lua_topointer(L, -1);
     lua_setiuservalue(L, cache, 4);
     lua_pushvalue(L, -1);
@@ -135,7 +159,7 @@ void ls_push_counters(lua_State *L, const lua_Integer *v, int n) {
   }
   lua_rawset(L, t);
   if (views) {
-    push_view(L, t, mark);
+    push_view(L, t, mark, cache);
     c->metatable = lua_topointer(L, -1);
     lua_setiuservalue(L, cache, 2);
     lua_pushvalue(L, -1);

@@ -242,10 +242,13 @@ void ls_new_stats_cache(lua_State *L, lua_Integer keys, int ncounters);
 /// whose locked metatable's __index is the table of the counters (stats.c);
 /// the prelude's first write into it makes it a plain copy.
 void ls_push_counters(lua_State *L, const lua_Integer *v, int n);
-/// Pushes `host.stats_views(mark, newindex)`, by which the prelude hands over
-/// what a view's metatable holds: the mark under __metatable (its
+/// Pushes `host.stats_views(mark, newindex, reported)`, by which the prelude
+/// hands over what a view's metatable holds: the mark under __metatable (its
 /// getmetatable shows none) and the __newindex that turns a view into a
-/// plain table. Until it is called, every `dev.stats` is a new plain table.
+/// plain table; and says whether it calls the function returned (with the
+/// cache at the view's metatable's [1]) before every write to a view, so that
+/// a read need not look at the view. Until it is called, every `dev.stats`
+/// is a new plain table.
 void ls_push_stats_views(lua_State *L);
 /// If the value at `idx` is a view (`dev.stats`), replaces it with the table
 /// it shows and returns 1; else 0. For the host's raw readers of a script's

@@ -118,6 +118,16 @@ public final class Device {
   @exclusivity(unchecked) var nextTaskID: Int32 = 1
   /// A process killed while its own code ran: the cascade that ran it unwinds.
   @exclusivity(unchecked) public internal(set) var killedWhileRunning: AppID?
+
+  // The bridge reads these three on every handler call and every `dev.stats`:
+  // through these accessors, compiled here, where the properties' attribute
+  // holds. Read directly from another module, each read is checked at run time.
+  /// `stats`.
+  public var statsNow: DeviceStats { stats }
+  /// `deliveryURL`.
+  public var deliveryURLNow: String? { deliveryURL }
+  /// Whether `app` was killed while its own code ran (`killedWhileRunning`).
+  public func wasKilledWhileRunning(_ app: AppID) -> Bool { killedWhileRunning == app }
   /// Why a process is dying, for its `data_loss` record.
   @exclusivity(unchecked) var deathReason: KillReason?
   /// A force-quit in progress: its `kill reason=user` record waits for the

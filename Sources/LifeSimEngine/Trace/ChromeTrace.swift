@@ -14,7 +14,7 @@
 /// and logs are instant events; metadata events name the processes and threads.
 public final class ChromeDocument: @unchecked Sendable {
   // One thread writes a document (`lifesim run` runs its devices on one).
-  fileprivate var events = 0
+  @exclusivity(unchecked) fileprivate var events = 0
 
   public init() {}
 
@@ -49,14 +49,14 @@ public final class ChromeTraceWriter: TraceFormatter, @unchecked Sendable {
     var since: SimTime
   }
   /// By app index: the process state and when it began.
-  private var processStates: [OpenState?] = []
+  @exclusivity(unchecked) private var processStates: [OpenState?] = []
   /// By app index, then scene number.
-  private var sceneStates: [[Int32: OpenState]] = []
-  private var namedProcesses: Set<Int> = []
-  private var namedThreads: Set<Int64> = []
-  private var lastTime = SimTime.zero
+  @exclusivity(unchecked) private var sceneStates: [[Int32: OpenState]] = []
+  @exclusivity(unchecked) private var namedProcesses: Set<Int> = []
+  @exclusivity(unchecked) private var namedThreads: Set<Int64> = []
+  @exclusivity(unchecked) private var lastTime = SimTime.zero
   /// The memory counter's last value, so that a repeat adds no point.
-  private var lastUsedMB: Double?
+  @exclusivity(unchecked) private var lastUsedMB: Double?
 
   public init(document: ChromeDocument, device: Int) {
     self.document = document

@@ -17,7 +17,7 @@ public struct TraceRecords: RandomAccessCollection, Equatable, Sendable {
     // (`append`, `update`); shared chunks are only read.
     let previous: Chunk?
     let start: Int
-    var records: ContiguousArray<TraceRecord>
+    @exclusivity(unchecked) var records: ContiguousArray<TraceRecord>
 
     init(previous: Chunk?, start: Int) {
       self.previous = previous

@@ -11,10 +11,12 @@
 public final class TraceStream: @unchecked Sendable {
   // One device's thread uses a stream; it is a class so that the device's
   // `Trace` value can hold it.
+  // Stored properties are @exclusivity(unchecked), as `Device`'s are: `write`
+  // runs once a record, and a dynamic check per access was a twentieth of it.
   public let formatter: TraceFormatter
   private let sink: ([UInt8]) -> Void
-  private var buffer: [UInt8] = []
-  private var started = false
+  @exclusivity(unchecked) private var buffer: [UInt8] = []
+  @exclusivity(unchecked) private var started = false
   private let chunkSize: Int
 
   public init(formatter: TraceFormatter, chunkSize: Int = 1 << 16, sink: @escaping ([UInt8]) -> Void) {

@@ -31,7 +31,7 @@ extension TraceFormatter {
 /// file (docs/trace.md).
 public final class FileSequence: @unchecked Sendable {
   // One thread writes a file: `lifesim run` runs its devices on one.
-  public private(set) var count = 0
+  @exclusivity(unchecked) public private(set) var count = 0
   public init() {}
   func next() -> Int {
     count += 1

@@ -359,6 +359,6 @@ let lifesimCounters: ls_counters_fn = { host, handle, out, capacity in
   guard let host, let handle, let out else { return -1 }
   return Unmanaged<LuaRuntime>.fromOpaque(host)._withUnsafeGuaranteedRef { rt in
     guard let slot = rt.devices[handle.load(as: Handle.self).device] else { return -1 }
-    return StatsTable.write(slot.device.stats, into: out, capacity: Int(capacity))
+    return StatsTable.write(slot.device.statsNow, into: out, capacity: Int(capacity))
   }
 }

@@ -106,9 +106,9 @@ public final class Explorer {
   let file: String
   let options: ExploreOptions
   /// The runtime the replays from the start run in (`fromStart()`).
-  private var replayer: (rt: LuaRuntime, slot: DeviceSlot, root: RuntimeState)?
+  @exclusivity(unchecked) private var replayer: (rt: LuaRuntime, slot: DeviceSlot, root: RuntimeState)?
   /// Steps taken by the replays of `firstFailure` (shrinking counts them).
-  private var replayedSteps = 0
+  @exclusivity(unchecked) private var replayedSteps = 0
 
   public init(file: String, options: ExploreOptions) {
     self.file = file

@@ -132,7 +132,7 @@ private struct Successor {
 /// counted across the workers, against --max-saved-memory.
 private final class SavedBytes: @unchecked Sendable {
   private let lock = NSLock()
-  private var total = 0
+  @exclusivity(unchecked) private var total = 0
   let budget: Int
   init(budget: Int) { self.budget = budget }
 

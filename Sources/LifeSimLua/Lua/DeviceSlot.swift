@@ -275,7 +275,7 @@ final class DeviceSlot: DeviceHost {
   }
 
   fileprivate final class Box {
-    var parts: Parts
+    @exclusivity(unchecked) var parts: Parts
     init(_ parts: Parts) { self.parts = parts }
   }
 
@@ -456,7 +456,7 @@ final class DeviceSlot: DeviceHost {
     let ctx = contextObject(app)
     let info = ContextInfo(device: id, app: delivery.app, source: .callback(delivery.callback),
                            scene: delivery.scene, vc: delivery.vc, view: delivery.view)
-    if delivery.hasURL { contexts.push(info, url: device.deliveryURL) } else { contexts.push(info) }
+    if delivery.hasURL { contexts.push(info, url: device.deliveryURLNow) } else { contexts.push(info) }
     defer { contexts.pop() }
     var result = HandlerResult.none
     // The object's own handler (its spec's `on`), then the app's, then "*".
@@ -679,7 +679,7 @@ final class DeviceSlot: DeviceHost {
     } else {
       status = ls_call_handler(L, storesRef, lua_Integer(id), lua_Integer(slot), lua_Integer(ctx), nil)
     }
-    if status != LUA_OK || device.killedWhileRunning == app { try failed(status, app: app, what: what) }
+    if status != LUA_OK || device.wasKilledWhileRunning(app) { try failed(status, app: app, what: what) }
     switch Int(result) {
     case LS_RESULT_TRUE: return .bool(true)
     case LS_RESULT_FALSE: return .bool(false)
@@ -721,7 +721,7 @@ final class DeviceSlot: DeviceHost {
   /// the function failed (its error on top of the stack).
   private func check(_ status: Int32, app: AppID?, what: @autoclosure () -> String) throws {
     // A SIGKILL runs nothing more, even if the script caught the error.
-    if let app, device.killedWhileRunning == app {
+    if let app, device.wasKilledWhileRunning(app) {
       throw SimulationError.processKilled(app)
     }
     if status != LUA_OK {

@@ -133,6 +133,7 @@ end
 -- the first write makes it a plain table, a copy, that is the script's own.
 -- Iteration and raw reads see through a view, so that it reads as the table.
 local view_mark = {}
+local view_written  -- the host's: the cache at the view's metatable's [1] hands the view out no more
 local function view_target(t)
   local mt = debug_getmetatable(t)
   if mt ~= nil and rawget(mt, "__metatable") == view_mark then return rawget(mt, "__index") end
@@ -140,17 +141,21 @@ local function view_target(t)
 end
 
 local function view_own(v)
-  local t = view_target(v)
+  local mt = debug_getmetatable(v)
+  local t = rawget(mt, "__index")
+  view_written(rawget(mt, 1))
   debug_setmetatable(v, nil)
   for k, x in rawnext, t do rawset(v, k, x) end
 end
 
-host.stats_views(view_mark, function(v, k, x)
+-- Every write to a view reaches view_own when the sandbox's rawset does
+-- (below); with --unsafe, the host looks at the view before handing it out.
+view_written = host.stats_views(view_mark, function(v, k, x)
   if k == nil then error("index is nil", 2) end
   if k ~= k then error("index is NaN", 2) end
   view_own(v)
   rawset(v, k, x)
-end)
+end, not unsafe)
 
 _G.rawget = function(t, ...)
   local v = library.rawget(view_target(t), ...)
@@ -420,6 +425,10 @@ if not unsafe then
   _G.rawset = function(t, k, v)
     if k == "__mode" and v ~= nil and rawtype(t) == "table" and is_sealed(t) then
       error(weak_message("rawset: a metatable in use cannot gain __mode"), 2)
+    end
+    if rawtype(t) == "table" then
+      local mt = debug_getmetatable(t)
+      if mt ~= nil and rawget(mt, "__metatable") == view_mark and k ~= nil and k == k then view_own(t) end
     end
     return library.rawset(t, k, v)
   end
