@@ -70,15 +70,19 @@ extension Lifesim {
       var passed = 0, failed = 0, errors = 0
       var worst: Int32 = 0
       var report = JUnitReport()
+      // Set when a script read the file --junit-xml names: then it is not written.
+      var readOutput: String?
       files: for file in files {
         var options = common.runtimeOptions()
+        options.outputs = junitXml.map { [("--junit-xml", $0)] } ?? []
         // A file whose name matches runs whole; otherwise only its matching cases.
         if let pattern, !file.lowercased().contains(pattern.lowercased()) { options.testFilter = pattern }
         options.stopAtFirstFailure = exitFirst
         let start = monotonicSeconds()
         var ran: [TestOutcome] = []
         defer { report.add(file: file, ran, seconds: monotonicSeconds() - start) }
-        for outcome in runTestFile(file, options: options, explicitVersion: common.iosOption != nil) {
+        for outcome in runTestFile(file, options: options, explicitVersion: common.iosOption != nil,
+                                   readOutput: &readOutput) {
           if let pattern, !outcome.name.lowercased().contains(pattern.lowercased()) { continue }
           ran.append(outcome)
           let time = String(format: " (%.3f s)", outcome.seconds)
@@ -95,6 +99,10 @@ extension Lifesim {
             writeOut(paint.green("ok") + "    \(visibleControls(outcome.name))\(time)\n")
           }
         }
+      }
+      if let clash = readOutput {
+        printError("lifesim: \(clash)")
+        throw ExitCode(2)
       }
       if let junitXml { try writeTextFile(junitXml, report.xml()) }
       writeOut("\(passed) passed, \(failed) failed" + (errors > 0 ? ", \(errors) error\(errors == 1 ? "" : "s")" : "") + "\n")
@@ -209,7 +217,8 @@ func discoverTestFiles(under root: String) -> [String] {
 }
 
 /// Runs one test file in a fresh Lua state and returns its cases.
-func runTestFile(_ file: String, options: RuntimeOptions, explicitVersion: Bool = false) -> [TestOutcome] {
+func runTestFile(_ file: String, options: RuntimeOptions, explicitVersion: Bool = false,
+                 readOutput: inout String?) -> [TestOutcome] {
   let start = monotonicSeconds()
   var options = options
   options.retainDevices = false
@@ -231,6 +240,7 @@ func runTestFile(_ file: String, options: RuntimeOptions, explicitVersion: Bool 
                                   line: r.failure.flatMap { failureLine($0.message, in: file) } ?? r.line))
     }
     warnAboutSameNames(runtime.testResults, file: file)
+    if readOutput == nil { readOutput = runtime.readOutput }
     if let f = fileFailure { fileContext = runtime.failureContext().map { f.report + "\n" + $0 } ?? f.report }
     if fileFailure == nil && runtime.hasExperiment {
       outcomes.append(smokeTest(runtime, file: file))
