@@ -272,6 +272,12 @@ public final class BatchRunner {
   /// allocations (names, rows, the Lua state's bookkeeping) stay well under it.
   static let workerHeadroom = 8 << 20
 
+  /// The error of a worker with no room to run (`workerHeadroom`), made
+  /// while there is still room to make it.
+  private let noRoomToRun: Error = BatchError(
+    "a worker thread has no room to run: \(BatchRunner.workerHeadroom >> 20) MB could not be allocated "
+      + "(is the address space limited, ulimit -v?)")
+
   /// Where the runner says what the user should know (stderr in the CLI).
   public var notice: (String) -> Void = { _ in }
 
@@ -286,8 +292,8 @@ public final class BatchRunner {
     // address space: make sure there is room for the worker's own
     // allocations before making any.
     guard let room = malloc(Self.workerHeadroom) else {
-      stop(with: BatchError("a worker thread has no room to run: \(Self.workerHeadroom >> 20) MB could not be allocated "
-                            + "(is the address space limited, ulimit -v?)"))
+      // Made before the thread started: here, even the message might not fit.
+      stop(with: noRoomToRun)
       return
     }
     free(room)

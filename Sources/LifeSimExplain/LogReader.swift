@@ -88,6 +88,10 @@ public struct LogReadError: Error, CustomStringConvertible {
 
 /// Reads a log: its format found from its content unless given.
 public enum LogReader {
+  /// The latest breadcrumb timestamp read as a time: the year 5000, in seconds since 1970.
+  static let latestSeconds = 95_617_584_000.0
+  /// The longest wait between two lines: the 100 years a run may take.
+  static let maxGapMicros: Int64 = 3_153_600_000 * 1_000_000
   public static func read(_ content: String, format: LogFormat? = nil) throws -> ParsedLog {
     let format = try format ?? detect(content)
     var log: ParsedLog
@@ -98,6 +102,13 @@ public enum LogReader {
     case .sentry: log = try readBreadcrumbs(content)
     }
     log.collapsesRepeats = format == .flutter || format == .reactNative
+    // A gap is a wait of the device's clock, which a run keeps within 100 years.
+    for i in log.events.indices.dropFirst() {
+      if let a = log.events[i - 1].time, let b = log.events[i].time, b - a > maxGapMicros {
+        throw LogReadError(description: "line \(log.events[i].line): \((b - a) / 1_000_000) s after the line before it; "
+                           + "a wait is at most \(maxGapMicros / 1_000_000) s (100 years) of virtual time")
+      }
+    }
     guard !log.events.isEmpty else {
       throw LogReadError(description: "no lifecycle lines in the log (read as \(format.rawValue), \(log.ignored) "
                          + "\(log.unit)\(log.ignored == 1 ? "" : "s") ignored); --format names another form")
@@ -110,7 +121,14 @@ public enum LogReader {
     // JSON first; a line log may start with "[" too (a bracketed time).
     let start = content.drop { $0.isWhitespace }.first
     let json = start == "[" || start == "{"
-    if json, (try? readBreadcrumbs(content)) != nil { return .sentry }
+    if json {
+      do {
+        _ = try readBreadcrumbs(content)
+        return .sentry
+      } catch let e as LogReadError where e.description.hasPrefix("breadcrumb ") {
+        return .sentry  // breadcrumbs, with a bad time: read, it says which
+      } catch {}
+    }
     var counts: [LogFormat: Int] = [:]
     for line in content.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
       let s = String(line)
@@ -304,7 +322,15 @@ public enum LogReader {
       guard let symbol else { log.ignored += 1; continue }
       var time: Int64?
       if let s = o["timestamp"] as? String { time = Timestamp.leading(s)?.micros }
-      else if let x = o["timestamp"] as? Double { time = Int64((x * 1_000_000).rounded()) }
+      else if let x = o["timestamp"] as? Double {
+        // Seconds since 1970; anything past the year 5000 or before 1970 is no
+        // such time (a timestamp in microseconds is the likely slip).
+        guard x.isFinite, x >= 0, x < LogReader.latestSeconds else {
+          throw LogReadError(description: "breadcrumb \(n): timestamp \(x) is not a time in seconds since 1970 "
+                             + "(at most \(Int64(LogReader.latestSeconds)))")
+        }
+        time = Int64((x * 1_000_000).rounded())
+      }
       log.add(line: n, text: text, symbol: symbol, time: time)
     }
     if log.events.contains(where: { $0.time == nil }) {

@@ -121,7 +121,16 @@ extension LuaRuntime {
     guard lua_type(L, index) == LUA_TTABLE else { throw ScriptError(message: "lifesim.replay: expected a table of steps") }
     var out: [String] = []
     var i: lua_Integer = 1
-    while lua_rawgeti(L, index, i) == LUA_TSTRING {
+    while true {
+      let type = lua_rawgeti(L, index, i)
+      if type == LUA_TNIL { break }
+      guard type == LUA_TSTRING else {
+        let name = typeName(L, -1)
+        ls_pop(L, 1)
+        // A step that is no string would end the list there, and the
+        // counterexample would stop short without a word.
+        throw ScriptError(message: "lifesim.replay: bad step #\(i) (string expected, got \(name))")
+      }
       out.append(stringValue(L, -1) ?? "")
       ls_pop(L, 1)
       i += 1

@@ -107,13 +107,29 @@ func graphviz(_ dot: String, _ source: String, format: String = "svg") throws ->
   process.standardOutput = output
   process.standardError = errors
   try process.run()
+  // A dot that hangs is stopped, and said so: a picture is never worth waiting for ever.
+  let stopped = ManagedAtomicFlag()
+  let pid = process.processIdentifier
+  DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(graphvizTimeLimit)) {
+    if process.isRunning {
+      stopped.set()
+      kill(pid, SIGKILL)
+    }
+  }
   // dot reads all of its input before it writes: the pipes cannot both fill.
-  input.fileHandleForWriting.write(Data(source.utf8))
-  try input.fileHandleForWriting.close()
+  // A dot that exits without reading it must not end lifesim by SIGPIPE.
+  let previous = signal(SIGPIPE, SIG_IGN)
+  let wrote = Result { try input.fileHandleForWriting.write(contentsOf: Data(source.utf8)) }
+  try? input.fileHandleForWriting.close()
+  signal(SIGPIPE, previous)
   let svg = output.fileHandleForReading.readDataToEndOfFile()
   let said = errors.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
-  guard process.terminationStatus == 0, !svg.isEmpty else {
+  if stopped.isSet {
+    throw CommandFailure.badInput("\(dot) -T\(format) did not finish within \(graphvizTimeLimit) s and was stopped; "
+                                  + "--layout builtin draws without Graphviz")
+  }
+  guard process.terminationStatus == 0, !svg.isEmpty, case .success = wrote else {
     let message = String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     throw CommandFailure.badInput("\(dot) -T\(format) failed (status \(process.terminationStatus)): \(message)")
   }
@@ -127,4 +143,15 @@ func graphviz(_ dot: String, _ source: String, format: String = "svg") throws ->
     }
   }
   return text
+}
+
+/// How long `dot` may take on one of lifesim's diagrams (it needs well under a second).
+let graphvizTimeLimit = 30
+
+/// A flag one thread sets and another reads.
+final class ManagedAtomicFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+  func set() { lock.lock(); value = true; lock.unlock() }
+  var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
 }
