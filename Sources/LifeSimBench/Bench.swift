@@ -244,7 +244,12 @@ public struct Bench {
   /// Runs this executable with `arguments` and returns its peak resident memory
   /// in MB, which the child writes as it exits (LIFESIM_PEAK_MEMORY_FILE).
   func peakMemoryMB(_ arguments: [String]) throws -> Double {
-    let report = NSTemporaryDirectory() + "lifesim-peak-\(getpid())"
+    // A file of the bench's own (mkstemp), which the child writes over.
+    var template = Array((NSTemporaryDirectory() + "lifesim-peak-XXXXXX").utf8CString)
+    let fd = mkstemp(&template)
+    guard fd >= 0 else { throw BatchError("cannot make a file in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))") }
+    close(fd)
+    let report = String(cString: template)
     setenv("LIFESIM_PEAK_MEMORY_FILE", report, 1)
     defer {
       unsetenv("LIFESIM_PEAK_MEMORY_FILE")

@@ -87,14 +87,14 @@ public struct ExplainReport {
     default: break
     }
     if bounded {
-      out += "first \(log.unit) not reached within the bound: \(log.unit) \(e.line): \(visible(e.text))\n"
+      out += "first \(log.unit) not reached within the bound: \(log.unit) \(e.line): \(visibleControls(e.text))\n"
       if let p = result.prefix, result.reached > 0 {
         out += "longest explained prefix (\(log.unit)s 1–\(log.events[result.reached - 1].line)), \(p.steps.count) step\(p.steps.count == 1 ? "" : "s"):\n"
         out += steps(p, indent: "  ")
       }
       return out
     }
-    out += "first \(log.unit) no sequence reaches: \(log.unit) \(e.line): \(visible(e.text))\n"
+    out += "first \(log.unit) no sequence reaches: \(log.unit) \(e.line): \(visibleControls(e.text))\n"
     let logged = log.symbols[e.symbol].name
     let version = "iOS \(options.ios)"
     if result.reached > 0 {
@@ -189,24 +189,6 @@ public struct ExplainReport {
   func comment(_ text: String) -> String {
     String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
   }
-}
-
-/// A log's text as a message shows it: control characters escaped (`\x1b`),
-/// so that a hostile log cannot drive the terminal.
-func visible(_ s: String) -> String {
-  var out = ""
-  for u in s.unicodeScalars {
-    if u.value < 0x20 || u.value == 0x7F || (0x80...0x9F).contains(u.value) {
-      out += u.value == 0 ? "\\0" : "\\x" + String(u.value, radix: 16).leftPadded(to: 2)
-    } else {
-      out.unicodeScalars.append(u)
-    }
-  }
-  return out
-}
-
-extension String {
-  fileprivate func leftPadded(to n: Int) -> String { count >= n ? self : String(repeating: "0", count: n - count) + self }
 }
 
 /// A Lua string literal (the bridge has its own; this module has no Lua).

@@ -78,8 +78,13 @@ extension Lifesim {
       bench.records = records
       bench.batchRuns = batchRuns
       if let jobs { bench.jobs = jobs }
-      let scratch = NSTemporaryDirectory() + "lifesim-bench-\(getpid())"
-      try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+      // A folder of the bench's own (mkdtemp): removing it afterwards can
+      // remove nothing anyone else made.
+      var template = Array((NSTemporaryDirectory() + "lifesim-bench-XXXXXX").utf8CString)
+      guard mkdtemp(&template) != nil else {
+        throw CommandFailure.badInput("cannot make a scratch folder in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))")
+      }
+      let scratch = String(cString: template)
       defer { try? FileManager.default.removeItem(atPath: scratch) }
       func wanted(_ name: String) -> Bool { only.isEmpty || only.contains(name) }
       // The figures that missed their targets (a figure that could not be
