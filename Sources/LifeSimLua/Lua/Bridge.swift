@@ -114,6 +114,73 @@ struct APIRow {
     }
   }
 
+  /// The most arguments a call of it takes, a method's self included, read
+  /// from its usage line: `dev:launch(app [, { url = "…" }])` takes 3 (self,
+  /// the app, the options), `lifesim.device{ … }` takes 1. Nil for what a
+  /// script does not call (fields, metamethods, the prelude's functions,
+  /// values). `dispatch` refuses a value past it: a call that passes one
+  /// meant something the function would not do.
+  var maxArguments: Int32? {
+    guard case .function = body else { return nil }
+    let receiver: Int32
+    switch owner {
+    case .lifesim, .workload: receiver = 0
+    case .method, .workloadObject: receiver = 1
+    case .prelude, .field, .meta: return nil
+    }
+    return Self.parameterCount(usage, name).map { receiver + Int32($0) }
+  }
+
+  /// How many parameters the call of `name` in `usage` lists: its top-level
+  /// commas, where an optional `[, x]` counts and the commas inside a
+  /// table, a string or a `function … end` do not. Nil when `usage` holds no
+  /// call of `name` (`.name(` or `:name(`, or `{` for a table argument).
+  static func parameterCount(_ usage: String, _ name: String) -> Int? {
+    let u = Array(usage.unicodeScalars), n = Array(name.unicodeScalars)
+    func isWordScalar(_ k: Int) -> Bool {
+      k >= 0 && k < u.count && (u[k].properties.isAlphabetic || u[k] == "_" || ("0"..."9").contains(u[k]))
+    }
+    func word(_ w: String, at k: Int) -> Bool {
+      let w = Array(w.unicodeScalars)
+      return k + w.count <= u.count && Array(u[k..<k + w.count]) == w && !isWordScalar(k - 1) && !isWordScalar(k + w.count)
+    }
+    var open: Int?
+    var k = 0
+    while k + n.count + 1 < u.count {
+      if (u[k] == ":" || u[k] == "."), Array(u[k + 1...k + n.count]) == n, u[k + n.count + 1] == "(" || u[k + n.count + 1] == "{" {
+        open = k + n.count + 1
+        break
+      }
+      k += 1
+    }
+    guard let open else { return nil }
+    if u[open] == "{" { return 1 }
+    var depth = 0, commas = 0, empty = true, inString = false
+    k = open + 1
+    while k < u.count {
+      let c = u[k]
+      if inString {
+        if c == "\"" { inString = false }
+        k += 1
+        continue
+      }
+      if word("function", at: k) { depth += 1; empty = false; k += 8; continue }
+      if word("end", at: k) { depth -= 1; k += 3; continue }
+      switch c {
+      case "\"": inString = true; empty = false
+      case "(", "{": depth += 1; empty = false
+      case ")", "}":
+        if depth == 0 { return c == ")" ? (empty ? 0 : commas + 1) : nil }
+        depth -= 1
+      case ",": if depth == 0 { commas += 1 }
+      case "[", "]", " ": break
+      default: empty = false
+      }
+      k += 1
+    }
+    return nil
+  }
+
   /// Whether `:help` and docs/api.md list it.
   var isPublic: Bool {
     switch owner {
@@ -160,6 +227,9 @@ enum API {
   static let calls: [((LuaRuntime) throws -> Int32)?] = rows.map {
     if case .function(let call) = $0.body { return call } else { return nil }
   }
+
+  /// Each row's `maxArguments` by id (-1: not checked), read once.
+  static let maxArguments: [Int32] = rows.map { $0.maxArguments ?? -1 }
 
   /// The row of each name, for set-up.
   static func index(of owner: APIOwner, _ name: String) -> Int32? {
@@ -213,6 +283,7 @@ extension LuaRuntime {
     let top = lua_gettop(L)
     #endif
     do {
+      try refuseExtraArguments(L, id)
       let n = try call(self)
       #if DEBUG
       // withBalancedStack for the whole call: the results sit on the arguments.
@@ -239,6 +310,25 @@ extension LuaRuntime {
     } catch {
       push(L, named("\(error)", by: API.rows[Int(id)]))
       return LS_RAISE_WHERE
+    }
+  }
+
+  /// A value past the last parameter the row's usage lists is refused: Lua
+  /// would drop it, and the call did not do what its writer meant
+  /// (`dev:launch(app, "https://x")` for `{ url = … }`). A trailing nil is
+  /// no value, as for Lua's own functions.
+  @inline(__always)
+  private func refuseExtraArguments(_ L: LuaState, _ id: Int32) throws {
+    let limit = API.maxArguments[Int(id)]
+    let top = lua_gettop(L)
+    guard limit >= 0, top > limit else { return }
+    try refuseExtra(L, from: limit + 1, to: top, row: API.rows[Int(id)])
+  }
+
+  @inline(never)
+  private func refuseExtra(_ L: LuaState, from first: Int32, to top: Int32, row: APIRow) throws {
+    for i in first...top where ls_isnoneornil(L, i) == 0 {
+      throw ArgumentError(position: i, message: "no value expected, got \(typeName(L, i)); usage: \(row.usage)")
     }
   }
 
