@@ -69,11 +69,13 @@ func refuseHugeOptions() throws {
   }
 }
 
-/// The message for a first argument that names no command (`lifesim lanch`),
-/// or nil: argument-parser would call it an unexpected argument and print the
-/// whole usage, which does not say what was meant.
+/// The message for a first argument that names no command (`lifesim lanch`,
+/// or `lifesim help lanch`), or nil: argument-parser would call it an
+/// unexpected argument and print the whole usage (or, after `help`, the
+/// overview), which does not say what was meant.
 func unknownSubcommand(_ arguments: [String]) -> String? {
-  guard let word = arguments.first, !word.hasPrefix("-") else { return nil }
+  let words = arguments.first == "help" ? arguments.dropFirst() : arguments[...]
+  guard let word = words.first, !word.hasPrefix("-") else { return nil }
   let names = Lifesim.configuration.subcommands.map { $0._commandName } + ["help"]
   guard !names.contains(word) else { return nil }
   // The word goes into a message: escaped, and at most 200 characters of it.
