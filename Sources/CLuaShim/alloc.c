@@ -21,7 +21,11 @@
 ** up to twice the cap, and trips the count hook, which raises an ordinary
 ** located error at the next instruction. Only growth past twice the cap (one
 ** huge request, or a C function that keeps allocating) is refused outright;
-** `refused` keeps the size of the last refusal for the report.
+** `refused` keeps the size of the last refusal for the report. A request the
+** cap lets through can still fail (the process's address space is limited,
+** ulimit -v): `system_refused` keeps its size, so that the report does not
+** blame the cap. Each refusal clears the other's record: Lua retries after
+** an emergency collection, and the last refusal is the one it raises.
 ** ===================================================================== */
 static lua_State *ls_newstate_with(ls_arena *arena, size_t memory_limit, void *host);
 
@@ -76,6 +80,7 @@ static void *ls_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     if (S->used > S->limit || delta > S->limit - S->used) {
       if (S->used > hard || delta > hard - S->used) {
         S->refused = delta;
+        S->system_refused = 0;
         return NULL;
       }
       if (S->tripped == LS_TRIP_NONE) {
@@ -86,7 +91,12 @@ static void *ls_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     }
   }
   void *np = S->arena ? arena_alloc(S, ptr, old, nsize) : realloc(ptr, nsize);
-  if (np != NULL) S->used = S->used - old + nsize;
+  if (np != NULL) {
+    S->used = S->used - old + nsize;
+  } else {
+    S->system_refused = nsize;
+    S->refused = 0;
+  }
   return np;
 }
 

@@ -104,6 +104,7 @@ void ls_reset_budget(lua_State *L, long long per_run) {
   S->call_remaining = -1;
   S->tripped = LS_TRIP_NONE;
   S->refused = 0;
+  S->system_refused = 0;
   lua_sethook(L, ls_hook, LUA_MASKCOUNT, HOOK_STEP);
 }
 

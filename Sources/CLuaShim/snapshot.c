@@ -123,6 +123,7 @@ void ls_restored(ls_state *S) {
   S->tripped = LS_TRIP_NONE;
   S->call_remaining = -1;
   S->refused = 0;
+  S->system_refused = 0;
   S->spilled = 0;  /* the saved state held none: the ones out there are no one's now */
 }
 

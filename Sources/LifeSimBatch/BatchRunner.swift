@@ -172,12 +172,12 @@ public final class BatchRunner {
     let names = spec.params.map(\.name)
     for name in names {
       if let problem = columnNameProblem(name) {
-        throw BatchError("\(options.experiment): the parameter \(shownName(name)) \(problem)")
+        throw BatchError("\(spec.place): the parameter \(shownName(name)) \(problem)")
       }
     }
     for name in spec.metrics ?? [] {
       if let problem = columnNameProblem(name) {
-        throw BatchError("\(options.experiment): the metric \(shownName(name)) \(problem)")
+        throw BatchError("\(spec.place): the metric \(shownName(name)) \(problem)")
       }
     }
     header = try ResultHeader(spec: spec, file: options.experiment)

@@ -67,6 +67,7 @@ typedef struct ls_state {
   unsigned long track_restores;   // ls_snapshot_restore_tracked calls, to pace the re-arming
   unsigned char *track_differs;   // while rebasing: the pages where the new base differs from the tracked one
   size_t spilled;              // blocks of an arena state that live outside it (malloc): the arena was full
+  size_t system_refused;       // size of the last allocation the system refused under the cap (ulimit -v), or 0
 } ls_state;
 
 #define LS_TRIP_NONE 0

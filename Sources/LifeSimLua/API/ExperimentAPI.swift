@@ -44,6 +44,9 @@ public struct ExperimentSpec: Sendable {
   /// Where the experiment's `run` function is written (`path:line`), for
   /// errors about what it returned.
   public var runPlace: String = ""
+  /// Where the experiment's table is written (`path:line` of its
+  /// `lifesim.experiment{`), for errors about its parameters and metrics.
+  public var place: String = ""
 
   public var runCount: Int { points.count * seeds }
   /// The point and the seed of run `index`.
@@ -99,6 +102,15 @@ extension LuaRuntime {
     }
     lua_rawgeti(L, ls_registryindex(), lua_Integer(experimentMetatableRef))
     lua_setmetatable(L, 1)
+    luaL_where(L, 1)
+    if var place = stringValue(L, -1), place.hasSuffix(": ") {
+      place.removeLast(2)
+      // A file that makes experiments in a loop keeps no more than this; a
+      // forgotten one is placed at its run function instead.
+      if experimentPlaces.count >= 1024 { experimentPlaces.removeAll() }
+      if let table = lua_topointer(L, 1) { experimentPlaces[table] = place }
+    }
+    ls_pop(L, 1)
     lua_pushvalue(L, 1)
     return 1
   }
@@ -175,6 +187,8 @@ extension LuaRuntime {
   /// Keeps the value a chunk returned if it is an experiment (called by `run`).
   func keepExperiment(returnedAt i: Int32) {
     guard isExperiment(i) else { return }
+    experimentPlace = lua_topointer(L, i).flatMap { experimentPlaces[$0] }
+    experimentPlaces.removeAll()
     lua_pushvalue(L, i)
     if experimentRef != LUA_NOREF { luaL_unref(L, ls_registryindex(), experimentRef) }
     experimentRef = luaL_ref(L, ls_registryindex())
@@ -214,6 +228,7 @@ extension LuaRuntime {
     let before = lua_gettop(L)
     _ = rawField(L, t, "run")
     spec.runPlace = functionPlace() ?? path
+    spec.place = experimentPlace ?? spec.runPlace
     lua_settop(L, before)
     // The grid is listed in Swift before any run: bounded first, so that a
     // huge product of values ends with a message instead of eating memory.

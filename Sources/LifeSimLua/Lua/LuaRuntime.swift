@@ -189,6 +189,11 @@ public final class LuaRuntime {
   @exclusivity(unchecked) var defaultSeed: UInt64
   /// The experiment the runtime loaded (`loadExperiment`), in the registry.
   @exclusivity(unchecked) var experimentRef: Int32 = LUA_NOREF
+  /// Where each experiment table was made (`path:line` of its
+  /// `lifesim.experiment{` call), by the table's address while the file
+  /// runs; and that of the one the file returned.
+  var experimentPlaces: [UnsafeRawPointer: String] = [:]
+  var experimentPlace: String?
 
   /// Creates a state, opens the sandboxed libraries and loads lifesim.
   /// - Throws: `LuaFailure` if the prelude fails (a bug) or memory runs out.
@@ -313,9 +318,12 @@ public final class LuaRuntime {
       // Lua raises refused allocations without the message handler, so there is no
       // location; the growth that merely crosses the cap is reported by the hook, with one.
       let cap = "its memory cap of \(options.memoryLimit >> 20) MB (--max-memory)"
-      let refused = ls_getstate(L).pointee.refused
-      let message = refused > 0
-        ? "not enough memory: an allocation of \(formatMegabytes(refused)) would take the script past \(cap)"
+      let state = ls_getstate(L).pointee
+      let message = state.system_refused > 0
+        ? "not enough memory: the system refused memory (ulimit -v?): an allocation of \(formatMegabytes(state.system_refused)) "
+          + "failed while the script held \(formatTenthsOfMegabytes(state.used)) of \(cap)"
+        : state.refused > 0
+        ? "not enough memory: an allocation of \(formatMegabytes(state.refused)) would take the script past \(cap)"
         : "not enough memory: the script exceeded \(cap)"
       return LuaFailure(kind: .memory, message: message, traceback: traceback)
     }
@@ -520,6 +528,12 @@ public struct FileError: Error, CustomStringConvertible {
 import LifeSimPlatform
 
 /// "1024 MB", or "0.5 MB" for sizes under a megabyte.
+/// "0.1 MB", "12.3 MB": what a state holds, to a tenth of a megabyte.
+private func formatTenthsOfMegabytes(_ bytes: Int) -> String {
+  let tenths = (bytes * 10 + (1 << 19)) >> 20
+  return "\(tenths / 10).\(tenths % 10) MB"
+}
+
 private func formatMegabytes(_ bytes: Int) -> String {
   bytes >= 1 << 20 ? "\(bytes >> 20) MB" : "\(formatNumber(Double(bytes) / 1_048_576)) MB"
 }
