@@ -484,15 +484,31 @@ final class DeviceSlot: DeviceHost {
 
   /// `stateRestorationActivityForScene:` returns a table that stands for its
   /// `NSUserActivity`: kept in the store for the engine, which releases it.
-  /// Any other result is no activity.
+  /// Nil or false is no activity; anything else (a function, a coroutine, a
+  /// lifesim object, a string) is refused: it stands for no activity, and
+  /// leaving none in silence would hide the slip.
   private func activityResult(_ delivery: Delivery, ctx: Int32) throws -> HandlerResult {
     let app = Int(delivery.app.index)
     let own = functions[app].handler(for: Int(delivery.callback.rawValue))
     let function = own != 0 ? own : functions[app].wildcard
     guard function != 0 else { return .none }
-    return try invoke(function, app: delivery.app, what: describe(.delivery(delivery.callback, vc: nil, view: nil)),
-                      push: { pushSlot(ctx); return 1 },
-                      read: { lua_type(L, -1) == LUA_TTABLE ? HandlerResult.token(HostToken(Int(store(-1)))) : .none })
+    let what = describe(.delivery(delivery.callback, vc: nil, view: nil))
+    return try invoke(function, app: delivery.app, what: what, push: { pushSlot(ctx); return 1 }, read: {
+      switch lua_type(L, -1) {
+      case LUA_TTABLE: return HandlerResult.token(HostToken(Int(store(-1))))
+      case LUA_TNIL, LUA_TNONE: return .none
+      case LUA_TBOOLEAN where lua_toboolean(L, -1) == 0: return .none
+      default:
+        let got = describeValue(L, -1)
+        pushSlot(function)
+        let place = runtime.functionPlace().map { $0 + ": " } ?? ""
+        throw SimulationError.handlerFailed(HandlerFailure(
+          app: device[delivery.app].config.bundle, callback: what, time: device.now,
+          message: "\(place)the handler of \(delivery.callback.selector) returned \(got); it returns a table "
+            + "(which stands for the NSUserActivity), or nil or false for no activity",
+          traceback: nil, isExpectationFailure: false))
+      }
+    })
   }
 
   func observe(_ notification: AppNotification, app: AppID, on device: Device) throws {
