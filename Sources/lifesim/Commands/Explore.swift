@@ -88,7 +88,17 @@ extension Lifesim {
       options.runtime = common.runtimeOptions()
       options.runtime.outputs = output.map { [("--output", $0)] } ?? []
       options.actions = actions.map {
-        $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let named = $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        // A step named twice is searched once: a second copy would double the
+        // search's branching for nothing and list the step twice.
+        var seen = Set<String>(), steps: [String] = [], twice: [String] = []
+        for step in named {
+          if seen.insert(step).inserted { steps.append(step) } else if !twice.contains(step) { twice.append(step) }
+        }
+        for step in twice {
+          printError("lifesim explore: --actions names '\(visibleControls(step))' more than once; the search takes it once")
+        }
+        return steps
       }
       let explorer = Explorer(file: file, options: options)
       let result: ExploreResult
