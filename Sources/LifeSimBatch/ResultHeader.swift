@@ -184,26 +184,6 @@ func columnNameProblem(_ name: String) -> String? {
   return nil
 }
 
-/// A name as messages show it: control characters escaped, so that the
-/// message stays one line.
-func shownName(_ name: String) -> String {
-  var out = ""
-  for scalar in name.unicodeScalars {
-    if scalar.value < 0x20 || scalar.value == 0x7F {
-      switch scalar {
-      case "\0": out += "\\0"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default: out += "\\x" + String(scalar.value, radix: 16, uppercase: true)
-      }
-    } else {
-      out.unicodeScalars.append(scalar)
-    }
-  }
-  return "'" + out + "'"
-}
-
 /// The refusal of runs whose metric names differ, in a table (CSV, SQLite):
 /// the same words from an unsharded batch and from a merge of its shards.
 func varyingMetricsError(_ a: [String], _ b: [String]) -> BatchError {

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSimEngine
 import LifeSimLua
 
 /// Where a batch writes its rows: a CSV or JSONL file (`TextResultSink`) or

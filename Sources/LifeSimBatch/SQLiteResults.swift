@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LifeSimEngine
 import LifeSimLua
 
 // Result files in SQLite, through GRDB: the same rows as a CSV file, in

@@ -93,7 +93,7 @@ extension LuaRuntime {
         throw ArgumentError(position: 2, message: "'\(selector)' is a notification; use app:observe for it")
       }
       let names = Callback.allCases.map(\.selector)
-      throw ArgumentError(position: 2, message: "unknown callback '\(shownName(selector))'\(suggestion(for: selector, in: names))")
+      throw ArgumentError(position: 2, message: "unknown callback \(shownName(selector))\(suggestion(for: selector, in: names))")
     }
     let c = Int(callback.rawValue)
     let old = slot.functions[app].handler(for: c)

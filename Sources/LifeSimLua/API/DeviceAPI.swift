@@ -134,7 +134,7 @@ extension LuaRuntime {
     if let bundle = String.read(L, i) {
       guard let id = slot.device.app(bundle: bundle) else {
         let names = slot.device.apps.map(\.config.bundle)
-        throw ArgumentError(position: i, message: "no app '\(shownName(bundle))' is installed\(suggestion(for: bundle, in: names))")
+        throw ArgumentError(position: i, message: "no app \(shownName(bundle)) is installed\(suggestion(for: bundle, in: names))")
       }
       return id
     }

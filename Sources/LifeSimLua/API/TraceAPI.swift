@@ -27,7 +27,7 @@ extension LuaRuntime {
       if let bundle = String.read(L, -1) {
         guard let id = slot.device.app(bundle: bundle) else {
           let names = slot.device.apps.map(\.config.bundle)
-          throw o.fail("no app '\(shownName(bundle))' is installed\(suggestion(for: bundle, in: names))")
+          throw o.fail("no app \(shownName(bundle)) is installed\(suggestion(for: bundle, in: names))")
         }
         return id
       }

@@ -90,7 +90,7 @@ extension LuaRuntime {
         var app: AppID?
         if let bundle = row.app {
           guard let id = slot.device.app(bundle: bundle) else {
-            throw ScriptError(message: "replay row \(i + 1): no app '\(shownName(bundle))' is installed on this device\(suggestion(for: bundle, in: slot.device.apps.map(\.config.bundle)))")
+            throw ScriptError(message: "replay row \(i + 1): no app \(shownName(bundle)) is installed on this device\(suggestion(for: bundle, in: slot.device.apps.map(\.config.bundle)))")
           }
           app = id
         }
@@ -197,11 +197,11 @@ extension LuaRuntime {
       }
       let given = try fields.optional("event", as: String.self)
       guard let name = given, let kind = UsageEvent.Kind(rawValue: name) else {
-        throw fields.fail("row \(i): unknown event '\(shownName(given ?? "nil"))'\(suggestion(for: given ?? "", in: kinds)); events: \(kinds.joined(separator: ", "))")
+        throw fields.fail("row \(i): unknown event \(shownName(given ?? "nil"))\(suggestion(for: given ?? "", in: kinds)); events: \(kinds.joined(separator: ", "))")
       }
       let app = try fields.optional("app", as: String.self).flatMap { $0.isEmpty ? nil : $0 }
       if let app, let problem = nameProblem(app) {
-        throw fields.fail("row \(i): the app '\(shownName(app))' \(problem)")
+        throw fields.fail("row \(i): the app \(shownName(app)) \(problem)")
       }
       let event = UsageEvent(time: time, app: nil, kind: kind)
       if event.needsApp && app == nil {

@@ -12,8 +12,6 @@ import LifeSimEngine
 extension LuaRuntime {
   /// The longest name the host takes, in bytes.
   static let maxNameBytes = 4096
-  /// The most of a name a message quotes, in bytes (see `shownName`).
-  static let maxShownNameBytes = 200
   /// The longest text a `dev:log` or a `print` record holds, in bytes.
   static let maxTextBytes = 1 << 20
 }
@@ -31,17 +29,6 @@ func nameProblem(_ s: String, limit: Int = LuaRuntime.maxNameBytes) -> String? {
     }
   }
   return nil
-}
-
-/// A name as a message quotes it: at most `maxShownNameBytes` of it, then
-/// how long it is, so that a message stays a line however long the name.
-func shownName(_ s: String) -> String {
-  let n = s.utf8.count
-  guard n > LuaRuntime.maxShownNameBytes else { return s }
-  var end = s.utf8.index(s.utf8.startIndex, offsetBy: LuaRuntime.maxShownNameBytes)
-  // Back to the start of a character's bytes (a UTF-8 continuation byte is 10xxxxxx).
-  while end > s.utf8.startIndex && s.utf8[end] & 0xC0 == 0x80 { end = s.utf8.index(before: end) }
-  return String(Substring(s.utf8[..<end])) + "… (\(n) bytes)"
 }
 
 /// What makes free text too long for a record (nil: nothing).
