@@ -229,6 +229,7 @@ final class StreamOutput: @unchecked Sendable {
       _ = fchmod(fd, st.st_mode & 0o7777)
       staging = String(cString: template)
       file = f
+      removeOnStopSignal(template)
     } else if let path {
       guard let f = fopen(path, "wb") else {
         throw CommandFailure.cannotWrite(path: path, reason: String(cString: strerror(errno)))
@@ -242,12 +243,24 @@ final class StreamOutput: @unchecked Sendable {
     buffer.reserveCapacity(1 << 17)
   }
 
+  /// Whether `close` or `discard` ran.
+  private var finished = false
+
   /// Drops what was written: an existing file is left as it was.
   func discard() {
+    guard !finished else { return }
+    finished = true
     buffer.removeAll()
     if path != nil { fclose(file) }
-    if let staging { unlink(staging) }
+    if let staging {
+      unlink(staging)
+      keepOnStopSignal()
+    }
   }
+
+  /// A run that ends by an error before `close` (the Lua state could not be
+  /// made) leaves no staging file either.
+  deinit { discard() }
 
   func write(_ text: String) {
     buffer.append(contentsOf: text.utf8)
@@ -267,13 +280,79 @@ final class StreamOutput: @unchecked Sendable {
   }
 
   func close() throws {
+    guard !finished else { return }
+    finished = true
     flush()
     if (fflush(file) != 0 || ferror(file) != 0) && failure == 0 { failure = errno == 0 ? EIO : errno }
     if path != nil && fclose(file) != 0 && failure == 0 { failure = errno }
     if let staging, let path {
       if failure == 0 && rename(staging, path) != 0 { failure = errno }
       if failure != 0 { unlink(staging) }
+      keepOnStopSignal()
     }
     if failure != 0 { throw CommandFailure.cannotWrite(path: path ?? "standard output", reason: String(cString: strerror(failure))) }
+  }
+}
+
+// A stream into an existing file writes a hidden staging file beside it
+// (`.NAME.XXXXXX`) and renames it at the end. SIGINT and SIGTERM would end
+// the process before that: their handler removes the staging file, then lets
+// the signal end the process as it would have. The handler does only what is
+// async-signal-safe: it reads a path made beforehand, unlinks it, restores
+// the default action and raises the signal again. SIGKILL cannot be caught,
+// and leaves the staging file (docs/cli.md, "Streaming traces").
+
+/// The staging file's path as a C string while a stream writes it, else nil.
+/// Allocated before the handler is installed, so the handler never allocates.
+nonisolated(unsafe) private let stagingPath: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+  let p = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 1)
+  p.pointee = nil
+  return p
+}()
+
+/// The actions SIGINT and SIGTERM had before (put back by `keepOnStopSignal`).
+nonisolated(unsafe) private var previousStopActions: [Int32: sigaction] = [:]
+
+private func onStopSignalRemoveStaging(_ signal: Int32) {
+  if let path = stagingPath.pointee { unlink(path) }
+  Glibc.signal(signal, SIG_DFL)
+  raise(signal)
+}
+
+/// Removes `path` (a NUL-terminated template filled by mkstemp) if SIGINT or
+/// SIGTERM ends the process before `keepOnStopSignal`.
+private func removeOnStopSignal(_ path: [CChar]) {
+  let copy = UnsafeMutablePointer<CChar>.allocate(capacity: path.count)
+  copy.initialize(from: path, count: path.count)
+  stagingPath.pointee = copy
+  var action = sigaction()
+  action.__sigaction_handler.sa_handler = onStopSignalRemoveStaging
+  sigemptyset(&action.sa_mask)
+  action.sa_flags = 0
+  var unblock = sigset_t()
+  sigemptyset(&unblock)
+  for signal in [SIGINT, SIGTERM] {
+    var previous = sigaction()
+    sigaction(signal, &action, &previous)
+    previousStopActions[signal] = previous
+    sigaddset(&unblock, signal)
+  }
+  // A parent may have blocked them, and the mask survives exec: a blocked
+  // SIGTERM would wait, and a later SIGKILL leave the file.
+  sigprocmask(SIG_UNBLOCK, &unblock, nil)
+}
+
+/// The staging file is gone or renamed: the signals get their earlier
+/// actions back, and then the path is forgotten (in that order, so that no
+/// handler reads it once freed).
+private func keepOnStopSignal() {
+  for (signal, previous) in previousStopActions {
+    var previous = previous
+    sigaction(signal, &previous, nil)
+  }
+  previousStopActions = [:]
+  if let path = stagingPath.pointee {
+    stagingPath.pointee = nil
+    path.deallocate()
   }
 }
