@@ -209,7 +209,7 @@ struct ResultSafetyTests {
   }
 
   /// A name that would break the file, or read back as another column, is
-  /// refused before any run, naming the experiment file; a run that returns
+  /// refused before any run, naming the experiment's file and line; a run that returns
   /// one fails, and the file stays readable.
   @Test func namesThatWouldBreakTheFileAreRefused() throws {
     let dir = try Self.folder("names")
@@ -225,7 +225,7 @@ struct ResultSafetyTests {
       let out = dir + "/\(name).csv"
       let r = try lifesim(["batch", exp, "-o", out, "--quiet"])
       #expect(r.status == 2, "\(name): \(r.stderr)")
-      #expect(r.stderr.contains("lifesim: \(exp): \(expected)"), "\(name): \(r.stderr)")
+      #expect(r.stderr.contains("lifesim: \(exp):1: \(expected)"), "\(name): \(r.stderr)")
       #expect(!FileManager.default.fileExists(atPath: out), "refused before the file is written")
     }
     let returned = try script("names_returned.lua", """
