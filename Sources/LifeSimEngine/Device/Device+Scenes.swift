@@ -15,7 +15,7 @@ extension Device {
       try requireScenes(id, .action(.openScene))
     }
     let number = newScene(id)
-    try bringToFront(id, url: nil, scene: number)
+    try run(.bringToFront(id), scene: number)
     try settle()
     return number
   }
@@ -28,7 +28,7 @@ extension Device {
       try requireUnlocked(.action(.closeScene))
       try requireOpen(id, number, .action(.closeScene))
     }
-    try showSwitcher()
+    try run(.openSwitcher)
     if self[id].scenes.count == 1 && keepsLastClosedSession {
       try closeLastWindowKeepingSession(id)  // §2.11, iPadOS 15
     } else if self[id].scenes.count == 1 {

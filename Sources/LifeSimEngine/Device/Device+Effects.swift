@@ -1,0 +1,43 @@
+// Where the parts' effects are applied: each part's `reduce` changes the part
+// and says what follows; the device does it here, in order.
+extension Device {
+  /// What the profile and the model say about the screen's rules.
+  var screenFacts: ScreenFacts { ScreenFacts(profile: profile, model: model) }
+
+  /// Applies a screen event (`Screen.reduce`) and then its effects, in order.
+  /// - Parameters:
+  ///   - url: the URL the app brought forward opens (`bringForward`).
+  ///   - scene: the scene brought forward, for a scene app.
+  func run(_ event: ScreenEvent, url: String? = nil, scene: Int32? = nil) throws {
+    let effects = screen.reduce(event, facts: screenFacts)
+    for effect in effects {
+      switch effect {
+      case .walk(let route, let id):
+        try walk(route, id)
+      case .sendToBackground(let id):
+        try sendToBackground(id)
+      case .reactivateOnLock(let id):
+        try reactivateOnLock(id)
+      case .countOpen(let id):
+        stats.opens += 1
+        if self[id].state == .notRunning { stats.coldOpens += 1 }
+      case .bringForward(let id):
+        if self[id].prewarm != nil { try endPrewarm(id) }  // §2.1 "Prewarming": the tap reuses the process
+        if let scene {
+          try cascade(for: id) { try walkScenes(.toActive, id, url: url, scene: scene) }
+        } else {
+          try walk(.toActive, id, url: url)
+        }
+      case .lockProtectedData:
+        if let epoch = protectedData.deviceLocked() {
+          // §0 "Protected data": unavailable some time after a lock with a passcode.
+          kernel.schedule(.device(.protectedDataLock, epoch: epoch), at: now + policy.protectedDataDelay)
+        }
+      case .unlockProtectedData:
+        try protectedDataUnlocks()
+      case .then(let next):
+        try run(next, url: url, scene: scene)
+      }
+    }
+  }
+}
