@@ -40,4 +40,39 @@ extension Device {
       }
     }
   }
+
+  /// Applies what a scene app's process and scenes ask of each other, in order.
+  func run(_ effects: Effects<LifecycleEffect>, for id: AppID, url: String? = nil) throws {
+    for effect in effects { try run(effect, for: id, url: url) }
+  }
+
+  /// Applies one effect between a scene app's process and its scenes
+  /// (`SceneRules`); `url` goes with a walk of the scenes.
+  func run(_ effect: LifecycleEffect, for id: AppID, url: String? = nil) throws {
+    switch effect {
+    case .apply(let event):
+      try apply(event, to: id)
+    case .follow(let event, let to):
+      let from = self[id].state
+      if let e = machines.edge(.scene, from: from, on: event) { coverage.process(.scene, e) }
+      try run(setState(id, to, from: from), for: id)
+    case .cannotFollow(let to):
+      throw SimulationError.inconsistent(
+        "\(self[id].config.bundle): its scenes imply \(to), which is not one step from \(self[id].state) (t=\(now))")
+    case .settleInBackground:
+      try settleInBackground(id)
+    case .suspendUnlessHeld:
+      if self[id].state == .background, !isHeld(id) { try apply(.suspend, to: id) }
+    case .post(let n):
+      try post(n, to: id)
+    case .walkScenes(let route):
+      try walkScenes(route, id, url: url)
+    case .discardSessions:
+      discardSessions(self[id].scenes.map(\.number), of: id)
+    case .detachScenes:
+      // §1.4 "Suspended → Not running": the scenes go with the process,
+      // silently; their sessions survive unless a force-quit discarded them.
+      detachScenes(id)
+    }
+  }
 }
