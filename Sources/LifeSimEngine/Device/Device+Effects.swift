@@ -75,4 +75,23 @@ extension Device {
       detachScenes(id)
     }
   }
+
+  /// Applies a step of a memory check (`MemoryMonitor.reduce`) and its
+  /// effects; a follow-up runs in the same loop, not by recursion, since
+  /// jetsam may take a step per process.
+  func run(_ event: MemoryEvent) throws {
+    var next: MemoryEvent? = event
+    while let event = next {
+      next = nil
+      for effect in memory.reduce(event, usedMB: memoryUsedMB, policy: policy) {
+        switch effect {
+        case .killOverLimit: try killOverLimit()
+        case .recordLevel(let level): recordMemoryLevel(level)
+        case .warnEveryApp: try sendMemoryWarnings()
+        case .jetsam: next = try jetsamOnce() ? .lookAgain : .noVictim
+        case .then(let follow): next = follow
+        }
+      }
+    }
+  }
 }
