@@ -165,7 +165,7 @@ extension Device {
         try walk(.userTerminate, id)
       }
     }
-    if frontmost == id { frontmost = nil }
+    screen.appLeft(id)
     self[id].backgroundLaunchBlocked = true  // §2.6: in all cases
   }
 

@@ -109,7 +109,7 @@ extension Device {
     for event in dropped {
       if case .appTimer(_, _, let token) = event.action { host?.release(token, on: self) }
     }
-    if frontmost == id { frontmost = nil }
+    screen.appLeft(id)
     dropWindows(id)
   }
 

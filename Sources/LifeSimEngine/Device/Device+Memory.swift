@@ -33,9 +33,6 @@ extension Device {
     if memory.requestCheck() { kernel.schedule(.device(.memoryCheck, epoch: 0), at: now) }
   }
 
-  /// The pressure level for `used` MB.
-  func memoryLevel(used: Double) -> MemoryLevel { memory.level(used: used, policy: policy) }
-
   /// The memory check that `scheduleMemoryCheck` scheduled came due: the
   /// rules are `MemoryMonitor.reduce`'s.
   func checkMemory() throws { try run(.checkDue) }

@@ -55,7 +55,7 @@ extension Device {
         // The app as a whole left the screen with no sceneDidEnterBackground:,
         // so the notification stands alone (§1.3).
         try cascade(for: id) { try run(SceneRules.leftScreen(self[id].state), for: id) }
-        if frontmost == id { frontmost = nil }
+        screen.appLeft(id)
         try run(.settleInBackground, for: id)
       }
     }

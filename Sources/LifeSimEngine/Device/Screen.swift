@@ -43,6 +43,12 @@ public struct Screen: Sendable, Equatable {
     clearInterruption()
   }
 
+  /// The app left the screen with no screen event: it died, was force-quit,
+  /// or its last window closed. Nothing is in front until the user picks.
+  mutating func appLeft(_ id: AppID) {
+    if frontmost == id { frontmost = nil }
+  }
+
   /// No interruption shows, so none lets the app be active under it.
   private mutating func clearInterruption() {
     interruption = nil

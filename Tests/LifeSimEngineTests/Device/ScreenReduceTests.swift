@@ -164,3 +164,13 @@ struct EffectsTests {
     #expect(e != [.countOpen(AppID(0))])
   }
 }
+
+extension ScreenReduceTests {
+  @Test func anAppThatLeavesTheScreenOtherwiseLeavesNothingInFrontOnlyIfItWasThere() {
+    var s = screen(front: app)
+    s.appLeft(other)
+    #expect(s.frontmost == app)
+    s.appLeft(app)
+    #expect(s.frontmost == nil)
+  }
+}
