@@ -6,25 +6,21 @@ extension Device {
   /// - Parameter url: a URL to open (`dev:launch(app, { url = … })`).
   public func launch(_ id: AppID, url: String? = nil) throws {
     try begin(url == nil ? .launch : .openURL, as: .action(.launch), app: id, detail: url) { try requireUnlocked(.action(.launch)) }
-    try bringToFront(id, url: url)
+    try run(.bringToFront(id), url: url)
     try settle()
   }
 
   /// Opens a URL in an app, cold or warm (§2.7).
   public func openURL(_ id: AppID, url: String) throws {
     try begin(.openURL, app: id, detail: url) { try requireUnlocked(.action(.openURL)) }
-    try bringToFront(id, url: url)
+    try run(.bringToFront(id), url: url)
     try settle()
   }
 
   /// Presses Home (or swipes up): the app on screen goes to the background (§2.2).
   public func home() throws {
     try begin(.home) { try requireUnlocked(.action(.home)) }
-    screen.closeOverlays()
-    if let f = frontmost {
-      try sendToBackground(f)
-      frontmost = nil
-    }
+    try run(.home)
     try settle()
   }
 
@@ -33,20 +29,7 @@ extension Device {
     try begin(.lock) {
       if isLocked { throw SimulationError.invalidAction(.action(.lock), .alreadyLocked) }
     }
-    isLocked = true
-    if let epoch = protectedData.deviceLocked() {
-      // §0 "Protected data": unavailable 10 s after a lock with a passcode.
-      kernel.schedule(.device(.protectedDataLock, epoch: epoch), at: now + policy.protectedDataDelay)
-    }
-    screen.closeOverlays()
-    if let f = frontmost {
-      if profile.lockEntersBackground {
-        if model?.lockReactivates == true { try reactivateOnLock(f) }
-        try sendToBackground(f)
-      } else {
-        try walk(.toInactive, f)
-      }
-    }
+    try run(.lock)
     try settle()
   }
 
@@ -55,10 +38,7 @@ extension Device {
     try begin(.unlock) {
       guard isLocked else { throw SimulationError.invalidAction(.action(.unlock), .notLocked) }
     }
-    isLocked = false
-    try protectedDataUnlocks()
-    // An overlay that arrived while locked (a call) still covers the app (§2.4).
-    if let f = frontmost { try walk(interruption == nil ? .toActive : .toInactive, f) }
+    try run(.unlock)
     try settle()
   }
 
@@ -66,37 +46,11 @@ extension Device {
   /// - Parameter callStyle: for a call, how it shows; nil means the profile's
   ///   default (a banner from iOS 14).
   public func interrupt(_ kind: Interruption, callStyle: CallStyle? = nil) throws {
-    let style = callStyle ?? profile.callStyle
-    let banner = kind == .call && style == .banner
+    let banner = screenFacts.showsBanner(kind, style: callStyle)
     try begin(.interrupt, detail: banner ? "call banner" : kind.description) {
       if let current = interruption { throw SimulationError.interruptionShowing(.action(.interrupt), current) }
     }
-    if kind == .notificationCenterPeek {
-      // §2.4: the shade is pulled part way and springs back: resign, then
-      // become active again, with nothing left showing.
-      if let f = frontmost, !isLocked, !isSwitcherOpen {
-        try walk(.toInactive, f)
-        // Killed in its resign handler, the app is no longer on screen to return.
-        if frontmost == f { try walk(.toActive, f) }
-      }
-      try settle()
-      return
-    }
-    interruption = kind
-    if banner {
-      // §2.4, iOS 14+: the compact banner leaves the app under it active.
-      screen.activeUnderInterruption = true
-      try settle()
-      return
-    }
-    if let f = frontmost, !isLocked {
-      try walk(.toInactive, f)
-      if kind == .notificationCenter && profile.notificationCenterReactivates, frontmost == f, !isSwitcherOpen {
-        // §2.4, iOS 11–12: fully pulled down, Notification Center lets the app become active again.
-        screen.activeUnderInterruption = true
-        try walk(.toActive, f)
-      }
-    }
+    try run(.interrupt(kind, callStyle: callStyle))
     try settle()
   }
 
@@ -108,32 +62,7 @@ extension Device {
         throw SimulationError.invalidAction(.action(.endInterrupt), .noInterruption)
       }
     }
-    guard let current = interruption else { return }
-    let wasActiveUnder = screen.activeUnderInterruption
-    interruption = nil
-    if current == .call && accept { screen.callInProgress = true }
-    if current == .call && wasActiveUnder {
-      // A call banner: the app was never interrupted; answering keeps the call
-      // in the compact banner and the app in front.
-      try settle()
-      return
-    }
-    if wasActiveUnder, let f = frontmost, !isLocked, !isSwitcherOpen {
-      // §2.4, iOS 11–12: dismissing it resigns the app, which becomes active once more.
-      try walk(.toInactive, f)
-      try walk(.toActive, f)
-      try settle()
-      return
-    }
-    if let f = frontmost, !isLocked {
-      if accept && current == .call {
-        try sendToBackground(f)
-        frontmost = nil
-        screen.callReturnsTo = f  // iOS returns to it when the call ends
-      } else if !isSwitcherOpen {
-        try walk(.toActive, f)
-      }
-    }
+    try run(.endInterrupt(accept: accept))
     try settle()
   }
 
@@ -147,13 +76,7 @@ extension Device {
         throw SimulationError.invalidAction(.action(.endCall), .noAnsweredCall)
       }
     }
-    screen.callInProgress = false
-    let back = screen.callReturnsTo
-    screen.callReturnsTo = nil
-    if let back, frontmost == nil, !isLocked, interruption == nil, !isSwitcherOpen {
-      frontmost = back
-      try walk(.toActive, back)
-    }
+    try run(.endCall)
     try settle()
   }
 
@@ -180,7 +103,7 @@ extension Device {
     }
     openedNotification = OpenedNotification(app: id, remote: remote, callback: callback)
     defer { openedNotification = nil }
-    try bringToFront(id, url: nil)
+    try run(.bringToFront(id))
     try settle()
   }
 
@@ -204,7 +127,7 @@ extension Device {
   /// Opens the app switcher: the frontmost app resigns active (§2.5).
   public func openSwitcher() throws {
     try begin(.switcher) { try requireUnlocked(.action(.switcher)) }
-    try showSwitcher()
+    try run(.openSwitcher)
     try settle()
   }
 
@@ -213,8 +136,7 @@ extension Device {
   /// and the old one goes to the background (§2.5).
   public func switchTo(_ id: AppID) throws {
     try begin(.switchTo, app: id) { try requireUnlocked(.action(.switchTo)) }
-    try showSwitcher()
-    try bringToFront(id, url: nil)
+    try run(.switchTo(id))
     try settle()
   }
 
@@ -222,7 +144,7 @@ extension Device {
   /// three cases of §2.6: frontmost, running in the background, suspended.
   public func forceQuit(_ id: AppID) throws {
     try begin(.forceQuit, app: id) { try requireUnlocked(.action(.forceQuit)) }
-    try showSwitcher()
+    try run(.openSwitcher)
     try forceQuitCascade(id)
     try settle()
   }
@@ -243,7 +165,7 @@ extension Device {
         try walk(.userTerminate, id)
       }
     }
-    if frontmost == id { frontmost = nil }
+    screen.appLeft(id)
     self[id].backgroundLaunchBlocked = true  // §2.6: in all cases
   }
 
@@ -298,31 +220,6 @@ extension Device {
 
   func requireUnlocked(_ operation: Operation) throws {
     if isLocked { throw SimulationError.locked(operation) }
-  }
-
-  func showSwitcher() throws {
-    interruption = nil
-    if isSwitcherOpen { return }
-    isSwitcherOpen = true
-    if let f = frontmost { try walk(.toInactive, f) }
-  }
-
-  /// Makes `id` the app on screen: the previous one leaves, the switcher and
-  /// any overlay close, and `id` becomes active (cold or warm).
-  func bringToFront(_ id: AppID, url: String?, scene: Int32? = nil) throws {
-    screen.closeOverlays()
-    if let f = frontmost, f != id { try sendToBackground(f) }
-    if frontmost != id {
-      stats.opens += 1
-      if self[id].state == .notRunning { stats.coldOpens += 1 }
-    }
-    frontmost = id
-    if self[id].prewarm != nil { try endPrewarm(id) }  // §2.1 "Prewarming": the tap reuses the process
-    if let scene {
-      try cascade(for: id) { try walkScenes(.toActive, id, url: url, scene: scene) }
-    } else {
-      try walk(.toActive, id, url: url)
-    }
   }
 
   /// Takes an app off the screen, then snapshot and suspension.

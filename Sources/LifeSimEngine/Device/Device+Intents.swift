@@ -16,7 +16,7 @@ extension Device {
       if opensApp { try requireUnlocked(.action(.runIntent)) }
     }
     if opensApp {
-      try bringToFront(id, url: nil)
+      try run(.bringToFront(id))
       try settle()
       return
     }

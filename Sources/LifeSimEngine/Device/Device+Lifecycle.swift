@@ -11,7 +11,7 @@ extension Device {
     if event == .launch { watchdogs.armLaunch(app: id, at: now, policy: policy) }  // §0: 20 s to the first …DidBecomeActive:
     let after = machines.deliveredAfter(model, e)
     if !after { try deliver(machines.callbacks(model, e), event, id, url) }
-    setState(id, machines.target(model, e), from: from)
+    try run(setState(id, machines.target(model, e), from: from), for: id)
     if after { try deliver(machines.callbacks(model, e), event, id, url) }
   }
 
@@ -58,7 +58,8 @@ extension Device {
 
   /// Changes an app's state with a `state` record, and keeps the process
   /// bookkeeping: a new pid on start, clean-up on death.
-  func setState(_ id: AppID, _ to: AppState, from: AppState) {
+  /// - Returns: what the app's scenes must do (`SceneRules.processChanged`).
+  func setState(_ id: AppID, _ to: AppState, from: AppState) -> Effects<LifecycleEffect> {
     if to == .notRunning && pendingUserKill == id {
       pendingUserKill = nil
       recordKill(id, reason: .user)
@@ -74,6 +75,7 @@ extension Device {
     if from == .suspended { requeueParkedTimers(id) }
     if to == .active || from == .active { self[id].lastUsed = now }
     if (to == .inactive || to == .active) && (from == .background || from == .suspended) { leftBackground(id) }
+    return SceneRules.processChanged(to: to, hasScenes: !self[id].scenes.isEmpty)
   }
 
   /// A process is gone: its timers, tasks and memory go with it, and unsaved
@@ -107,11 +109,8 @@ extension Device {
     for event in dropped {
       if case .appTimer(_, _, let token) = event.action { host?.release(token, on: self) }
     }
-    if frontmost == id { frontmost = nil }
+    screen.appLeft(id)
     dropWindows(id)
-    // §1.4 "Suspended → Not running": the scenes go with the process, silently;
-    // their sessions survive unless a force-quit discarded them.
-    detachScenes(id)
   }
 
   /// Walks an app along a route: the events of `Routes`, each through the table.
@@ -119,7 +118,7 @@ extension Device {
   /// walk their scenes instead (`walkScenes`).
   func walk(_ route: Route, _ id: AppID, url: String? = nil) throws {
     try cascade(for: id) {
-      if self[id].model == .scene { return try walkScenes(route, id, url: url) }
+      if self[id].model == .scene { return try run(.walkScenes(route), for: id, url: url) }
       try walkAppDelegate(route, id, url: url)
     }
   }

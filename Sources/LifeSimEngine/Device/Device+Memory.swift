@@ -33,48 +33,41 @@ extension Device {
     if memory.requestCheck() { kernel.schedule(.device(.memoryCheck, epoch: 0), at: now) }
   }
 
-  /// The pressure level for `used` MB.
-  func memoryLevel(used: Double) -> MemoryLevel { memory.level(used: used, policy: policy) }
+  /// The memory check that `scheduleMemoryCheck` scheduled came due: the
+  /// rules are `MemoryMonitor.reduce`'s.
+  func checkMemory() throws { try run(.checkDue) }
 
-  /// §0 and §4: processes over their own limit die first (`per-process-limit`);
-  /// then, each time the level rises, a warning goes to every app that runs
-  /// code, before any kill at that pressure; then, while it stays critical, jetsam kills
-  /// the first candidate (`vm-pageshortage`), or first reclaims background
-  /// scenes when the policy says so.
-  func checkMemory() throws {
-    memory.checkScheduled = false
-    guard memory.ramMB != nil else { return }
+  /// Kills every running process over its own limit (§0).
+  func killOverLimit() throws {
     for i in apps.indices {
       let id = AppID(i)
       if self[id].state.isRunning && memory.overLimit(self[id].footprintMB) {
         try systemKill(id, reason: .perProcessLimit)
       }
     }
-    let level = memoryLevel(used: memoryUsedMB)
-    if level != memory.level {
-      let rising = level > memory.level
-      recordMemoryLevel(level)
-      if rising { try sendMemoryWarnings() }  // every rise warns, before any kill
+  }
+
+  /// Frees memory once under critical pressure: reclaims the least recently
+  /// shown background scene when the policy says so, or kills the first
+  /// victim, which a host policy may choose (§0, §4).
+  /// - Returns: false when there was nothing to free.
+  func jetsamOnce() throws -> Bool {
+    if let mb = policy.reclaimSceneMB, let (app, scene) = reclaimableScene() {
+      try cascade(for: app) { try reclaimScene(scene, of: app) }
+      if self[app].state.isRunning { processes.setFootprint(app, self[app].footprintMB - mb) }
+      return true
     }
-    while memoryLevel(used: memoryUsedMB) == .critical {
-      if let mb = policy.reclaimSceneMB, let (app, scene) = reclaimableScene() {
-        try cascade(for: app) { try reclaimScene(scene, of: app) }
-        if self[app].state.isRunning { processes.setFootprint(app, self[app].footprintMB - mb) }
-        continue
+    guard var victim = processes.firstVictim(order: policy.victimOrder) else { return false }
+    if policy.victimFromHost, let host {
+      let candidates = victimCandidates()
+      victim = try asking(.chooseVictim) { try host.chooseVictim(candidates, on: self) }
+      guard candidates.contains(where: { $0.app == victim }) else {
+        throw SimulationError.policyFailed(policy: "choose_victim",
+                                           message: "returned \(self[victim].config.bundle), which is not one of the candidates")
       }
-      guard var victim = processes.firstVictim(order: policy.victimOrder) else { break }
-      if policy.victimFromHost, let host {
-        let candidates = victimCandidates()
-        victim = try asking(.chooseVictim) { try host.chooseVictim(candidates, on: self) }
-        guard candidates.contains(where: { $0.app == victim }) else {
-          throw SimulationError.policyFailed(policy: "choose_victim",
-                                             message: "returned \(self[victim].config.bundle), which is not one of the candidates")
-        }
-      }
-      try systemKill(victim, reason: .vmPageShortage)
     }
-    let after = memoryLevel(used: memoryUsedMB)
-    if after != memory.level { recordMemoryLevel(after) }
+    try systemKill(victim, reason: .vmPageShortage)
+    return true
   }
 
   /// The processes jetsam may kill, in its default order (§0, §4).
@@ -91,8 +84,8 @@ extension Device {
     return best.map { ($0.0, $0.1) }
   }
 
-  private func recordMemoryLevel(_ level: MemoryLevel) {
-    memory.level = level
+  /// A `memory` record of the level the monitor is at now.
+  func recordMemoryLevel(_ level: MemoryLevel) {
     let used = memoryUsedMB
     let ram = memory.ramMB ?? 0
     trace.append({

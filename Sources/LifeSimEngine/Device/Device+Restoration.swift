@@ -73,7 +73,7 @@ extension Device {
         try apply(.terminate, to: id)
       }
     }
-    if frontmost == id { frontmost = nil }
+    screen.appLeft(id)
     self[id].backgroundLaunchBlocked = true  // §2.6: as after a force-quit
   }
 }

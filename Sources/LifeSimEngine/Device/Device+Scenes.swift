@@ -15,7 +15,7 @@ extension Device {
       try requireScenes(id, .action(.openScene))
     }
     let number = newScene(id)
-    try bringToFront(id, url: nil, scene: number)
+    try run(.bringToFront(id), scene: number)
     try settle()
     return number
   }
@@ -28,7 +28,7 @@ extension Device {
       try requireUnlocked(.action(.closeScene))
       try requireOpen(id, number, .action(.closeScene))
     }
-    try showSwitcher()
+    try run(.openSwitcher)
     if self[id].scenes.count == 1 && keepsLastClosedSession {
       try closeLastWindowKeepingSession(id)  // §2.11, iPadOS 15
     } else if self[id].scenes.count == 1 {
@@ -54,12 +54,9 @@ extension Device {
       if wasOnScreen && !self[id].scenes.contains(where: { $0.state.isForeground }) {
         // The app as a whole left the screen with no sceneDidEnterBackground:,
         // so the notification stands alone (§1.3).
-        try cascade(for: id) {
-          if self[id].state == .inactive { try apply(.enterBackground, to: id) }
-          try post(.didEnterBackground, to: id)
-        }
-        if frontmost == id { frontmost = nil }
-        try settleInBackground(id)
+        try cascade(for: id) { try run(SceneRules.leftScreen(self[id].state), for: id) }
+        screen.appLeft(id)
+        try run(.settleInBackground, for: id)
       }
     }
     try settle()
@@ -117,11 +114,7 @@ extension Device {
   }
 
   private func bringSceneForward(_ target: Int32?, of id: AppID, url: String?) throws {
-    switch self[id].state {
-    case .notRunning: try apply(.launch, to: id)
-    case .suspended: try apply(.resume, to: id)
-    default: break
-    }
+    if let start = SceneRules.comingForward(self[id].state) { try run(start, for: id) }
     let number = target ?? self[id].focusScene ?? newScene(id)
     guard let i = self[id].sceneIndex(number) else { return }
     forwardCount += 1
@@ -149,28 +142,10 @@ extension Device {
     if events.isEmpty, let url { try deliver(.sceneOpenURLContexts, to: id, scene: number, url: url) }
   }
 
-  /// §2.6 scene column: the scenes disconnect, the sessions are discarded, and
-  /// the process terminates; a suspended or dead process hears of the discard
-  /// at its next launch. §8.2's quirk gives Neuburg's early-iOS-13 order.
+  /// A force-quit of a scene app (`SceneRules.forceQuit`, §2.6 scene column).
   func terminateScenes(_ id: AppID) throws {
-    let sessions = self[id].scenes.map(\.number)
-    switch self[id].state {
-    case .notRunning:
-      discardSessions(sessions, of: id)
-    case .suspended:
-      try apply(.kill, to: id)
-      discardSessions(sessions, of: id)
-    default:
-      if quirks.contains(.sceneForceQuitEntersBackground) {
-        try walkScenes(.toBackground, id)
-        try apply(.terminate, to: id)
-        discardSessions(sessions, of: id)
-      } else {
-        try walkScenes(.userTerminate, id)
-        discardSessions(sessions, of: id)
-        try apply(.terminate, to: id)  // didDiscardSceneSessions:, then applicationWillTerminate:
-      }
-    }
+    let early = quirks.contains(.sceneForceQuitEntersBackground)
+    try run(SceneRules.forceQuit(self[id].state, entersBackgroundFirst: early), for: id)
   }
 
   // MARK: - One scene event
@@ -259,27 +234,9 @@ extension Device {
   /// (reference §1.3); with none connected the process state stands alone.
   /// Each change is one edge of the process machine.
   private func followScenes(_ id: AppID) throws {
-    let from = self[id].state
-    guard from.isExecuting else { return }
-    var implied: AppState?
-    for i in self[id].scenes.indices {
-      switch self[id].scenes[i].state {
-      case .foregroundActive: implied = .active
-      case .foregroundInactive: if implied != .active { implied = .inactive }
-      case .background: if implied == nil { implied = .background }
-      case .unattached: break
-      }
+    if let step = SceneRules.follow(self[id].state, scenes: self[id].scenes, table: machines.scene) {
+      try run(step, for: id)
     }
-    // The same rule as `SceneLifecycle.appState(of:)`, without a lazy sequence.
-    guard let to = implied, to != from else { return }
-    func oneStep(_ event: AppEvent) -> Bool {
-      machines.edge(.scene, from: from, on: event).map { machines.target(.scene, $0) } == to
-    }
-    guard let event = [AppEvent.activate, .deactivate, .enterBackground, .enterForeground].first(where: oneStep) else {
-      throw SimulationError.inconsistent("\(self[id].config.bundle): its scenes imply \(to), which is not one step from \(from) (t=\(now))")
-    }
-    if let e = machines.edge(.scene, from: from, on: event) { coverage.process(.scene, e) }
-    setState(id, to, from: from)
   }
 
   /// A dead process's scenes return to unattached with no callback (the
@@ -316,9 +273,9 @@ extension Device {
   /// process to deliver a scene event, and it is suspended again after.
   private func whileExecuting(_ id: AppID, _ body: () throws -> Void) throws {
     let wasSuspended = self[id].state == .suspended
-    if wasSuspended { try apply(.resume, to: id) }
+    if wasSuspended { try run(.apply(.resume), for: id) }
     try body()
-    if wasSuspended, self[id].state == .background, !isHeld(id) { try apply(.suspend, to: id) }
+    if wasSuspended { try run(.suspendUnlessHeld, for: id) }
   }
 
   private func requireScenes(_ id: AppID, _ operation: Operation) throws {

@@ -1,6 +1,11 @@
 /// The device's memory (reference §0 "Jetsam", §4): its RAM and per-process
-/// limit, the pressure level last recorded, and whether a check is waiting
-/// for the running code to return. What a process uses is in `ProcessTable`.
+/// limit, the pressure level last recorded, whether a check is waiting for
+/// the running code to return, and the rules of a check (`reduce`). What a
+/// process uses is in `ProcessTable`.
+///
+///     var m = MemoryMonitor(ramMB: 1000, model: nil)
+///     m.reduce(.check, usedMB: 950, policy: policy)
+///     // [.recordLevel(.critical), .warnEveryApp, .then(.lookAgain)]
 public struct MemoryMonitor: Sendable {
   /// Physical memory in MB: the model's, the script's `memory_mb`, or nil
   /// (no memory model: no pressure warnings and no jetsam).
@@ -39,4 +44,74 @@ public struct MemoryMonitor: Sendable {
     checkScheduled = true
     return true
   }
+
+  // MARK: - Rules
+
+  /// Applies one step of a memory check: §0 and §4. Processes over their own
+  /// limit die first; then, each time the level rises, a warning goes to
+  /// every app that runs code, before any kill at that pressure; then, while
+  /// it stays critical, jetsam frees memory one victim at a time; the level
+  /// it ends at is recorded.
+  /// - Parameters:
+  ///   - event: the check coming due, or a follow-up once the effects before ran.
+  ///   - usedMB: the memory in use now (`ProcessTable.memoryInUseMB`).
+  ///   - policy: the thresholds.
+  /// - Returns: what the device does, in order; a `.then` or a `.jetsam` comes last.
+  public mutating func reduce(_ event: MemoryEvent, usedMB: Double, policy: Policy) -> Effects<MemoryEffect> {
+    switch event {
+    case .checkDue:
+      // Cleared first: a kill below asks for another check, at this instant.
+      checkScheduled = false
+      guard ramMB != nil else { return [] }
+      return [.killOverLimit, .then(.check)]
+
+    case .check:
+      let now = self.level(used: usedMB, policy: policy)
+      guard now != level else { return reduce(.lookAgain, usedMB: usedMB, policy: policy) }
+      let rising = now > level
+      level = now
+      // Every rise warns, before any kill; the warnings' handlers may change
+      // the memory in use, so the part looks again after them.
+      return rising ? [.recordLevel(now), .warnEveryApp, .then(.lookAgain)] : [.recordLevel(now), .then(.lookAgain)]
+
+    case .lookAgain:
+      let now = self.level(used: usedMB, policy: policy)
+      if now == .critical { return [.jetsam] }
+      return reduce(.noVictim, usedMB: usedMB, policy: policy)
+
+    case .noVictim:
+      let now = self.level(used: usedMB, policy: policy)
+      guard now != level else { return [] }
+      level = now
+      return [.recordLevel(now)]
+    }
+  }
+}
+
+/// A step of a memory check (`MemoryMonitor.reduce`).
+public enum MemoryEvent: Equatable, Sendable {
+  /// The check scheduled when memory changed comes due.
+  case checkDue
+  /// The processes over their own limit are gone: compare the level.
+  case check
+  /// Warnings were delivered, or jetsam freed memory: still critical?
+  case lookAgain
+  /// Jetsam found nothing more to free.
+  case noVictim
+}
+
+/// What a memory check asks of the device.
+public enum MemoryEffect: Equatable, Sendable {
+  /// Kill every running process over its own limit (`per-process-limit`).
+  case killOverLimit
+  /// A `memory` record of the level, now the monitor's.
+  case recordLevel(MemoryLevel)
+  /// A memory warning to every app that runs code (§2.9).
+  case warnEveryApp
+  /// Free memory once: reclaim a background scene when the policy says so,
+  /// or kill the first victim (`vm-pageshortage`); then `.lookAgain`, or
+  /// `.noVictim` when there was none.
+  case jetsam
+  /// Ask the monitor again with this event once the effects before it ran.
+  case then(MemoryEvent)
 }

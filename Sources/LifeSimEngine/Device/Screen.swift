@@ -1,6 +1,18 @@
 /// What the user sees: the app in front, the lock, an overlay,
-/// the app switcher. The device changes it as actions run; the invariants
-/// check the app states against it.
+/// the app switcher, and the rules for changing it.
+///
+/// `reduce` is the one place that says what Home, a lock, an unlock, an
+/// interruption, the end of one, the end of a call and the app switcher do:
+/// it changes the screen and returns what the apps must go through
+/// (`ScreenEffect`). The device applies the effects in order; where a rule
+/// depends on what the app's handlers did (an app killed in its resign
+/// handler is no longer on screen), the rule returns a follow-up event
+/// (`.then`) that the device sends back once the effects before it ran.
+///
+///     var s = Screen()
+///     s.frontmost = notes
+///     s.reduce(.home, facts: facts)       // [.sendToBackground(notes), .then(.wentHome)]
+///     s.reduce(.wentHome, facts: facts)   // [], and nothing is in front
 public struct Screen: Sendable, Equatable {
   /// The app on screen (or the one that returns on unlock).
   public var frontmost: AppID?
@@ -28,7 +40,251 @@ public struct Screen: Sendable, Equatable {
   /// switcher and any overlay close with it.
   mutating func closeOverlays() {
     isSwitcherOpen = false
+    clearInterruption()
+  }
+
+  /// The app left the screen with no screen event: it died, was force-quit,
+  /// or its last window closed. Nothing is in front until the user picks.
+  mutating func appLeft(_ id: AppID) {
+    if frontmost == id { frontmost = nil }
+  }
+
+  /// No interruption shows, so none lets the app be active under it.
+  private mutating func clearInterruption() {
     interruption = nil
     activeUnderInterruption = false
+  }
+
+  // MARK: - Rules
+
+  /// Applies one event to the screen.
+  ///
+  /// The device checks first that the action is allowed (unlocked, an
+  /// interruption to end, …); a refused action never gets here.
+  /// - Parameters:
+  ///   - event: what the user or the system did, or a follow-up.
+  ///   - facts: what the profile and the device model say about it.
+  /// - Returns: what the apps go through, in order.
+  public mutating func reduce(_ event: ScreenEvent, facts: ScreenFacts) -> Effects<ScreenEffect> {
+    switch event {
+    case .home:
+      // §2.2: the app on screen goes to the background.
+      closeOverlays()
+      guard let f = frontmost else { return [] }
+      return [.sendToBackground(f), .then(.wentHome)]
+
+    case .wentHome:
+      frontmost = nil
+      return []
+
+    case .lock:
+      // §2.3: from iOS 5 like Home, but the app stays the one to return on
+      // unlock; on iOS 4 only a resign. §0: protected data locks later.
+      isLocked = true
+      closeOverlays()
+      var effects: Effects<ScreenEffect> = [.lockProtectedData]
+      guard let f = frontmost else { return effects }
+      if facts.lockEntersBackground {
+        if facts.lockReactivates { effects.append(.reactivateOnLock(f)) }
+        effects.append(.sendToBackground(f))
+      } else {
+        effects.append(.walk(.toInactive, f))
+      }
+      return effects
+
+    case .unlock:
+      isLocked = false
+      return [.unlockProtectedData, .then(.protectedDataUnlocked)]
+
+    case .protectedDataUnlocked:
+      // §2.3: the app that was on screen returns; an overlay that arrived
+      // while locked (a call) still covers it (§2.4).
+      guard let f = frontmost else { return [] }
+      return [.walk(interruption == nil ? .toActive : .toInactive, f)]
+
+    case .interrupt(let kind, let callStyle):
+      if kind == .notificationCenterPeek {
+        // §2.4: the shade is pulled part way and springs back: resign, then
+        // become active again, with nothing left showing.
+        guard let f = frontmost, !isLocked, !isSwitcherOpen else { return [] }
+        return [.walk(.toInactive, f), .then(.peekResigned(f))]
+      }
+      interruption = kind
+      if facts.showsBanner(kind, style: callStyle) {
+        // §2.4, iOS 14+: the compact banner leaves the app under it active.
+        activeUnderInterruption = true
+        return []
+      }
+      guard let f = frontmost, !isLocked else { return [] }
+      if kind == .notificationCenter && facts.notificationCenterReactivates {
+        return [.walk(.toInactive, f), .then(.notificationCenterResigned(f))]
+      }
+      return [.walk(.toInactive, f)]
+
+    case .peekResigned(let f):
+      // Killed in its resign handler, the app is no longer on screen to return.
+      guard frontmost == f else { return [] }
+      return [.walk(.toActive, f)]
+
+    case .notificationCenterResigned(let f):
+      // §2.4, iOS 11–12: fully pulled down, Notification Center lets the app
+      // become active again.
+      guard frontmost == f, !isSwitcherOpen else { return [] }
+      activeUnderInterruption = true
+      return [.walk(.toActive, f)]
+
+    case .endInterrupt(let accept):
+      guard let current = interruption else { return [] }
+      let wasActiveUnder = activeUnderInterruption
+      clearInterruption()
+      if current == .call && accept { callInProgress = true }
+      // A call banner: the app was never interrupted; answering keeps the
+      // call in the compact banner and the app in front.
+      if current == .call && wasActiveUnder { return [] }
+      if wasActiveUnder, let f = frontmost, !isLocked, !isSwitcherOpen {
+        // §2.4, iOS 11–12: dismissing it resigns the app, which becomes active once more.
+        return [.walk(.toInactive, f), .walk(.toActive, f)]
+      }
+      guard let f = frontmost, !isLocked else { return [] }
+      if accept && current == .call { return [.sendToBackground(f), .then(.callAnswered(f))] }
+      return isSwitcherOpen ? [] : [.walk(.toActive, f)]
+
+    case .callAnswered(let f):
+      frontmost = nil
+      callReturnsTo = f  // iOS returns to it when the call ends
+      return []
+
+    case .endCall:
+      // §2.4: iOS returns to the app that was in front when a full-screen
+      // call was answered; after a banner call nothing changes for the app.
+      callInProgress = false
+      let back = callReturnsTo
+      callReturnsTo = nil
+      guard let back, frontmost == nil, !isLocked, interruption == nil, !isSwitcherOpen else { return [] }
+      frontmost = back
+      return [.walk(.toActive, back)]
+
+    case .openSwitcher:
+      // §2.5: the app in front resigns active.
+      clearInterruption()
+      if isSwitcherOpen { return [] }
+      isSwitcherOpen = true
+      guard let f = frontmost else { return [] }
+      return [.walk(.toInactive, f)]
+
+    case .switchTo(let id):
+      // §2.5: the switcher opens first, then the app picked comes to the front.
+      var effects = reduce(.openSwitcher, facts: facts)
+      effects.append(.then(.bringToFront(id)))
+      return effects
+
+    case .bringToFront(let id):
+      // The previous app leaves, the switcher and any overlay close.
+      closeOverlays()
+      if let f = frontmost, f != id { return [.sendToBackground(f), .then(.takeFront(id))] }
+      return reduce(.takeFront(id), facts: facts)
+
+    case .takeFront(let id):
+      var effects: Effects<ScreenEffect> = []
+      if frontmost != id { effects.append(.countOpen(id)) }
+      frontmost = id
+      effects.append(.bringForward(id))
+      return effects
+    }
+  }
+}
+
+/// What happens to the screen: a user action, or a follow-up that a rule asks
+/// for once the apps went through the effects before it.
+public enum ScreenEvent: Equatable, Sendable {
+  // MARK: Actions
+  /// Home, or a swipe up (§2.2).
+  case home
+  /// The side button locks the device (§2.3).
+  case lock
+  /// The user unlocks the device (§2.3).
+  case unlock
+  /// A temporary interruption shows (§2.4); `callStyle` nil means the profile's.
+  case interrupt(Interruption, callStyle: CallStyle?)
+  /// The interruption goes away; `accept` answers a call (§2.4).
+  case endInterrupt(accept: Bool)
+  /// An answered call ends (§2.4).
+  case endCall
+  /// The app switcher opens (§2.5).
+  case openSwitcher
+  /// The user picks an app in the switcher, opening it first if needed (§2.5).
+  case switchTo(AppID)
+  /// An app comes to the screen: a tap, a URL, a notification, a picked app.
+  case bringToFront(AppID)
+
+  // MARK: Follow-ups
+  /// The app Home sent away has gone.
+  case wentHome
+  /// Protected data came back after an unlock.
+  case protectedDataUnlocked
+  /// The app resigned under a Notification Center peek.
+  case peekResigned(AppID)
+  /// The app resigned under Notification Center pulled all the way down.
+  case notificationCenterResigned(AppID)
+  /// The app in front went to the background for an answered call.
+  case callAnswered(AppID)
+  /// The previous app left the screen for this one.
+  case takeFront(AppID)
+}
+
+/// What the apps go through when the screen changes; the device applies each.
+public enum ScreenEffect: Equatable, Sendable {
+  /// The app walks a route: `.toInactive` resigns it (or brings a background
+  /// app forward, inactive), `.toActive` makes it active.
+  case walk(Route, AppID)
+  /// The app leaves the screen: the background, its snapshot, suspension
+  /// (or its exit).
+  case sendToBackground(AppID)
+  /// The model's resign, activate, resign on lock (§2.3), before the app goes.
+  case reactivateOnLock(AppID)
+  /// The app comes to a screen it was not on: an open (and a cold one when
+  /// it does not run).
+  case countOpen(AppID)
+  /// The app in front comes forward and becomes active, cold or warm, with
+  /// the action's URL or scene; a prewarmed process is reused (§2.1).
+  case bringForward(AppID)
+  /// Protected data will lock some time after this lock (§0).
+  case lockProtectedData
+  /// Protected data comes back, if it had gone (§0).
+  case unlockProtectedData
+  /// Ask the screen again with this event once the effects before it ran.
+  case then(ScreenEvent)
+}
+
+/// What the profile and the device model say about the screen's rules,
+/// passed in so that `Screen.reduce` reads nothing else.
+public struct ScreenFacts: Equatable, Sendable {
+  /// From iOS 5 a lock sends the app on screen to the background (§2.3).
+  public var lockEntersBackground: Bool
+  /// The model makes the app resign, become active and resign again on lock (§2.3).
+  public var lockReactivates: Bool
+  /// Notification Center pulled all the way down lets the app become active
+  /// again under it (§2.4).
+  public var notificationCenterReactivates: Bool
+  /// How a call shows when the action does not say (§2.4).
+  public var callStyle: CallStyle
+
+  public init(lockEntersBackground: Bool, lockReactivates: Bool = false,
+              notificationCenterReactivates: Bool = false, callStyle: CallStyle = .fullScreen) {
+    self.lockEntersBackground = lockEntersBackground
+    self.lockReactivates = lockReactivates
+    self.notificationCenterReactivates = notificationCenterReactivates
+    self.callStyle = callStyle
+  }
+
+  public init(profile: OSProfile, model: DeviceModel?) {
+    self.init(lockEntersBackground: profile.lockEntersBackground, lockReactivates: model?.lockReactivates == true,
+              notificationCenterReactivates: profile.notificationCenterReactivates, callStyle: profile.callStyle)
+  }
+
+  /// Whether an interruption shows as a compact banner that leaves the app
+  /// under it active: a call, in the banner style (§2.4).
+  public func showsBanner(_ kind: Interruption, style: CallStyle?) -> Bool {
+    kind == .call && (style ?? callStyle) == .banner
   }
 }

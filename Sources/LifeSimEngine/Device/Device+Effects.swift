@@ -1,0 +1,97 @@
+// Where the parts' effects are applied: each part's `reduce` changes the part
+// and says what follows; the device does it here, in order.
+extension Device {
+  /// What the profile and the model say about the screen's rules.
+  var screenFacts: ScreenFacts { ScreenFacts(profile: profile, model: model) }
+
+  /// Applies a screen event (`Screen.reduce`) and then its effects, in order.
+  /// - Parameters:
+  ///   - url: the URL the app brought forward opens (`bringForward`).
+  ///   - scene: the scene brought forward, for a scene app.
+  func run(_ event: ScreenEvent, url: String? = nil, scene: Int32? = nil) throws {
+    let effects = screen.reduce(event, facts: screenFacts)
+    for effect in effects {
+      switch effect {
+      case .walk(let route, let id):
+        try walk(route, id)
+      case .sendToBackground(let id):
+        try sendToBackground(id)
+      case .reactivateOnLock(let id):
+        try reactivateOnLock(id)
+      case .countOpen(let id):
+        stats.opens += 1
+        if self[id].state == .notRunning { stats.coldOpens += 1 }
+      case .bringForward(let id):
+        if self[id].prewarm != nil { try endPrewarm(id) }  // §2.1 "Prewarming": the tap reuses the process
+        if let scene {
+          try cascade(for: id) { try walkScenes(.toActive, id, url: url, scene: scene) }
+        } else {
+          try walk(.toActive, id, url: url)
+        }
+      case .lockProtectedData:
+        if let epoch = protectedData.deviceLocked() {
+          // §0 "Protected data": unavailable some time after a lock with a passcode.
+          kernel.schedule(.device(.protectedDataLock, epoch: epoch), at: now + policy.protectedDataDelay)
+        }
+      case .unlockProtectedData:
+        try protectedDataUnlocks()
+      case .then(let next):
+        try run(next, url: url, scene: scene)
+      }
+    }
+  }
+
+  /// Applies what a scene app's process and scenes ask of each other, in order.
+  func run(_ effects: Effects<LifecycleEffect>, for id: AppID, url: String? = nil) throws {
+    for effect in effects { try run(effect, for: id, url: url) }
+  }
+
+  /// Applies one effect between a scene app's process and its scenes
+  /// (`SceneRules`); `url` goes with a walk of the scenes.
+  func run(_ effect: LifecycleEffect, for id: AppID, url: String? = nil) throws {
+    switch effect {
+    case .apply(let event):
+      try apply(event, to: id)
+    case .follow(let event, let to):
+      let from = self[id].state
+      if let e = machines.edge(.scene, from: from, on: event) { coverage.process(.scene, e) }
+      try run(setState(id, to, from: from), for: id)
+    case .cannotFollow(let to):
+      throw SimulationError.inconsistent(
+        "\(self[id].config.bundle): its scenes imply \(to), which is not one step from \(self[id].state) (t=\(now))")
+    case .settleInBackground:
+      try settleInBackground(id)
+    case .suspendUnlessHeld:
+      if self[id].state == .background, !isHeld(id) { try apply(.suspend, to: id) }
+    case .post(let n):
+      try post(n, to: id)
+    case .walkScenes(let route):
+      try walkScenes(route, id, url: url)
+    case .discardSessions:
+      discardSessions(self[id].scenes.map(\.number), of: id)
+    case .detachScenes:
+      // §1.4 "Suspended → Not running": the scenes go with the process,
+      // silently; their sessions survive unless a force-quit discarded them.
+      detachScenes(id)
+    }
+  }
+
+  /// Applies a step of a memory check (`MemoryMonitor.reduce`) and its
+  /// effects; a follow-up runs in the same loop, not by recursion, since
+  /// jetsam may take a step per process.
+  func run(_ event: MemoryEvent) throws {
+    var next: MemoryEvent? = event
+    while let event = next {
+      next = nil
+      for effect in memory.reduce(event, usedMB: memoryUsedMB, policy: policy) {
+        switch effect {
+        case .killOverLimit: try killOverLimit()
+        case .recordLevel(let level): recordMemoryLevel(level)
+        case .warnEveryApp: try sendMemoryWarnings()
+        case .jetsam: next = try jetsamOnce() ? .lookAgain : .noVictim
+        case .then(let follow): next = follow
+        }
+      }
+    }
+  }
+}
