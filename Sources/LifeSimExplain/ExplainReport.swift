@@ -55,6 +55,9 @@ public struct ExplainReport {
           out += "  alternative \(i + 1):\n" + steps(e, indent: "    ")
         }
       }
+      if result.alternativesCut {
+        out += "other explanations of the same length may be left out: the search keeps \(ExplainSearch.ways) ways into each state\n"
+      }
       return out
     }
     out += failure

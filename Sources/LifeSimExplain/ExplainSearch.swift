@@ -72,6 +72,9 @@ public struct ExplainResult: Sendable {
   public var expected: [String] = []
   /// The line's kind came there too, but never at the time the log gives.
   public var wrongTime = false
+  /// Fewer other explanations were found than asked for, and some may have
+  /// been left out: the search keeps `ExplainSearch.ways` ways into a state.
+  public var alternativesCut = false
 }
 
 /// The breadth-first search from a log to the steps that produce it.
@@ -141,6 +144,8 @@ public final class ExplainSearch {
     var idle: Int
     var depth: Int
     var parents: [Edge]
+    /// A way of the same length into it was dropped (past `ExplainSearch.ways`).
+    var waysCut = false
   }
 
   /// The log's gap between line `i - 1` and line `i`, in microseconds, when both have times.
@@ -272,8 +277,8 @@ public final class ExplainSearch {
             // behind it, can do nothing more: the same length is another way
             // there (an alternative), a longer one is dropped.
             if let seen = visited[digest], idle >= nodes[seen].idle {
-              if nodes[seen].depth == depth, idle == nodes[seen].idle, nodes[seen].parents.count < 8 {
-                nodes[seen].parents.append(edge)
+              if nodes[seen].depth == depth, idle == nodes[seen].idle {
+                if nodes[seen].parents.count < Self.ways { nodes[seen].parents.append(edge) } else { nodes[seen].waysCut = true }
               }
               continue
             }
@@ -296,8 +301,12 @@ public final class ExplainSearch {
 
     if !complete.isEmpty {
       var seen: Set<[String]> = []
+      let limit = Self.ways * (options.alternatives + 1)
+      var listedAll = true
       for c in complete {
-        for path in paths(to: c, in: nodes, limit: 8 * (options.alternatives + 1)) {
+        let found = paths(to: c, in: nodes, limit: limit)
+        if found.count >= limit || waysCut(behind: c, in: nodes) { listedAll = false }
+        for path in found {
           let e = explanation(path)
           // Ways of bringing the app forward that the log cannot tell apart
           // are one explanation, given as a launch.
@@ -308,6 +317,7 @@ public final class ExplainSearch {
         }
         if result.explanations.count > options.alternatives { break }
       }
+      result.alternativesCut = !listedAll && result.explanations.count <= options.alternatives
       result.stop = nil
     } else {
       result.reached = best
@@ -338,6 +348,20 @@ public final class ExplainSearch {
     h.append(word: Int64(log.collapsesRepeats ? last : -1))
     if timed, k > 0, k < log.events.count { h.append(word: (device.now - matchedAt).microseconds) }
     return h.digest
+  }
+
+  /// The ways of the same length the search keeps into a state: what bounds
+  /// the alternatives it can list.
+  public static let ways = 8
+
+  /// Whether a way into node `i`, or into a node on a way to it, was dropped.
+  func waysCut(behind i: Int, in nodes: [Node]) -> Bool {
+    var stack = [i], seen: Set<Int> = [i]
+    while let j = stack.popLast() {
+      if nodes[j].waysCut { return true }
+      for e in nodes[j].parents where seen.insert(e.parent).inserted { stack.append(e.parent) }
+    }
+    return false
   }
 
   /// Up to `limit` paths from the start to node `i`, in the order the search found them.

@@ -38,6 +38,19 @@ struct ExplainOptionsAndClockTests {
             "\(few.stdout)")
   }
 
+  /// The alternatives are bounded by the ways into a state the search
+  /// keeps: when that may leave some out, the answer says so.
+  @Test func alternativesLeftOutByTheSearchsBoundAreSaid() throws {
+    let log = try script("explain-ways.log", "applicationDidEnterBackground:\napplicationDidBecomeActive:\n")
+    let many = try lifesim(["explain", log, "--alternatives", "100"])
+    #expect(many.status == 0)
+    #expect(many.stdout.hasSuffix("other explanations of the same length may be left out: the search keeps 8 ways into each state\n"),
+            "\(many.stdout)")
+    // None asked for: nothing to say.
+    let few = try lifesim(["explain", log, "--alternatives", "0"])
+    #expect(few.status == 0 && !few.stdout.contains("left out"), "\(few.stdout)")
+  }
+
   @Test func aTimeOfDayThatGoesBackIsReadAsMidnightAndSaid() throws {
     let log = try script("explain-midnight.log", """
       23:59:58.000 applicationDidBecomeActive:
