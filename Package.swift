@@ -110,9 +110,17 @@ let package = Package(
       path: "Tests/LifeSimTestSupport",
       swiftSettings: swift5
     ),
+    // The fuzzer's random action sequences, shared by the engine's fuzz test
+    // and explain's round trip (no Lua: the engine's tests run without it).
+    .target(
+      name: "LifeSimFuzzSupport",
+      dependencies: ["LifeSimEngine"],
+      path: "Tests/LifeSimFuzzSupport",
+      swiftSettings: swift5
+    ),
     .testTarget(
       name: "LifeSimEngineTests",
-      dependencies: ["LifeSimEngine"],
+      dependencies: ["LifeSimEngine", "LifeSimFuzzSupport"],
       swiftSettings: swift5
     ),
     .testTarget(
@@ -127,7 +135,7 @@ let package = Package(
     ),
     .testTarget(
       name: "LifeSimExplainTests",
-      dependencies: ["LifeSimExplain", "LifeSimEngine"],
+      dependencies: ["LifeSimExplain", "LifeSimEngine", "LifeSimFuzzSupport"],
       swiftSettings: swift5
     ),
     .testTarget(

@@ -6,6 +6,9 @@ public struct ExplainStep: Equatable, Sendable {
     case launch, home, lock, unlock, call, endCall, switcher, kill, memoryWarning, memoryPressure, backgroundFetch
     case interrupt(Interruption), endInterrupt, switchTo, openNotification, openRemoteNotification, openURL, silentPush
     case prewarm, runIntent
+    /// The app's own screen changes: a view controller of a class pushed or
+    /// presented, the top one popped, the presented one dismissed.
+    case push(String), pop, present(String), dismiss
     case advance(SimTime)
   }
   public var kind: Kind
@@ -35,6 +38,10 @@ public struct ExplainStep: Equatable, Sendable {
     case .silentPush: return "silent_push \(bundle)"
     case .prewarm: return "prewarm \(bundle)"
     case .runIntent: return "run_intent \(bundle)"
+    case .push(let c): return "push \(c)"
+    case .pop: return "pop"
+    case .present(let c): return "present \(c)"
+    case .dismiss: return "dismiss"
     case .advance(let t): return "advance \(formatNumber(t.seconds))"
     }
   }
@@ -77,6 +84,10 @@ public struct ExplainStep: Equatable, Sendable {
     case .silentPush: return "a silent push wakes the app"
     case .prewarm: return "the system prewarms the app (iOS 15+): its process starts before any tap"
     case .runIntent: return "Shortcuts or Siri runs one of the app's App Intents in the background (iOS 16+)"
+    case .push(let c): return "the app pushes a \(c)"
+    case .pop: return "the app pops its top view controller"
+    case .present(let c): return "the app presents a \(c)"
+    case .dismiss: return "the app dismisses its presented view controller"
     case .advance(let t): return "time passes: \(formatNumber(t.seconds)) s"
     }
   }
@@ -104,6 +115,10 @@ public struct ExplainStep: Equatable, Sendable {
     case .silentPush: return "dev:silent_push(app)"
     case .prewarm: return "dev:prewarm(app)"
     case .runIntent: return "dev:run_intent(app, { name = \"\(ExplainStep.intent)\" })"
+    case .push(let c): return "app:push{ class = \(quoted(c)), from = \"code\" }"
+    case .pop: return "app:pop()"
+    case .present(let c): return "app:present{ class = \(quoted(c)), from = \"code\" }"
+    case .dismiss: return "app:dismiss()"
     case .advance(let t): return "dev:advance(\(formatNumber(t.seconds)))"
     }
   }
@@ -137,6 +152,10 @@ public struct ExplainStep: Equatable, Sendable {
     case .silentPush: try device.silentPush(app)
     case .prewarm: try device.prewarm(app)
     case .runIntent: try device.runIntent(app, name: ExplainStep.intent, opensApp: false)
+    case .push(let c): try device.push(ObjectSpec(className: c, creation: .code), app: app)
+    case .pop: try device.pop(app: app)
+    case .present(let c): try device.present(ObjectSpec(className: c, creation: .code), style: nil, app: app)
+    case .dismiss: try device.dismiss(app: app)
     case .advance(let t): try device.advance(by: t)
     }
   }
@@ -158,8 +177,9 @@ public enum ExplainAlphabet {
   /// waits are the gaps between lines).
   public static let waits: [SimTime] = [.seconds(1), .seconds(10), .seconds(60)]
 
-  /// The actions and events, without the waits.
-  public static func actions(on profile: OSProfile? = nil) -> [ExplainStep] {
+  /// The actions and events, without the waits; with `screens` (the
+  /// view-controller classes a log names), the app's own screen changes too.
+  public static func actions(on profile: OSProfile? = nil, screens: [String] = []) -> [ExplainStep] {
     // A prewarm before iOS 15 and an intent before 16 are no step of the
     // device's: offering them would only widen the search.
     let modern: [ExplainStep] = (profile.map { $0.prewarms } ?? true ? [.init(.prewarm)] : [])
@@ -168,6 +188,13 @@ public enum ExplainAlphabet {
       .init(.interrupt(.notificationCenter)), .init(.interrupt(.notificationCenterPeek)), .init(.interrupt(.controlCenter)),
       .init(.interrupt(.alert)), .init(.interrupt(.siri)), .init(.endInterrupt), .init(.switchTo),
       .init(.openNotification), .init(.openRemoteNotification), .init(.openURL), .init(.silentPush),
-    ] + modern
+    ] + modern + screenSteps(screens)
+  }
+
+  /// Pushing or presenting each class the log names, popping and dismissing:
+  /// none when the log names no view controller.
+  static func screenSteps(_ screens: [String]) -> [ExplainStep] {
+    guard !screens.isEmpty else { return [] }
+    return screens.map { ExplainStep(.push($0)) } + [.init(.pop)] + screens.map { ExplainStep(.present($0)) } + [.init(.dismiss)]
   }
 }

@@ -55,6 +55,9 @@ public struct ExplainReport {
           out += "  alternative \(i + 1):\n" + steps(e, indent: "    ")
         }
       }
+      if result.alternativesCut {
+        out += "other explanations of the same length may be left out: the search keeps \(ExplainSearch.ways) ways into each state\n"
+      }
       return out
     }
     out += failure
@@ -137,6 +140,7 @@ public struct ExplainReport {
         switch atom {
         case .callback(let c): info = c.info
         case .notification(let nt): info = Callback.rows.first { $0.notification == nt && $0.receiver == .appDelegate }
+        case .screen: info = Callback.viewDidAppear.info
         }
         if let r = info?.reference, !out.contains(r) { out.append(r) }
       }
@@ -159,21 +163,9 @@ public struct ExplainReport {
     if let m = options.model { device += ", model = \(quoted(m.name))" }
     s += "local dev = lifesim.device{ \(device) }\n"
     let modes = ExplainStep.backgroundModes.map(quoted).joined(separator: ", ")
-    s += "local app = dev:install{ bundle = \(quoted(options.bundle)), scenes = \(result.scenes), background_modes = { \(modes) } }\n\n"
-    s += "-- Each callback or notification the log shows, and the kind of line it logs as.\n"
-    s += "local kinds = {\n"
-    for symbol in log.symbols {
-      for atom in symbol.atoms { s += "  [\(quoted(atom.name))] = \(quoted(symbol.name)),\n" }
-    }
-    s += "}\n"
-    s += "local function logged()\n"
-    s += "  local out = {}\n"
-    s += "  for _, r in ipairs(dev.trace:records{ app = app }) do\n"
-    s += "    local kind = (r.kind == \"callback\" or r.kind == \"notification\") and kinds[r.callback]\n"
-    s += log.collapsesRepeats
-      ? "    if kind and out[#out] ~= kind then out[#out + 1] = kind end  -- the log shows changes only\n"
-      : "    if kind then out[#out + 1] = kind end\n"
-    s += "  end\n  return out\nend\n\n"
+    let root = log.screens.first.map { ", root = { class = \(quoted($0)), from = \"code\" }" } ?? ""
+    s += "local app = dev:install{ bundle = \(quoted(options.bundle)), scenes = \(result.scenes), background_modes = { \(modes) }\(root) }\n\n"
+    s += log.flutterWalks ? flutterLogged : logged
     for step in e.steps { s += "\(step.step.lua)  -- \(step.step.words); \(lines(step))\n" }
     let before = e.beforeLog
     s += "\n-- What the log shows"
@@ -183,6 +175,85 @@ public struct ExplainReport {
     s += "}\n"
     s += "local got = logged()\n"
     s += "lifesim.expect_callbacks({ table.unpack(got, \(before.count + 1)) }, expected)\n"
+    return s
+  }
+
+  /// The Lua that keeps, of the app's trace, the log's kinds of line.
+  var logged: String {
+    var s = "-- Each callback or notification the log shows, and the kind of line it logs as.\n"
+    s += "local kinds = {\n"
+    for symbol in log.symbols {
+      for atom in symbol.atoms {
+        var key = atom.name
+        if case .screen(let c) = atom { key += " " + c }
+        s += "  [\(quoted(key))] = \(quoted(symbol.name)),\n"
+      }
+    }
+    s += "}\n"
+    s += "local function logged()\n"
+    s += "  local out = {}\n"
+    s += "  for _, r in ipairs(dev.trace:records{ app = app }) do\n"
+    if log.screens.isEmpty {
+      s += "    local kind = (r.kind == \"callback\" or r.kind == \"notification\") and kinds[r.callback]\n"
+    } else {
+      s += "    -- A view controller's callback is logged with its class.\n"
+      s += "    local key = r.vc and (r.callback .. \" \" .. r.vc) or r.callback\n"
+      s += "    local kind = (r.kind == \"callback\" or r.kind == \"notification\") and kinds[key]\n"
+    }
+    s += log.collapsesRepeats
+      ? "    if kind and out[#out] ~= kind then out[#out + 1] = kind end  -- the log shows changes only\n"
+      : "    if kind then out[#out + 1] = kind end\n"
+    s += "  end\n  return out\nend\n\n"
+    return s
+  }
+
+  /// The Lua that turns the app's notifications into the Flutter states the
+  /// log shows: the state the iOS embedding reports for each, and every
+  /// state the framework passes on its way there (`Flutter.walk`).
+  var flutterLogged: String {
+    var s = "-- The state Flutter's iOS embedding reports for each notification.\n"
+    s += "local reports = {\n"
+    for n in AppNotification.allCases {
+      if let state = Flutter.state(of: n) { s += "  [\(quoted(n.name))] = \(state + 1),\n" }
+    }
+    s += "}\n"
+    s += "-- Flutter's states in its framework's order, and those the log shows.\n"
+    s += "local states = { " + Flutter.states.map { quoted("AppLifecycleState." + $0) }.joined(separator: ", ") + " }\n"
+    s += "local shown = { " + log.symbols.map { "[\(quoted($0.name))] = true" }.joined(separator: ", ") + " }\n"
+    s += """
+      -- The states the framework delivers going from one to another: every one
+      -- between (hidden between inactive and paused), detached after the rest.
+      local function walk(from, to)
+        if from == nil then return { to } end
+        local out = {}
+        if to == from then return out end
+        if to == 1 then
+          for i = from + 1, #states do out[#out + 1] = i end
+          out[#out + 1] = 1
+        elseif from > to then
+          for i = from - 1, to, -1 do out[#out + 1] = i end
+        else
+          for i = from + 1, to do out[#out + 1] = i end
+        end
+        return out
+      end
+      local function logged()
+        local out, last = {}, nil
+        for _, r in ipairs(dev.trace:records{ app = app }) do
+          if r.kind == "state" and r.scene == nil and r.to == "notRunning" then last = nil end
+          local to = r.kind == "notification" and reports[r.callback]
+          if to then
+            for _, i in ipairs(walk(last, to)) do
+              if shown[states[i]] then out[#out + 1] = states[i] end
+            end
+            last = to
+          end
+        end
+        return out
+      end
+
+
+      """
     return s
   }
 

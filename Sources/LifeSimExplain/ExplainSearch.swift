@@ -6,12 +6,15 @@ public struct ExplainOptions: Sendable {
   public var model: DeviceModel?
   /// Whether the app adopts scenes; nil: when the log names a scene method.
   public var scenes: Bool?
-  /// The longest sequence of steps tried.
-  public var depth = 60
+  /// The longest sequence of steps tried; nil: as long as a sequence that
+  /// explains the log can be (`ExplainSearch.longest`), so that only the
+  /// other bounds stop the search.
+  public var depth: Int?
   /// How many other explanations of the same length to give.
   public var alternatives = 3
-  /// Stop after this many distinct states.
-  public var maxStates = 200_000
+  /// Stop after this many distinct states; nil: `ExplainSearch.defaultMaxStates`
+  /// for the log's length.
+  public var maxStates: Int?
   /// The most steps in a row that account for no line of the log: what
   /// keeps the search of a log no sequence explains finite.
   public var maxUnlogged = 3
@@ -69,6 +72,9 @@ public struct ExplainResult: Sendable {
   public var expected: [String] = []
   /// The line's kind came there too, but never at the time the log gives.
   public var wrongTime = false
+  /// Fewer other explanations were found than asked for, and some may have
+  /// been left out: the search keeps `ExplainSearch.ways` ways into a state.
+  public var alternativesCut = false
 }
 
 /// The breadth-first search from a log to the steps that produce it.
@@ -80,7 +86,14 @@ public final class ExplainSearch {
   /// The log's kind of each callback and notification, by raw value (-1: not logged).
   private var callbackSymbol: [Int]
   private var notificationSymbol: [Int]
+  /// The log's kind of each view-controller class it names.
+  private var screenSymbol: [String: Int] = [:]
+  /// The log's kind of each Flutter state, in `Flutter.states` order (-1: not logged).
+  private var flutterSymbol: [Int]
   private let timed: Bool
+  /// The bounds in force: the options', or those the log's length gives.
+  public let depth: Int
+  public let maxStates: Int
 
   public init(log: ParsedLog, options: ExplainOptions) throws {
     self.log = log
@@ -88,11 +101,28 @@ public final class ExplainSearch {
     device = Device(profile: try OSProfile(version: options.ios), seed: 1, model: options.model)
     device.trapsOnViolation = false
     let scenes = options.scenes ?? log.namesSceneMethods
-    app = try device.install(AppConfig(bundle: options.bundle, scenes: scenes, backgroundModes: ExplainStep.backgroundModes))
+    // A log that names screens is of an app with view controllers: the
+    // first screen it names is its root.
+    let root = log.screens.first.map { ObjectSpec(className: $0, creation: .code) }
+    app = try device.install(AppConfig(bundle: options.bundle, scenes: scenes, backgroundModes: ExplainStep.backgroundModes,
+                                       root: root))
     callbackSymbol = Callback.allCases.map { log.symbol(of: .callback($0)) ?? -1 }
     notificationSymbol = AppNotification.allCases.map { log.symbol(of: .notification($0)) ?? -1 }
+    for screen in log.screens { screenSymbol[screen] = log.symbol(of: .screen(screen)) }
+    flutterSymbol = Flutter.states.map { state in log.symbols.firstIndex { $0.name == "AppLifecycleState." + state } ?? -1 }
     timed = log.events.count > 1 && log.events.allSatisfy { $0.time != nil }
+    depth = options.depth ?? Self.longest(lines: log.events.count, maxUnlogged: options.maxUnlogged)
+    maxStates = options.maxStates ?? Self.defaultMaxStates(lines: log.events.count)
   }
+
+  /// The most steps an explanation can have: each step accounts for a line
+  /// or is one of at most `maxUnlogged` in a row that do not, so no search
+  /// goes deeper than this before it ends.
+  public static func longest(lines: Int, maxUnlogged: Int) -> Int { (lines + 1) * (maxUnlogged + 1) }
+
+  /// The distinct states a search may reach: 200,000, or 200 a line of a
+  /// longer log (a search reaches about a hundred and twenty a line).
+  public static func defaultMaxStates(lines: Int) -> Int { max(200_000, 200 * lines) }
 
   /// Whether the app adopts scenes on this device.
   public var scenes: Bool { device.apps[Int(app.index)].model == .scene }
@@ -114,6 +144,8 @@ public final class ExplainSearch {
     var idle: Int
     var depth: Int
     var parents: [Edge]
+    /// A way of the same length into it was dropped (past `ExplainSearch.ways`).
+    var waysCut = false
   }
 
   /// The log's gap between line `i - 1` and line `i`, in microseconds, when both have times.
@@ -163,12 +195,12 @@ public final class ExplainSearch {
       }
       return (i, nil, false)
     }
-    let actions = ExplainAlphabet.actions(on: device.profile)
+    let actions = ExplainAlphabet.actions(on: device.profile, screens: log.screens)
     var depth = 0
     var complete: [Int] = []
     search: while complete.isEmpty {
       guard !level.isEmpty else { result.stop = idleCut ? .maxUnlogged(options.maxUnlogged) : .exhausted; break }
-      guard depth < options.depth else { result.stop = .depth(options.depth); break }
+      guard depth < self.depth else { result.stop = .depth(self.depth); break }
       depth += 1
       var next: [Int] = []
       for index in level {
@@ -200,8 +232,21 @@ public final class ExplainSearch {
           let records = device.trace.records
           for i in mark..<records.count where records[i].app == app {
             let r = records[i]
+            if log.flutterWalks {
+              // `last` is the framework's state; a new process has none.
+              if r.kind == .state, r.scene == nil, r.to == .notRunning { last = -1; continue }
+              guard r.kind == .notification, let nt = r.notification, let to = Flutter.state(of: nt) else { continue }
+              for state in Flutter.walk(from: last, to: to) where flutterSymbol[state] >= 0 { out.append((flutterSymbol[state], r.time)) }
+              last = to
+              continue
+            }
             var s = -1
-            if r.kind == .callback, let c = r.callback { s = callbackSymbol[Int(c.rawValue)] }
+            if r.kind == .callback, let c = r.callback {
+              s = callbackSymbol[Int(c.rawValue)]
+              if c == .viewDidAppear, !screenSymbol.isEmpty, let o = r.object, !o.isView {
+                s = screenSymbol[device.trace.className(of: o)] ?? -1
+              }
+            }
             else if r.kind == .notification, let nt = r.notification { s = notificationSymbol[Int(nt.rawValue)] }
             guard s >= 0, !(log.collapsesRepeats && s == last) else { continue }
             out.append((s, r.time))
@@ -232,13 +277,13 @@ public final class ExplainSearch {
             // behind it, can do nothing more: the same length is another way
             // there (an alternative), a longer one is dropped.
             if let seen = visited[digest], idle >= nodes[seen].idle {
-              if nodes[seen].depth == depth, idle == nodes[seen].idle, nodes[seen].parents.count < 8 {
-                nodes[seen].parents.append(edge)
+              if nodes[seen].depth == depth, idle == nodes[seen].idle {
+                if nodes[seen].parents.count < Self.ways { nodes[seen].parents.append(edge) } else { nodes[seen].waysCut = true }
               }
               continue
             }
-            guard nodes.count < options.maxStates else {
-              result.stop = .maxStates(options.maxStates)
+            guard nodes.count < maxStates else {
+              result.stop = .maxStates(maxStates)
               break search
             }
             visited[digest] = nodes.count
@@ -256,8 +301,12 @@ public final class ExplainSearch {
 
     if !complete.isEmpty {
       var seen: Set<[String]> = []
+      let limit = Self.ways * (options.alternatives + 1)
+      var listedAll = true
       for c in complete {
-        for path in paths(to: c, in: nodes, limit: 8 * (options.alternatives + 1)) {
+        let found = paths(to: c, in: nodes, limit: limit)
+        if found.count >= limit || waysCut(behind: c, in: nodes) { listedAll = false }
+        for path in found {
           let e = explanation(path)
           // Ways of bringing the app forward that the log cannot tell apart
           // are one explanation, given as a launch.
@@ -268,6 +317,7 @@ public final class ExplainSearch {
         }
         if result.explanations.count > options.alternatives { break }
       }
+      result.alternativesCut = !listedAll && result.explanations.count <= options.alternatives
       result.stop = nil
     } else {
       result.reached = best
@@ -298,6 +348,20 @@ public final class ExplainSearch {
     h.append(word: Int64(log.collapsesRepeats ? last : -1))
     if timed, k > 0, k < log.events.count { h.append(word: (device.now - matchedAt).microseconds) }
     return h.digest
+  }
+
+  /// The ways of the same length the search keeps into a state: what bounds
+  /// the alternatives it can list.
+  public static let ways = 8
+
+  /// Whether a way into node `i`, or into a node on a way to it, was dropped.
+  func waysCut(behind i: Int, in nodes: [Node]) -> Bool {
+    var stack = [i], seen: Set<Int> = [i]
+    while let j = stack.popLast() {
+      if nodes[j].waysCut { return true }
+      for e in nodes[j].parents where seen.insert(e.parent).inserted { stack.append(e.parent) }
+    }
+    return false
   }
 
   /// Up to `limit` paths from the start to node `i`, in the order the search found them.

@@ -19,12 +19,15 @@ public enum LogFormat: String, CaseIterable, Sendable {
 public enum LogAtom: Hashable, Sendable {
   case callback(Callback)
   case notification(AppNotification)
+  /// `viewDidAppear:` of a view controller of this class.
+  case screen(String)
 
   /// The name the trace and a script use for it.
   public var name: String {
     switch self {
     case .callback(let c): return c.selector
     case .notification(let n): return n.name
+    case .screen: return Callback.viewDidAppear.selector
     }
   }
 }
@@ -62,6 +65,16 @@ public struct ParsedLog: Sendable {
   public var unit = "line"
   /// A timestamp's clock wraps at midnight (`HH:MM:SS` with no date).
   public var timesWrapDaily = false
+  /// The view-controller classes the log names (Sentry's `ui.lifecycle`),
+  /// in the order first seen: the first is the root.
+  public var screens: [String] = []
+  /// Flutter 3.13+: the log shows `hidden`, which the framework puts
+  /// between `inactive` and `paused` both ways, so every change of state
+  /// is read as the framework's walk from the last state to the new one.
+  public var flutterWalks = false
+  /// What the reader noticed and read in its own way (a clock that goes
+  /// back): said on standard error, never on the answer.
+  public var notes: [String] = []
 
   /// Whether the log names a scene-delegate method.
   public var namesSceneMethods: Bool {
@@ -102,6 +115,8 @@ public enum LogReader {
     case .sentry: log = try readBreadcrumbs(content)
     }
     log.collapsesRepeats = format == .flutter || format == .reactNative
+    log.flutterWalks = format == .flutter && log.symbols.contains { $0.name == Flutter.hidden }
+    checkClock(&log)
     // A gap is a wait of the device's clock, which a run keeps within 100 years.
     for i in log.events.indices.dropFirst() {
       if let a = log.events[i - 1].time, let b = log.events[i].time, b - a > maxGapMicros {
@@ -226,22 +241,31 @@ public enum LogReader {
   /// Flutter's iOS embedding turns the UIApplication notifications into
   /// states: resign and enter foreground are `inactive`, become active is
   /// `resumed`, enter background `paused`, terminate `detached`. `hidden`
-  /// is the framework's own step between `inactive` and `paused`, with no
-  /// notification of its own: such a line is read past.
+  /// (Flutter 3.13+) has no notification of its own: the framework puts it
+  /// on the way between `inactive` and `paused`, both ways (`Flutter.walk`).
   ///
   /// The state is the first word after `AppLifecycleState`: `$state` prints
   /// `AppLifecycleState.paused`, a handler that prints `state.name` after
   /// its own name `didChangeAppLifecycleState paused`.
+  /// A prefix that names the type too (`AppLifecycleState: AppLifecycleState.paused`)
+  /// is passed over: the state is the first such word that is a state.
   static func flutterSymbol(_ line: String) -> LogSymbol? {
-    guard let r = line.range(of: "AppLifecycleState") else { return nil }
-    let rest = line[r.upperBound...].drop { !$0.isLetter }
-    let word = rest.prefix { $0.isLetter }
+    var from = line.startIndex
+    while let r = line.range(of: "AppLifecycleState", range: from..<line.endIndex) {
+      if let symbol = flutterState(line[r.upperBound...].drop { !$0.isLetter }.prefix { $0.isLetter }) { return symbol }
+      from = r.upperBound
+    }
+    return nil
+  }
+
+  static func flutterState(_ word: Substring) -> LogSymbol? {
     switch word {
     case "inactive": return LogSymbol(name: "AppLifecycleState.inactive",
                                       atoms: [.notification(.willResignActive), .notification(.willEnterForeground)])
     case "resumed": return LogSymbol(name: "AppLifecycleState.resumed", atoms: [.notification(.didBecomeActive)])
     case "paused": return LogSymbol(name: "AppLifecycleState.paused", atoms: [.notification(.didEnterBackground)])
     case "detached": return LogSymbol(name: "AppLifecycleState.detached", atoms: [.notification(.willTerminate)])
+    case "hidden": return LogSymbol(name: Flutter.hidden, atoms: [])
     default: return nil
     }
   }
@@ -271,8 +295,8 @@ public enum LogReader {
   /// bare array, or one breadcrumb a line. `app.lifecycle` foreground and
   /// background are become active and enter background, `device.event`
   /// `LOW_MEMORY` a memory warning (the notifications Sentry's iOS SDK
-  /// listens to). Other breadcrumbs, `ui.lifecycle` among them (the app
-  /// lifesim explains has no view controllers), are read past.
+  /// listens to), `ui.lifecycle` a view controller's `viewDidAppear:`
+  /// (`data.screen`: its class). Other breadcrumbs are read past.
   static func readBreadcrumbs(_ content: String) throws -> ParsedLog {
     var log = ParsedLog(format: .sentry)
     var crumbs: [(Int, Any)] = []
@@ -316,6 +340,12 @@ public enum LogReader {
         text += " " + action
         if action == "LOW_MEMORY" {
           symbol = LogSymbol(name: "device.event LOW_MEMORY", atoms: [.notification(.didReceiveMemoryWarning)])
+        }
+      case "ui.lifecycle":
+        if let screen = data["screen"] as? String, !screen.isEmpty {
+          text += " " + screen
+          symbol = LogSymbol(name: "ui.lifecycle " + screen, atoms: [.screen(screen)])
+          if !log.screens.contains(screen) { log.screens.append(screen) }
         }
       default: break
       }
@@ -410,5 +440,55 @@ struct Timestamp {
     let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
     return era * 146_097 + doe - 719_468
+  }
+}
+
+extension LogReader {
+  /// A clock that goes back between two lines. Without a date the time of
+  /// day crossed midnight: read so, and said. With one, the log's clock was
+  /// set back (a change of time zone or summer time in a local stamp) or
+  /// its lines are out of order: the wait between the two is left free, and
+  /// said, since the order of the lines still holds.
+  static func checkClock(_ log: inout ParsedLog) {
+    for i in log.events.indices.dropFirst() {
+      guard let a = log.events[i - 1].time, let b = log.events[i].time, b < a else { continue }
+      let unit = log.unit, this = log.events[i].line, before = log.events[i - 1].line
+      if log.timesWrapDaily {
+        log.notes.append("\(unit) \(this): its time of day is before that of \(unit) \(before); read as the next day (midnight passed)")
+      } else {
+        log.notes.append("\(unit) \(this): its time is \(formatNumber(Double(a - b) / 1_000_000)) s before that of \(unit) \(before) "
+                         + "(a clock set back, or lines out of order); the wait between them is left free")
+      }
+    }
+  }
+}
+
+/// Flutter's states in its framework's order, and the walk the framework
+/// makes from one to another: since Flutter 3.13 a change reported by the
+/// embedding is delivered as every state between (`hidden` between
+/// `inactive` and `paused`, both ways), and `detached` after all the rest.
+public enum Flutter {
+  static let hidden = "AppLifecycleState.hidden"
+  public static let states = ["detached", "resumed", "inactive", "hidden", "paused"]
+
+  /// The state the iOS embedding reports for a notification.
+  public static func state(of n: AppNotification) -> Int? {
+    switch n {
+    case .willTerminate: return 0
+    case .didBecomeActive: return 1
+    case .willResignActive, .willEnterForeground: return 2
+    case .didEnterBackground: return 4
+    default: return nil
+    }
+  }
+
+  /// The states delivered going from `from` (-1: none yet, the first is
+  /// delivered alone) to `to`, in order.
+  public static func walk(from: Int, to: Int) -> [Int] {
+    if from < 0 { return [to] }
+    if from == to { return [] }
+    if to == 0 { return Array((from + 1)..<states.count) + [0] }
+    if from > to { return Array((to..<from).reversed()) }
+    return Array((from + 1)...to)
   }
 }

@@ -55,8 +55,11 @@ struct LogReaderTests {
       """)
     #expect(log.format == .flutter)
     #expect(log.collapsesRepeats)
-    #expect(log.events.count == 3)
-    #expect(log.ignored == 1)
+    // hidden is read (Flutter 3.13+): the framework's step, no notification of its own.
+    #expect(log.events.count == 4)
+    #expect(log.ignored == 0)
+    #expect(log.flutterWalks)
+    #expect(log.symbols[log.events[2].symbol].atoms.isEmpty)
     #expect(log.symbols[log.events[1].symbol].atoms == [.notification(.willResignActive), .notification(.willEnterForeground)])
   }
 
@@ -68,8 +71,10 @@ struct LogReaderTests {
       flutter: something else
       """)
     #expect(log.format == .flutter)
-    #expect(log.events.map { log.symbols[$0.symbol].name } == ["AppLifecycleState.inactive", "AppLifecycleState.paused"])
-    #expect(log.ignored == 2)
+    #expect(log.events.map { log.symbols[$0.symbol].name } == [
+      "AppLifecycleState.inactive", "AppLifecycleState.hidden", "AppLifecycleState.paused",
+    ])
+    #expect(log.ignored == 1)
   }
 
   @Test func reactNativeAppStateLines() throws {
@@ -96,10 +101,11 @@ struct LogReaderTests {
     let log = try LogReader.read(event)
     #expect(log.format == .sentry)
     #expect(log.unit == "breadcrumb")
-    #expect(log.events.map(\.line) == [1, 3, 4])
-    #expect(log.ignored == 1)
+    // ui.lifecycle is a screen's viewDidAppear:.
+    #expect(log.events.map(\.line) == [1, 2, 3, 4])
+    #expect(log.ignored == 0)
     #expect(log.events[0].time == 1_709_287_200_000_000)
-    #expect(log.events[2].time == 1_709_287_500_500_000)
+    #expect(log.events[3].time == 1_709_287_500_500_000)
     let lines = try LogReader.read("""
       {"category": "app.lifecycle", "data": {"state": "foreground"}}
       {"category": "app.lifecycle", "data": {"state": "background"}}

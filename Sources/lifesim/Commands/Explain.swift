@@ -38,19 +38,24 @@ extension Lifesim {
     @Option(help: ArgumentHelp("The device model (e.g. \"iPhone 11\").", valueName: "name"))
     var model: String?
 
-    @Flag(inversion: .prefixedNo, help: "Whether the app adopts scenes (default: when the log names a scene method).")
+    // Both at once is a contradiction, not a choice for the last to settle.
+    @Flag(inversion: .prefixedNo, exclusivity: .exclusive,
+          help: "Whether the app adopts scenes (default: when the log names a scene method).")
     var scenes: Bool?
 
-    @Option(help: "The longest sequence of steps tried.")
-    var depth: Int = 60
+    // The numbers are read whatever they look like, so that `--depth -1` is
+    // refused by `validate` with the range rather than as a missing value.
+    @Option(parsing: .unconditional,
+            help: "The longest sequence of steps tried (default: the longest an explanation of the log can be).")
+    var depth: Int?
 
-    @Option(help: "Other explanations of the same length to list.")
+    @Option(parsing: .unconditional, help: "Other explanations of the same length to list.")
     var alternatives: Int = 3
 
-    @Option(help: "Stop after this many distinct states.")
-    var maxStates: Int = 200_000
+    @Option(parsing: .unconditional, help: "Stop after this many distinct states (default: 200,000, or 200 a line of a longer log).")
+    var maxStates: Int?
 
-    @Option(help: ArgumentHelp("The most steps in a row that account for no line of the log.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most steps in a row that account for no line of the log.", valueName: "N"))
     var maxUnlogged: Int = 3
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the explanation as a Lua script that lifesim run passes.", valueName: "file"))
@@ -66,9 +71,9 @@ extension Lifesim {
         }
         if !m.runs(ios: ios) { throw ValidationError("the \(m.name) does not run iOS \(ios); pick another --ios or --model") }
       }
-      if depth < 1 || depth > 1000 { throw ValidationError("--depth must be between 1 and 1000") }
+      if let depth, depth < 1 { throw ValidationError("--depth must be ≥ 1") }
       if alternatives < 0 || alternatives > 100 { throw ValidationError("--alternatives must be between 0 and 100") }
-      if maxStates < 1 { throw ValidationError("--max-states must be ≥ 1") }
+      if let maxStates, maxStates < 1 { throw ValidationError("--max-states must be ≥ 1") }
       if maxUnlogged < 0 || maxUnlogged > 100 { throw ValidationError("--max-unlogged must be between 0 and 100") }
       try refuseOutputOverInput(outputs: [("--output", output)], inputs: [("the log", log)])
     }
@@ -84,6 +89,7 @@ extension Lifesim {
         printError("lifesim explain: \(log): \(e.description)")
         throw ExitCode(2)
       }
+      for note in parsed.notes { printError("lifesim explain: \(log): \(note)") }
       var options = ExplainOptions()
       options.ios = ios
       options.model = model.flatMap(DeviceModel.named)

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSimFuzzSupport
 import Testing
 @testable import LifeSimEngine
 
@@ -71,7 +72,6 @@ final class Fuzzer: DeviceHost {
     }
   }
 
-  private func pick<T>(_ items: [T]) -> T { items[Int(rng.next() % UInt64(items.count))] }
 
   /// Runs `steps` random actions; returns the first failure, if any.
   func run(steps: Int) throws -> String? {
@@ -91,51 +91,18 @@ final class Fuzzer: DeviceHost {
     return TraceWriter(format: .text).render(device.trace, since: from)
   }
 
-  /// One random action. A refused action is fine; any other error is a failure.
+  /// One random action, drawn as the shared sequences draw it. A refused
+  /// action is fine; any other error is a failure.
   private func act() throws -> String {
-    let app = pick(apps)
-    let spec = ObjectSpec(className: pick(["A", "B", "C"]), creation: pick(Creation.allCases))
-    let actions: [(String, () throws -> Void)] = [
-      ("launch", { try self.device.launch(app) }),
-      ("open_url", { try self.device.openURL(app, url: "fuzz://x") }),
-      ("home", { try self.device.home() }),
-      ("lock", { try self.device.lock() }),
-      ("unlock", { try self.device.unlock() }),
-      ("interrupt", { try self.device.interrupt(self.pick(Interruption.allCases)) }),
-      ("end_interrupt", { try self.device.endInterrupt(accept: self.rng.next() % 2 == 0) }),
-      ("switcher", { try self.device.openSwitcher() }),
-      ("switch_to", { try self.device.switchTo(app) }),
-      ("kill", { try self.device.forceQuit(app) }),
-      ("memory_warning", { try self.device.memoryWarning() }),
-      ("advance", { try self.device.advance(by: .seconds(Int64(self.rng.next() % 700))) }),
-      ("background_fetch", { try self.device.backgroundFetch(app) }),
-      ("silent_push", { try self.device.silentPush(app) }),
-      ("open_scene", { _ = try self.device.openScene(app) }),
-      ("close_scene", { if let s = self.device[app].scenes.first { try self.device.closeScene(app, scene: s.number) } }),
-      ("disconnect_scene", { if let s = self.device[app].scenes.last { try self.device.disconnectScene(app, scene: s.number) } }),
-      ("push", { _ = try self.device.push(spec, app: app) }),
-      ("pop", { try self.device.pop(app: app) }),
-      ("pop_gesture", { try self.device.popGesture(app: app, cancel: self.rng.next() % 2 == 0) }),
-      ("present", { _ = try self.device.present(spec, style: self.pick(ModalStyle.allCases + [nil]), app: app) }),
-      ("dismiss", { try self.device.dismiss(app: app) }),
-      ("dismiss_gesture", { try self.device.dismissGesture(app: app, cancel: self.rng.next() % 2 == 0) }),
-      ("rotate", { try self.device.rotate() }),
-      ("add_view", { if let top = self.device.top(of: app) { _ = try self.device.addView(spec, to: .viewController(top)) } }),
-      ("remove_view", {
-        if let top = self.device.top(of: app), let v = self.device.viewController(top).subviews.first {
-          try self.device.removeView(v)
-        }
-      }),
-    ]
-    let (name, action) = pick(actions)
+    let (app, action) = FuzzAction.draw(&rng, apps: apps)
     do {
-      try action()
+      try action.take(on: device, app: app)
     } catch let e as SimulationError where e.isRefusal {
       // refused: a legal outcome
     } catch SimulationError.horizonReached {
       // a long advance with timers left: legal
     }
-    return name
+    return action.name
   }
 
   /// Callback records for an app whose last recorded state is suspended or not running.
