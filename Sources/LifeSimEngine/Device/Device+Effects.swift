@@ -62,7 +62,7 @@ extension Device {
     case .settleInBackground:
       try settleInBackground(id)
     case .suspendUnlessHeld:
-      if self[id].state == .background, !isHeld(id) { try apply(.suspend, to: id) }
+      try run(.idle, for: id)
     case .post(let n):
       try post(n, to: id)
     case .walkScenes(let route):
@@ -90,6 +90,43 @@ extension Device {
         case .warnEveryApp: try sendMemoryWarnings()
         case .jetsam: next = try jetsamOnce() ? .lookAgain : .noVictim
         case .then(let follow): next = follow
+        }
+      }
+    }
+  }
+
+  /// Applies a background event of one process (`BackgroundTime.reduce`) and
+  /// its effects; a follow-up runs in the same loop.
+  func run(_ event: BackgroundEvent, for id: AppID) throws {
+    var next: BackgroundEvent? = event
+    while let event = next {
+      next = nil
+      var part = backgroundTime(id)
+      let effects = part.reduce(event, facts: backgroundFacts(id))
+      self[id].epoch = part.epoch
+      self[id].backgroundDeadline = part.deadline
+      self[id].backgroundLaunchEnd = part.launchEnd
+      self[id].playingAudio = part.playingAudio
+      for effect in effects {
+        switch effect {
+        case .askBudget:
+          try run(.budget(try backgroundBudget(id)), for: id)
+        case .schedule(let what, let at):
+          kernel.schedule(.process(id, pid: self[id].pid, epoch: self[id].epoch, what), at: at)
+        case .expireTasks:
+          try expireTasks(id)
+        case .snapshot:
+          trace.append({ $0.app = id }, kind: .snapshot, at: now)
+        case .suspend:
+          try apply(.suspend, to: id)
+        case .kill(let reason, let code):
+          try systemKill(id, reason: reason, code: code)
+        case .terminateForExit:
+          try disappearForExit(id)  // §0, §3.7: the visible view controller disappears
+          deathReason = .exitsOnSuspend
+          try apply(.terminate, to: id)
+        case .then(let follow):
+          next = follow
         }
       }
     }
