@@ -35,6 +35,12 @@ extension Device {
         }
       case .unlockProtectedData:
         try protectedDataUnlocks()
+      case .deliver(let callback, let id):
+        try cascade(for: id) { try deliver(callback, to: id) }
+      case .bringForwardOpening(let id, let remote, let callback):
+        openedNotification = OpenedNotification(app: id, remote: remote, callback: callback)
+        defer { openedNotification = nil }
+        try run(.bringToFront(id))
       case .then(let next):
         try run(next, url: url, scene: scene)
       }
@@ -89,6 +95,11 @@ extension Device {
         case .recordLevel(let level): recordMemoryLevel(level)
         case .warnEveryApp: try sendMemoryWarnings()
         case .jetsam: next = try jetsamOnce() ? .lookAgain : .noVictim
+        case .killBelow(let band, let reason):
+          if let victim = processes.firstVictim(order: .bands), self[victim].band < band {
+            try cascade(for: victim) { try systemKill(victim, reason: reason) }
+            next = .pressure
+          }
         case .then(let follow): next = follow
         }
       }
