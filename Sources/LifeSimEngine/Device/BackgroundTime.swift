@@ -18,12 +18,16 @@ public struct BackgroundTime: Equatable, Sendable {
   public var launchEnd: SimTime?
   /// The app is playing audio.
   public var playingAudio: Bool
+  /// The user force-quit the app and has not opened it since: no background
+  /// launch (§2.6).
+  public var launchBlocked: Bool
 
-  public init(epoch: UInt32, deadline: SimTime?, launchEnd: SimTime?, playingAudio: Bool) {
+  public init(epoch: UInt32, deadline: SimTime?, launchEnd: SimTime?, playingAudio: Bool, launchBlocked: Bool = false) {
     self.epoch = epoch
     self.deadline = deadline
     self.launchEnd = launchEnd
     self.playingAudio = playingAudio
+    self.launchBlocked = launchBlocked
   }
 
   /// Audio keeps the process running: it plays, and the app has the `audio` mode.
@@ -117,6 +121,39 @@ public struct BackgroundTime: Equatable, Sendable {
     case .idle:
       guard facts.state == .background, !isHeld(facts) else { return [] }
       return [.suspend]
+
+    case .forceQuit:
+      // §2.6: in all cases, until the user opens the app.
+      launchBlocked = true
+      return []
+
+    case .userOpened:
+      launchBlocked = false
+      return []
+
+    case .launchRequested(let action, let callback):
+      // §2.6: after a force-quit, no background launch until the user opens the app.
+      if launchBlocked { return [.refuseLaunch(action)] }
+      let woke = facts.state == .notRunning || facts.state == .suspended
+      if facts.state == .notRunning { return [.apply(.launchInBackground), .then(.launched(callback, woke: woke))] }
+      return reduce(.launched(callback, woke: woke), facts: facts)
+
+    case .launched(let callback, let woke):
+      if facts.state == .suspended { return [.apply(.resume), .then(.resumed(callback, woke: woke))] }
+      return reduce(.resumed(callback, woke: woke), facts: facts)
+
+    case .resumed(let callback, let woke):
+      // §8.1's documented variant (Apple's article, step 2).
+      if woke && facts.launchEntersBackground { return [.announceBackground, .then(.launchDelivers(callback))] }
+      return reduce(.launchDelivers(callback), facts: facts)
+
+    case .launchDelivers(let callback):
+      // §2.8: the window opens as the event is delivered, so ctx:complete()
+      // inside it ends it.
+      guard facts.state == .background else { return [.deliver(callback)] }
+      var effects = reduce(.launchWindowOpens, facts: facts)
+      effects.append(.deliver(callback))
+      return effects
     }
   }
 
@@ -149,9 +186,14 @@ public struct BackgroundFacts: Equatable, Sendable {
   public var launchTime: SimTime
   /// The kill code of the background-task limit (the profile's).
   public var taskKillCode: UInt32
+  /// A background launch that wakes the app also enters the background
+  /// (`backgroundLaunchEntersBackground`, §8.1).
+  public var launchEntersBackground: Bool
 
   public init(now: SimTime, state: AppState, pid: Int32, openTasks: Bool, audioMode: Bool,
-              exitsOnSuspend: Bool, expirationLead: SimTime, launchTime: SimTime, taskKillCode: UInt32) {
+              exitsOnSuspend: Bool, expirationLead: SimTime, launchTime: SimTime, taskKillCode: UInt32,
+              launchEntersBackground: Bool = false) {
+    self.launchEntersBackground = launchEntersBackground
     self.now = now
     self.state = state
     self.pid = pid
@@ -190,6 +232,19 @@ public enum BackgroundEvent: Equatable, Sendable {
   case tasksExpired(pid: Int32)
   /// Suspend the process unless something holds it.
   case idle
+  /// The user force-quit the app (or discarded its last scene).
+  case forceQuit
+  /// The user opened the app.
+  case userOpened
+  /// The system launches or wakes the app in the background to deliver
+  /// `callback` (background fetch, a silent push) for `action` (§2.8).
+  case launchRequested(DeviceAction, Callback)
+  /// Launched if it did not run; `woke`: it was not running or suspended.
+  case launched(Callback, woke: Bool)
+  /// Resumed if it was suspended.
+  case resumed(Callback, woke: Bool)
+  /// Awake: the window, then the callback.
+  case launchDelivers(Callback)
 }
 
 /// What the background rules ask of the device.
@@ -209,6 +264,14 @@ public enum BackgroundEffect: Equatable, Sendable {
   case kill(KillReason, code: UInt32)
   /// The visible view controller disappears and the process terminates (§0, §3.7).
   case terminateForExit
+  /// A process event (`.launchInBackground`, `.resume`).
+  case apply(AppEvent)
+  /// The app hears that it entered the background, by its model.
+  case announceBackground
+  /// The app gets the callback.
+  case deliver(Callback)
+  /// A `log` record: the action is not delivered after a force-quit.
+  case refuseLaunch(DeviceAction)
   /// Ask the part again with this event once the effects before it ran.
   case then(BackgroundEvent)
 }

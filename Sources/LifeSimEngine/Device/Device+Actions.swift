@@ -159,7 +159,7 @@ extension Device {
       }
     }
     screen.appLeft(id)
-    self[id].backgroundLaunchBlocked = true  // §2.6: in all cases
+    try run(.forceQuit, for: id)
   }
 
   /// Memory pressure from outside the apps (the system or another process

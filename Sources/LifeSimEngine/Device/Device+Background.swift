@@ -66,8 +66,8 @@ extension Device {
   /// The process's time in the background, as the part sees it.
   func backgroundTime(_ id: AppID) -> BackgroundTime {
     let app = self[id]
-    return BackgroundTime(epoch: app.epoch, deadline: app.backgroundDeadline,
-                          launchEnd: app.backgroundLaunchEnd, playingAudio: app.playingAudio)
+    return BackgroundTime(epoch: app.epoch, deadline: app.backgroundDeadline, launchEnd: app.backgroundLaunchEnd,
+                          playingAudio: app.playingAudio, launchBlocked: app.backgroundLaunchBlocked)
   }
 
   /// What the background rules read of the process and the policy now.
@@ -76,7 +76,8 @@ extension Device {
     return BackgroundFacts(now: now, state: app.state, pid: app.pid, openTasks: !app.tasks.isEmpty,
                            audioMode: app.hasMode("audio"), exitsOnSuspend: exitsOnSuspend(id),
                            expirationLead: policy.expirationLead, launchTime: policy.backgroundLaunchTime,
-                           taskKillCode: profile.backgroundTaskKillCode)
+                           taskKillCode: profile.backgroundTaskKillCode,
+                           launchEntersBackground: quirks.contains(.backgroundLaunchEntersBackground))
   }
 
   func holdsAudio(_ id: AppID) -> Bool { backgroundTime(id).holdsAudio(backgroundFacts(id)) }
@@ -145,28 +146,7 @@ extension Device {
         throw SimulationError.missingBackgroundMode(.action(action), app: self[id].config.bundle, mode: mode)
       }
     }
-    if self[id].backgroundLaunchBlocked {
-      // §2.6: after a force-quit, no background launch until the user opens the app.
-      log("\(action) not delivered: the user force-quit \(self[id].config.bundle), and it gets no background launch until the user opens it", app: id)
-      try settle()
-      return
-    }
-    try cascade(for: id) {
-      let woke = self[id].state == .notRunning || self[id].state == .suspended
-      if self[id].state == .notRunning { try apply(.launchInBackground, to: id) }
-      if self[id].state == .suspended { try apply(.resume, to: id) }
-      if woke && quirks.contains(.backgroundLaunchEntersBackground) {
-        // §8.1's documented variant (Apple's article, step 2).
-        if self[id].model == .appDelegate {
-          try deliver(.didEnterBackground, to: id)
-        } else {
-          try post(.didEnterBackground, to: id)
-        }
-      }
-      // The window opens as the event is delivered, so ctx:complete() inside it ends it.
-      if self[id].state == .background { try run(.launchWindowOpens, for: id) }
-      try deliver(callback, to: id)
-    }
+    try cascade(for: id) { try run(.launchRequested(action, callback), for: id) }
     try settle()
   }
 

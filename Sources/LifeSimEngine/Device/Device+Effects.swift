@@ -118,6 +118,7 @@ extension Device {
       self[id].backgroundDeadline = part.deadline
       self[id].backgroundLaunchEnd = part.launchEnd
       self[id].playingAudio = part.playingAudio
+      self[id].backgroundLaunchBlocked = part.launchBlocked
       for effect in effects {
         switch effect {
         case .askBudget:
@@ -136,6 +137,18 @@ extension Device {
           try disappearForExit(id)  // §0, §3.7: the visible view controller disappears
           deathReason = .exitsOnSuspend
           try apply(.terminate, to: id)
+        case .apply(let event):
+          try apply(event, to: id)
+        case .announceBackground:
+          if self[id].model == .appDelegate {
+            try deliver(.didEnterBackground, to: id)
+          } else {
+            try post(.didEnterBackground, to: id)
+          }
+        case .deliver(let callback):
+          try deliver(callback, to: id)
+        case .refuseLaunch(let action):
+          log("\(action) not delivered: the user force-quit \(self[id].config.bundle), and it gets no background launch until the user opens it", app: id)
         case .then(let follow):
           next = follow
         }

@@ -139,7 +139,7 @@ extension Device {
     }
     if route == .toActive, events.isEmpty, let url { try deliverURL(url, to: id, cold: false) }
     if route == .toActive {
-      self[id].backgroundLaunchBlocked = false  // §2.6: the user opened the app
+      try run(.userOpened, for: id)  // §2.6: the user opened the app
     }
   }
 
