@@ -137,8 +137,7 @@ extension Device {
   /// three cases of §2.6: frontmost, running in the background, suspended.
   public func forceQuit(_ id: AppID) throws {
     try begin(.forceQuit, app: id) { try requireUnlocked(.action(.forceQuit)) }
-    try run(.openSwitcher)
-    try forceQuitCascade(id)
+    try run(.forceQuit(id))
     try settle()
   }
 

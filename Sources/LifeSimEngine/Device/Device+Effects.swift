@@ -37,6 +37,8 @@ extension Device {
         try protectedDataUnlocks()
       case .deliver(let callback, let id):
         try cascade(for: id) { try deliver(callback, to: id) }
+      case .swipeAway(let id):
+        try forceQuitCascade(id)
       case .bringForwardOpening(let id, let remote, let callback):
         openedNotification = OpenedNotification(app: id, remote: remote, callback: callback)
         defer { openedNotification = nil }

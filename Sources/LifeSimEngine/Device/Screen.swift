@@ -178,6 +178,13 @@ public struct Screen: Sendable, Equatable {
       effects.append(.then(.bringToFront(id)))
       return effects
 
+    case .forceQuit(let id):
+      // §2.6: the switcher opens first (the app in front resigns), then the
+      // user swipes the app away, in front, in the background or suspended.
+      var effects = reduce(.openSwitcher, facts: facts)
+      effects.append(.swipeAway(id))
+      return effects
+
     case .bringToFront(let id):
       // The previous app leaves, the switcher and any overlay close.
       closeOverlays()
@@ -251,6 +258,8 @@ public enum ScreenEvent: Equatable, Sendable {
   case switchTo(AppID)
   /// An app comes to the screen: a tap, a URL, a notification, a picked app.
   case bringToFront(AppID)
+  /// The user force-quits an app from the switcher (§2.6).
+  case forceQuit(AppID)
   /// A notification of the app arrives (§2.12).
   case notificationArrives(AppID, remote: Bool, app: NotificationApp)
   /// The user taps a delivered notification of the app (§2.12).
@@ -291,6 +300,9 @@ public enum ScreenEffect: Equatable, Sendable {
   case lockProtectedData
   /// Protected data comes back, if it had gone (§0).
   case unlockProtectedData
+  /// The user swipes the app away: its kill record, the force-quit cascade
+  /// of its model, and it leaves the screen (§2.6).
+  case swipeAway(AppID)
   /// The app gets a callback where it is, in its own cascade.
   case deliver(Callback, AppID)
   /// The app comes to the front (`.bringToFront`) with an opened
