@@ -93,17 +93,7 @@ extension Device {
     try begin(.openNotification, app: id, detail: remote ? "remote" : "local") {
       try requireUnlocked(.action(.openNotification))
     }
-    // Implemented, not merely covered by on("*"): the app set a delegate.
-    let delegate = profile.hasNotificationCenterDelegate && self[id].implemented.contains(.userNotificationCenterDidReceive)
-    let callback: Callback? = delegate ? .userNotificationCenterDidReceive : remote ? .didReceiveRemoteNotification : nil
-    if frontmost == id && self[id].state == .active && interruption == nil && !isSwitcherOpen {
-      if let callback { try cascade(for: id) { try deliver(callback, to: id) } }
-      try settle()
-      return
-    }
-    openedNotification = OpenedNotification(app: id, remote: remote, callback: callback)
-    defer { openedNotification = nil }
-    try run(.bringToFront(id))
+    try run(.notificationOpened(id, remote: remote, app: notificationApp(id)))
     try settle()
   }
 
@@ -115,13 +105,16 @@ extension Device {
   /// Otherwise the system shows it and the app hears nothing until it is opened.
   public func notify(_ id: AppID, remote: Bool) throws {
     try begin(.notify, app: id, detail: remote ? "remote" : "local")
-    if frontmost == id && self[id].state == .active {
-      let delegate = profile.version >= 10 && (self[id].implemented.contains(.userNotificationCenterWillPresent)
-        || self[id].implemented.contains(.userNotificationCenterDidReceive))
-      let callback: Callback? = delegate ? .userNotificationCenterWillPresent : remote ? .didReceiveRemoteNotification : nil
-      if let callback { try cascade(for: id) { try deliver(callback, to: id) } }
-    }
+    try run(.notificationArrives(id, remote: remote, app: notificationApp(id)))
     try settle()
+  }
+
+  /// What the notification rules read of an app: implemented, not merely
+  /// covered by on("*"): implementing a delegate method is setting a delegate.
+  func notificationApp(_ id: AppID) -> NotificationApp {
+    NotificationApp(active: self[id].state == .active,
+                    willPresent: self[id].implemented.contains(.userNotificationCenterWillPresent),
+                    didReceive: self[id].implemented.contains(.userNotificationCenterDidReceive))
   }
 
   /// Opens the app switcher: the frontmost app resigns active (§2.5).
@@ -144,8 +137,7 @@ extension Device {
   /// three cases of §2.6: frontmost, running in the background, suspended.
   public func forceQuit(_ id: AppID) throws {
     try begin(.forceQuit, app: id) { try requireUnlocked(.action(.forceQuit)) }
-    try run(.openSwitcher)
-    try forceQuitCascade(id)
+    try run(.forceQuit(id))
     try settle()
   }
 
@@ -166,7 +158,7 @@ extension Device {
       }
     }
     screen.appLeft(id)
-    self[id].backgroundLaunchBlocked = true  // §2.6: in all cases
+    try run(.forceQuit, for: id)
   }
 
   /// Memory pressure from outside the apps (the system or another process
@@ -176,9 +168,7 @@ extension Device {
   /// survives.
   public func memoryPressure() throws {
     try begin(.memoryPressure)
-    while let victim = processes.firstVictim(order: .bands), self[victim].band < .foreground {
-      try cascade(for: victim) { try systemKill(victim, reason: .vmPageShortage) }
-    }
+    try run(MemoryEvent.pressure)
     try settle()
   }
 
@@ -186,7 +176,7 @@ extension Device {
   /// none (reference §0 "Memory warning", §2.9).
   public func memoryWarning() throws {
     try begin(.memoryWarning)
-    try sendMemoryWarnings()
+    try run(MemoryEvent.simulatedWarning)
     try settle()
   }
 

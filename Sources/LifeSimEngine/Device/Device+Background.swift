@@ -26,7 +26,7 @@ extension Device {
     guard let i = self[id].tasks.firstIndex(where: { $0.id == task }) else { return false }
     let ended = self[id].tasks.remove(at: i)
     if let token = ended.expiration { host?.release(token, on: self) }
-    scheduleIdleCheck(id)
+    try? run(.taskEnded, for: id)  // schedules only: nothing here throws
     return true
   }
 
@@ -60,45 +60,36 @@ extension Device {
     guard self[id].state.isExecuting else {
       throw SimulationError.notExecuting(.playAudio, app: self[id].config.bundle, state: self[id].state)
     }
-    guard self[id].playingAudio != playing else { return }
-    self[id].playingAudio = playing
-    guard self[id].state == .background else { return }
-    if holdsAudio(id) {
-      self[id].epoch &+= 1  // §3.4: tasks do not expire under an audio assertion
-      self[id].backgroundDeadline = nil
-    } else {
-      try startBackgroundBudget(id)
-      scheduleIdleCheck(id)
-    }
+    try run(.audio(playing: playing), for: id)
   }
 
-  func holdsAudio(_ id: AppID) -> Bool { self[id].playingAudio && self[id].hasMode("audio") }
+  /// The process's time in the background, as the part sees it.
+  func backgroundTime(_ id: AppID) -> BackgroundTime {
+    let app = self[id]
+    return BackgroundTime(epoch: app.epoch, deadline: app.backgroundDeadline, launchEnd: app.backgroundLaunchEnd,
+                          playingAudio: app.playingAudio, launchBlocked: app.backgroundLaunchBlocked)
+  }
+
+  /// What the background rules read of the process and the policy now.
+  func backgroundFacts(_ id: AppID) -> BackgroundFacts {
+    let app = self[id]
+    return BackgroundFacts(now: now, state: app.state, pid: app.pid, openTasks: !app.tasks.isEmpty,
+                           audioMode: app.hasMode("audio"), exitsOnSuspend: exitsOnSuspend(id),
+                           expirationLead: policy.expirationLead, launchTime: policy.backgroundLaunchTime,
+                           taskKillCode: profile.backgroundTaskKillCode,
+                           launchEntersBackground: quirks.contains(.backgroundLaunchEntersBackground))
+  }
+
+  func holdsAudio(_ id: AppID) -> Bool { backgroundTime(id).holdsAudio(backgroundFacts(id)) }
 
   /// Something keeps the process running in the background: an open task, audio,
   /// or a background launch window (§0 "Suspension").
-  func isHeld(_ id: AppID) -> Bool {
-    !self[id].tasks.isEmpty || holdsAudio(id) || self[id].backgroundLaunchEnd != nil
-  }
+  func isHeld(_ id: AppID) -> Bool { backgroundTime(id).isHeld(backgroundFacts(id)) }
 
-  /// A new stretch in the background: the task budget starts, with the
-  /// expiration handlers `expirationLead` before its end (§0, §3.4).
-  func startBackgroundBudget(_ id: AppID) throws {
-    self[id].epoch &+= 1
-    guard !holdsAudio(id) else {
-      self[id].backgroundDeadline = nil
-      return
-    }
-    let budget = policy.backgroundTimeFromHost ? try hostBackgroundTime(id) : policy.backgroundTime
-    let deadline = now + budget
-    self[id].backgroundDeadline = deadline
-    let (pid, epoch) = (self[id].pid, self[id].epoch)
-    kernel.schedule(.process(id, pid: pid, epoch: epoch, .taskExpiration),
-                    at: max(now, deadline - policy.expirationLead))
-    kernel.schedule(.process(id, pid: pid, epoch: epoch, .taskDeadline), at: deadline)
-  }
-
-  private func hostBackgroundTime(_ id: AppID) throws -> SimTime {
-    guard let host else { return policy.backgroundTime }
+  /// The background time of a new stretch: the policy's, or the host's answer
+  /// to `background_time`.
+  func backgroundBudget(_ id: AppID) throws -> SimTime {
+    guard policy.backgroundTimeFromHost, let host else { return policy.backgroundTime }
     let t = try asking(.backgroundTime) { try host.backgroundTime(for: id, on: self) }
     guard t >= .zero else {
       throw SimulationError.policyFailed(policy: "background_time", message: "returned a negative time (\(t) s) for \(self[id].config.bundle)")
@@ -108,50 +99,28 @@ extension Device {
 
   /// The process leaves the background: its background deadlines are void.
   func leftBackground(_ id: AppID) {
-    self[id].epoch &+= 1
-    self[id].backgroundDeadline = nil
-    self[id].backgroundLaunchEnd = nil
+    try? run(.left, for: id)  // no effects: nothing throws
   }
 
-  /// Suspends a background process once the running code has returned, if
-  /// nothing holds it any more.
-  func scheduleIdleCheck(_ id: AppID) {
-    guard self[id].state == .background else { return }
-    kernel.schedule(.process(id, pid: self[id].pid, epoch: self[id].epoch, .idleCheck), at: now)
-  }
-
-  /// An OS deadline of one process came due.
-  func processDeadline(_ id: AppID, pid: Int32, epoch: UInt32, _ event: ProcessEvent) throws {
-    guard self[id].pid == pid, self[id].epoch == epoch, self[id].state == .background else { return }
-    switch event {
-    case .taskExpiration:
-      // §3.4: "called shortly before the app's remaining background time reaches 0".
-      for task in self[id].tasks where !task.expired {
-        guard let i = self[id].tasks.firstIndex(where: { $0.id == task.id }) else { continue }
-        self[id].tasks[i].expired = true
-        let deadline = self[id].backgroundDeadline
-        trace.append({ $0.app = id; $0.detail = task.name; $0.task = task.id; $0.deadline = deadline },
-                     kind: .expire, at: now)
-        if let token = task.expiration, let host {
-          try cascade(for: id) {
-            let saved = busy
-            busy = .expiration(id)
-            defer { busy = saved }
-            try host.expire(token, task: task.id, app: id, on: self)
-          }
+  /// The expiration handlers of the open tasks (§3.4), each in its own
+  /// cascade; a handler that gets the process killed ends the loop.
+  func expireTasks(_ id: AppID) throws {
+    let pid = self[id].pid
+    for task in self[id].tasks where !task.expired {
+      guard let i = self[id].tasks.firstIndex(where: { $0.id == task.id }) else { continue }
+      self[id].tasks[i].expired = true
+      let deadline = self[id].backgroundDeadline
+      trace.append({ $0.app = id; $0.detail = task.name; $0.task = task.id; $0.deadline = deadline },
+                   kind: .expire, at: now)
+      if let token = task.expiration, let host {
+        try cascade(for: id) {
+          let saved = busy
+          busy = .expiration(id)
+          defer { busy = saved }
+          try host.expire(token, task: task.id, app: id, on: self)
         }
-        guard self[id].pid == pid else { return }
       }
-      scheduleIdleCheck(id)
-    case .taskDeadline:
-      // §0: a task still open at the limit kills the process silently.
-      if !self[id].tasks.isEmpty {
-        try systemKill(id, reason: .backgroundTask, code: profile.backgroundTaskKillCode)
-      }
-    case .backgroundLaunchEnd:
-      try finishBackgroundLaunch(id)
-    case .idleCheck:
-      if !isHeld(id) { try apply(.suspend, to: id) }
+      guard self[id].pid == pid else { return }
     }
   }
 
@@ -177,46 +146,13 @@ extension Device {
         throw SimulationError.missingBackgroundMode(.action(action), app: self[id].config.bundle, mode: mode)
       }
     }
-    if self[id].backgroundLaunchBlocked {
-      // §2.6: after a force-quit, no background launch until the user opens the app.
-      log("\(action) not delivered: the user force-quit \(self[id].config.bundle), and it gets no background launch until the user opens it", app: id)
-      try settle()
-      return
-    }
-    try cascade(for: id) {
-      let woke = self[id].state == .notRunning || self[id].state == .suspended
-      if self[id].state == .notRunning { try apply(.launchInBackground, to: id) }
-      if self[id].state == .suspended { try apply(.resume, to: id) }
-      if woke && quirks.contains(.backgroundLaunchEntersBackground) {
-        // §8.1's documented variant (Apple's article, step 2).
-        if self[id].model == .appDelegate {
-          try deliver(.didEnterBackground, to: id)
-        } else {
-          try post(.didEnterBackground, to: id)
-        }
-      }
-      // The window opens as the event is delivered, so ctx:complete() inside it ends it.
-      if self[id].state == .background { try startBackgroundLaunch(id) }
-      try deliver(callback, to: id)
-    }
+    try cascade(for: id) { try run(.launchRequested(action, callback), for: id) }
     try settle()
-  }
-
-  /// A background launch's window: the process runs until it completes or
-  /// the window ends, then the snapshot, then suspension (§2.8 steps 4–5).
-  func startBackgroundLaunch(_ id: AppID) throws {
-    if self[id].backgroundDeadline == nil { try startBackgroundBudget(id) }
-    let end = now + policy.backgroundLaunchTime
-    self[id].backgroundLaunchEnd = end
-    kernel.schedule(.process(id, pid: self[id].pid, epoch: self[id].epoch, .backgroundLaunchEnd), at: end)
   }
 
   /// Ends a background launch's window (`ctx:complete()`, or its time is up).
   public func finishBackgroundLaunch(_ id: AppID) throws {
-    guard self[id].backgroundLaunchEnd != nil, self[id].state == .background else { return }
-    self[id].backgroundLaunchEnd = nil
-    trace.append({ $0.app = id }, kind: .snapshot, at: now)
-    scheduleIdleCheck(id)
+    try run(.launchWindowEnds, for: id)
   }
 
   // MARK: - Watchdogs (§3.1)

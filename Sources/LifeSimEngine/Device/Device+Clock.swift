@@ -120,7 +120,7 @@ extension Device {
         try host?.fire(token, on: self, app: id)
       }
     case .process(let id, let pid, let epoch, let what):
-      try processDeadline(id, pid: pid, epoch: epoch, what)
+      try run(.due(what, pid: pid, epoch: epoch), for: id)
     case .device(.memoryCheck, _):
       try checkMemory()
     case .device(.protectedDataLock, let epoch):

@@ -35,6 +35,14 @@ extension Device {
         }
       case .unlockProtectedData:
         try protectedDataUnlocks()
+      case .deliver(let callback, let id):
+        try cascade(for: id) { try deliver(callback, to: id) }
+      case .swipeAway(let id):
+        try forceQuitCascade(id)
+      case .bringForwardOpening(let id, let remote, let callback):
+        openedNotification = OpenedNotification(app: id, remote: remote, callback: callback)
+        defer { openedNotification = nil }
+        try run(.bringToFront(id))
       case .then(let next):
         try run(next, url: url, scene: scene)
       }
@@ -62,7 +70,7 @@ extension Device {
     case .settleInBackground:
       try settleInBackground(id)
     case .suspendUnlessHeld:
-      if self[id].state == .background, !isHeld(id) { try apply(.suspend, to: id) }
+      try run(.idle, for: id)
     case .post(let n):
       try post(n, to: id)
     case .walkScenes(let route):
@@ -89,7 +97,62 @@ extension Device {
         case .recordLevel(let level): recordMemoryLevel(level)
         case .warnEveryApp: try sendMemoryWarnings()
         case .jetsam: next = try jetsamOnce() ? .lookAgain : .noVictim
+        case .killBelow(let band, let reason):
+          if let victim = processes.firstVictim(order: .bands), self[victim].band < band {
+            try cascade(for: victim) { try systemKill(victim, reason: reason) }
+            next = .pressure
+          }
         case .then(let follow): next = follow
+        }
+      }
+    }
+  }
+
+  /// Applies a background event of one process (`BackgroundTime.reduce`) and
+  /// its effects; a follow-up runs in the same loop.
+  func run(_ event: BackgroundEvent, for id: AppID) throws {
+    var next: BackgroundEvent? = event
+    while let event = next {
+      next = nil
+      var part = backgroundTime(id)
+      let effects = part.reduce(event, facts: backgroundFacts(id))
+      self[id].epoch = part.epoch
+      self[id].backgroundDeadline = part.deadline
+      self[id].backgroundLaunchEnd = part.launchEnd
+      self[id].playingAudio = part.playingAudio
+      self[id].backgroundLaunchBlocked = part.launchBlocked
+      for effect in effects {
+        switch effect {
+        case .askBudget:
+          try run(.budget(try backgroundBudget(id)), for: id)
+        case .schedule(let what, let at):
+          kernel.schedule(.process(id, pid: self[id].pid, epoch: self[id].epoch, what), at: at)
+        case .expireTasks:
+          try expireTasks(id)
+        case .snapshot:
+          trace.append({ $0.app = id }, kind: .snapshot, at: now)
+        case .suspend:
+          try apply(.suspend, to: id)
+        case .kill(let reason, let code):
+          try systemKill(id, reason: reason, code: code)
+        case .terminateForExit:
+          try disappearForExit(id)  // §0, §3.7: the visible view controller disappears
+          deathReason = .exitsOnSuspend
+          try apply(.terminate, to: id)
+        case .apply(let event):
+          try apply(event, to: id)
+        case .announceBackground:
+          if self[id].model == .appDelegate {
+            try deliver(.didEnterBackground, to: id)
+          } else {
+            try post(.didEnterBackground, to: id)
+          }
+        case .deliver(let callback):
+          try deliver(callback, to: id)
+        case .refuseLaunch(let action):
+          log("\(action) not delivered: the user force-quit \(self[id].config.bundle), and it gets no background launch until the user opens it", app: id)
+        case .then(let follow):
+          next = follow
         }
       }
     }

@@ -23,7 +23,7 @@ extension Device {
     try cascade(for: id) {
       if self[id].state == .notRunning { try apply(.launchInBackground, to: id) }
       if self[id].state == .suspended { try apply(.resume, to: id) }
-      if self[id].state == .background { try startBackgroundLaunch(id) }
+      if self[id].state == .background { try run(.launchWindowOpens, for: id) }
     }
     try settle()
   }

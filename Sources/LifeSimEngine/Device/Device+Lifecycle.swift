@@ -139,7 +139,7 @@ extension Device {
     }
     if route == .toActive, events.isEmpty, let url { try deliverURL(url, to: id, cold: false) }
     if route == .toActive {
-      self[id].backgroundLaunchBlocked = false  // §2.6: the user opened the app
+      try run(.userOpened, for: id)  // §2.6: the user opened the app
     }
   }
 
@@ -161,21 +161,7 @@ extension Device {
   /// After `…DidEnterBackground:`: the snapshot (§2.10), then either the exit of
   /// an app with `UIApplicationExitsOnSuspend` (§3.7) or silent suspension (§0).
   func settleInBackground(_ id: AppID) throws {
-    try cascade(for: id) {
-      guard self[id].state == .background else { return }
-      if exitsOnSuspend(id) {
-        try disappearForExit(id)  // §0, §3.7: the visible view controller disappears
-        deathReason = .exitsOnSuspend
-        try apply(.terminate, to: id)
-        return
-      }
-      trace.append({ $0.app = id }, kind: .snapshot, at: now)
-      // §3.6: without the audio key, audio stops on backgrounding.
-      if !self[id].hasMode("audio") { self[id].playingAudio = false }
-      // §0 "Suspension": right after the snapshot, unless a task or a mode holds it.
-      try startBackgroundBudget(id)
-      if !isHeld(id) { try apply(.suspend, to: id) }
-    }
+    try cascade(for: id) { try run(.settle, for: id) }
   }
 
   /// `UIApplicationExitsOnSuspend` is in force for this app (§3.7).

@@ -33,8 +33,7 @@ extension Device {
       guard self[id].state == .background else { return }
       // Held in the background with no scene until the tap: a task the
       // launch methods began keeps it running within the usual budget.
-      try startBackgroundBudget(id)
-      if !isHeld(id) { try apply(.suspend, to: id) }
+      try run(.rest, for: id)
     }
     try settle()
   }

@@ -74,6 +74,6 @@ extension Device {
       }
     }
     screen.appLeft(id)
-    self[id].backgroundLaunchBlocked = true  // §2.6: as after a force-quit
+    try run(.forceQuit, for: id)  // §2.6: as after a force-quit
   }
 }

@@ -100,7 +100,7 @@ extension Device {
     switch route {
     case .toActive:
       try bringSceneForward(scene, of: id, url: url)
-      self[id].backgroundLaunchBlocked = false  // §2.6: the user opened the app
+      try run(.userOpened, for: id)  // §2.6: the user opened the app
     case .toBackground, .toInactive, .userTerminate:
       // By index: a loop holding the array while its scenes change would copy it.
       var i = 0

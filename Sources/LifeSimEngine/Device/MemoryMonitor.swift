@@ -84,6 +84,15 @@ public struct MemoryMonitor: Sendable {
       guard now != level else { return [] }
       level = now
       return [.recordLevel(now)]
+
+    case .simulatedWarning:
+      // §0 "Memory warning": the warning alone; the level is not the monitor's to change.
+      return [.warnEveryApp]
+
+    case .pressure:
+      // §4: pressure from outside the apps takes the lowest bands first, and
+      // what the user sees survives.
+      return [.killBelow(.foreground, reason: .vmPageShortage)]
     }
   }
 }
@@ -98,6 +107,10 @@ public enum MemoryEvent: Equatable, Sendable {
   case lookAgain
   /// Jetsam found nothing more to free.
   case noVictim
+  /// A memory warning from outside (the simulator's menu), at any level.
+  case simulatedWarning
+  /// Memory pressure from outside the apps; again after each kill.
+  case pressure
 }
 
 /// What a memory check asks of the device.
@@ -112,6 +125,9 @@ public enum MemoryEffect: Equatable, Sendable {
   /// or kill the first victim (`vm-pageshortage`); then `.lookAgain`, or
   /// `.noVictim` when there was none.
   case jetsam
+  /// Kill the first victim in band order if it is below `band`, then
+  /// `.pressure` again; nothing more when there is none.
+  case killBelow(JetsamBand, reason: KillReason)
   /// Ask the monitor again with this event once the effects before it ran.
   case then(MemoryEvent)
 }

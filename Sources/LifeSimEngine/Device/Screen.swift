@@ -178,6 +178,13 @@ public struct Screen: Sendable, Equatable {
       effects.append(.then(.bringToFront(id)))
       return effects
 
+    case .forceQuit(let id):
+      // §2.6: the switcher opens first (the app in front resigns), then the
+      // user swipes the app away, in front, in the background or suspended.
+      var effects = reduce(.openSwitcher, facts: facts)
+      effects.append(.swipeAway(id))
+      return effects
+
     case .bringToFront(let id):
       // The previous app leaves, the switcher and any overlay close.
       closeOverlays()
@@ -190,7 +197,42 @@ public struct Screen: Sendable, Equatable {
       frontmost = id
       effects.append(.bringForward(id))
       return effects
+
+    case .notificationArrives(let id, let remote, let app):
+      // §2.12: in front and active, an app with a UNUserNotificationCenter
+      // delegate hears it in willPresent; without one, a remote notification
+      // reaches the legacy method. Otherwise the system shows it.
+      guard frontmost == id && app.active else { return [] }
+      let delegate = facts.notificationCenterDelegate && (app.willPresent || app.didReceive)
+      let callback: Callback? = delegate ? .userNotificationCenterWillPresent : remote ? .didReceiveRemoteNotification : nil
+      return callback.map { [.deliver($0, id)] } ?? []
+
+    case .notificationOpened(let id, let remote, let app):
+      // §2.12: the delegate's didReceive, or for a remote notification the
+      // legacy method; an app already active in front gets it at once, any
+      // other comes forward first and gets it just before it becomes active.
+      let delegate = facts.notificationCenterDelegate && app.didReceive
+      let callback: Callback? = delegate ? .userNotificationCenterDidReceive : remote ? .didReceiveRemoteNotification : nil
+      if frontmost == id && app.active && interruption == nil && !isSwitcherOpen {
+        return callback.map { [.deliver($0, id)] } ?? []
+      }
+      return [.bringForwardOpening(id, remote: remote, callback: callback)]
     }
+  }
+}
+
+/// What the notification rules read of the app: whether it is active, and
+/// which `UNUserNotificationCenter` delegate methods it implements (not merely
+/// covers with `on("*")`: implementing one is setting a delegate).
+public struct NotificationApp: Equatable, Sendable {
+  public var active: Bool
+  public var willPresent: Bool
+  public var didReceive: Bool
+
+  public init(active: Bool, willPresent: Bool, didReceive: Bool) {
+    self.active = active
+    self.willPresent = willPresent
+    self.didReceive = didReceive
   }
 }
 
@@ -216,6 +258,12 @@ public enum ScreenEvent: Equatable, Sendable {
   case switchTo(AppID)
   /// An app comes to the screen: a tap, a URL, a notification, a picked app.
   case bringToFront(AppID)
+  /// The user force-quits an app from the switcher (§2.6).
+  case forceQuit(AppID)
+  /// A notification of the app arrives (§2.12).
+  case notificationArrives(AppID, remote: Bool, app: NotificationApp)
+  /// The user taps a delivered notification of the app (§2.12).
+  case notificationOpened(AppID, remote: Bool, app: NotificationApp)
 
   // MARK: Follow-ups
   /// The app Home sent away has gone.
@@ -252,6 +300,14 @@ public enum ScreenEffect: Equatable, Sendable {
   case lockProtectedData
   /// Protected data comes back, if it had gone (§0).
   case unlockProtectedData
+  /// The user swipes the app away: its kill record, the force-quit cascade
+  /// of its model, and it leaves the screen (§2.6).
+  case swipeAway(AppID)
+  /// The app gets a callback where it is, in its own cascade.
+  case deliver(Callback, AppID)
+  /// The app comes to the front (`.bringToFront`) with an opened
+  /// notification, whose callback runs as it comes forward.
+  case bringForwardOpening(AppID, remote: Bool, callback: Callback?)
   /// Ask the screen again with this event once the effects before it ran.
   case then(ScreenEvent)
 }
@@ -268,18 +324,23 @@ public struct ScreenFacts: Equatable, Sendable {
   public var notificationCenterReactivates: Bool
   /// How a call shows when the action does not say (§2.4).
   public var callStyle: CallStyle
+  /// `UNUserNotificationCenter` and its delegate exist (§2.12).
+  public var notificationCenterDelegate: Bool
 
   public init(lockEntersBackground: Bool, lockReactivates: Bool = false,
-              notificationCenterReactivates: Bool = false, callStyle: CallStyle = .fullScreen) {
+              notificationCenterReactivates: Bool = false, callStyle: CallStyle = .fullScreen,
+              notificationCenterDelegate: Bool = false) {
     self.lockEntersBackground = lockEntersBackground
     self.lockReactivates = lockReactivates
     self.notificationCenterReactivates = notificationCenterReactivates
     self.callStyle = callStyle
+    self.notificationCenterDelegate = notificationCenterDelegate
   }
 
   public init(profile: OSProfile, model: DeviceModel?) {
     self.init(lockEntersBackground: profile.lockEntersBackground, lockReactivates: model?.lockReactivates == true,
-              notificationCenterReactivates: profile.notificationCenterReactivates, callStyle: profile.callStyle)
+              notificationCenterReactivates: profile.notificationCenterReactivates, callStyle: profile.callStyle,
+              notificationCenterDelegate: profile.hasNotificationCenterDelegate)
   }
 
   /// Whether an interruption shows as a compact banner that leaves the app

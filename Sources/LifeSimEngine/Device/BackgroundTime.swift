@@ -1,0 +1,277 @@
+/// A process's time in the background (reference §0 "Suspension", §2.8,
+/// §3.4, §3.6): the background-task budget, a background launch's window,
+/// audio that holds the process, and the rules (`reduce`) that end each in a
+/// suspension or a kill. The open tasks themselves are the process's
+/// (`App.tasks`); the part reads whether any is open as a fact.
+///
+///     var b = BackgroundTime(epoch: 0, deadline: nil, launchEnd: nil, playingAudio: false)
+///     b.reduce(.budget(.seconds(30)), facts: facts)  // now 0, lead 5 s
+///     // [.schedule(.taskExpiration, at: 25 s), .schedule(.taskDeadline, at: 30 s)]
+public struct BackgroundTime: Equatable, Sendable {
+  /// Bumped when a stretch in the background starts or ends: a process
+  /// deadline of an older epoch is void.
+  public var epoch: UInt32
+  /// The background-task limit of this stretch; nil in the foreground, while
+  /// audio holds the process, or before the budget starts.
+  public var deadline: SimTime?
+  /// The end of a background launch's window, while one is open.
+  public var launchEnd: SimTime?
+  /// The app is playing audio.
+  public var playingAudio: Bool
+  /// The user force-quit the app and has not opened it since: no background
+  /// launch (§2.6).
+  public var launchBlocked: Bool
+
+  public init(epoch: UInt32, deadline: SimTime?, launchEnd: SimTime?, playingAudio: Bool, launchBlocked: Bool = false) {
+    self.epoch = epoch
+    self.deadline = deadline
+    self.launchEnd = launchEnd
+    self.playingAudio = playingAudio
+    self.launchBlocked = launchBlocked
+  }
+
+  /// Audio keeps the process running: it plays, and the app has the `audio` mode.
+  public func holdsAudio(_ facts: BackgroundFacts) -> Bool { playingAudio && facts.audioMode }
+
+  /// Something keeps the process running in the background: an open task,
+  /// audio, or a background launch's window (§0 "Suspension").
+  public func isHeld(_ facts: BackgroundFacts) -> Bool {
+    facts.openTasks || holdsAudio(facts) || launchEnd != nil
+  }
+
+  // MARK: - Rules
+
+  /// Applies one background event: §0, §2.8, §3.4, §3.6.
+  /// - Parameters:
+  ///   - event: what happened to the process, or a follow-up once the effects before ran.
+  ///   - facts: the process and the policy as they are now.
+  /// - Returns: what the device does, in order; a `.then` comes last.
+  public mutating func reduce(_ event: BackgroundEvent, facts: BackgroundFacts) -> Effects<BackgroundEffect> {
+    switch event {
+    case .settle:
+      guard facts.state == .background else { return [] }
+      // §0, §3.7: an app that opts out of background execution ends here.
+      if facts.exitsOnSuspend { return [.terminateForExit] }
+      // §3.6: without the audio key, audio stops on backgrounding.
+      if !facts.audioMode { playingAudio = false }
+      // §0 "Suspension": right after the snapshot, unless a task or a mode holds it.
+      return startStretch(facts) ? [.snapshot, .askBudget, .then(.idle)] : [.snapshot, .then(.idle)]
+
+    case .rest:
+      return startStretch(facts) ? [.askBudget, .then(.idle)] : [.then(.idle)]
+
+    case .budget(let budget):
+      let deadline = facts.now + budget
+      self.deadline = deadline
+      // §3.4: the expiration handlers run `expirationLead` before the limit.
+      return [.schedule(.taskExpiration, at: max(facts.now, deadline - facts.expirationLead)),
+              .schedule(.taskDeadline, at: deadline)]
+
+    case .audio(let playing):
+      guard playingAudio != playing else { return [] }
+      playingAudio = playing
+      guard facts.state == .background else { return [] }
+      // §3.4: tasks do not expire under an audio assertion; when it ends, a
+      // fresh budget starts.
+      return startStretch(facts) ? [.askBudget, .schedule(.idleCheck, at: facts.now)] : []
+
+    case .launchWindowOpens:
+      // §2.8: the window opens as the event is delivered, within the usual budget.
+      let ask = deadline == nil && startStretch(facts)
+      let end = facts.now + facts.launchTime
+      launchEnd = end
+      return ask ? [.askBudget, .schedule(.backgroundLaunchEnd, at: end)] : [.schedule(.backgroundLaunchEnd, at: end)]
+
+    case .launchWindowEnds:
+      // §2.8 steps 4–5: the snapshot, then suspension once the code returns.
+      guard launchEnd != nil, facts.state == .background else { return [] }
+      launchEnd = nil
+      return [.snapshot, .schedule(.idleCheck, at: facts.now)]
+
+    case .taskEnded:
+      guard facts.state == .background else { return [] }
+      return [.schedule(.idleCheck, at: facts.now)]
+
+    case .left:
+      epoch &+= 1
+      deadline = nil
+      launchEnd = nil
+      return []
+
+    case .due(let what, let pid, let epoch):
+      guard facts.pid == pid, self.epoch == epoch, facts.state == .background else { return [] }
+      switch what {
+      case .taskExpiration:
+        // §3.4: "called shortly before the app's remaining background time reaches 0".
+        return [.expireTasks, .then(.tasksExpired(pid: pid))]
+      case .taskDeadline:
+        // §0: a task still open at the limit kills the process silently.
+        return facts.openTasks ? [.kill(.backgroundTask, code: facts.taskKillCode)] : []
+      case .backgroundLaunchEnd:
+        return reduce(.launchWindowEnds, facts: facts)
+      case .idleCheck:
+        return reduce(.idle, facts: facts)
+      }
+
+    case .tasksExpired(let pid):
+      // An expiration handler that got its process killed ends the step.
+      guard facts.pid == pid, facts.state == .background else { return [] }
+      return [.schedule(.idleCheck, at: facts.now)]
+
+    case .idle:
+      guard facts.state == .background, !isHeld(facts) else { return [] }
+      return [.suspend]
+
+    case .forceQuit:
+      // §2.6: in all cases, until the user opens the app.
+      launchBlocked = true
+      return []
+
+    case .userOpened:
+      launchBlocked = false
+      return []
+
+    case .launchRequested(let action, let callback):
+      // §2.6: after a force-quit, no background launch until the user opens the app.
+      if launchBlocked { return [.refuseLaunch(action)] }
+      let woke = facts.state == .notRunning || facts.state == .suspended
+      if facts.state == .notRunning { return [.apply(.launchInBackground), .then(.launched(callback, woke: woke))] }
+      return reduce(.launched(callback, woke: woke), facts: facts)
+
+    case .launched(let callback, let woke):
+      if facts.state == .suspended { return [.apply(.resume), .then(.resumed(callback, woke: woke))] }
+      return reduce(.resumed(callback, woke: woke), facts: facts)
+
+    case .resumed(let callback, let woke):
+      // §8.1's documented variant (Apple's article, step 2).
+      if woke && facts.launchEntersBackground { return [.announceBackground, .then(.launchDelivers(callback))] }
+      return reduce(.launchDelivers(callback), facts: facts)
+
+    case .launchDelivers(let callback):
+      // §2.8: the window opens as the event is delivered, so ctx:complete()
+      // inside it ends it.
+      guard facts.state == .background else { return [.deliver(callback)] }
+      var effects = reduce(.launchWindowOpens, facts: facts)
+      effects.append(.deliver(callback))
+      return effects
+    }
+  }
+
+  /// A new stretch in the background: older deadlines are void, and unless
+  /// audio holds the process the budget starts. True when the device must
+  /// ask for the budget (`background_time`).
+  private mutating func startStretch(_ facts: BackgroundFacts) -> Bool {
+    epoch &+= 1
+    deadline = nil
+    return !holdsAudio(facts)
+  }
+}
+
+/// What the background rules read but do not own.
+public struct BackgroundFacts: Equatable, Sendable {
+  /// The current time.
+  public var now: SimTime
+  /// The process's state and pid.
+  public var state: AppState
+  public var pid: Int32
+  /// A background task of the process is open.
+  public var openTasks: Bool
+  /// The app has the `audio` background mode.
+  public var audioMode: Bool
+  /// The app exits instead of suspending (`UIApplicationExitsOnSuspend`).
+  public var exitsOnSuspend: Bool
+  /// How long before the limit the expiration handlers run.
+  public var expirationLead: SimTime
+  /// How long a background launch's window stays open.
+  public var launchTime: SimTime
+  /// The kill code of the background-task limit (the profile's).
+  public var taskKillCode: UInt32
+  /// A background launch that wakes the app also enters the background
+  /// (`backgroundLaunchEntersBackground`, §8.1).
+  public var launchEntersBackground: Bool
+
+  public init(now: SimTime, state: AppState, pid: Int32, openTasks: Bool, audioMode: Bool,
+              exitsOnSuspend: Bool, expirationLead: SimTime, launchTime: SimTime, taskKillCode: UInt32,
+              launchEntersBackground: Bool = false) {
+    self.launchEntersBackground = launchEntersBackground
+    self.now = now
+    self.state = state
+    self.pid = pid
+    self.openTasks = openTasks
+    self.audioMode = audioMode
+    self.exitsOnSuspend = exitsOnSuspend
+    self.expirationLead = expirationLead
+    self.launchTime = launchTime
+    self.taskKillCode = taskKillCode
+  }
+}
+
+/// Something that happened to a process's time in the background (`BackgroundTime.reduce`).
+public enum BackgroundEvent: Equatable, Sendable {
+  /// The process reached the background from the foreground: exit, or the
+  /// snapshot, the budget and suspension unless something holds it.
+  case settle
+  /// The process stays in the background with no snapshot (a prewarm): the
+  /// budget, then suspension unless something holds it.
+  case rest
+  /// The answer to `.askBudget`: the background time of this stretch.
+  case budget(SimTime)
+  /// The app starts or stops playing audio.
+  case audio(playing: Bool)
+  /// A background launch's window opens (fetch, silent push, an intent).
+  case launchWindowOpens
+  /// A background launch's window ends (`ctx:complete()`).
+  case launchWindowEnds
+  /// A background task ended.
+  case taskEnded
+  /// The process left the background or ended: its deadlines are void.
+  case left
+  /// A process deadline scheduled for `pid` in `epoch` came due.
+  case due(ProcessEvent, pid: Int32, epoch: UInt32)
+  /// The expiration handlers of `pid` ran.
+  case tasksExpired(pid: Int32)
+  /// Suspend the process unless something holds it.
+  case idle
+  /// The user force-quit the app (or discarded its last scene).
+  case forceQuit
+  /// The user opened the app.
+  case userOpened
+  /// The system launches or wakes the app in the background to deliver
+  /// `callback` (background fetch, a silent push) for `action` (§2.8).
+  case launchRequested(DeviceAction, Callback)
+  /// Launched if it did not run; `woke`: it was not running or suspended.
+  case launched(Callback, woke: Bool)
+  /// Resumed if it was suspended.
+  case resumed(Callback, woke: Bool)
+  /// Awake: the window, then the callback.
+  case launchDelivers(Callback)
+}
+
+/// What the background rules ask of the device.
+public enum BackgroundEffect: Equatable, Sendable {
+  /// Ask the background time (the policy's, or the host's `background_time`)
+  /// and run `.budget` with the answer.
+  case askBudget
+  /// Schedule a process deadline of the current pid and epoch.
+  case schedule(ProcessEvent, at: SimTime)
+  /// Mark the open tasks expired and run their expiration handlers.
+  case expireTasks
+  /// A `snapshot` record.
+  case snapshot
+  /// Suspend the process.
+  case suspend
+  /// Kill the process silently (`systemKill`).
+  case kill(KillReason, code: UInt32)
+  /// The visible view controller disappears and the process terminates (§0, §3.7).
+  case terminateForExit
+  /// A process event (`.launchInBackground`, `.resume`).
+  case apply(AppEvent)
+  /// The app hears that it entered the background, by its model.
+  case announceBackground
+  /// The app gets the callback.
+  case deliver(Callback)
+  /// A `log` record: the action is not delivered after a force-quit.
+  case refuseLaunch(DeviceAction)
+  /// Ask the part again with this event once the effects before it ran.
+  case then(BackgroundEvent)
+}
