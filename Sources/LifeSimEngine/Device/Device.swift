@@ -58,8 +58,8 @@ public final class Device {
   /// Whether the trace records anything. Off, a device still keeps `stats`:
   /// experiments that only need metrics run without building a trace.
   public var recordsTrace: Bool {
-    get { trace.isEnabled }
-    set { trace.isEnabled = newValue }
+    get { state.trace.isEnabled }
+    set { state.trace.isEnabled = newValue }
   }
   /// The state machines' tables and the callback rows, held so the hot path
   /// reads them without `swift_once`.
@@ -144,8 +144,8 @@ public final class Device {
   /// The budget what the trace keeps counts in (`Trace.bytesKept`), shared
   /// with other devices; nil: none.
   public var traceBudget: MemoryBudget? {
-    get { trace.budget }
-    set { trace.budget = newValue }
+    get { state.trace.budget }
+    set { state.trace.budget = newValue }
   }
   /// The most apps one device holds.
   public static let maxApps = 10_000
@@ -296,7 +296,7 @@ public final class Device {
   }
 
   /// The current virtual time.
-  public var now: SimTime { kernel.now }
+  public var now: SimTime { state.kernel.now }
 
   /// Installs an app.
   /// - Throws: `SimulationError.duplicateBundle`.
@@ -341,15 +341,15 @@ public final class Device {
   public func setObserved(_ n: AppNotification, for id: AppID) { self[id].observed.insert(n) }
 
   /// The sequence number of the next trace record, for `since` filters.
-  public func mark() -> Int { trace.nextSeq }
+  public func mark() -> Int { state.trace.nextSeq }
 
   /// Appends a `log` record.
   public func log(_ message: String, app: AppID? = nil) {
-    trace.append({ $0.app = app; $0.detail = message }, kind: .log, at: now)
+    state.trace.append({ $0.app = app; $0.detail = message }, kind: .log, at: state.kernel.now)
   }
 
   /// Appends a `warning` record: something UIKit would complain about.
   public func warn(_ message: String, app: AppID? = nil) {
-    trace.append({ $0.app = app; $0.detail = message }, kind: .warning, at: now)
+    state.trace.append({ $0.app = app; $0.detail = message }, kind: .warning, at: state.kernel.now)
   }
 }
