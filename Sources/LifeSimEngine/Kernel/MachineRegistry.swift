@@ -11,16 +11,16 @@ public enum Machine: Int, CaseIterable, Sendable {
     switch self {
     case .processAppDelegate:
       return MachineRow(self, AppLifecycle.appDelegate, drawnAs: "process", model: .appDelegate) { dev, each in
-        for app in dev.apps where app.model == .appDelegate { each(app.state) }
+        for i in dev.apps.indices where dev[AppID(i)].model == .appDelegate { each(dev[AppID(i)].state) }
       }
     case .processScene:
       return MachineRow(self, AppLifecycle.scene, drawnAs: "process", model: .scene, needsScenes: true) { dev, each in
-        for app in dev.apps where app.model == .scene { each(app.state) }
+        for i in dev.apps.indices where dev[AppID(i)].model == .scene { each(dev[AppID(i)].state) }
       }
     case .scene:
       return MachineRow(self, SceneLifecycle.table, drawnAs: "scene", needsScenes: true) { dev, each in
-        for app in dev.apps {
-          for scene in app.scenes { each(scene.state) }
+        for i in dev.apps.indices {
+          for j in dev[AppID(i)].scenes.indices { each(dev[AppID(i)].scenes[j].state) }
         }
       }
     case .appearance:
@@ -29,7 +29,10 @@ public enum Machine: Int, CaseIterable, Sendable {
       return MachineRow(self, AppearanceLifecycle.table, drawnAs: "vc", note: "a view controller's appearance",
                         whileIn: .viewIsAppearing) { dev, each in
         // A released view controller is gone for good: it is no state.
-        for vc in dev.viewControllers where vc.appearance != .deallocated { each(vc.appearance) }
+        for k in dev.objects.viewControllers.indices {
+          let appearance = dev.objects.viewControllers[k].appearance
+          if appearance != .deallocated { each(appearance) }
+        }
       }
     }
   }
@@ -76,7 +79,8 @@ public struct MachineRow: Sendable {
   /// `instances` calls its second argument with the state of each instance of
   /// the machine a device holds (each app's process, each scene, ...), in an
   /// order fixed by the device, not by the states: the search's fingerprint
-  /// writes them.
+  /// writes them, for every state it reaches, so they are read in place
+  /// (`dev[id].state`), not by copying each app out.
   init<S: MachineValue, E: MachineValue>(_ machine: Machine, _ table: TransitionTable<S, E>, drawnAs: String,
                                          note: String? = nil, model: LifecycleModel? = nil, needsScenes: Bool = false,
                                          whileIn: Callback? = nil,

@@ -8,6 +8,9 @@
 struct Machines {
   /// `MachineRow.all`, by `Machine`.
   let rows: [MachineRow]
+  /// Each row's `forEachState`, by `Machine`: what the fingerprint calls,
+  /// without copying a row out of `rows`.
+  let forEachState: [@Sendable (Device, (UInt8) -> Void) -> Void]
   /// The process machine of the app-delegate model (`Machine.processAppDelegate`).
   let appDelegate: TransitionTable<AppState, AppEvent>
   /// The process machine of the scene model (`Machine.processScene`).
@@ -21,6 +24,7 @@ struct Machines {
 
   init() {
     rows = MachineRow.all
+    forEachState = rows.map(\.forEachState)
     appDelegate = rows[Machine.processAppDelegate.rawValue].typedTable()
     scene = rows[Machine.processScene.rawValue].typedTable()
     sceneMachine = rows[Machine.scene.rawValue].typedTable()
