@@ -11,16 +11,24 @@ public enum Machine: Int, CaseIterable, Sendable {
     switch self {
     case .processAppDelegate:
       return MachineRow(self, AppLifecycle.appDelegate, drawnAs: "process", model: .appDelegate) { dev, each in
-        for i in dev.apps.indices where dev[AppID(i)].model == .appDelegate { each(dev[AppID(i)].state) }
+        dev.apps.withUnsafeBufferPointer { apps in
+          for i in apps.indices where apps[i].model == .appDelegate { each(apps[i].state) }
+        }
       }
     case .processScene:
       return MachineRow(self, AppLifecycle.scene, drawnAs: "process", model: .scene, needsScenes: true) { dev, each in
-        for i in dev.apps.indices where dev[AppID(i)].model == .scene { each(dev[AppID(i)].state) }
+        dev.apps.withUnsafeBufferPointer { apps in
+          for i in apps.indices where apps[i].model == .scene { each(apps[i].state) }
+        }
       }
     case .scene:
       return MachineRow(self, SceneLifecycle.table, drawnAs: "scene", needsScenes: true) { dev, each in
-        for i in dev.apps.indices {
-          for j in dev[AppID(i)].scenes.indices { each(dev[AppID(i)].scenes[j].state) }
+        dev.apps.withUnsafeBufferPointer { apps in
+          for i in apps.indices {
+            apps[i].scenes.withUnsafeBufferPointer { scenes in
+              for j in scenes.indices { each(scenes[j].state) }
+            }
+          }
         }
       }
     case .appearance:
@@ -29,9 +37,8 @@ public enum Machine: Int, CaseIterable, Sendable {
       return MachineRow(self, AppearanceLifecycle.table, drawnAs: "vc", note: "a view controller's appearance",
                         whileIn: .viewIsAppearing) { dev, each in
         // A released view controller is gone for good: it is no state.
-        for k in dev.objects.viewControllers.indices {
-          let appearance = dev.objects.viewControllers[k].appearance
-          if appearance != .deallocated { each(appearance) }
+        dev.viewControllers.withUnsafeBufferPointer { vcs in
+          for k in vcs.indices where vcs[k].appearance != .deallocated { each(vcs[k].appearance) }
         }
       }
     }
@@ -80,7 +87,7 @@ public struct MachineRow: Sendable {
   /// the machine a device holds (each app's process, each scene, ...), in an
   /// order fixed by the device, not by the states: the search's fingerprint
   /// writes them, for every state it reaches, so they are read in place
-  /// (`dev[id].state`), not by copying each app out.
+  /// (through a buffer pointer), not by copying each app out.
   init<S: MachineValue, E: MachineValue>(_ machine: Machine, _ table: TransitionTable<S, E>, drawnAs: String,
                                          note: String? = nil, model: LifecycleModel? = nil, needsScenes: Bool = false,
                                          whileIn: Callback? = nil,
