@@ -101,8 +101,9 @@ let package = Package(
       ],
       swiftSettings: swift5
     ),
-    // Writes docs/api.md from the bridge's API rows (a test checks it is current).
-    .executableTarget(name: "generate-api-doc", dependencies: ["LifeSimLua"], swiftSettings: swift5),
+    // Writes docs/api.md from the bridge's API rows and the trace schema's enumerations from the
+    // engine's tables (tests check both are current).
+    .executableTarget(name: "generate-api-doc", dependencies: ["LifeSimEngine", "LifeSimLua"], swiftSettings: swift5),
     // The helpers the bridge's and the command's tests share.
     .target(
       name: "LifeSimTestSupport",

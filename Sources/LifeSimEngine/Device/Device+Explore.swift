@@ -49,11 +49,13 @@ public struct Coverage: Sendable, Equatable {
 extension Device {
   /// The device's state, encoded canonically: two devices with the same
   /// fingerprint behave the same under the same actions, so a search can
-  /// visit the state once. It covers each app's process state, scenes,
+  /// visit the state once. It covers the state of every instance of each
+  /// state machine (each process, scene and view controller, as the
+  /// machine's row in `Machine` finds them); each app's scenes,
   /// unsaved changes, footprint, open background tasks, audio, the order in
   /// which the apps were last used (jetsam's order) with its ties and
   /// whether the last use is now, its view controllers'
-  /// classes and appearance; the screen (front app, lock, interruption,
+  /// classes; the screen (front app, lock, interruption,
   /// switcher, call); the memory level and protected data; the pending
   /// events that are still valid, by their delay from now, and the timers a
   /// suspended app holds until it runs again; and the random
@@ -117,9 +119,14 @@ extension Device {
       }
       return r
     }
+    // Each machine's states, machine after machine; a state is a byte below
+    // 0xFF, so 0xFF ends one machine's list.
+    for states in machines.forEachState {
+      states(self) { u8($0) }
+      u8(.max)
+    }
     for i in apps.indices {
       let id = AppID(i)
-      u8(self[id].state.rawValue)
       i64(Int64(rank(i)))
       u8(apps[i].lastUsed == now ? 1 : 0)
       i64(Int64(self[id].unsaved))
@@ -135,10 +142,7 @@ extension Device {
         u8(t.expiration == nil ? 0 : 1)
       }
       i64(Int64(self[id].scenes.count))
-      for s in self[id].scenes {
-        i64(Int64(s.number))
-        u8(s.state.rawValue)
-      }
+      for s in self[id].scenes { i64(Int64(s.number)) }
       i64(Int64(self[id].discardedSessions.count))
       // Timers that came due while the app was suspended, waiting to fire
       // when it runs again (reference §0 "Timers"), in their order.
@@ -152,7 +156,6 @@ extension Device {
       i64(Int64(vc.app.index))
       i64(Int64(vc.scene))
       text(vc.spec.className)
-      u8(vc.appearance.rawValue)
       u8(vc.hasAppeared ? 1 : 0)
     }
     i64(Int64(frontmost?.index ?? -1))

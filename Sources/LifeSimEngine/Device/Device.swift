@@ -30,25 +30,45 @@ public final class Device {
   // compiler flag that turns them all off would make the package one that no
   // other package can depend on. The attribute holds only where the access is
   // compiled in this module, so the bridge's hot paths change a device
-  // through its methods.
+  // through its methods (the accessors below are such methods).
+
+  /// Everything that changes as the device runs, in one value: what
+  /// `saveState` returns and `restoreState` puts back. The device reads and
+  /// writes each part in place through the accessor of the same name
+  /// (`kernel`, `trace`, `processes`, ...), which yields the part itself, not
+  /// a copy of it.
+  @exclusivity(unchecked) var state: DeviceState
+
   public let profile: OSProfile
   /// The seed of the device's generator.
   public let seed: UInt64
   /// The device's only source of randomness.
-  @exclusivity(unchecked) public var random: SeededGenerator
-  @exclusivity(unchecked) public internal(set) var kernel = Kernel()
-  @exclusivity(unchecked) public internal(set) var trace = Trace()
+  public var random: SeededGenerator {
+    _read { yield state.random }
+    _modify { yield &state.random }
+  }
+  public internal(set) var kernel: Kernel {
+    _read { yield state.kernel }
+    _modify { yield &state.kernel }
+  }
+  public internal(set) var trace: Trace {
+    _read { yield state.trace }
+    _modify { yield &state.trace }
+  }
   /// Whether the trace records anything. Off, a device still keeps `stats`:
   /// experiments that only need metrics run without building a trace.
   public var recordsTrace: Bool {
-    get { trace.isEnabled }
-    set { trace.isEnabled = newValue }
+    get { state.trace.isEnabled }
+    set { state.trace.isEnabled = newValue }
   }
   /// The state machines' tables and the callback rows, held so the hot path
   /// reads them without `swift_once`.
   let machines = Machines()
   /// Counts of opens, kills and data loss, kept even with the trace off.
-  @exclusivity(unchecked) public internal(set) var stats = DeviceStats()
+  public internal(set) var stats: DeviceStats {
+    _read { yield state.stats }
+    _modify { yield &state.stats }
+  }
   /// The edges of each state machine taken so far (`lifesim explore`'s coverage).
   @exclusivity(unchecked) public internal(set) var coverage = Coverage()
   /// Whoever runs the script functions. Held strongly: a weak reference would
@@ -60,17 +80,35 @@ public final class Device {
   // MARK: Parts
 
   /// The installed apps and their processes.
-  @exclusivity(unchecked) public internal(set) var processes = ProcessTable()
+  public internal(set) var processes: ProcessTable {
+    _read { yield state.processes }
+    _modify { yield &state.processes }
+  }
   /// What the user sees.
-  @exclusivity(unchecked) public internal(set) var screen = Screen()
+  public internal(set) var screen: Screen {
+    _read { yield state.screen }
+    _modify { yield &state.screen }
+  }
   /// RAM, the per-process limit and the pressure level.
-  @exclusivity(unchecked) public internal(set) var memory: MemoryMonitor
+  public internal(set) var memory: MemoryMonitor {
+    _read { yield state.memory }
+    _modify { yield &state.memory }
+  }
   /// The watchdog armed now, if any (reference §3.1).
-  @exclusivity(unchecked) public internal(set) var watchdogs: Watchdogs
+  public internal(set) var watchdogs: Watchdogs {
+    _read { yield state.watchdogs }
+    _modify { yield &state.watchdogs }
+  }
   /// Data protection (reference §0).
-  @exclusivity(unchecked) public internal(set) var protectedData = ProtectedData()
+  public internal(set) var protectedData: ProtectedData {
+    _read { yield state.protectedData }
+    _modify { yield &state.protectedData }
+  }
   /// Every view controller and view made so far.
-  @exclusivity(unchecked) public internal(set) var objects = ViewHierarchy()
+  public internal(set) var objects: ViewHierarchy {
+    _read { yield state.objects }
+    _modify { yield &state.objects }
+  }
 
   // MARK: Profile and policies
 
@@ -79,15 +117,24 @@ public final class Device {
   /// The device model, when the script named one (reference §4).
   public let model: DeviceModel?
   /// The policies in force: the profile's defaults, overridable (`dev:policy`).
-  @exclusivity(unchecked) public var policy: Policy
+  public var policy: Policy {
+    _read { yield state.policy }
+    _modify { yield &state.policy }
+  }
   /// Debug builds trap when an invariant fails; the fuzzer turns this off and
   /// reads `invariantViolations()` itself.
   @exclusivity(unchecked) public var trapsOnViolation = true
   /// How far `run()` may take the clock past its start (default 30 days).
-  @exclusivity(unchecked) public var horizon: SimTime = .seconds(30 * 86_400)
+  public var horizon: SimTime {
+    _read { yield state.horizon }
+    _modify { yield &state.horizon }
+  }
   /// How many events may run at one virtual instant before the run is stopped
   /// as stalled (a zero-delay timer loop never lets the clock move).
-  @exclusivity(unchecked) public var maxEventsPerInstant = 1_000_000
+  public var maxEventsPerInstant: Int {
+    _read { yield state.maxEventsPerInstant }
+    _modify { yield &state.maxEventsPerInstant }
+  }
   /// Called by the engine's long loops (the clock's events, a workload's
   /// actions) every `checkpointStride` steps, with the steps done since the
   /// last call. The host stops the work there by throwing: an interrupt, or
@@ -97,8 +144,8 @@ public final class Device {
   /// The budget what the trace keeps counts in (`Trace.bytesKept`), shared
   /// with other devices; nil: none.
   public var traceBudget: MemoryBudget? {
-    get { trace.budget }
-    set { trace.budget = newValue }
+    get { state.trace.budget }
+    set { state.trace.budget = newValue }
   }
   /// The most apps one device holds.
   public static let maxApps = 10_000
@@ -111,31 +158,53 @@ public final class Device {
   // MARK: The cascade running now
 
   /// What is running right now, for re-entrancy checks and error context.
-  @exclusivity(unchecked) public internal(set) var busy: Busy?
+  public internal(set) var busy: Busy? {
+    _read { yield state.busy }
+    _modify { yield &state.busy }
+  }
   /// The URL of the callback whose handler runs, when it has one (`Delivery.hasURL`).
-  @exclusivity(unchecked) public internal(set) var deliveryURL: String?
-  @exclusivity(unchecked) var inClockLoop = false
-  @exclusivity(unchecked) var nextTaskID: Int32 = 1
+  public internal(set) var deliveryURL: String? {
+    _read { yield state.deliveryURL }
+    _modify { yield &state.deliveryURL }
+  }
+  var inClockLoop: Bool {
+    _read { yield state.inClockLoop }
+    _modify { yield &state.inClockLoop }
+  }
+  var nextTaskID: Int32 {
+    _read { yield state.nextTaskID }
+    _modify { yield &state.nextTaskID }
+  }
   /// A process killed while its own code ran: the cascade that ran it unwinds.
-  @exclusivity(unchecked) public internal(set) var killedWhileRunning: AppID?
+  public internal(set) var killedWhileRunning: AppID? {
+    _read { yield state.killedWhileRunning }
+    _modify { yield &state.killedWhileRunning }
+  }
 
-  // The bridge reads these three on every handler call and every `dev.stats`:
-  // through these accessors, compiled here, where the properties' attribute
-  // holds. Read directly from another module, each read is checked at run time.
+  // The bridge reads these three on every handler call and every `dev.stats`.
   /// `stats`.
-  public var statsNow: DeviceStats { stats }
+  public var statsNow: DeviceStats { state.stats }
   /// `deliveryURL`.
-  public var deliveryURLNow: String? { deliveryURL }
+  public var deliveryURLNow: String? { state.deliveryURL }
   /// Whether `app` was killed while its own code ran (`killedWhileRunning`).
-  public func wasKilledWhileRunning(_ app: AppID) -> Bool { killedWhileRunning == app }
+  public func wasKilledWhileRunning(_ app: AppID) -> Bool { state.killedWhileRunning == app }
   /// Why a process is dying, for its `data_loss` record.
-  @exclusivity(unchecked) var deathReason: KillReason?
+  var deathReason: KillReason? {
+    _read { yield state.deathReason }
+    _modify { yield &state.deathReason }
+  }
   /// A force-quit in progress: its `kill reason=user` record waits for the
   /// process to die, after the callbacks of its termination.
-  @exclusivity(unchecked) var pendingUserKill: AppID?
+  var pendingUserKill: AppID? {
+    _read { yield state.pendingUserKill }
+    _modify { yield &state.pendingUserKill }
+  }
   /// A notification the user opened: its delegate method waits for the app to
   /// come forward, and is delivered just before it becomes active (§2.12).
-  @exclusivity(unchecked) var openedNotification: OpenedNotification?
+  var openedNotification: OpenedNotification? {
+    _read { yield state.openedNotification }
+    _modify { yield &state.openedNotification }
+  }
 
   struct OpenedNotification {
     var app: AppID
@@ -145,50 +214,56 @@ public final class Device {
     var callback: Callback?
   }
   /// Counts scenes brought forward, to find the one a tap on the icon shows.
-  @exclusivity(unchecked) var forwardCount = 0
+  var forwardCount: Int {
+    _read { yield state.forwardCount }
+    _modify { yield &state.forwardCount }
+  }
   /// Set while launching: a launch method returned false, so a launch URL is refused (§2.7).
-  @exclusivity(unchecked) var launchRefusedURL = false
+  var launchRefusedURL: Bool {
+    _read { yield state.launchRefusedURL }
+    _modify { yield &state.launchRefusedURL }
+  }
 
   // MARK: The parts' state, by its familiar names
 
-  public var apps: [App] { processes.apps }
+  public var apps: [App] { state.processes.apps }
   public internal(set) var frontmost: AppID? {
-    get { screen.frontmost }
-    set { screen.frontmost = newValue }
+    get { state.screen.frontmost }
+    set { state.screen.frontmost = newValue }
   }
   public internal(set) var isLocked: Bool {
-    get { screen.isLocked }
-    set { screen.isLocked = newValue }
+    get { state.screen.isLocked }
+    set { state.screen.isLocked = newValue }
   }
   public internal(set) var interruption: Interruption? {
-    get { screen.interruption }
+    get { state.screen.interruption }
     set {
-      screen.interruption = newValue
-      if newValue == nil { screen.activeUnderInterruption = false }
+      state.screen.interruption = newValue
+      if newValue == nil { state.screen.activeUnderInterruption = false }
     }
   }
   public internal(set) var isSwitcherOpen: Bool {
-    get { screen.isSwitcherOpen }
-    set { screen.isSwitcherOpen = newValue }
+    get { state.screen.isSwitcherOpen }
+    set { state.screen.isSwitcherOpen = newValue }
   }
   /// Watchdogs are off under a debugger (reference §3.1).
   public var debugger: Bool {
-    get { watchdogs.debugger }
-    set { watchdogs.debugger = newValue }
+    get { state.watchdogs.debugger }
+    set { state.watchdogs.debugger = newValue }
   }
   /// The device has a passcode, so protected data locks with it (reference §0).
   public var passcode: Bool {
-    get { protectedData.passcode }
-    set { protectedData.passcode = newValue }
+    get { state.protectedData.passcode }
+    set { state.protectedData.passcode = newValue }
   }
   /// Physical memory in MB: the model's, the script's `memory_mb`, or nil.
-  public var memoryMB: Int? { memory.ramMB }
+  public var memoryMB: Int? { state.memory.ramMB }
   /// The per-process memory limit in MB: the model's, or 50% of RAM (reference §0).
-  public var perProcessLimitMB: Int? { memory.perProcessLimitMB }
+  public var perProcessLimitMB: Int? { state.memory.perProcessLimitMB }
   /// The memory pressure level last recorded.
-  public var memoryLevel: MemoryLevel { memory.level }
-  public var viewControllers: [ViewController] { objects.viewControllers }
-  public var views: [View] { objects.views }
+  public var memoryLevel: MemoryLevel { state.memory.level }
+  public var viewControllers: [ViewController] { state.objects.viewControllers }
+  public var views: [View] { state.objects.views }
 
   /// What the device is in the middle of running.
   public enum Busy: Equatable, Sendable {
@@ -213,16 +288,15 @@ public final class Device {
               model: DeviceModel? = nil, memoryMB: Int? = nil, quirks: QuirkSet = QuirkSet()) {
     self.profile = profile
     self.seed = seed
-    self.random = SeededGenerator(seed: seed)
-    self.watchdogs = Watchdogs(debugger: debugger)
     self.quirks = quirks
-    self.policy = Policy(profile: profile)
     self.model = model
-    self.memory = MemoryMonitor(ramMB: memoryMB ?? model?.ramMB, model: model)
+    state = DeviceState(random: SeededGenerator(seed: seed),
+                        memory: MemoryMonitor(ramMB: memoryMB ?? model?.ramMB, model: model),
+                        watchdogs: Watchdogs(debugger: debugger), policy: Policy(profile: profile))
   }
 
   /// The current virtual time.
-  public var now: SimTime { kernel.now }
+  public var now: SimTime { state.kernel.now }
 
   /// Installs an app.
   /// - Throws: `SimulationError.duplicateBundle`.
@@ -252,8 +326,8 @@ public final class Device {
     // Borrowed and in place: `self[id].state` and `self[id].unsaved += 1` must
     // not copy the whole app (its arrays and strings) out and back, as a plain
     // get and set would.
-    _read { yield processes[id] }
-    _modify { yield &processes[id] }
+    _read { yield state.processes[id] }
+    _modify { yield &state.processes[id] }
   }
 
   /// Registers a script handler, so the engine calls the host for it.
@@ -267,15 +341,15 @@ public final class Device {
   public func setObserved(_ n: AppNotification, for id: AppID) { self[id].observed.insert(n) }
 
   /// The sequence number of the next trace record, for `since` filters.
-  public func mark() -> Int { trace.nextSeq }
+  public func mark() -> Int { state.trace.nextSeq }
 
   /// Appends a `log` record.
   public func log(_ message: String, app: AppID? = nil) {
-    trace.append({ $0.app = app; $0.detail = message }, kind: .log, at: now)
+    state.trace.append({ $0.app = app; $0.detail = message }, kind: .log, at: state.kernel.now)
   }
 
   /// Appends a `warning` record: something UIKit would complain about.
   public func warn(_ message: String, app: AppID? = nil) {
-    trace.append({ $0.app = app; $0.detail = message }, kind: .warning, at: now)
+    state.trace.append({ $0.app = app; $0.detail = message }, kind: .warning, at: state.kernel.now)
   }
 }

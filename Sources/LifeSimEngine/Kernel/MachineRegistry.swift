@@ -1,6 +1,8 @@
-/// The engine's state machines, one row each: what coverage counts, the
-/// search reports, diagrams draw and help texts list. A new machine is its
-/// table, a case and its row here, and its tests.
+/// The engine's state machines, one row each: the tables the engine walks
+/// (`Machines`), what coverage counts, where a device holds each machine's
+/// states (the search's fingerprint), what the search reports, diagrams draw
+/// and help texts list. A new machine is its table, a case and its row here,
+/// and its tests.
 public enum Machine: Int, CaseIterable, Sendable {
   case processAppDelegate, processScene, scene, appearance
 
@@ -8,16 +10,37 @@ public enum Machine: Int, CaseIterable, Sendable {
   var definition: MachineRow {
     switch self {
     case .processAppDelegate:
-      return MachineRow(self, AppLifecycle.appDelegate, drawnAs: "process", model: .appDelegate)
+      return MachineRow(self, AppLifecycle.appDelegate, drawnAs: "process", model: .appDelegate) { dev, each in
+        dev.apps.withUnsafeBufferPointer { apps in
+          for i in apps.indices where apps[i].model == .appDelegate { each(apps[i].state) }
+        }
+      }
     case .processScene:
-      return MachineRow(self, AppLifecycle.scene, drawnAs: "process", model: .scene, needsScenes: true)
+      return MachineRow(self, AppLifecycle.scene, drawnAs: "process", model: .scene, needsScenes: true) { dev, each in
+        dev.apps.withUnsafeBufferPointer { apps in
+          for i in apps.indices where apps[i].model == .scene { each(apps[i].state) }
+        }
+      }
     case .scene:
-      return MachineRow(self, SceneLifecycle.table, drawnAs: "scene", needsScenes: true)
+      return MachineRow(self, SceneLifecycle.table, drawnAs: "scene", needsScenes: true) { dev, each in
+        dev.apps.withUnsafeBufferPointer { apps in
+          for i in apps.indices {
+            apps[i].scenes.withUnsafeBufferPointer { scenes in
+              for j in scenes.indices { each(scenes[j].state) }
+            }
+          }
+        }
+      }
     case .appearance:
       // viewIsAppearing: is no edge: it comes while appearing, after the view
       // enters the window (§5.3).
       return MachineRow(self, AppearanceLifecycle.table, drawnAs: "vc", note: "a view controller's appearance",
-                        whileIn: .viewIsAppearing)
+                        whileIn: .viewIsAppearing) { dev, each in
+        // A released view controller is gone for good: it is no state.
+        dev.viewControllers.withUnsafeBufferPointer { vcs in
+          for k in vcs.indices where vcs[k].appearance != .deallocated { each(vcs[k].appearance) }
+        }
+      }
     }
   }
 
@@ -53,11 +76,25 @@ public struct MachineRow: Sendable {
   public let needsScenes: Bool
   /// A callback that comes while appearing, within a state rather than on an edge.
   public let whileIn: Callback?
+  /// The table with its types (`TransitionTable<S, E>`), which the engine's
+  /// walk takes back (`typedTable`).
+  let table: any Sendable
+  /// Calls its second argument with the raw value of the state of each of the
+  /// machine's instances on a device, in a fixed order.
+  let forEachState: @Sendable (Device, (UInt8) -> Void) -> Void
 
+  /// `instances` calls its second argument with the state of each instance of
+  /// the machine a device holds (each app's process, each scene, ...), in an
+  /// order fixed by the device, not by the states: the search's fingerprint
+  /// writes them, for every state it reaches, so they are read in place
+  /// (through a buffer pointer), not by copying each app out.
   init<S: MachineValue, E: MachineValue>(_ machine: Machine, _ table: TransitionTable<S, E>, drawnAs: String,
                                          note: String? = nil, model: LifecycleModel? = nil, needsScenes: Bool = false,
-                                         whileIn: Callback? = nil) {
+                                         whileIn: Callback? = nil,
+                                         instances: @escaping @Sendable (Device, (S) -> Void) -> Void) {
     self.machine = machine
+    self.table = table
+    forEachState = { dev, each in instances(dev) { each($0.rawValue) } }
     name = table.name
     let order = Array(S.allCases)
     states = order.map(\.description)
@@ -74,6 +111,15 @@ public struct MachineRow: Sendable {
 
   /// Every machine, in `Machine` order.
   public static let all: [MachineRow] = Machine.allCases.map(\.definition)
+
+  /// The table, as the registry holds it: its states and events are `S`
+  /// and `E`, or this is a defect of the caller's.
+  func typedTable<S: MachineValue, E: MachineValue>() -> TransitionTable<S, E> {
+    guard let t = table as? TransitionTable<S, E> else {
+      preconditionFailure("the \(name) table is not one of \(S.self) by \(E.self)")
+    }
+    return t
+  }
 
   /// "inactive --activate--> active".
   public func label(_ edge: Int) -> String {

@@ -2,15 +2,34 @@
 /// reads them with a load. A `static let` such as `AppLifecycle.scene` is
 /// reached through `swift_once` on every read on Linux (a call into the
 /// runtime, not an inlined check): 4–7 % of a run's time went there.
+///
+/// The tables are the registry's (`Machine`): each is named once, in its
+/// row, and taken back here with its types when the device is made.
 struct Machines {
-  let appDelegate = AppLifecycle.appDelegate
-  let scene = AppLifecycle.scene
-  /// `SceneLifecycle.table`.
-  let sceneMachine = SceneLifecycle.table
-  /// `AppearanceLifecycle.table`.
-  let appearance = AppearanceLifecycle.table
+  /// `MachineRow.all`, by `Machine`.
+  let rows: [MachineRow]
+  /// Each row's `forEachState`, by `Machine`: what the fingerprint calls,
+  /// without copying a row out of `rows`.
+  let forEachState: [@Sendable (Device, (UInt8) -> Void) -> Void]
+  /// The process machine of the app-delegate model (`Machine.processAppDelegate`).
+  let appDelegate: TransitionTable<AppState, AppEvent>
+  /// The process machine of the scene model (`Machine.processScene`).
+  let scene: TransitionTable<AppState, AppEvent>
+  /// A scene's machine (`Machine.scene`).
+  let sceneMachine: TransitionTable<SceneState, SceneEvent>
+  /// A view controller's appearance (`Machine.appearance`).
+  let appearance: TransitionTable<Appearance, AppearanceEvent>
   /// `Callback.rows`.
   let callbacks = Callback.rows
+
+  init() {
+    rows = MachineRow.all
+    forEachState = rows.map(\.forEachState)
+    appDelegate = rows[Machine.processAppDelegate.rawValue].typedTable()
+    scene = rows[Machine.processScene.rawValue].typedTable()
+    sceneMachine = rows[Machine.scene.rawValue].typedTable()
+    appearance = rows[Machine.appearance.rawValue].typedTable()
+  }
 
   /// The position of the edge for (state, event) in the process table of `model`.
   @inline(__always)
