@@ -15,6 +15,39 @@ public enum LogFormat: String, CaseIterable, Sendable {
   public static let names = allCases.map(\.rawValue)
 }
 
+/// What Sentry's iOS SDK means by an `app.lifecycle` breadcrumb's `state`:
+/// it changed in sentry-cocoa 9.9.0, and `foreground` changed meaning.
+public enum SentryStates: String, CaseIterable, Sendable {
+  /// Before 9.9.0: `foreground` on did become active, `background` on did
+  /// enter background, nothing on the other two.
+  case legacy
+  /// 9.9.0 and later: `foreground` on will enter foreground, `active` on
+  /// did become active, `inactive` on will resign active, `background` on
+  /// did enter background.
+  case v9_9 = "9.9"
+
+  public static let names = allCases.map(\.rawValue)
+
+  /// The scheme of a `sentry.cocoa` version (`9.9.0`, `8.36.0-beta.1`), if it reads as one.
+  public static func of(version: String) -> SentryStates? {
+    let numbers = version.split(separator: "-", maxSplits: 1).first.map { $0.split(separator: ".", omittingEmptySubsequences: false) } ?? []
+    guard numbers.count >= 2, let major = Int(numbers[0]), let minor = Int(numbers[1]) else { return nil }
+    return (major, minor) >= (9, 9) ? .v9_9 : .legacy
+  }
+
+  /// The notification a state names in this scheme.
+  func notification(_ state: String) -> AppNotification? {
+    switch (self, state) {
+    case (.legacy, "foreground"): return .didBecomeActive
+    case (.v9_9, "foreground"): return .willEnterForeground
+    case (.v9_9, "active"): return .didBecomeActive
+    case (.v9_9, "inactive"): return .willResignActive
+    case (_, "background"): return .didEnterBackground
+    default: return nil
+    }
+  }
+}
+
 /// What the trace of the simulated app can show: a callback or a notification.
 public enum LogAtom: Hashable, Sendable {
   case callback(Callback)
@@ -75,6 +108,8 @@ public struct ParsedLog: Sendable {
   /// What the reader noticed and read in its own way (a clock that goes
   /// back): said on standard error, never on the answer.
   public var notes: [String] = []
+  /// How the `app.lifecycle` states were read (Sentry breadcrumbs that have any).
+  public var sentryStates: SentryStates?
 
   /// Whether the log names a scene-delegate method.
   public var namesSceneMethods: Bool {
@@ -105,14 +140,14 @@ public enum LogReader {
   static let latestSeconds = 95_617_584_000.0
   /// The longest wait between two lines: the 100 years a run may take.
   static let maxGapMicros: Int64 = 3_153_600_000 * 1_000_000
-  public static func read(_ content: String, format: LogFormat? = nil) throws -> ParsedLog {
+  public static func read(_ content: String, format: LogFormat? = nil, sentryStates: SentryStates? = nil) throws -> ParsedLog {
     let format = try format ?? detect(content)
     var log: ParsedLog
     switch format {
     case .text: log = readLines(content, .text, match: textSymbol)
     case .flutter: log = readLines(content, .flutter, match: flutterSymbol)
     case .reactNative: log = readLines(content, .reactNative, match: reactNativeSymbol)
-    case .sentry: log = try readBreadcrumbs(content)
+    case .sentry: log = try readBreadcrumbs(content, states: sentryStates)
     }
     log.collapsesRepeats = format == .flutter || format == .reactNative
     log.flutterWalks = format == .flutter && log.symbols.contains { $0.name == Flutter.hidden }
@@ -292,17 +327,21 @@ public enum LogReader {
   // MARK: - Breadcrumbs
 
   /// A Sentry event's `breadcrumbs.values` (or `breadcrumbs` as an array), a
-  /// bare array, or one breadcrumb a line. `app.lifecycle` foreground and
-  /// background are become active and enter background, `device.event`
-  /// `LOW_MEMORY` a memory warning (the notifications Sentry's iOS SDK
-  /// listens to), `ui.lifecycle` a view controller's `viewDidAppear:`
+  /// bare array, or one breadcrumb a line. `app.lifecycle` states are
+  /// notifications by `SentryStates` (`breadcrumbStates` picks the scheme),
+  /// `device.event` `LOW_MEMORY` a memory warning (the notifications Sentry's
+  /// iOS SDK listens to), `ui.lifecycle` a view controller's `viewDidAppear:`
   /// (`data.screen`: its class). Other breadcrumbs are read past.
-  static func readBreadcrumbs(_ content: String) throws -> ParsedLog {
+  static func readBreadcrumbs(_ content: String, states forced: SentryStates? = nil) throws -> ParsedLog {
     var log = ParsedLog(format: .sentry)
     var crumbs: [(Int, Any)] = []
+    var sdk: (name: String, version: String)?
     let data = Data(content.utf8)
     if let whole = try? JSONSerialization.jsonObject(with: data) {
       let list: [Any]?
+      if let o = whole as? [String: Any], let s = o["sdk"] as? [String: Any] {
+        sdk = (s["name"] as? String ?? "", s["version"] as? String ?? "")
+      }
       if let a = whole as? [Any] { list = a } else if let o = whole as? [String: Any] {
         if let b = o["breadcrumbs"] as? [String: Any] { list = b["values"] as? [Any] }
         else if let b = o["breadcrumbs"] as? [Any] { list = b }
@@ -323,6 +362,7 @@ public enum LogReader {
         crumbs.append((n, o))
       }
     }
+    let states = breadcrumbStates(crumbs, sdk: sdk, forced: forced, log: &log)
     for (n, c) in crumbs {
       guard let o = c as? [String: Any] else { log.ignored += 1; continue }
       let category = o["category"] as? String ?? ""
@@ -333,8 +373,7 @@ public enum LogReader {
       case "app.lifecycle":
         let state = data["state"] as? String ?? ""
         text += " " + state
-        if state == "foreground" { symbol = LogSymbol(name: "app.lifecycle foreground", atoms: [.notification(.didBecomeActive)]) }
-        if state == "background" { symbol = LogSymbol(name: "app.lifecycle background", atoms: [.notification(.didEnterBackground)]) }
+        if let n = states.notification(state) { symbol = LogSymbol(name: text, atoms: [.notification(n)]) }
       case "device.event":
         let action = data["action"] as? String ?? ""
         text += " " + action
@@ -367,6 +406,45 @@ public enum LogReader {
       for i in log.events.indices { log.events[i].time = nil }
     }
     return log
+  }
+
+  /// The scheme of a log's `app.lifecycle` states: the one named; else the
+  /// 9.9 scheme when any state is `active` or `inactive`, which only it
+  /// writes; else the one of the event's `sentry.cocoa` version (a hybrid
+  /// SDK names itself and may give its own version); else the legacy scheme,
+  /// which most stored events have, and said, since `foreground` then means
+  /// either of two notifications.
+  static func breadcrumbStates(_ crumbs: [(Int, Any)], sdk: (name: String, version: String)?,
+                               forced: SentryStates?, log: inout ParsedLog) -> SentryStates {
+    var seen: Set<String> = []
+    for (_, c) in crumbs {
+      if let o = c as? [String: Any], o["category"] as? String == "app.lifecycle",
+         let state = (o["data"] as? [String: Any])?["state"] as? String { seen.insert(state) }
+    }
+    let scheme: SentryStates
+    let newOnly = seen.intersection(["active", "inactive"])
+    if let forced {
+      scheme = forced
+      if forced == .legacy, !newOnly.isEmpty {
+        log.notes.append("app.lifecycle \(newOnly.sorted().joined(separator: " and ")) read past: "
+                         + "--sentry-states legacy reads sentry-cocoa before 9.9.0, which wrote no such state")
+      }
+    } else if !newOnly.isEmpty {
+      scheme = .v9_9
+    } else if let sdk, sdk.name == "sentry.cocoa", let byVersion = SentryStates.of(version: sdk.version) {
+      scheme = byVersion
+    } else {
+      scheme = .legacy
+      if seen.contains("foreground") {
+        let why = sdk.map { $0.name == "sentry.cocoa" ? "sentry.cocoa version \"\($0.version)\" not read"
+                                                      : "SDK \($0.name.isEmpty ? "unnamed" : $0.name), not sentry.cocoa" }
+          ?? "no SDK version"
+        log.notes.append("app.lifecycle foreground with no active or inactive state and \(why): read as sentry-cocoa "
+                         + "before 9.9.0 (foreground: did become active); --sentry-states 9.9 reads it as will enter foreground")
+      }
+    }
+    if !seen.isEmpty { log.sentryStates = scheme }
+    return scheme
   }
 }
 

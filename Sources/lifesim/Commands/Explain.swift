@@ -4,6 +4,7 @@ import LifeSimExplain
 import LifeSimLua
 
 extension LogFormat: ExpressibleByArgument {}
+extension SentryStates: ExpressibleByArgument {}
 
 extension Lifesim {
   /// `lifesim explain LOG`: the user actions and system events that produce a
@@ -15,7 +16,9 @@ extension Lifesim {
         The log: lines naming UIKit lifecycle methods or UIApplication notifications \
         (with or without timestamps), Flutter AppLifecycleState lines, React Native \
         AppState changes, or Sentry breadcrumbs as JSON; the form is found from the \
-        content unless --format names it. The search is breadth first over \
+        content unless --format names it. Sentry's app.lifecycle foreground changed \
+        meaning in sentry-cocoa 9.9.0: a log that does not tell which is read as \
+        before, and said; --sentry-states names the scheme. The search is breadth first over \
         lifesim explore's actions and the other overlays, notifications, URLs and \
         pushes, and matches the app's trace kept to the kinds of line the log shows; \
         timestamps bound the waits. The shortest explanations come first. -o writes \
@@ -31,6 +34,12 @@ extension Lifesim {
     @Option(help: ArgumentHelp("The log's form: \(LogFormat.names.joined(separator: ", ")) (default: found from the content).",
                                valueName: "form"))
     var format: LogFormat?
+
+    @Option(help: ArgumentHelp("What Sentry's app.lifecycle foreground means: legacy (sentry-cocoa before 9.9.0: did "
+                               + "become active) or 9.9 (will enter foreground) (default: 9.9 if a state is active or "
+                               + "inactive, else by the event's sentry.cocoa version, else legacy, said).",
+                               valueName: "scheme"))
+    var sentryStates: SentryStates?
 
     @Option(help: "The iOS version of the device.")
     var ios: Int = 17
@@ -75,6 +84,9 @@ extension Lifesim {
       if alternatives < 0 || alternatives > 100 { throw ValidationError("--alternatives must be between 0 and 100") }
       if let maxStates, maxStates < 1 { throw ValidationError("--max-states must be ≥ 1") }
       if maxUnlogged < 0 || maxUnlogged > 100 { throw ValidationError("--max-unlogged must be between 0 and 100") }
+      if let format, format != .sentry, sentryStates != nil {
+        throw ValidationError("--sentry-states reads Sentry breadcrumbs; --format \(format.rawValue) has none")
+      }
       try refuseOutputOverInput(outputs: [("--output", output)], inputs: [("the log", log)])
     }
 
@@ -85,8 +97,14 @@ extension Lifesim {
         throw ExitCode(2)
       }
       let parsed: ParsedLog
-      do { parsed = try LogReader.read(String(decoding: bytes, as: UTF8.self), format: format) } catch let e as LogReadError {
+      do {
+        parsed = try LogReader.read(String(decoding: bytes, as: UTF8.self), format: format, sentryStates: sentryStates)
+      } catch let e as LogReadError {
         printError("lifesim explain: \(log): \(e.description)")
+        throw ExitCode(2)
+      }
+      if sentryStates != nil, parsed.format != .sentry {
+        printError("lifesim explain: \(log): --sentry-states reads Sentry breadcrumbs; the log was read as \(parsed.format.rawValue)")
         throw ExitCode(2)
       }
       for note in parsed.notes { printError("lifesim explain: \(log): \(note)") }
