@@ -49,19 +49,36 @@ public struct App: Sendable {
   public internal(set) var discardedSessions: [Int32] = []
   /// The number the next scene session gets.
   var nextSceneNumber: Int32 = 1
+  /// The process's time in the background and its rules (`BackgroundTime`),
+  /// held here so that its `reduce` runs in place.
+  public internal(set) var background = BackgroundTime(epoch: 0, deadline: nil, launchEnd: nil, playingAudio: false)
+  /// Whether the app has the `audio` background mode, read once at install.
+  public let audioMode: Bool
   /// After a user force-quit: no background launch until the user opens the app (§2.6).
-  public internal(set) var backgroundLaunchBlocked = false
+  public internal(set) var backgroundLaunchBlocked: Bool {
+    get { background.launchBlocked }
+    set { background.launchBlocked = newValue }
+  }
 
   // The running process (reset at each launch).
 
   /// Background tasks open in this process (reference §3.4).
   public internal(set) var tasks: [BackgroundTask] = []
   /// The background-task limit of the current stretch in the background.
-  public internal(set) var backgroundDeadline: SimTime?
+  public internal(set) var backgroundDeadline: SimTime? {
+    get { background.deadline }
+    set { background.deadline = newValue }
+  }
   /// The end of the current background launch window (§2.8), if any.
-  public internal(set) var backgroundLaunchEnd: SimTime?
+  public internal(set) var backgroundLaunchEnd: SimTime? {
+    get { background.launchEnd }
+    set { background.launchEnd = newValue }
+  }
   /// Playing audio (with the `audio` mode): the process stays running (§3.6).
-  public internal(set) var playingAudio = false
+  public internal(set) var playingAudio: Bool {
+    get { background.playingAudio }
+    set { background.playingAudio = newValue }
+  }
   /// The process was prewarmed and waits for the user's tap (§2.1 "Prewarming").
   public internal(set) var prewarm: Prewarm?
   /// A restoration activity that survived a force-quit, for the next new
@@ -76,7 +93,10 @@ public struct App: Sendable {
   /// scene in the scene model.
   public internal(set) var windows: [Window] = []
   /// Voids scheduled OS deadlines when the process changes between foreground and background.
-  var epoch: UInt32 = 0
+  var epoch: UInt32 {
+    get { background.epoch }
+    set { background.epoch = newValue }
+  }
 
   /// The callbacks the script handles.
   public var handled = CallbackSet()
@@ -96,12 +116,13 @@ public struct App: Sendable {
     self.id = id
     self.config = config
     self.model = model
+    audioMode = config.backgroundModes.contains("audio")
   }
 
   /// The jetsam band of the process (reference §4): audio 12, foreground 10,
   /// running in the background 3, suspended 0.
   public var band: JetsamBand {
-    if playingAudio && hasMode("audio") && state.isExecuting { return .audio }
+    if playingAudio && audioMode && state.isExecuting { return .audio }
     switch state {
     case .active, .inactive: return .foreground
     case .background: return .background

@@ -76,12 +76,12 @@ public enum SceneRules {
   /// §8.2's early-iOS-13 order (Neuburg).
   public static func forceQuit(_ state: AppState, entersBackgroundFirst: Bool) -> Effects<LifecycleEffect> {
     switch state {
-    case .notRunning: return [.discardSessions]
-    case .suspended: return [.apply(.kill), .discardSessions]
+    case .notRunning: return Effects(.discardSessions)
+    case .suspended: return Effects(.apply(.kill), .discardSessions)
     default:
-      if entersBackgroundFirst { return [.walkScenes(.toBackground), .apply(.terminate), .discardSessions] }
+      if entersBackgroundFirst { return Effects(.walkScenes(.toBackground), .apply(.terminate), .discardSessions) }
       // didDiscardSceneSessions:, then applicationWillTerminate:.
-      return [.walkScenes(.userTerminate), .discardSessions, .apply(.terminate)]
+      return Effects(.walkScenes(.userTerminate), .discardSessions, .apply(.terminate))
     }
   }
 
@@ -89,12 +89,12 @@ public enum SceneRules {
   /// with no `sceneDidEnterBackground:`, so the notification stands alone
   /// (§1.3).
   public static func leftScreen(_ state: AppState) -> Effects<LifecycleEffect> {
-    state == .inactive ? [.apply(.enterBackground), .post(.didEnterBackground)] : [.post(.didEnterBackground)]
+    state == .inactive ? Effects(.apply(.enterBackground), .post(.didEnterBackground)) : Effects(.post(.didEnterBackground))
   }
 
   /// The process changed state: when it died, its scenes detach with it
   /// (§1.4 "Suspended → Not running"; their sessions survive).
   public static func processChanged(to state: AppState, hasScenes: Bool) -> Effects<LifecycleEffect> {
-    state == .notRunning && hasScenes ? [.detachScenes] : []
+    state == .notRunning && hasScenes ? Effects(.detachScenes) : Effects()
   }
 }

@@ -31,12 +31,23 @@ public struct BackgroundTime: Equatable, Sendable {
   }
 
   /// Audio keeps the process running: it plays, and the app has the `audio` mode.
-  public func holdsAudio(_ facts: BackgroundFacts) -> Bool { playingAudio && facts.audioMode }
+  public func holdsAudio(_ facts: BackgroundFacts) -> Bool { holdsAudio(audioMode: facts.audioMode) }
+  public func holdsAudio(audioMode: Bool) -> Bool { playingAudio && audioMode }
 
   /// Something keeps the process running in the background: an open task,
   /// audio, or a background launch's window (§0 "Suspension").
-  public func isHeld(_ facts: BackgroundFacts) -> Bool {
-    facts.openTasks || holdsAudio(facts) || launchEnd != nil
+  public func isHeld(_ facts: BackgroundFacts) -> Bool { isHeld(openTasks: facts.openTasks, audioMode: facts.audioMode) }
+  public func isHeld(openTasks: Bool, audioMode: Bool) -> Bool {
+    openTasks || holdsAudio(audioMode: audioMode) || launchEnd != nil
+  }
+
+  /// The process leaves the background: its background deadlines are void.
+  /// A rule with no effects and no facts, so the device calls it directly
+  /// on every return to the foreground.
+  public mutating func left() {
+    epoch &+= 1
+    deadline = nil
+    launchEnd = nil
   }
 
   // MARK: - Rules
@@ -49,64 +60,62 @@ public struct BackgroundTime: Equatable, Sendable {
   public mutating func reduce(_ event: BackgroundEvent, facts: BackgroundFacts) -> Effects<BackgroundEffect> {
     switch event {
     case .settle:
-      guard facts.state == .background else { return [] }
+      guard facts.state == .background else { return Effects() }
       // §0, §3.7: an app that opts out of background execution ends here.
-      if facts.exitsOnSuspend { return [.terminateForExit] }
+      if facts.exitsOnSuspend { return Effects(.terminateForExit) }
       // §3.6: without the audio key, audio stops on backgrounding.
       if !facts.audioMode { playingAudio = false }
       // §0 "Suspension": right after the snapshot, unless a task or a mode holds it.
-      return startStretch(facts) ? [.snapshot, .askBudget, .then(.idle)] : [.snapshot, .then(.idle)]
+      return startStretch(facts) ? Effects(.snapshot, .askBudget, .then(.idle)) : Effects(.snapshot, .then(.idle))
 
     case .rest:
-      return startStretch(facts) ? [.askBudget, .then(.idle)] : [.then(.idle)]
+      return startStretch(facts) ? Effects(.askBudget, .then(.idle)) : Effects(.then(.idle))
 
     case .budget(let budget):
       let deadline = facts.now + budget
       self.deadline = deadline
       // §3.4: the expiration handlers run `expirationLead` before the limit.
-      return [.schedule(.taskExpiration, at: max(facts.now, deadline - facts.expirationLead)),
-              .schedule(.taskDeadline, at: deadline)]
+      return Effects(.schedule(.taskExpiration, at: max(facts.now, deadline - facts.expirationLead)),
+                     .schedule(.taskDeadline, at: deadline))
 
     case .audio(let playing):
-      guard playingAudio != playing else { return [] }
+      guard playingAudio != playing else { return Effects() }
       playingAudio = playing
-      guard facts.state == .background else { return [] }
+      guard facts.state == .background else { return Effects() }
       // §3.4: tasks do not expire under an audio assertion; when it ends, a
       // fresh budget starts.
-      return startStretch(facts) ? [.askBudget, .schedule(.idleCheck, at: facts.now)] : []
+      return startStretch(facts) ? Effects(.askBudget, .schedule(.idleCheck, at: facts.now)) : Effects()
 
     case .launchWindowOpens:
       // §2.8: the window opens as the event is delivered, within the usual budget.
       let ask = deadline == nil && startStretch(facts)
       let end = facts.now + facts.launchTime
       launchEnd = end
-      return ask ? [.askBudget, .schedule(.backgroundLaunchEnd, at: end)] : [.schedule(.backgroundLaunchEnd, at: end)]
+      return ask ? Effects(.askBudget, .schedule(.backgroundLaunchEnd, at: end)) : Effects(.schedule(.backgroundLaunchEnd, at: end))
 
     case .launchWindowEnds:
       // §2.8 steps 4–5: the snapshot, then suspension once the code returns.
-      guard launchEnd != nil, facts.state == .background else { return [] }
+      guard launchEnd != nil, facts.state == .background else { return Effects() }
       launchEnd = nil
-      return [.snapshot, .schedule(.idleCheck, at: facts.now)]
+      return Effects(.snapshot, .schedule(.idleCheck, at: facts.now))
 
     case .taskEnded:
-      guard facts.state == .background else { return [] }
-      return [.schedule(.idleCheck, at: facts.now)]
+      guard facts.state == .background else { return Effects() }
+      return Effects(.schedule(.idleCheck, at: facts.now))
 
     case .left:
-      epoch &+= 1
-      deadline = nil
-      launchEnd = nil
-      return []
+      left()
+      return Effects()
 
     case .due(let what, let pid, let epoch):
-      guard facts.pid == pid, self.epoch == epoch, facts.state == .background else { return [] }
+      guard facts.pid == pid, self.epoch == epoch, facts.state == .background else { return Effects() }
       switch what {
       case .taskExpiration:
         // §3.4: "called shortly before the app's remaining background time reaches 0".
-        return [.expireTasks, .then(.tasksExpired(pid: pid))]
+        return Effects(.expireTasks, .then(.tasksExpired(pid: pid)))
       case .taskDeadline:
         // §0: a task still open at the limit kills the process silently.
-        return facts.openTasks ? [.kill(.backgroundTask, code: facts.taskKillCode)] : []
+        return facts.openTasks ? Effects(.kill(.backgroundTask, code: facts.taskKillCode)) : Effects()
       case .backgroundLaunchEnd:
         return reduce(.launchWindowEnds, facts: facts)
       case .idleCheck:
@@ -115,42 +124,42 @@ public struct BackgroundTime: Equatable, Sendable {
 
     case .tasksExpired(let pid):
       // An expiration handler that got its process killed ends the step.
-      guard facts.pid == pid, facts.state == .background else { return [] }
-      return [.schedule(.idleCheck, at: facts.now)]
+      guard facts.pid == pid, facts.state == .background else { return Effects() }
+      return Effects(.schedule(.idleCheck, at: facts.now))
 
     case .idle:
-      guard facts.state == .background, !isHeld(facts) else { return [] }
-      return [.suspend]
+      guard facts.state == .background, !isHeld(facts) else { return Effects() }
+      return Effects(.suspend)
 
     case .forceQuit:
       // §2.6: in all cases, until the user opens the app.
       launchBlocked = true
-      return []
+      return Effects()
 
     case .userOpened:
       launchBlocked = false
-      return []
+      return Effects()
 
     case .launchRequested(let action, let callback):
       // §2.6: after a force-quit, no background launch until the user opens the app.
-      if launchBlocked { return [.refuseLaunch(action)] }
+      if launchBlocked { return Effects(.refuseLaunch(action)) }
       let woke = facts.state == .notRunning || facts.state == .suspended
-      if facts.state == .notRunning { return [.apply(.launchInBackground), .then(.launched(callback, woke: woke))] }
+      if facts.state == .notRunning { return Effects(.apply(.launchInBackground), .then(.launched(callback, woke: woke))) }
       return reduce(.launched(callback, woke: woke), facts: facts)
 
     case .launched(let callback, let woke):
-      if facts.state == .suspended { return [.apply(.resume), .then(.resumed(callback, woke: woke))] }
+      if facts.state == .suspended { return Effects(.apply(.resume), .then(.resumed(callback, woke: woke))) }
       return reduce(.resumed(callback, woke: woke), facts: facts)
 
     case .resumed(let callback, let woke):
       // §8.1's documented variant (Apple's article, step 2).
-      if woke && facts.launchEntersBackground { return [.announceBackground, .then(.launchDelivers(callback))] }
+      if woke && facts.launchEntersBackground { return Effects(.announceBackground, .then(.launchDelivers(callback))) }
       return reduce(.launchDelivers(callback), facts: facts)
 
     case .launchDelivers(let callback):
       // §2.8: the window opens as the event is delivered, so ctx:complete()
       // inside it ends it.
-      guard facts.state == .background else { return [.deliver(callback)] }
+      guard facts.state == .background else { return Effects(.deliver(callback)) }
       var effects = reduce(.launchWindowOpens, facts: facts)
       effects.append(.deliver(callback))
       return effects

@@ -63,28 +63,29 @@ extension Device {
     try run(.audio(playing: playing), for: id)
   }
 
-  /// The process's time in the background, as the part sees it.
-  func backgroundTime(_ id: AppID) -> BackgroundTime {
-    let app = self[id]
-    return BackgroundTime(epoch: app.epoch, deadline: app.backgroundDeadline, launchEnd: app.backgroundLaunchEnd,
-                          playingAudio: app.playingAudio, launchBlocked: app.backgroundLaunchBlocked)
-  }
-
   /// What the background rules read of the process and the policy now.
   func backgroundFacts(_ id: AppID) -> BackgroundFacts {
-    let app = self[id]
-    return BackgroundFacts(now: now, state: app.state, pid: app.pid, openTasks: !app.tasks.isEmpty,
-                           audioMode: app.hasMode("audio"), exitsOnSuspend: exitsOnSuspend(id),
-                           expirationLead: policy.expirationLead, launchTime: policy.backgroundLaunchTime,
-                           taskKillCode: profile.backgroundTaskKillCode,
-                           launchEntersBackground: quirks.contains(.backgroundLaunchEntersBackground))
+    // Field by field: a copy of the whole app would retain its arrays and strings.
+    // The profile's and the quirks' parts are the device's for life (`fixedFacts`).
+    var facts = fixedFacts.background
+    facts.now = now
+    facts.state = self[id].state
+    facts.pid = self[id].pid
+    facts.openTasks = !self[id].tasks.isEmpty
+    facts.audioMode = self[id].audioMode
+    facts.exitsOnSuspend = self[id].config.exitsOnSuspend && facts.exitsOnSuspend
+    facts.expirationLead = policy.expirationLead
+    facts.launchTime = policy.backgroundLaunchTime
+    return facts
   }
 
-  func holdsAudio(_ id: AppID) -> Bool { backgroundTime(id).holdsAudio(backgroundFacts(id)) }
+  func holdsAudio(_ id: AppID) -> Bool { self[id].background.holdsAudio(audioMode: self[id].audioMode) }
 
   /// Something keeps the process running in the background: an open task, audio,
   /// or a background launch window (§0 "Suspension").
-  func isHeld(_ id: AppID) -> Bool { backgroundTime(id).isHeld(backgroundFacts(id)) }
+  func isHeld(_ id: AppID) -> Bool {
+    self[id].background.isHeld(openTasks: !self[id].tasks.isEmpty, audioMode: self[id].audioMode)
+  }
 
   /// The background time of a new stretch: the policy's, or the host's answer
   /// to `background_time`.
@@ -99,7 +100,7 @@ extension Device {
 
   /// The process leaves the background: its background deadlines are void.
   func leftBackground(_ id: AppID) {
-    try? run(.left, for: id)  // no effects: nothing throws
+    self[id].background.left()
   }
 
   /// The expiration handlers of the open tasks (§3.4), each in its own

@@ -2,7 +2,7 @@
 // and says what follows; the device does it here, in order.
 extension Device {
   /// What the profile and the model say about the screen's rules.
-  var screenFacts: ScreenFacts { ScreenFacts(profile: profile, model: model) }
+  var screenFacts: ScreenFacts { fixedFacts.screen }
 
   /// Applies a screen event (`Screen.reduce`) and then its effects, in order.
   /// - Parameters:
@@ -114,13 +114,8 @@ extension Device {
     var next: BackgroundEvent? = event
     while let event = next {
       next = nil
-      var part = backgroundTime(id)
-      let effects = part.reduce(event, facts: backgroundFacts(id))
-      self[id].epoch = part.epoch
-      self[id].backgroundDeadline = part.deadline
-      self[id].backgroundLaunchEnd = part.launchEnd
-      self[id].playingAudio = part.playingAudio
-      self[id].backgroundLaunchBlocked = part.launchBlocked
+      let facts = backgroundFacts(id)
+      let effects = self[id].background.reduce(event, facts: facts)
       for effect in effects {
         switch effect {
         case .askBudget:

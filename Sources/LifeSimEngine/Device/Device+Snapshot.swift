@@ -40,7 +40,7 @@ public struct DeviceState {
   /// The stored properties of `Device` besides `state`, which a state leaves
   /// out on purpose (for the test that keeps the list complete).
   public static let unsavedProperties: Set<String> = [
-    "profile", "seed", "quirks", "model", "host", "coverage", "trapsOnViolation", "machines",
+    "profile", "seed", "quirks", "model", "host", "coverage", "trapsOnViolation", "machines", "fixedFacts",
     "checkpoint", "stepsToCheckpoint",
   ]
 }

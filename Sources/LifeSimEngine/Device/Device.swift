@@ -64,6 +64,16 @@ public final class Device {
   /// The state machines' tables and the callback rows, held so the hot path
   /// reads them without `swift_once`.
   let machines = Machines()
+  /// What the parts' rules read of the profile, the model and the quirks,
+  /// worked out once: they are fixed for the device's life, and the rules
+  /// run on every action and process event.
+  let fixedFacts: FixedFacts
+
+  struct FixedFacts {
+    let screen: ScreenFacts
+    /// The profile's parts; the process's and the policy's are filled in per step.
+    let background: BackgroundFacts
+  }
   /// Counts of opens, kills and data loss, kept even with the trace off.
   public internal(set) var stats: DeviceStats {
     _read { yield state.stats }
@@ -290,6 +300,12 @@ public final class Device {
     self.seed = seed
     self.quirks = quirks
     self.model = model
+    fixedFacts = FixedFacts(
+      screen: ScreenFacts(profile: profile, model: model),
+      background: BackgroundFacts(now: .zero, state: .notRunning, pid: 0, openTasks: false, audioMode: false,
+                                  exitsOnSuspend: profile.honoursExitsOnSuspend, expirationLead: .zero,
+                                  launchTime: .zero, taskKillCode: profile.backgroundTaskKillCode,
+                                  launchEntersBackground: quirks.contains(.backgroundLaunchEntersBackground)))
     state = DeviceState(random: SeededGenerator(seed: seed),
                         memory: MemoryMonitor(ramMB: memoryMB ?? model?.ramMB, model: model),
                         watchdogs: Watchdogs(debugger: debugger), policy: Policy(profile: profile))

@@ -6,8 +6,8 @@
 /// step runs on every action and every process event, and an array would
 /// allocate each time.
 ///
-///     var effects: Effects<ScreenEffect> = []
-///     effects.append(.sendToBackground(app))
+///     var effects = Effects<ScreenEffect>(.sendToBackground(app))
+///     effects.append(.then(.wentHome))
 ///     for effect in effects { /* apply it */ }
 public struct Effects<Effect: Equatable & Sendable>: Equatable, Sendable, Sequence, ExpressibleByArrayLiteral {
   /// The most effects one step may return.
@@ -18,9 +18,18 @@ public struct Effects<Effect: Equatable & Sendable>: Equatable, Sendable, Sequen
 
   public init() {}
 
+  /// For tests and examples: a literal builds an array on the heap first,
+  /// which the rules avoid by naming their effects with `Effects(a, b, …)`.
   public init(arrayLiteral elements: Effect...) {
     for e in elements { append(e) }
   }
+
+  // One initializer per count, so that a rule's effects never pass through
+  // an array (a literal's array is allocated and freed on every step).
+  public init(_ a: Effect) { e0 = a; count = 1 }
+  public init(_ a: Effect, _ b: Effect) { e0 = a; e1 = b; count = 2 }
+  public init(_ a: Effect, _ b: Effect, _ c: Effect) { e0 = a; e1 = b; e2 = c; count = 3 }
+  public init(_ a: Effect, _ b: Effect, _ c: Effect, _ d: Effect) { e0 = a; e1 = b; e2 = c; e3 = d; count = 4 }
 
   public var isEmpty: Bool { count == 0 }
 

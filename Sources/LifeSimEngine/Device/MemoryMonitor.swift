@@ -62,8 +62,8 @@ public struct MemoryMonitor: Sendable {
     case .checkDue:
       // Cleared first: a kill below asks for another check, at this instant.
       checkScheduled = false
-      guard ramMB != nil else { return [] }
-      return [.killOverLimit, .then(.check)]
+      guard ramMB != nil else { return Effects() }
+      return Effects(.killOverLimit, .then(.check))
 
     case .check:
       let now = self.level(used: usedMB, policy: policy)
@@ -72,27 +72,27 @@ public struct MemoryMonitor: Sendable {
       level = now
       // Every rise warns, before any kill; the warnings' handlers may change
       // the memory in use, so the part looks again after them.
-      return rising ? [.recordLevel(now), .warnEveryApp, .then(.lookAgain)] : [.recordLevel(now), .then(.lookAgain)]
+      return rising ? Effects(.recordLevel(now), .warnEveryApp, .then(.lookAgain)) : Effects(.recordLevel(now), .then(.lookAgain))
 
     case .lookAgain:
       let now = self.level(used: usedMB, policy: policy)
-      if now == .critical { return [.jetsam] }
+      if now == .critical { return Effects(.jetsam) }
       return reduce(.noVictim, usedMB: usedMB, policy: policy)
 
     case .noVictim:
       let now = self.level(used: usedMB, policy: policy)
-      guard now != level else { return [] }
+      guard now != level else { return Effects() }
       level = now
-      return [.recordLevel(now)]
+      return Effects(.recordLevel(now))
 
     case .simulatedWarning:
       // §0 "Memory warning": the warning alone; the level is not the monitor's to change.
-      return [.warnEveryApp]
+      return Effects(.warnEveryApp)
 
     case .pressure:
       // §4: pressure from outside the apps takes the lowest bands first, and
       // what the user sees survives.
-      return [.killBelow(.foreground, reason: .vmPageShortage)]
+      return Effects(.killBelow(.foreground, reason: .vmPageShortage))
     }
   }
 }

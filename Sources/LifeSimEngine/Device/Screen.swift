@@ -70,19 +70,19 @@ public struct Screen: Sendable, Equatable {
     case .home:
       // §2.2: the app on screen goes to the background.
       closeOverlays()
-      guard let f = frontmost else { return [] }
-      return [.sendToBackground(f), .then(.wentHome)]
+      guard let f = frontmost else { return Effects() }
+      return Effects(.sendToBackground(f), .then(.wentHome))
 
     case .wentHome:
       frontmost = nil
-      return []
+      return Effects()
 
     case .lock:
       // §2.3: from iOS 5 like Home, but the app stays the one to return on
       // unlock; on iOS 4 only a resign. §0: protected data locks later.
       isLocked = true
       closeOverlays()
-      var effects: Effects<ScreenEffect> = [.lockProtectedData]
+      var effects: Effects<ScreenEffect> = Effects(.lockProtectedData)
       guard let f = frontmost else { return effects }
       if facts.lockEntersBackground {
         if facts.lockReactivates { effects.append(.reactivateOnLock(f)) }
@@ -94,65 +94,65 @@ public struct Screen: Sendable, Equatable {
 
     case .unlock:
       isLocked = false
-      return [.unlockProtectedData, .then(.protectedDataUnlocked)]
+      return Effects(.unlockProtectedData, .then(.protectedDataUnlocked))
 
     case .protectedDataUnlocked:
       // §2.3: the app that was on screen returns; an overlay that arrived
       // while locked (a call) still covers it (§2.4).
-      guard let f = frontmost else { return [] }
-      return [.walk(interruption == nil ? .toActive : .toInactive, f)]
+      guard let f = frontmost else { return Effects() }
+      return Effects(.walk(interruption == nil ? .toActive : .toInactive, f))
 
     case .interrupt(let kind, let callStyle):
       if kind == .notificationCenterPeek {
         // §2.4: the shade is pulled part way and springs back: resign, then
         // become active again, with nothing left showing.
-        guard let f = frontmost, !isLocked, !isSwitcherOpen else { return [] }
-        return [.walk(.toInactive, f), .then(.peekResigned(f))]
+        guard let f = frontmost, !isLocked, !isSwitcherOpen else { return Effects() }
+        return Effects(.walk(.toInactive, f), .then(.peekResigned(f)))
       }
       interruption = kind
       if facts.showsBanner(kind, style: callStyle) {
         // §2.4, iOS 14+: the compact banner leaves the app under it active.
         activeUnderInterruption = true
-        return []
+        return Effects()
       }
-      guard let f = frontmost, !isLocked else { return [] }
+      guard let f = frontmost, !isLocked else { return Effects() }
       if kind == .notificationCenter && facts.notificationCenterReactivates {
-        return [.walk(.toInactive, f), .then(.notificationCenterResigned(f))]
+        return Effects(.walk(.toInactive, f), .then(.notificationCenterResigned(f)))
       }
-      return [.walk(.toInactive, f)]
+      return Effects(.walk(.toInactive, f))
 
     case .peekResigned(let f):
       // Killed in its resign handler, the app is no longer on screen to return.
-      guard frontmost == f else { return [] }
-      return [.walk(.toActive, f)]
+      guard frontmost == f else { return Effects() }
+      return Effects(.walk(.toActive, f))
 
     case .notificationCenterResigned(let f):
       // §2.4, iOS 11–12: fully pulled down, Notification Center lets the app
       // become active again.
-      guard frontmost == f, !isSwitcherOpen else { return [] }
+      guard frontmost == f, !isSwitcherOpen else { return Effects() }
       activeUnderInterruption = true
-      return [.walk(.toActive, f)]
+      return Effects(.walk(.toActive, f))
 
     case .endInterrupt(let accept):
-      guard let current = interruption else { return [] }
+      guard let current = interruption else { return Effects() }
       let wasActiveUnder = activeUnderInterruption
       clearInterruption()
       if current == .call && accept { callInProgress = true }
       // A call banner: the app was never interrupted; answering keeps the
       // call in the compact banner and the app in front.
-      if current == .call && wasActiveUnder { return [] }
+      if current == .call && wasActiveUnder { return Effects() }
       if wasActiveUnder, let f = frontmost, !isLocked, !isSwitcherOpen {
         // §2.4, iOS 11–12: dismissing it resigns the app, which becomes active once more.
-        return [.walk(.toInactive, f), .walk(.toActive, f)]
+        return Effects(.walk(.toInactive, f), .walk(.toActive, f))
       }
-      guard let f = frontmost, !isLocked else { return [] }
-      if accept && current == .call { return [.sendToBackground(f), .then(.callAnswered(f))] }
-      return isSwitcherOpen ? [] : [.walk(.toActive, f)]
+      guard let f = frontmost, !isLocked else { return Effects() }
+      if accept && current == .call { return Effects(.sendToBackground(f), .then(.callAnswered(f))) }
+      return isSwitcherOpen ? Effects() : Effects(.walk(.toActive, f))
 
     case .callAnswered(let f):
       frontmost = nil
       callReturnsTo = f  // iOS returns to it when the call ends
-      return []
+      return Effects()
 
     case .endCall:
       // §2.4: iOS returns to the app that was in front when a full-screen
@@ -160,17 +160,17 @@ public struct Screen: Sendable, Equatable {
       callInProgress = false
       let back = callReturnsTo
       callReturnsTo = nil
-      guard let back, frontmost == nil, !isLocked, interruption == nil, !isSwitcherOpen else { return [] }
+      guard let back, frontmost == nil, !isLocked, interruption == nil, !isSwitcherOpen else { return Effects() }
       frontmost = back
-      return [.walk(.toActive, back)]
+      return Effects(.walk(.toActive, back))
 
     case .openSwitcher:
       // §2.5: the app in front resigns active.
       clearInterruption()
-      if isSwitcherOpen { return [] }
+      if isSwitcherOpen { return Effects() }
       isSwitcherOpen = true
-      guard let f = frontmost else { return [] }
-      return [.walk(.toInactive, f)]
+      guard let f = frontmost else { return Effects() }
+      return Effects(.walk(.toInactive, f))
 
     case .switchTo(let id):
       // §2.5: the switcher opens first, then the app picked comes to the front.
@@ -188,11 +188,11 @@ public struct Screen: Sendable, Equatable {
     case .bringToFront(let id):
       // The previous app leaves, the switcher and any overlay close.
       closeOverlays()
-      if let f = frontmost, f != id { return [.sendToBackground(f), .then(.takeFront(id))] }
+      if let f = frontmost, f != id { return Effects(.sendToBackground(f), .then(.takeFront(id))) }
       return reduce(.takeFront(id), facts: facts)
 
     case .takeFront(let id):
-      var effects: Effects<ScreenEffect> = []
+      var effects = Effects<ScreenEffect>()
       if frontmost != id { effects.append(.countOpen(id)) }
       frontmost = id
       effects.append(.bringForward(id))
@@ -202,10 +202,10 @@ public struct Screen: Sendable, Equatable {
       // §2.12: in front and active, an app with a UNUserNotificationCenter
       // delegate hears it in willPresent; without one, a remote notification
       // reaches the legacy method. Otherwise the system shows it.
-      guard frontmost == id && app.active else { return [] }
+      guard frontmost == id && app.active else { return Effects() }
       let delegate = facts.notificationCenterDelegate && (app.willPresent || app.didReceive)
       let callback: Callback? = delegate ? .userNotificationCenterWillPresent : remote ? .didReceiveRemoteNotification : nil
-      return callback.map { [.deliver($0, id)] } ?? []
+      return callback.map { Effects(.deliver($0, id)) } ?? Effects()
 
     case .notificationOpened(let id, let remote, let app):
       // §2.12: the delegate's didReceive, or for a remote notification the
@@ -214,9 +214,9 @@ public struct Screen: Sendable, Equatable {
       let delegate = facts.notificationCenterDelegate && app.didReceive
       let callback: Callback? = delegate ? .userNotificationCenterDidReceive : remote ? .didReceiveRemoteNotification : nil
       if frontmost == id && app.active && interruption == nil && !isSwitcherOpen {
-        return callback.map { [.deliver($0, id)] } ?? []
+        return callback.map { Effects(.deliver($0, id)) } ?? Effects()
       }
-      return [.bringForwardOpening(id, remote: remote, callback: callback)]
+      return Effects(.bringForwardOpening(id, remote: remote, callback: callback))
     }
   }
 }
