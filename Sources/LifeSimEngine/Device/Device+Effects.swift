@@ -157,4 +157,27 @@ extension Device {
       }
     }
   }
+
+  /// What the profile, the policy and an app say about view controllers' rules.
+  func viewControllerFacts(_ id: AppID) -> ViewControllerFacts {
+    ViewControllerFacts(profile: profile, policy: policy, implemented: self[id].implemented)
+  }
+
+  /// Applies a step of the view controllers' rules (`ViewHierarchy.reduce`)
+  /// for an app's view controllers, and its effects, in order.
+  func run(_ event: ViewControllerEvent, app id: AppID) throws {
+    for effect in objects.reduce(event, facts: viewControllerFacts(id)) {
+      switch effect {
+      case .create(let vc): try createCallbacks(vc)
+      case .loadView(let vc): try loadViewIfNeeded(vc)
+      case .appear(let vc, let event): try appear(vc, event)
+      case .moveToWindow(let vc, let entering): try moveToWindow(objects.views(under: vc), entering: entering)
+      case .deliver(let callback, let vc): try deliverUI(callback, vc: vc)
+      case .layout(let vc, let passes): try layoutPass(vc, passes: passes)
+      case .deallocViews(let vc): for v in objects.views(under: vc) { try deallocView(v) }
+      case .forwardIsAppearing(let vc):
+        for child in objects[vc: vc].children { try run(.childIsAppearing(child), app: id) }
+      }
+    }
+  }
 }

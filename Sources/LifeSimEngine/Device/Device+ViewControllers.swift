@@ -151,7 +151,7 @@ extension Device {
         try appear(child, .willAppear)
         objects[vc: child].inWindow = true
         try moveToWindow(objects.views(under: child), entering: true)
-        if deliversViewIsAppearing(child) { try deliverUI(.viewIsAppearing, vc: child) }  // §0, §5.3
+        if objects.deliversViewIsAppearing(child, facts: viewControllerFacts(id)) { try deliverUI(.viewIsAppearing, vc: child) }  // §0, §5.3
         try layoutPass(child, passes: policy.layoutPassesFirst)
         if parentAppearance == .appeared {
           objects[vc: child].hasAppeared = true
@@ -419,73 +419,22 @@ extension Device {
     try body()
   }
 
-  /// Walks one kind's table with A and B (reference §5.4).
+  /// Walks one kind's table with A and B (reference §5.4), each step through
+  /// `ViewHierarchy.reduce`.
   private func change(_ kind: ScreenChange, a: ObjectID?, b: ObjectID?, app id: AppID, window w: Int) throws {
     self[id].windows[w].changing = true
     defer { if w < self[id].windows.count { self[id].windows[w].changing = false } }
-    // Once only viewDidAppear: and dealloc remain, the transition has completed
-    // as far as UIKit's bookkeeping goes: a handler there may start the next.
     let steps = kind.steps
-    let settled = (steps.lastIndex { step in
-      switch step { case .didAppear, .dealloc: return false; default: return true }
-    } ?? -1) + 1
+    let settled = kind.settledAt
     for (i, step) in steps.enumerated() {
       if i == settled, w < self[id].windows.count { self[id].windows[w].changing = false }
-      try perform(step, a: a, b: b)
-    }
-  }
-
-  private func perform(_ step: ScreenChangeStep, a: ObjectID?, b: ObjectID?) throws {
-    func pick(_ p: Party) -> ObjectID? { p == .a ? a : b }
-    switch step {
-    case .prepare(let p):
-      guard let vc = pick(p) else { return }
-      if !objects[vc: vc].created { try createCallbacks(vc) }
-      try loadViewIfNeeded(vc)
-    case .willAppear(let p):
-      guard let vc = pick(p) else { return }
-      try loadViewIfNeeded(vc)  // §5.5: a view unloaded on iOS ≤ 5 loads again on the next access
-      try appear(vc, .willAppear)
-    case .enterWindow(let p):
-      guard let vc = pick(p), !objects[vc: vc].inWindow else { return }
-      set(vc) { $0.inWindow = true }
-      try moveToWindow(objects.views(under: vc), entering: true)
-    case .isAppearing(let p):
-      guard let vc = pick(p) else { return }
-      if deliversViewIsAppearing(vc) { try deliverUI(.viewIsAppearing, vc: vc) }
-      // §5.6: a container forwards viewIsAppearing: to the children appearing with it.
-      for child in objects[vc: vc].children where objects[vc: child].appearance == .appearing && deliversViewIsAppearing(child) {
-        try deliverUI(.viewIsAppearing, vc: child)
-      }
-    case .layout(let p):
-      guard let vc = pick(p) else { return }
-      // A view controller that appeared before is being revealed (a pop, a
-      // full-screen dismissal): its view keeps its size (§5.4).
-      try layoutPass(vc, passes: objects[vc: vc].hasAppeared ? policy.layoutPassesRevealed : policy.layoutPassesFirst)
-    case .didAppear(let p):
-      guard let vc = pick(p) else { return }
-      set(vc) { $0.hasAppeared = true }
-      try appear(vc, .didAppear)
-    case .willDisappear(let p):
-      guard let vc = pick(p) else { return }
-      try appear(vc, .willDisappear)
-    case .leaveWindow(let p):
-      guard let vc = pick(p), objects[vc: vc].inWindow else { return }
-      set(vc) { $0.inWindow = false }
-      try moveToWindow(objects.views(under: vc), entering: false)
-    case .didDisappear(let p):
-      guard let vc = pick(p) else { return }
-      try appear(vc, .didDisappear)
-    case .dealloc(let p):
-      guard let vc = pick(p) else { return }
-      try appear(vc, .dealloc)
-      for v in objects.views(under: vc) { try deallocView(v) }
+      try run(.step(step, a: a, b: b), app: id)
     }
   }
 
   /// Moves a view controller along its appearance machine, with the edge's
   /// callbacks before or after the change as the table says (§5.3).
-  private func appear(_ vc: ObjectID, _ event: AppearanceEvent) throws {
+  func appear(_ vc: ObjectID, _ event: AppearanceEvent) throws {
     let from = objects[vc: vc].appearance
     guard let e = machines.appearance.edge(from: from, on: event) else {
       throw SimulationError.inconsistent(
@@ -508,24 +457,10 @@ extension Device {
     }
   }
 
-  /// `viewIsAppearing:` per profile: always from 17; on 13–16 only to a view
-  /// controller that implements it; never before 13 (§0, §5.3).
-  private func deliversViewIsAppearing(_ vc: ObjectID) -> Bool {
-    // §5.6: on iOS 13–15 a child misses it, whatever it implements.
-    if case .child = objects[vc: vc].placement, !profile.viewIsAppearingReachesChildren { return false }
-    switch profile.delivery(of: .viewIsAppearing) {
-    case .always: return true
-    case .never, .ifAny: return false
-    case .whenImplemented:
-      let c = objects[vc: vc]
-      return self[c.app].implemented.contains(.viewIsAppearing) || c.spec.handled.contains(.viewIsAppearing)
-    }
-  }
-
   /// `passes` layout pairs; in the first, the subviews that need it lay out
   /// (after the view controller's, as Core Animation recurses); then the
   /// subviews that need it draw (§5.3, §6).
-  private func layoutPass(_ vc: ObjectID, passes: Int) throws {
+  func layoutPass(_ vc: ObjectID, passes: Int) throws {
     for pass in 0..<max(passes, 0) {
       try deliverUI(.viewWillLayoutSubviews, vc: vc)
       try deliverUI(.viewDidLayoutSubviews, vc: vc)
@@ -548,7 +483,7 @@ extension Device {
 
   /// `willMoveToWindow:` for every view, then `didMoveToWindow` for every view,
   /// parents first (§6).
-  private func moveToWindow(_ moving: [ObjectID], entering: Bool) throws {
+  func moveToWindow(_ moving: [ObjectID], entering: Bool) throws {
     for v in moving { try deliverUI(.willMoveToWindow, view: v) }
     for v in moving {
       objects[view: v].inWindow = entering
@@ -557,7 +492,7 @@ extension Device {
     }
   }
 
-  private func deallocView(_ v: ObjectID) throws {
+  func deallocView(_ v: ObjectID) throws {
     try deliverUI(.dealloc, view: v)
     objects[view: v].deallocated = true
   }
@@ -578,7 +513,7 @@ extension Device {
   }
 
   /// The creation path of a view controller (§5.1).
-  private func createCallbacks(_ vc: ObjectID) throws {
+  func createCallbacks(_ vc: ObjectID) throws {
     set(vc) { $0.created = true }
     switch objects[vc: vc].spec.creation {
     case .storyboard:
