@@ -177,6 +177,8 @@ extension Device {
       case .deallocViews(let vc): for v in objects.views(under: vc) { try deallocView(v) }
       case .forwardIsAppearing(let vc):
         for child in objects[vc: vc].children { try run(.childIsAppearing(child), app: id) }
+      case .then(let next):
+        try run(next, app: id)
       }
     }
   }

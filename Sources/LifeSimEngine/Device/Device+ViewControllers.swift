@@ -138,32 +138,7 @@ extension Device {
     }
     let child = objects.makeViewController(spec, app: id, classIndex: trace.classIndex(of: spec.className),
                                            scene: objects[vc: parent].scene, placement: .child(of: parent))
-    objects[vc: parent].children.append(child)
-    try asAppCode(id) { try changingHierarchy(of: parent) {
-      try createCallbacks(child)
-      try deliverUI(.willMoveToParent, vc: child)
-      try loadViewIfNeeded(parent)
-      try loadViewIfNeeded(child)
-      // On screen, or appearing (added from `applicationDidBecomeActive:` at
-      // launch, between the container's viewWillAppear: and viewDidAppear:).
-      let parentAppearance = objects[vc: parent].appearance
-      if (parentAppearance == .appeared || parentAppearance == .appearing) && objects[vc: parent].inWindow {
-        try appear(child, .willAppear)
-        objects[vc: child].inWindow = true
-        try moveToWindow(objects.views(under: child), entering: true)
-        if objects.deliversViewIsAppearing(child, facts: viewControllerFacts(id)) { try deliverUI(.viewIsAppearing, vc: child) }  // §0, §5.3
-        try layoutPass(child, passes: policy.layoutPassesFirst)
-        if parentAppearance == .appeared {
-          objects[vc: child].hasAppeared = true
-          try appear(child, .didAppear)
-        } else if profile.childAppearsTwiceMidAppearance {
-          // §5.6: iOS 6's extra viewDidAppear:; the child stays appearing, and
-          // gets the usual one when its container's is forwarded.
-          try deliverUI(.viewDidAppear, vc: child)
-        }
-      }
-      try deliverUI(.didMoveToParent, vc: child)
-    } }
+    try asAppCode(id) { try changingHierarchy(of: parent) { try run(.childAdded(child), app: id) } }
     try endViewAction()
     return child
   }
@@ -177,21 +152,7 @@ extension Device {
     }
     let id = objects[vc: child].app
     try beginViewAction(.removeFromParent, app: id, detail: objects[vc: child].spec.className)
-    try asAppCode(id) { try changingHierarchy(of: parent) {
-      try deliverUI(.willMoveToParent, vc: child)
-      if objects[vc: child].appearance == .appeared {
-        try appear(child, .willDisappear)
-        objects[vc: child].inWindow = false
-        try moveToWindow(objects.views(under: child), entering: false)
-        try appear(child, .didDisappear)
-      }
-      objects[vc: parent].children.removeAll { $0 == child }
-      try deliverUI(.didMoveToParent, vc: child)
-      if objects[vc: child].appearance == .disappeared {
-        try appear(child, .dealloc)
-        for v in objects.views(under: child) { try deallocView(v) }
-      }
-    } }
+    try asAppCode(id) { try changingHierarchy(of: parent) { try run(.childRemoved(child), app: id) } }
     try endViewAction()
   }
 

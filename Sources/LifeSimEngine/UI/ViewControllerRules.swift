@@ -12,9 +12,14 @@ public struct ViewControllerFacts: Equatable, Sendable {
   /// pop or a dismissal reveals (§5.3, §5.4).
   public var layoutPassesFirst: Int
   public var layoutPassesRevealed: Int
+  /// A child added while its container appears gets an extra
+  /// `viewDidAppear:` at once (iOS 6, §5.6).
+  public var childAppearsTwiceMidAppearance: Bool
 
   public init(viewIsAppearing: CallbackDelivery, viewIsAppearingReachesChildren: Bool,
-              appImplementsViewIsAppearing: Bool = false, layoutPassesFirst: Int = 2, layoutPassesRevealed: Int = 0) {
+              appImplementsViewIsAppearing: Bool = false, layoutPassesFirst: Int = 2, layoutPassesRevealed: Int = 0,
+              childAppearsTwiceMidAppearance: Bool = false) {
+    self.childAppearsTwiceMidAppearance = childAppearsTwiceMidAppearance
     self.viewIsAppearing = viewIsAppearing
     self.viewIsAppearingReachesChildren = viewIsAppearingReachesChildren
     self.appImplementsViewIsAppearing = appImplementsViewIsAppearing
@@ -26,7 +31,8 @@ public struct ViewControllerFacts: Equatable, Sendable {
     self.init(viewIsAppearing: profile.delivery(of: .viewIsAppearing),
               viewIsAppearingReachesChildren: profile.viewIsAppearingReachesChildren,
               appImplementsViewIsAppearing: implemented.contains(.viewIsAppearing),
-              layoutPassesFirst: policy.layoutPassesFirst, layoutPassesRevealed: policy.layoutPassesRevealed)
+              layoutPassesFirst: policy.layoutPassesFirst, layoutPassesRevealed: policy.layoutPassesRevealed,
+              childAppearsTwiceMidAppearance: profile.childAppearsTwiceMidAppearance)
   }
 }
 
@@ -36,6 +42,22 @@ public enum ViewControllerEvent: Equatable, Sendable {
   case step(ScreenChangeStep, a: ObjectID?, b: ObjectID?)
   /// A container forwards `viewIsAppearing:` to a child appearing with it (§5.6).
   case childIsAppearing(ObjectID)
+  /// `addChild(_:)` with the child's view added to its container's (§5.6);
+  /// the steps after it follow, each once the effects before it ran.
+  case childAdded(ObjectID)
+  case childLoaded(ObjectID)
+  case childJoins(ObjectID)
+  /// The child's view enters the window; `containerAppeared` is whether its
+  /// container had appeared (not merely appearing) when the child joined.
+  case childEntersWindow(ObjectID, containerAppeared: Bool)
+  case childAppeared(ObjectID, containerAppeared: Bool)
+  /// `willMove(toParent: nil)`, the view removed, `removeFromParent()`, then
+  /// `dealloc` (§5.6); the steps after it follow.
+  case childRemoved(ObjectID)
+  case childLeaves(ObjectID)
+  case childLeavesWindow(ObjectID)
+  case childDetaches(ObjectID)
+  case childGone(ObjectID)
 }
 
 /// What a step of the view controllers' rules asks the device to do.
@@ -59,6 +81,9 @@ public enum ViewControllerEffect: Equatable, Sendable {
   /// Each of its children, as they are once the effects before ran, gets
   /// `.childIsAppearing`.
   case forwardIsAppearing(ObjectID)
+  /// The next step, once the effects before it ran: it reads what their
+  /// handlers left.
+  case then(ViewControllerEvent)
 }
 
 extension ViewHierarchy {
@@ -72,7 +97,66 @@ extension ViewHierarchy {
     case .childIsAppearing(let child):
       guard self[vc: child].appearance == .appearing, deliversViewIsAppearing(child, facts: facts) else { return [] }
       return [.deliver(.viewIsAppearing, child)]
+    case .childAdded(let child):
+      guard let parent = container(of: child) else { return [] }
+      self[vc: parent].children.append(child)
+      return [.create(child), .deliver(.willMoveToParent, child), .loadView(parent), .then(.childLoaded(child))]
+    case .childLoaded(let child):
+      return [.loadView(child), .then(.childJoins(child))]
+    case .childJoins(let child):
+      // On screen, or appearing (added from `applicationDidBecomeActive:` at
+      // launch, between the container's viewWillAppear: and viewDidAppear:).
+      guard let parent = container(of: child), self[vc: parent].inWindow,
+            self[vc: parent].appearance == .appeared || self[vc: parent].appearance == .appearing else {
+        return [.deliver(.didMoveToParent, child)]
+      }
+      let appeared = self[vc: parent].appearance == .appeared
+      return [.appear(child, .willAppear), .then(.childEntersWindow(child, containerAppeared: appeared))]
+    case .childEntersWindow(let child, let appeared):
+      self[vc: child].inWindow = true
+      var effects: Effects<ViewControllerEffect> = [.moveToWindow(child, entering: true)]
+      if deliversViewIsAppearing(child, facts: facts) { effects.append(.deliver(.viewIsAppearing, child)) }  // §0, §5.3
+      effects.append(.layout(child, passes: facts.layoutPassesFirst))
+      effects.append(.then(.childAppeared(child, containerAppeared: appeared)))
+      return effects
+    case .childAppeared(let child, let appeared):
+      if appeared {
+        self[vc: child].hasAppeared = true
+        return [.appear(child, .didAppear), .deliver(.didMoveToParent, child)]
+      }
+      if facts.childAppearsTwiceMidAppearance {
+        // §5.6: iOS 6's extra viewDidAppear:; the child stays appearing, and
+        // gets the usual one when its container's is forwarded.
+        return [.deliver(.viewDidAppear, child), .deliver(.didMoveToParent, child)]
+      }
+      return [.deliver(.didMoveToParent, child)]
+    case .childRemoved(let child):
+      return [.deliver(.willMoveToParent, child), .then(.childLeaves(child))]
+    case .childLeaves(let child):
+      // Only a child on screen disappears.
+      guard self[vc: child].appearance == .appeared else { return detach(child) }
+      return [.appear(child, .willDisappear), .then(.childLeavesWindow(child))]
+    case .childLeavesWindow(let child):
+      self[vc: child].inWindow = false
+      return [.moveToWindow(child, entering: false), .appear(child, .didDisappear), .then(.childDetaches(child))]
+    case .childDetaches(let child):
+      return detach(child)
+    case .childGone(let child):
+      // A child that has disappeared is released: nothing else holds it (§5.5).
+      guard self[vc: child].appearance == .disappeared else { return [] }
+      return [.appear(child, .dealloc), .deallocViews(child)]
     }
+  }
+
+  /// `removeFromParent()`: UIKit calls `didMoveToParentViewController:` (§5.6).
+  private mutating func detach(_ child: ObjectID) -> Effects<ViewControllerEffect> {
+    if let parent = container(of: child) { self[vc: parent].children.removeAll { $0 == child } }
+    return [.deliver(.didMoveToParent, child), .then(.childGone(child))]
+  }
+
+  private func container(of child: ObjectID) -> ObjectID? {
+    if case .child(let parent) = self[vc: child].placement { return parent }
+    return nil
   }
 
   private mutating func reduce(_ step: ScreenChangeStep, a: ObjectID?, b: ObjectID?,
