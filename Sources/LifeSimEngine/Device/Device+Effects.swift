@@ -177,6 +177,9 @@ extension Device {
       case .deallocViews(let vc): for v in objects.views(under: vc) { try deallocView(v) }
       case .forwardIsAppearing(let vc):
         for child in objects[vc: vc].children { try run(.childIsAppearing(child), app: id) }
+      case .deliverView(let callback, let v): try deliverUI(callback, view: v)
+      case .moveSubtree(let v, let entering): try moveToWindow(objects.subtree(v), entering: entering)
+      case .deallocSubtree(let v): for d in objects.subtree(v) { try deallocView(d) }
       case .then(let next):
         try run(next, app: id)
       }

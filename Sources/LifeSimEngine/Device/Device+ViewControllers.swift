@@ -174,25 +174,7 @@ extension Device {
     let id = objects[vc: owner].app
     try beginViewAction(.addView, app: id, detail: spec.className)
     let v = newView(spec, owner: owner, superview: superview)
-    try asAppCode(id) { try changingHierarchy(of: owner) {
-      if superview == nil { try loadViewIfNeeded(owner) }
-      if spec.creation == .code {
-        try deliverUI(.initWithFrame, view: v)
-      } else {
-        try deliverUI(.initWithCoder, view: v)
-        try deliverUI(.awakeFromNib, view: v)
-      }
-      try deliverUI(.willMoveToSuperview, view: v)
-      if let superview { objects[view: superview].subviews.append(v) } else {
-        objects[vc: owner].subviews.append(v)
-      }
-      try deliverUI(.didMoveToSuperview, view: v)
-      let parentInWindow = superview.map { objects[view: $0].inWindow } ?? objects[vc: owner].inWindow
-      if parentInWindow {
-        try moveToWindow([v], entering: true)
-        objects.layoutPending = true
-      }
-    } }
+    try asAppCode(id) { try changingHierarchy(of: owner) { try run(.viewAdded(v), app: id) } }
     if !self[id].state.isRunning { objects[view: v].deallocated = true }  // killed meanwhile
     try endViewAction()
     return v
@@ -208,17 +190,7 @@ extension Device {
     }
     let id = view.app
     try beginViewAction(.removeView, app: id, detail: view.spec.className)
-    try asAppCode(id) { try changingHierarchy(of: view.owner) {
-      try deliverUI(.willMoveToSuperview, view: v)
-      if view.inWindow { try moveToWindow(objects.subtree(v), entering: false) }
-      if let s = view.superview {
-        objects[view: s].subviews.removeAll { $0 == v }
-      } else {
-        objects[vc: view.owner].subviews.removeAll { $0 == v }
-      }
-      try deliverUI(.didMoveToSuperview, view: v)
-      for d in objects.subtree(v) { try deallocView(d) }
-    } }
+    try asAppCode(id) { try changingHierarchy(of: view.owner) { try run(.viewRemoved(v), app: id) } }
     try endViewAction()
   }
 

@@ -58,6 +58,17 @@ public enum ViewControllerEvent: Equatable, Sendable {
   case childLeavesWindow(ObjectID)
   case childDetaches(ObjectID)
   case childGone(ObjectID)
+  /// A new view is added to its view controller's view or to its superview
+  /// (§6); the steps after it follow.
+  case viewAdded(ObjectID)
+  case viewMoves(ObjectID)
+  case viewAttaches(ObjectID)
+  case viewJoins(ObjectID)
+  /// A view entered a window: the next layout and display pass is due (§6).
+  case layoutDue
+  /// A view is removed from its superview (§6); `viewDetaches` follows.
+  case viewRemoved(ObjectID)
+  case viewDetaches(ObjectID)
 }
 
 /// What a step of the view controllers' rules asks the device to do.
@@ -81,6 +92,12 @@ public enum ViewControllerEffect: Equatable, Sendable {
   /// Each of its children, as they are once the effects before ran, gets
   /// `.childIsAppearing`.
   case forwardIsAppearing(ObjectID)
+  /// A view callback.
+  case deliverView(Callback, ObjectID)
+  /// A view and every view under it enter or leave the window (§6).
+  case moveSubtree(ObjectID, entering: Bool)
+  /// `dealloc` of a view and every view under it (§6).
+  case deallocSubtree(ObjectID)
   /// The next step, once the effects before it ran: it reads what their
   /// handlers left.
   case then(ViewControllerEvent)
@@ -145,6 +162,44 @@ extension ViewHierarchy {
       // A child that has disappeared is released: nothing else holds it (§5.5).
       guard self[vc: child].appearance == .disappeared else { return [] }
       return [.appear(child, .dealloc), .deallocViews(child)]
+    case .viewAdded(let v):
+      var effects: Effects<ViewControllerEffect> = []
+      // §5.2: the view controller's view is lazy; adding to it loads it.
+      if self[view: v].superview == nil { effects.append(.loadView(self[view: v].owner)) }
+      if self[view: v].spec.creation == .code {
+        effects.append(.deliverView(.initWithFrame, v))
+      } else {
+        effects.append(.deliverView(.initWithCoder, v))
+        effects.append(.deliverView(.awakeFromNib, v))
+      }
+      effects.append(.then(.viewMoves(v)))
+      return effects
+    case .viewMoves(let v):
+      return [.deliverView(.willMoveToSuperview, v), .then(.viewAttaches(v))]
+    case .viewAttaches(let v):
+      if let s = self[view: v].superview { self[view: s].subviews.append(v) } else {
+        self[vc: self[view: v].owner].subviews.append(v)
+      }
+      return [.deliverView(.didMoveToSuperview, v), .then(.viewJoins(v))]
+    case .viewJoins(let v):
+      // `layoutSubviews` and `drawRect:` come at the next pass, not now.
+      let inWindow = self[view: v].superview.map { self[view: $0].inWindow } ?? self[vc: self[view: v].owner].inWindow
+      return inWindow ? [.moveSubtree(v, entering: true), .then(.layoutDue)] : []
+    case .layoutDue:
+      layoutPending = true
+      return []
+    case .viewRemoved(let v):
+      // Whether it leaves a window is as it was when the removal started.
+      return self[view: v].inWindow
+        ? [.deliverView(.willMoveToSuperview, v), .moveSubtree(v, entering: false), .then(.viewDetaches(v))]
+        : [.deliverView(.willMoveToSuperview, v), .then(.viewDetaches(v))]
+    case .viewDetaches(let v):
+      if let s = self[view: v].superview {
+        self[view: s].subviews.removeAll { $0 == v }
+      } else {
+        self[vc: self[view: v].owner].subviews.removeAll { $0 == v }
+      }
+      return [.deliverView(.didMoveToSuperview, v), .deallocSubtree(v)]
     }
   }
 
