@@ -108,13 +108,8 @@ extension Device {
     if let f = frontmost, self[f].state.isExecuting, let w = focusWindowIndex(f), self[f].windows[w].shown {
       try cascade(for: f) {
         let shown = visible(in: self[f].windows[w])
-        if profile.hasViewWillTransitionToSize {
-          for vc in shown { try deliverUI(.viewWillTransitionToSize, vc: vc) }
-        }
-        for vc in shown {
-          markSubviews(of: vc) { $0.needsLayout = true }  // their bounds change too
-          try changingHierarchy(of: vc) { try layoutPass(vc, passes: 1) }
-        }
+        for vc in shown { try run(.willTransitionToSize(vc), app: f) }
+        for vc in shown { try changingHierarchy(of: vc) { try run(.boundsChanged(vc), app: f) } }
       }
     }
     try settle()
@@ -274,17 +269,7 @@ extension Device {
     for w in self[id].windows.indices where self[id].windows[w].shown {
       let window = self[id].windows[w]
       let onScreen = visible(in: window)
-      for vc in window.hierarchy {
-        if onScreen.contains(vc) {
-          try deliverUI(.viewControllerDidReceiveMemoryWarning, vc: vc)
-        } else if profile.unloadsViewsOnMemoryWarning && objects[vc: vc].viewLoaded {
-          try deliverUI(.viewControllerDidReceiveMemoryWarning, vc: vc)
-          if profile.hasViewWillUnload { try deliverUI(.viewWillUnload, vc: vc) }
-          for v in objects.views(under: vc) { objects[view: v].deallocated = true }
-          set(vc) { $0.subviews.removeAll(); $0.viewLoaded = false }
-          try deliverUI(.viewDidUnload, vc: vc)
-        }
-      }
+      for vc in window.hierarchy { try run(.memoryWarning(vc, onScreen: onScreen.contains(vc)), app: id) }
     }
   }
 
@@ -428,10 +413,6 @@ extension Device {
   func deallocView(_ v: ObjectID) throws {
     try deliverUI(.dealloc, view: v)
     objects[view: v].deallocated = true
-  }
-
-  private func markSubviews(of vc: ObjectID, _ change: (inout View) -> Void) {
-    for v in objects.views(under: vc) where objects[view: v].inWindow { change(&objects[view: v]) }
   }
 
   // MARK: - Objects

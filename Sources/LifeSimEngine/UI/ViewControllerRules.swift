@@ -15,10 +15,20 @@ public struct ViewControllerFacts: Equatable, Sendable {
   /// A child added while its container appears gets an extra
   /// `viewDidAppear:` at once (iOS 6, §5.6).
   public var childAppearsTwiceMidAppearance: Bool
+  /// `viewWillTransitionToSize:withTransitionCoordinator:` exists (iOS 8+, §5.3).
+  public var viewWillTransitionToSize: Bool
+  /// A memory warning unloads the views off screen (iOS ≤ 5, §5.5), with
+  /// `viewWillUnload` first where it exists (iOS 5).
+  public var unloadsViewsOnMemoryWarning: Bool
+  public var viewWillUnload: Bool
 
   public init(viewIsAppearing: CallbackDelivery, viewIsAppearingReachesChildren: Bool,
               appImplementsViewIsAppearing: Bool = false, layoutPassesFirst: Int = 2, layoutPassesRevealed: Int = 0,
-              childAppearsTwiceMidAppearance: Bool = false) {
+              childAppearsTwiceMidAppearance: Bool = false, viewWillTransitionToSize: Bool = true,
+              unloadsViewsOnMemoryWarning: Bool = false, viewWillUnload: Bool = false) {
+    self.viewWillTransitionToSize = viewWillTransitionToSize
+    self.unloadsViewsOnMemoryWarning = unloadsViewsOnMemoryWarning
+    self.viewWillUnload = viewWillUnload
     self.childAppearsTwiceMidAppearance = childAppearsTwiceMidAppearance
     self.viewIsAppearing = viewIsAppearing
     self.viewIsAppearingReachesChildren = viewIsAppearingReachesChildren
@@ -32,7 +42,9 @@ public struct ViewControllerFacts: Equatable, Sendable {
               viewIsAppearingReachesChildren: profile.viewIsAppearingReachesChildren,
               appImplementsViewIsAppearing: implemented.contains(.viewIsAppearing),
               layoutPassesFirst: policy.layoutPassesFirst, layoutPassesRevealed: policy.layoutPassesRevealed,
-              childAppearsTwiceMidAppearance: profile.childAppearsTwiceMidAppearance)
+              childAppearsTwiceMidAppearance: profile.childAppearsTwiceMidAppearance,
+              viewWillTransitionToSize: profile.hasViewWillTransitionToSize,
+              unloadsViewsOnMemoryWarning: profile.unloadsViewsOnMemoryWarning, viewWillUnload: profile.hasViewWillUnload)
   }
 }
 
@@ -69,6 +81,14 @@ public enum ViewControllerEvent: Equatable, Sendable {
   /// A view is removed from its superview (§6); `viewDetaches` follows.
   case viewRemoved(ObjectID)
   case viewDetaches(ObjectID)
+  /// The device rotates: a view controller on screen hears of the new size
+  /// (all of them first), then its bounds change (§5.3: layout follows bounds).
+  case willTransitionToSize(ObjectID)
+  case boundsChanged(ObjectID)
+  /// A memory warning reaches a view controller of the visible hierarchy,
+  /// on screen or not (§2.9, §5.5); `viewUnloads` follows an unload.
+  case memoryWarning(ObjectID, onScreen: Bool)
+  case viewUnloads(ObjectID)
 }
 
 /// What a step of the view controllers' rules asks the device to do.
@@ -200,6 +220,23 @@ extension ViewHierarchy {
         self[vc: self[view: v].owner].subviews.removeAll { $0 == v }
       }
       return [.deliverView(.didMoveToSuperview, v), .deallocSubtree(v)]
+    case .willTransitionToSize(let vc):
+      return facts.viewWillTransitionToSize ? [.deliver(.viewWillTransitionToSize, vc)] : []
+    case .boundsChanged(let vc):
+      // Its subviews' bounds change too: they lay out in the pass.
+      for v in views(under: vc) where self[view: v].inWindow { self[view: v].needsLayout = true }
+      return [.layout(vc, passes: 1)]
+    case .memoryWarning(let vc, let onScreen):
+      if onScreen { return [.deliver(.viewControllerDidReceiveMemoryWarning, vc)] }
+      guard facts.unloadsViewsOnMemoryWarning, self[vc: vc].viewLoaded else { return [] }
+      return facts.viewWillUnload
+        ? [.deliver(.viewControllerDidReceiveMemoryWarning, vc), .deliver(.viewWillUnload, vc), .then(.viewUnloads(vc))]
+        : [.deliver(.viewControllerDidReceiveMemoryWarning, vc), .then(.viewUnloads(vc))]
+    case .viewUnloads(let vc):
+      for v in views(under: vc) { self[view: v].deallocated = true }
+      self[vc: vc].subviews.removeAll()
+      self[vc: vc].viewLoaded = false
+      return [.deliver(.viewDidUnload, vc)]
     }
   }
 
