@@ -180,6 +180,12 @@ extension Device {
       case .deliverView(let callback, let v): try deliverUI(callback, view: v)
       case .moveSubtree(let v, let entering): try moveToWindow(objects.subtree(v), entering: entering)
       case .deallocSubtree(let v): for d in objects.subtree(v) { try deallocView(d) }
+      case .took(let edge): coverage.took(.appearance, edge)
+      case .outOfOrder(let vc, let event):
+        throw SimulationError.inconsistent(
+          "\(objects[vc: vc].spec.className) of \(self[id].config.bundle): \(event) while \(objects[vc: vc].appearance) (t=\(now))")
+      case .forwardAppearance(let vc, let event):
+        for child in objects[vc: vc].children { try run(.childAppearance(child, event), app: id) }
       case .then(let next):
         try run(next, app: id)
       }

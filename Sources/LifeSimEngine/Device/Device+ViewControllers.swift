@@ -351,28 +351,10 @@ extension Device {
   }
 
   /// Moves a view controller along its appearance machine, with the edge's
-  /// callbacks before or after the change as the table says (§5.3).
+  /// callbacks before or after the change as the table says, and its
+  /// children after it (§5.3, §5.6; `ViewHierarchy.reduce`).
   func appear(_ vc: ObjectID, _ event: AppearanceEvent) throws {
-    let from = objects[vc: vc].appearance
-    guard let e = machines.appearance.edge(from: from, on: event) else {
-      throw SimulationError.inconsistent(
-        "\(objects[vc: vc].spec.className) of \(self[objects[vc: vc].app].config.bundle): \(event) while \(from) (t=\(now))")
-    }
-    coverage.took(.appearance, e)
-    let after = machines.appearance.transitions[e].deliveredAfter
-    let to = machines.appearance.transitions[e].to
-    if after { set(vc) { $0.appearance = to } }
-    for callback in machines.appearance.transitions[e].callbacks { try deliverUI(callback, vc: vc) }
-    if !after { set(vc) { $0.appearance = to } }
-    // §5.6: a container forwards its appearance to its children, after its own
-    // callback (children that cannot take the step, such as one added while
-    // the parent was off screen, are left as they are).
-    for child in objects[vc: vc].children
-    where machines.appearance.edge(from: objects[vc: child].appearance, on: event) != nil {
-      if event == .didAppear { set(child) { $0.hasAppeared = true } }
-      try appear(child, event)
-      if event == .dealloc { for v in objects.views(under: child) { try deallocView(v) } }
-    }
+    try run(.appearance(vc, event), app: objects[vc: vc].app)
   }
 
   /// `passes` layout pairs; in the first, the subviews that need it lay out

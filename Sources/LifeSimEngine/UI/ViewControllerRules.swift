@@ -89,6 +89,12 @@ public enum ViewControllerEvent: Equatable, Sendable {
   /// on screen or not (§2.9, §5.5); `viewUnloads` follows an unload.
   case memoryWarning(ObjectID, onScreen: Bool)
   case viewUnloads(ObjectID)
+  /// A step along a view controller's appearance machine (§5.3); where the
+  /// table puts the change after the callback, `appearanceChanges` follows.
+  case appearance(ObjectID, AppearanceEvent)
+  case appearanceChanges(ObjectID, to: Appearance, on: AppearanceEvent)
+  /// A container forwards its appearance step to a child (§5.6).
+  case childAppearance(ObjectID, AppearanceEvent)
 }
 
 /// What a step of the view controllers' rules asks the device to do.
@@ -118,6 +124,14 @@ public enum ViewControllerEffect: Equatable, Sendable {
   case moveSubtree(ObjectID, entering: Bool)
   /// `dealloc` of a view and every view under it (§6).
   case deallocSubtree(ObjectID)
+  /// The appearance machine took edge `edge` (for coverage).
+  case took(edge: Int)
+  /// The step has no edge from the view controller's appearance: a rule of
+  /// the engine is wrong.
+  case outOfOrder(ObjectID, AppearanceEvent)
+  /// Each of its children, as they are once the effects before ran, gets
+  /// `.childAppearance` with the step.
+  case forwardAppearance(ObjectID, AppearanceEvent)
   /// The next step, once the effects before it ran: it reads what their
   /// handlers left.
   case then(ViewControllerEvent)
@@ -237,6 +251,25 @@ extension ViewHierarchy {
       self[vc: vc].subviews.removeAll()
       self[vc: vc].viewLoaded = false
       return [.deliver(.viewDidUnload, vc)]
+    case .appearance(let vc, let event):
+      let table = AppearanceLifecycle.table
+      guard let e = table.edge(from: self[vc: vc].appearance, on: event) else { return [.outOfOrder(vc, event)] }
+      var effects: Effects<ViewControllerEffect> = [.took(edge: e)]
+      let after = table.transitions[e].deliveredAfter
+      if after { self[vc: vc].appearance = table.transitions[e].to }
+      for callback in table.transitions[e].callbacks { effects.append(.deliver(callback, vc)) }
+      effects.append(after ? .forwardAppearance(vc, event)
+                           : .then(.appearanceChanges(vc, to: table.transitions[e].to, on: event)))
+      return effects
+    case .appearanceChanges(let vc, let to, let event):
+      self[vc: vc].appearance = to
+      return [.forwardAppearance(vc, event)]
+    case .childAppearance(let child, let event):
+      // §5.6: after its own callback; children that cannot take the step
+      // (one added while the container was off screen) are left as they are.
+      guard AppearanceLifecycle.table.edge(from: self[vc: child].appearance, on: event) != nil else { return [] }
+      if event == .didAppear { self[vc: child].hasAppeared = true }
+      return event == .dealloc ? [.then(.appearance(child, event)), .deallocViews(child)] : [.then(.appearance(child, event))]
     }
   }
 
