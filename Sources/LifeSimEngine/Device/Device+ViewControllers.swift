@@ -1,6 +1,9 @@
-// View controllers and views (reference §5–§6): the root, the
-// navigation stack, modal presentation, views, and the layout pass. Every
-// appearance sequence comes from one table per kind (`ScreenChange.steps`).
+// View controllers and views (reference §5–§6): the actions on them (the
+// navigation stack, modal presentation, children, views, rotation), the
+// windows, and the layout pass. Every appearance sequence comes from one table
+// per kind (`ScreenChange.steps`); what each step delivers, and the rules of
+// children, views and the appearance machine, are `ViewHierarchy.reduce`
+// (`UI/ViewControllerRules.swift`), applied in `Device+Effects.swift`.
 extension Device {
   // MARK: - Lookup
 
