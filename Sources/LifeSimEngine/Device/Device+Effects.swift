@@ -168,6 +168,11 @@ extension Device {
   func run(_ event: ViewControllerEvent, app id: AppID) throws {
     for effect in objects.reduce(event, facts: viewControllerFacts(id)) {
       switch effect {
+      case .walk(let kind, let a, let b):
+        // B belongs to the window the change happens in.
+        if let w = self[id].windows.firstIndex(where: { $0.scene == objects[vc: b].scene }) {
+          try change(kind, a: a, b: b, app: id, window: w)
+        }
       case .create(let vc): try createCallbacks(vc)
       case .loadView(let vc): try loadViewIfNeeded(vc)
       case .appear(let vc, let event): try appear(vc, event)

@@ -39,7 +39,7 @@ extension Device {
     let a = self[id].windows[w].stack.last
     let b = newViewController(spec, app: id, window: w, placement: .stack)
     self[id].windows[w].stack.append(b)
-    try asAppCode(id) { try change(.push, a: a, b: b, app: id, window: w) }
+    try asAppCode(id) { try run(.pushed(a: a, b: b), app: id) }
     try endViewAction()
     return b
   }
@@ -49,7 +49,7 @@ extension Device {
     let w = try beginScreenChange(.pop, app: id) { _ = try poppable(id, $0, .action(.pop)) }
     let (a, b) = try poppable(id, w, .action(.pop))
     self[id].windows[w].stack.removeLast()
-    try asAppCode(id) { try change(.pop, a: a, b: b, app: id, window: w) }
+    try asAppCode(id) { try run(.popped(a: a, b: b, cancelled: false), app: id) }
     try endViewAction()
   }
 
@@ -61,7 +61,7 @@ extension Device {
     }
     let (a, b) = try poppable(id, w, .action(.popGesture))
     if !cancel { self[id].windows[w].stack.removeLast() }
-    try asAppCode(id) { try change(cancel ? .popCancelled : .pop, a: a, b: b, app: id, window: w) }
+    try asAppCode(id) { try run(.popped(a: a, b: b, cancelled: cancel), app: id) }
     try endViewAction()
   }
 
@@ -69,12 +69,12 @@ extension Device {
   /// profile's default (§0: `.pageSheet` from iOS 13).
   @discardableResult
   public func present(_ spec: ObjectSpec, style: ModalStyle?, app id: AppID) throws -> ObjectID {
-    let style = style ?? profile.defaultModalStyle
+    let style = style ?? viewControllerFacts(id).defaultModalStyle
     let w = try beginScreenChange(.present, app: id, detail: "\(spec.className) \(style.rawValue)")
     let a = self[id].windows[w].hierarchy.last
     let b = newViewController(spec, app: id, window: w, placement: .presented(style))
     self[id].windows[w].presented.append(b)
-    try asAppCode(id) { try change(.present(style), a: a, b: b, app: id, window: w) }
+    try asAppCode(id) { try run(.presented(a: a, b: b), app: id) }
     try endViewAction()
     return b
   }
@@ -82,9 +82,9 @@ extension Device {
   /// Dismisses the view controller presented last, which is then deallocated.
   public func dismiss(app id: AppID) throws {
     let w = try beginScreenChange(.dismiss, app: id) { _ = try dismissable(id, $0, .action(.dismiss)) }
-    let (a, b, style) = try dismissable(id, w, .action(.dismiss))
+    let (a, b, _) = try dismissable(id, w, .action(.dismiss))
     self[id].windows[w].presented.removeLast()
-    try asAppCode(id) { try change(.dismiss(style), a: a, b: b, app: id, window: w) }
+    try asAppCode(id) { try run(.dismissed(a: a, b: b, cancelled: false), app: id) }
     try endViewAction()
   }
 
@@ -97,9 +97,9 @@ extension Device {
         throw SimulationError.invalidAction(.action(.dismissGesture), .notSwipeable(style: style))
       }
     }
-    let (a, b, style) = try dismissable(id, w, .action(.dismissGesture))
+    let (a, b, _) = try dismissable(id, w, .action(.dismissGesture))
     if !cancel { self[id].windows[w].presented.removeLast() }
-    try asAppCode(id) { try change(cancel ? .dismissCancelled : .dismiss(style), a: a, b: b, app: id, window: w) }
+    try asAppCode(id) { try run(.dismissed(a: a, b: b, cancelled: cancel), app: id) }
     try endViewAction()
   }
 
@@ -342,7 +342,7 @@ extension Device {
 
   /// Walks one kind's table with A and B (reference §5.4), each step through
   /// `ViewHierarchy.reduce`.
-  private func change(_ kind: ScreenChange, a: ObjectID?, b: ObjectID?, app id: AppID, window w: Int) throws {
+  func change(_ kind: ScreenChange, a: ObjectID?, b: ObjectID?, app id: AppID, window w: Int) throws {
     self[id].windows[w].changing = true
     defer { if w < self[id].windows.count { self[id].windows[w].changing = false } }
     let steps = kind.steps

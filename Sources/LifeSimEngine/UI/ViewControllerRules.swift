@@ -21,11 +21,16 @@ public struct ViewControllerFacts: Equatable, Sendable {
   /// `viewWillUnload` first where it exists (iOS 5).
   public var unloadsViewsOnMemoryWarning: Bool
   public var viewWillUnload: Bool
+  /// The style of a presentation that does not name one (§0: `.pageSheet`
+  /// from iOS 13, `.fullScreen` before).
+  public var defaultModalStyle: ModalStyle
 
   public init(viewIsAppearing: CallbackDelivery, viewIsAppearingReachesChildren: Bool,
               appImplementsViewIsAppearing: Bool = false, layoutPassesFirst: Int = 2, layoutPassesRevealed: Int = 0,
               childAppearsTwiceMidAppearance: Bool = false, viewWillTransitionToSize: Bool = true,
-              unloadsViewsOnMemoryWarning: Bool = false, viewWillUnload: Bool = false) {
+              unloadsViewsOnMemoryWarning: Bool = false, viewWillUnload: Bool = false,
+              defaultModalStyle: ModalStyle = .pageSheet) {
+    self.defaultModalStyle = defaultModalStyle
     self.viewWillTransitionToSize = viewWillTransitionToSize
     self.unloadsViewsOnMemoryWarning = unloadsViewsOnMemoryWarning
     self.viewWillUnload = viewWillUnload
@@ -44,12 +49,20 @@ public struct ViewControllerFacts: Equatable, Sendable {
               layoutPassesFirst: policy.layoutPassesFirst, layoutPassesRevealed: policy.layoutPassesRevealed,
               childAppearsTwiceMidAppearance: profile.childAppearsTwiceMidAppearance,
               viewWillTransitionToSize: profile.hasViewWillTransitionToSize,
-              unloadsViewsOnMemoryWarning: profile.unloadsViewsOnMemoryWarning, viewWillUnload: profile.hasViewWillUnload)
+              unloadsViewsOnMemoryWarning: profile.unloadsViewsOnMemoryWarning, viewWillUnload: profile.hasViewWillUnload,
+              defaultModalStyle: profile.defaultModalStyle)
   }
 }
 
 /// An input to the rules of view controllers.
 public enum ViewControllerEvent: Equatable, Sendable {
+  /// B was pushed over A, popped off A (or the edge swipe turned back), B
+  /// presented over A, or dismissed off it (or the swipe down turned back):
+  /// the stack or the presented list already says so (§5.4).
+  case pushed(a: ObjectID?, b: ObjectID)
+  case popped(a: ObjectID, b: ObjectID, cancelled: Bool)
+  case presented(a: ObjectID?, b: ObjectID)
+  case dismissed(a: ObjectID?, b: ObjectID, cancelled: Bool)
   /// One step of a screen change, with its two parties (§5.4).
   case step(ScreenChangeStep, a: ObjectID?, b: ObjectID?)
   /// A container forwards `viewIsAppearing:` to a child appearing with it (§5.6).
@@ -99,6 +112,8 @@ public enum ViewControllerEvent: Equatable, Sendable {
 
 /// What a step of the view controllers' rules asks the device to do.
 public enum ViewControllerEffect: Equatable, Sendable {
+  /// Walk one kind's table of steps with A and B (§5.4).
+  case walk(ScreenChange, a: ObjectID?, b: ObjectID)
   /// The creation callbacks of a new view controller (§5.1).
   case create(ObjectID)
   /// `loadView`, `viewDidLoad` if its view is not loaded (§5.2).
@@ -143,6 +158,14 @@ extension ViewHierarchy {
   /// device delivers, in order. A step whose party is absent does nothing.
   public mutating func reduce(_ event: ViewControllerEvent, facts: ViewControllerFacts) -> Effects<ViewControllerEffect> {
     switch event {
+    case .pushed(let a, let b):
+      return [.walk(.push, a: a, b: b)]
+    case .popped(let a, let b, let cancelled):
+      return [.walk(cancelled ? .popCancelled : .pop, a: a, b: b)]
+    case .presented(let a, let b):
+      return [.walk(.present(modalStyle(of: b)), a: a, b: b)]
+    case .dismissed(let a, let b, let cancelled):
+      return [.walk(cancelled ? .dismissCancelled : .dismiss(modalStyle(of: b)), a: a, b: b)]
     case .step(let step, let a, let b):
       return reduce(step, a: a, b: b, facts: facts)
     case .childIsAppearing(let child):
@@ -277,6 +300,13 @@ extension ViewHierarchy {
   private mutating func detach(_ child: ObjectID) -> Effects<ViewControllerEffect> {
     if let parent = container(of: child) { self[vc: parent].children.removeAll { $0 == child } }
     return [.deliver(.didMoveToParent, child), .then(.childGone(child))]
+  }
+
+  /// The style a view controller was presented with (`.fullScreen` for one
+  /// that was not presented, which no rule asks).
+  private func modalStyle(of vc: ObjectID) -> ModalStyle {
+    if case .presented(let style) = self[vc: vc].placement { return style }
+    return .fullScreen
   }
 
   private func container(of child: ObjectID) -> ObjectID? {
