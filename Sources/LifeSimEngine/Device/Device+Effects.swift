@@ -152,4 +152,43 @@ extension Device {
       }
     }
   }
+
+  /// What the profile, the policy and an app say about view controllers' rules.
+  func viewControllerFacts(_ id: AppID) -> ViewControllerFacts {
+    ViewControllerFacts(profile: profile, policy: policy, implemented: self[id].implemented)
+  }
+
+  /// Applies a step of the view controllers' rules (`ViewHierarchy.reduce`)
+  /// for an app's view controllers, and its effects, in order.
+  func run(_ event: ViewControllerEvent, app id: AppID) throws {
+    for effect in objects.reduce(event, facts: viewControllerFacts(id)) {
+      switch effect {
+      case .walk(let kind, let a, let b):
+        // B belongs to the window the change happens in.
+        if let w = self[id].windows.firstIndex(where: { $0.scene == objects[vc: b].scene }) {
+          try change(kind, a: a, b: b, app: id, window: w)
+        }
+      case .create(let vc): try createCallbacks(vc)
+      case .loadView(let vc): try loadViewIfNeeded(vc)
+      case .appear(let vc, let event): try appear(vc, event)
+      case .moveToWindow(let vc, let entering): try moveToWindow(objects.views(under: vc), entering: entering)
+      case .deliver(let callback, let vc): try deliverUI(callback, vc: vc)
+      case .layout(let vc, let passes): try layoutPass(vc, passes: passes)
+      case .deallocViews(let vc): for v in objects.views(under: vc) { try deallocView(v) }
+      case .forwardIsAppearing(let vc):
+        for child in objects[vc: vc].children { try run(.childIsAppearing(child), app: id) }
+      case .deliverView(let callback, let v): try deliverUI(callback, view: v)
+      case .moveSubtree(let v, let entering): try moveToWindow(objects.subtree(v), entering: entering)
+      case .deallocSubtree(let v): for d in objects.subtree(v) { try deallocView(d) }
+      case .took(let edge): coverage.took(.appearance, edge)
+      case .outOfOrder(let vc, let event):
+        throw SimulationError.inconsistent(
+          "\(objects[vc: vc].spec.className) of \(self[id].config.bundle): \(event) while \(objects[vc: vc].appearance) (t=\(now))")
+      case .forwardAppearance(let vc, let event):
+        for child in objects[vc: vc].children { try run(.childAppearance(child, event), app: id) }
+      case .then(let next):
+        try run(next, app: id)
+      }
+    }
+  }
 }

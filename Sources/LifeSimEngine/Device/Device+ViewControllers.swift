@@ -1,6 +1,9 @@
-// View controllers and views (reference §5–§6): the root, the
-// navigation stack, modal presentation, views, and the layout pass. Every
-// appearance sequence comes from one table per kind (`ScreenChange.steps`).
+// View controllers and views (reference §5–§6): the actions on them (the
+// navigation stack, modal presentation, children, views, rotation), the
+// windows, and the layout pass. Every appearance sequence comes from one table
+// per kind (`ScreenChange.steps`); what each step delivers, and the rules of
+// children, views and the appearance machine, are `ViewHierarchy.reduce`
+// (`UI/ViewControllerRules.swift`), applied in `Device+Effects.swift`.
 extension Device {
   // MARK: - Lookup
 
@@ -36,7 +39,7 @@ extension Device {
     let a = self[id].windows[w].stack.last
     let b = newViewController(spec, app: id, window: w, placement: .stack)
     self[id].windows[w].stack.append(b)
-    try asAppCode(id) { try change(.push, a: a, b: b, app: id, window: w) }
+    try asAppCode(id) { try run(.pushed(a: a, b: b), app: id) }
     try endViewAction()
     return b
   }
@@ -46,7 +49,7 @@ extension Device {
     let w = try beginScreenChange(.pop, app: id) { _ = try poppable(id, $0, .action(.pop)) }
     let (a, b) = try poppable(id, w, .action(.pop))
     self[id].windows[w].stack.removeLast()
-    try asAppCode(id) { try change(.pop, a: a, b: b, app: id, window: w) }
+    try asAppCode(id) { try run(.popped(a: a, b: b, cancelled: false), app: id) }
     try endViewAction()
   }
 
@@ -58,7 +61,7 @@ extension Device {
     }
     let (a, b) = try poppable(id, w, .action(.popGesture))
     if !cancel { self[id].windows[w].stack.removeLast() }
-    try asAppCode(id) { try change(cancel ? .popCancelled : .pop, a: a, b: b, app: id, window: w) }
+    try asAppCode(id) { try run(.popped(a: a, b: b, cancelled: cancel), app: id) }
     try endViewAction()
   }
 
@@ -66,12 +69,12 @@ extension Device {
   /// profile's default (§0: `.pageSheet` from iOS 13).
   @discardableResult
   public func present(_ spec: ObjectSpec, style: ModalStyle?, app id: AppID) throws -> ObjectID {
-    let style = style ?? profile.defaultModalStyle
+    let style = style ?? viewControllerFacts(id).defaultModalStyle
     let w = try beginScreenChange(.present, app: id, detail: "\(spec.className) \(style.rawValue)")
     let a = self[id].windows[w].hierarchy.last
     let b = newViewController(spec, app: id, window: w, placement: .presented(style))
     self[id].windows[w].presented.append(b)
-    try asAppCode(id) { try change(.present(style), a: a, b: b, app: id, window: w) }
+    try asAppCode(id) { try run(.presented(a: a, b: b), app: id) }
     try endViewAction()
     return b
   }
@@ -79,9 +82,9 @@ extension Device {
   /// Dismisses the view controller presented last, which is then deallocated.
   public func dismiss(app id: AppID) throws {
     let w = try beginScreenChange(.dismiss, app: id) { _ = try dismissable(id, $0, .action(.dismiss)) }
-    let (a, b, style) = try dismissable(id, w, .action(.dismiss))
+    let (a, b, _) = try dismissable(id, w, .action(.dismiss))
     self[id].windows[w].presented.removeLast()
-    try asAppCode(id) { try change(.dismiss(style), a: a, b: b, app: id, window: w) }
+    try asAppCode(id) { try run(.dismissed(a: a, b: b, cancelled: false), app: id) }
     try endViewAction()
   }
 
@@ -94,9 +97,9 @@ extension Device {
         throw SimulationError.invalidAction(.action(.dismissGesture), .notSwipeable(style: style))
       }
     }
-    let (a, b, style) = try dismissable(id, w, .action(.dismissGesture))
+    let (a, b, _) = try dismissable(id, w, .action(.dismissGesture))
     if !cancel { self[id].windows[w].presented.removeLast() }
-    try asAppCode(id) { try change(cancel ? .dismissCancelled : .dismiss(style), a: a, b: b, app: id, window: w) }
+    try asAppCode(id) { try run(.dismissed(a: a, b: b, cancelled: cancel), app: id) }
     try endViewAction()
   }
 
@@ -108,13 +111,8 @@ extension Device {
     if let f = frontmost, self[f].state.isExecuting, let w = focusWindowIndex(f), self[f].windows[w].shown {
       try cascade(for: f) {
         let shown = visible(in: self[f].windows[w])
-        if profile.hasViewWillTransitionToSize {
-          for vc in shown { try deliverUI(.viewWillTransitionToSize, vc: vc) }
-        }
-        for vc in shown {
-          markSubviews(of: vc) { $0.needsLayout = true }  // their bounds change too
-          try changingHierarchy(of: vc) { try layoutPass(vc, passes: 1) }
-        }
+        for vc in shown { try run(.willTransitionToSize(vc), app: f) }
+        for vc in shown { try changingHierarchy(of: vc) { try run(.boundsChanged(vc), app: f) } }
       }
     }
     try settle()
@@ -138,32 +136,7 @@ extension Device {
     }
     let child = objects.makeViewController(spec, app: id, classIndex: trace.classIndex(of: spec.className),
                                            scene: objects[vc: parent].scene, placement: .child(of: parent))
-    objects[vc: parent].children.append(child)
-    try asAppCode(id) { try changingHierarchy(of: parent) {
-      try createCallbacks(child)
-      try deliverUI(.willMoveToParent, vc: child)
-      try loadViewIfNeeded(parent)
-      try loadViewIfNeeded(child)
-      // On screen, or appearing (added from `applicationDidBecomeActive:` at
-      // launch, between the container's viewWillAppear: and viewDidAppear:).
-      let parentAppearance = objects[vc: parent].appearance
-      if (parentAppearance == .appeared || parentAppearance == .appearing) && objects[vc: parent].inWindow {
-        try appear(child, .willAppear)
-        objects[vc: child].inWindow = true
-        try moveToWindow(objects.views(under: child), entering: true)
-        if deliversViewIsAppearing(child) { try deliverUI(.viewIsAppearing, vc: child) }  // §0, §5.3
-        try layoutPass(child, passes: policy.layoutPassesFirst)
-        if parentAppearance == .appeared {
-          objects[vc: child].hasAppeared = true
-          try appear(child, .didAppear)
-        } else if profile.childAppearsTwiceMidAppearance {
-          // §5.6: iOS 6's extra viewDidAppear:; the child stays appearing, and
-          // gets the usual one when its container's is forwarded.
-          try deliverUI(.viewDidAppear, vc: child)
-        }
-      }
-      try deliverUI(.didMoveToParent, vc: child)
-    } }
+    try asAppCode(id) { try changingHierarchy(of: parent) { try run(.childAdded(child), app: id) } }
     try endViewAction()
     return child
   }
@@ -177,21 +150,7 @@ extension Device {
     }
     let id = objects[vc: child].app
     try beginViewAction(.removeFromParent, app: id, detail: objects[vc: child].spec.className)
-    try asAppCode(id) { try changingHierarchy(of: parent) {
-      try deliverUI(.willMoveToParent, vc: child)
-      if objects[vc: child].appearance == .appeared {
-        try appear(child, .willDisappear)
-        objects[vc: child].inWindow = false
-        try moveToWindow(objects.views(under: child), entering: false)
-        try appear(child, .didDisappear)
-      }
-      objects[vc: parent].children.removeAll { $0 == child }
-      try deliverUI(.didMoveToParent, vc: child)
-      if objects[vc: child].appearance == .disappeared {
-        try appear(child, .dealloc)
-        for v in objects.views(under: child) { try deallocView(v) }
-      }
-    } }
+    try asAppCode(id) { try changingHierarchy(of: parent) { try run(.childRemoved(child), app: id) } }
     try endViewAction()
   }
 
@@ -213,25 +172,7 @@ extension Device {
     let id = objects[vc: owner].app
     try beginViewAction(.addView, app: id, detail: spec.className)
     let v = newView(spec, owner: owner, superview: superview)
-    try asAppCode(id) { try changingHierarchy(of: owner) {
-      if superview == nil { try loadViewIfNeeded(owner) }
-      if spec.creation == .code {
-        try deliverUI(.initWithFrame, view: v)
-      } else {
-        try deliverUI(.initWithCoder, view: v)
-        try deliverUI(.awakeFromNib, view: v)
-      }
-      try deliverUI(.willMoveToSuperview, view: v)
-      if let superview { objects[view: superview].subviews.append(v) } else {
-        objects[vc: owner].subviews.append(v)
-      }
-      try deliverUI(.didMoveToSuperview, view: v)
-      let parentInWindow = superview.map { objects[view: $0].inWindow } ?? objects[vc: owner].inWindow
-      if parentInWindow {
-        try moveToWindow([v], entering: true)
-        objects.layoutPending = true
-      }
-    } }
+    try asAppCode(id) { try changingHierarchy(of: owner) { try run(.viewAdded(v), app: id) } }
     if !self[id].state.isRunning { objects[view: v].deallocated = true }  // killed meanwhile
     try endViewAction()
     return v
@@ -247,17 +188,7 @@ extension Device {
     }
     let id = view.app
     try beginViewAction(.removeView, app: id, detail: view.spec.className)
-    try asAppCode(id) { try changingHierarchy(of: view.owner) {
-      try deliverUI(.willMoveToSuperview, view: v)
-      if view.inWindow { try moveToWindow(objects.subtree(v), entering: false) }
-      if let s = view.superview {
-        objects[view: s].subviews.removeAll { $0 == v }
-      } else {
-        objects[vc: view.owner].subviews.removeAll { $0 == v }
-      }
-      try deliverUI(.didMoveToSuperview, view: v)
-      for d in objects.subtree(v) { try deallocView(d) }
-    } }
+    try asAppCode(id) { try changingHierarchy(of: view.owner) { try run(.viewRemoved(v), app: id) } }
     try endViewAction()
   }
 
@@ -341,17 +272,7 @@ extension Device {
     for w in self[id].windows.indices where self[id].windows[w].shown {
       let window = self[id].windows[w]
       let onScreen = visible(in: window)
-      for vc in window.hierarchy {
-        if onScreen.contains(vc) {
-          try deliverUI(.viewControllerDidReceiveMemoryWarning, vc: vc)
-        } else if profile.unloadsViewsOnMemoryWarning && objects[vc: vc].viewLoaded {
-          try deliverUI(.viewControllerDidReceiveMemoryWarning, vc: vc)
-          if profile.hasViewWillUnload { try deliverUI(.viewWillUnload, vc: vc) }
-          for v in objects.views(under: vc) { objects[view: v].deallocated = true }
-          set(vc) { $0.subviews.removeAll(); $0.viewLoaded = false }
-          try deliverUI(.viewDidUnload, vc: vc)
-        }
-      }
+      for vc in window.hierarchy { try run(.memoryWarning(vc, onScreen: onScreen.contains(vc)), app: id) }
     }
   }
 
@@ -419,113 +340,30 @@ extension Device {
     try body()
   }
 
-  /// Walks one kind's table with A and B (reference §5.4).
-  private func change(_ kind: ScreenChange, a: ObjectID?, b: ObjectID?, app id: AppID, window w: Int) throws {
+  /// Walks one kind's table with A and B (reference §5.4), each step through
+  /// `ViewHierarchy.reduce`.
+  func change(_ kind: ScreenChange, a: ObjectID?, b: ObjectID?, app id: AppID, window w: Int) throws {
     self[id].windows[w].changing = true
     defer { if w < self[id].windows.count { self[id].windows[w].changing = false } }
-    // Once only viewDidAppear: and dealloc remain, the transition has completed
-    // as far as UIKit's bookkeeping goes: a handler there may start the next.
     let steps = kind.steps
-    let settled = (steps.lastIndex { step in
-      switch step { case .didAppear, .dealloc: return false; default: return true }
-    } ?? -1) + 1
+    let settled = kind.settledAt
     for (i, step) in steps.enumerated() {
       if i == settled, w < self[id].windows.count { self[id].windows[w].changing = false }
-      try perform(step, a: a, b: b)
-    }
-  }
-
-  private func perform(_ step: ScreenChangeStep, a: ObjectID?, b: ObjectID?) throws {
-    func pick(_ p: Party) -> ObjectID? { p == .a ? a : b }
-    switch step {
-    case .prepare(let p):
-      guard let vc = pick(p) else { return }
-      if !objects[vc: vc].created { try createCallbacks(vc) }
-      try loadViewIfNeeded(vc)
-    case .willAppear(let p):
-      guard let vc = pick(p) else { return }
-      try loadViewIfNeeded(vc)  // §5.5: a view unloaded on iOS ≤ 5 loads again on the next access
-      try appear(vc, .willAppear)
-    case .enterWindow(let p):
-      guard let vc = pick(p), !objects[vc: vc].inWindow else { return }
-      set(vc) { $0.inWindow = true }
-      try moveToWindow(objects.views(under: vc), entering: true)
-    case .isAppearing(let p):
-      guard let vc = pick(p) else { return }
-      if deliversViewIsAppearing(vc) { try deliverUI(.viewIsAppearing, vc: vc) }
-      // §5.6: a container forwards viewIsAppearing: to the children appearing with it.
-      for child in objects[vc: vc].children where objects[vc: child].appearance == .appearing && deliversViewIsAppearing(child) {
-        try deliverUI(.viewIsAppearing, vc: child)
-      }
-    case .layout(let p):
-      guard let vc = pick(p) else { return }
-      // A view controller that appeared before is being revealed (a pop, a
-      // full-screen dismissal): its view keeps its size (§5.4).
-      try layoutPass(vc, passes: objects[vc: vc].hasAppeared ? policy.layoutPassesRevealed : policy.layoutPassesFirst)
-    case .didAppear(let p):
-      guard let vc = pick(p) else { return }
-      set(vc) { $0.hasAppeared = true }
-      try appear(vc, .didAppear)
-    case .willDisappear(let p):
-      guard let vc = pick(p) else { return }
-      try appear(vc, .willDisappear)
-    case .leaveWindow(let p):
-      guard let vc = pick(p), objects[vc: vc].inWindow else { return }
-      set(vc) { $0.inWindow = false }
-      try moveToWindow(objects.views(under: vc), entering: false)
-    case .didDisappear(let p):
-      guard let vc = pick(p) else { return }
-      try appear(vc, .didDisappear)
-    case .dealloc(let p):
-      guard let vc = pick(p) else { return }
-      try appear(vc, .dealloc)
-      for v in objects.views(under: vc) { try deallocView(v) }
+      try run(.step(step, a: a, b: b), app: id)
     }
   }
 
   /// Moves a view controller along its appearance machine, with the edge's
-  /// callbacks before or after the change as the table says (§5.3).
-  private func appear(_ vc: ObjectID, _ event: AppearanceEvent) throws {
-    let from = objects[vc: vc].appearance
-    guard let e = machines.appearance.edge(from: from, on: event) else {
-      throw SimulationError.inconsistent(
-        "\(objects[vc: vc].spec.className) of \(self[objects[vc: vc].app].config.bundle): \(event) while \(from) (t=\(now))")
-    }
-    coverage.took(.appearance, e)
-    let after = machines.appearance.transitions[e].deliveredAfter
-    let to = machines.appearance.transitions[e].to
-    if after { set(vc) { $0.appearance = to } }
-    for callback in machines.appearance.transitions[e].callbacks { try deliverUI(callback, vc: vc) }
-    if !after { set(vc) { $0.appearance = to } }
-    // §5.6: a container forwards its appearance to its children, after its own
-    // callback (children that cannot take the step, such as one added while
-    // the parent was off screen, are left as they are).
-    for child in objects[vc: vc].children
-    where machines.appearance.edge(from: objects[vc: child].appearance, on: event) != nil {
-      if event == .didAppear { set(child) { $0.hasAppeared = true } }
-      try appear(child, event)
-      if event == .dealloc { for v in objects.views(under: child) { try deallocView(v) } }
-    }
-  }
-
-  /// `viewIsAppearing:` per profile: always from 17; on 13–16 only to a view
-  /// controller that implements it; never before 13 (§0, §5.3).
-  private func deliversViewIsAppearing(_ vc: ObjectID) -> Bool {
-    // §5.6: on iOS 13–15 a child misses it, whatever it implements.
-    if case .child = objects[vc: vc].placement, !profile.viewIsAppearingReachesChildren { return false }
-    switch profile.delivery(of: .viewIsAppearing) {
-    case .always: return true
-    case .never, .ifAny: return false
-    case .whenImplemented:
-      let c = objects[vc: vc]
-      return self[c.app].implemented.contains(.viewIsAppearing) || c.spec.handled.contains(.viewIsAppearing)
-    }
+  /// callbacks before or after the change as the table says, and its
+  /// children after it (§5.3, §5.6; `ViewHierarchy.reduce`).
+  func appear(_ vc: ObjectID, _ event: AppearanceEvent) throws {
+    try run(.appearance(vc, event), app: objects[vc: vc].app)
   }
 
   /// `passes` layout pairs; in the first, the subviews that need it lay out
   /// (after the view controller's, as Core Animation recurses); then the
   /// subviews that need it draw (§5.3, §6).
-  private func layoutPass(_ vc: ObjectID, passes: Int) throws {
+  func layoutPass(_ vc: ObjectID, passes: Int) throws {
     for pass in 0..<max(passes, 0) {
       try deliverUI(.viewWillLayoutSubviews, vc: vc)
       try deliverUI(.viewDidLayoutSubviews, vc: vc)
@@ -548,7 +386,7 @@ extension Device {
 
   /// `willMoveToWindow:` for every view, then `didMoveToWindow` for every view,
   /// parents first (§6).
-  private func moveToWindow(_ moving: [ObjectID], entering: Bool) throws {
+  func moveToWindow(_ moving: [ObjectID], entering: Bool) throws {
     for v in moving { try deliverUI(.willMoveToWindow, view: v) }
     for v in moving {
       objects[view: v].inWindow = entering
@@ -557,13 +395,9 @@ extension Device {
     }
   }
 
-  private func deallocView(_ v: ObjectID) throws {
+  func deallocView(_ v: ObjectID) throws {
     try deliverUI(.dealloc, view: v)
     objects[view: v].deallocated = true
-  }
-
-  private func markSubviews(of vc: ObjectID, _ change: (inout View) -> Void) {
-    for v in objects.views(under: vc) where objects[view: v].inWindow { change(&objects[view: v]) }
   }
 
   // MARK: - Objects
@@ -578,7 +412,7 @@ extension Device {
   }
 
   /// The creation path of a view controller (§5.1).
-  private func createCallbacks(_ vc: ObjectID) throws {
+  func createCallbacks(_ vc: ObjectID) throws {
     set(vc) { $0.created = true }
     switch objects[vc: vc].spec.creation {
     case .storyboard:

@@ -75,6 +75,15 @@ public enum ScreenChange: String, CaseIterable, Sendable {
     }
   }
 
+  /// The index of the first step after which only `viewDidAppear:` and
+  /// `dealloc` remain: the transition has completed as far as UIKit's
+  /// bookkeeping goes, so a handler there may start the next.
+  public var settledAt: Int {
+    (steps.lastIndex { step in
+      switch step { case .didAppear, .dealloc: return false; default: return true }
+    } ?? -1) + 1
+  }
+
   /// The kind that presents with `style`, and the one that dismisses it.
   static func present(_ style: ModalStyle) -> ScreenChange {
     style == .fullScreen ? .presentFullScreen : .presentOver

@@ -1,0 +1,376 @@
+/// What the profile, the policy and the app say about the rules of view
+/// controllers (§0, §5.3, §5.6), so that `ViewHierarchy.reduce` tests no
+/// version number.
+public struct ViewControllerFacts: Equatable, Sendable {
+  /// Who gets `viewIsAppearing:` (§0, §5.3).
+  public var viewIsAppearing: CallbackDelivery
+  /// A child gets `viewIsAppearing:` too; on iOS 13–15 it misses it (§5.6).
+  public var viewIsAppearingReachesChildren: Bool
+  /// The app implements `viewIsAppearing:` (a back-deployed one reaches it).
+  public var appImplementsViewIsAppearing: Bool
+  /// Layout passes of a view controller's first appearance, and of one that a
+  /// pop or a dismissal reveals (§5.3, §5.4).
+  public var layoutPassesFirst: Int
+  public var layoutPassesRevealed: Int
+  /// A child added while its container appears gets an extra
+  /// `viewDidAppear:` at once (iOS 6, §5.6).
+  public var childAppearsTwiceMidAppearance: Bool
+  /// `viewWillTransitionToSize:withTransitionCoordinator:` exists (iOS 8+, §5.3).
+  public var viewWillTransitionToSize: Bool
+  /// A memory warning unloads the views off screen (iOS ≤ 5, §5.5), with
+  /// `viewWillUnload` first where it exists (iOS 5).
+  public var unloadsViewsOnMemoryWarning: Bool
+  public var viewWillUnload: Bool
+  /// The style of a presentation that does not name one (§0: `.pageSheet`
+  /// from iOS 13, `.fullScreen` before).
+  public var defaultModalStyle: ModalStyle
+
+  public init(viewIsAppearing: CallbackDelivery, viewIsAppearingReachesChildren: Bool,
+              appImplementsViewIsAppearing: Bool = false, layoutPassesFirst: Int = 2, layoutPassesRevealed: Int = 0,
+              childAppearsTwiceMidAppearance: Bool = false, viewWillTransitionToSize: Bool = true,
+              unloadsViewsOnMemoryWarning: Bool = false, viewWillUnload: Bool = false,
+              defaultModalStyle: ModalStyle = .pageSheet) {
+    self.defaultModalStyle = defaultModalStyle
+    self.viewWillTransitionToSize = viewWillTransitionToSize
+    self.unloadsViewsOnMemoryWarning = unloadsViewsOnMemoryWarning
+    self.viewWillUnload = viewWillUnload
+    self.childAppearsTwiceMidAppearance = childAppearsTwiceMidAppearance
+    self.viewIsAppearing = viewIsAppearing
+    self.viewIsAppearingReachesChildren = viewIsAppearingReachesChildren
+    self.appImplementsViewIsAppearing = appImplementsViewIsAppearing
+    self.layoutPassesFirst = layoutPassesFirst
+    self.layoutPassesRevealed = layoutPassesRevealed
+  }
+
+  public init(profile: OSProfile, policy: Policy, implemented: CallbackSet) {
+    self.init(viewIsAppearing: profile.delivery(of: .viewIsAppearing),
+              viewIsAppearingReachesChildren: profile.viewIsAppearingReachesChildren,
+              appImplementsViewIsAppearing: implemented.contains(.viewIsAppearing),
+              layoutPassesFirst: policy.layoutPassesFirst, layoutPassesRevealed: policy.layoutPassesRevealed,
+              childAppearsTwiceMidAppearance: profile.childAppearsTwiceMidAppearance,
+              viewWillTransitionToSize: profile.hasViewWillTransitionToSize,
+              unloadsViewsOnMemoryWarning: profile.unloadsViewsOnMemoryWarning, viewWillUnload: profile.hasViewWillUnload,
+              defaultModalStyle: profile.defaultModalStyle)
+  }
+}
+
+/// An input to the rules of view controllers.
+public enum ViewControllerEvent: Equatable, Sendable {
+  /// B was pushed over A, popped off A (or the edge swipe turned back), B
+  /// presented over A, or dismissed off it (or the swipe down turned back):
+  /// the stack or the presented list already says so (§5.4).
+  case pushed(a: ObjectID?, b: ObjectID)
+  case popped(a: ObjectID, b: ObjectID, cancelled: Bool)
+  case presented(a: ObjectID?, b: ObjectID)
+  case dismissed(a: ObjectID?, b: ObjectID, cancelled: Bool)
+  /// One step of a screen change, with its two parties (§5.4).
+  case step(ScreenChangeStep, a: ObjectID?, b: ObjectID?)
+  /// A container forwards `viewIsAppearing:` to a child appearing with it (§5.6).
+  case childIsAppearing(ObjectID)
+  /// `addChild(_:)` with the child's view added to its container's (§5.6);
+  /// the steps after it follow, each once the effects before it ran.
+  case childAdded(ObjectID)
+  case childLoaded(ObjectID)
+  case childJoins(ObjectID)
+  /// The child's view enters the window; `containerAppeared` is whether its
+  /// container had appeared (not merely appearing) when the child joined.
+  case childEntersWindow(ObjectID, containerAppeared: Bool)
+  case childAppeared(ObjectID, containerAppeared: Bool)
+  /// `willMove(toParent: nil)`, the view removed, `removeFromParent()`, then
+  /// `dealloc` (§5.6); the steps after it follow.
+  case childRemoved(ObjectID)
+  case childLeaves(ObjectID)
+  case childLeavesWindow(ObjectID)
+  case childDetaches(ObjectID)
+  case childGone(ObjectID)
+  /// A new view is added to its view controller's view or to its superview
+  /// (§6); the steps after it follow.
+  case viewAdded(ObjectID)
+  case viewMoves(ObjectID)
+  case viewAttaches(ObjectID)
+  case viewJoins(ObjectID)
+  /// A view entered a window: the next layout and display pass is due (§6).
+  case layoutDue
+  /// A view is removed from its superview (§6); `viewDetaches` follows.
+  case viewRemoved(ObjectID)
+  case viewDetaches(ObjectID)
+  /// The device rotates: a view controller on screen hears of the new size
+  /// (all of them first), then its bounds change (§5.3: layout follows bounds).
+  case willTransitionToSize(ObjectID)
+  case boundsChanged(ObjectID)
+  /// A memory warning reaches a view controller of the visible hierarchy,
+  /// on screen or not (§2.9, §5.5); `viewUnloads` follows an unload.
+  case memoryWarning(ObjectID, onScreen: Bool)
+  case viewUnloads(ObjectID)
+  /// A step along a view controller's appearance machine (§5.3); where the
+  /// table puts the change after the callback, `appearanceChanges` follows.
+  case appearance(ObjectID, AppearanceEvent)
+  case appearanceChanges(ObjectID, to: Appearance, on: AppearanceEvent)
+  /// A container forwards its appearance step to a child (§5.6).
+  case childAppearance(ObjectID, AppearanceEvent)
+}
+
+/// What a step of the view controllers' rules asks the device to do.
+public enum ViewControllerEffect: Equatable, Sendable {
+  /// Walk one kind's table of steps with A and B (§5.4).
+  case walk(ScreenChange, a: ObjectID?, b: ObjectID)
+  /// The creation callbacks of a new view controller (§5.1).
+  case create(ObjectID)
+  /// `loadView`, `viewDidLoad` if its view is not loaded (§5.2).
+  case loadView(ObjectID)
+  /// One step along the appearance machine, with the edge's callbacks and
+  /// the children it forwards to (§5.3, §5.6).
+  case appear(ObjectID, AppearanceEvent)
+  /// Its views enter or leave the window: `willMoveToWindow:` for each, then
+  /// `didMoveToWindow` for each (§6).
+  case moveToWindow(ObjectID, entering: Bool)
+  /// A view controller callback.
+  case deliver(Callback, ObjectID)
+  /// `passes` layout pairs, then the subviews that need it lay out and draw (§5.3, §6).
+  case layout(ObjectID, passes: Int)
+  /// `dealloc` of every view under it (§5.5).
+  case deallocViews(ObjectID)
+  /// Each of its children, as they are once the effects before ran, gets
+  /// `.childIsAppearing`.
+  case forwardIsAppearing(ObjectID)
+  /// A view callback.
+  case deliverView(Callback, ObjectID)
+  /// A view and every view under it enter or leave the window (§6).
+  case moveSubtree(ObjectID, entering: Bool)
+  /// `dealloc` of a view and every view under it (§6).
+  case deallocSubtree(ObjectID)
+  /// The appearance machine took edge `edge` (for coverage).
+  case took(edge: Int)
+  /// The step has no edge from the view controller's appearance: a rule of
+  /// the engine is wrong.
+  case outOfOrder(ObjectID, AppearanceEvent)
+  /// Each of its children, as they are once the effects before ran, gets
+  /// `.childAppearance` with the step.
+  case forwardAppearance(ObjectID, AppearanceEvent)
+  /// The next step, once the effects before it ran: it reads what their
+  /// handlers left.
+  case then(ViewControllerEvent)
+}
+
+extension ViewHierarchy {
+  /// One step of the view controllers' rules: changes the view controllers'
+  /// flags the step owns (in the window, appeared once) and says what the
+  /// device delivers, in order. A step whose party is absent does nothing.
+  public mutating func reduce(_ event: ViewControllerEvent, facts: ViewControllerFacts) -> Effects<ViewControllerEffect> {
+    switch event {
+    case .pushed(let a, let b):
+      return [.walk(.push, a: a, b: b)]
+    case .popped(let a, let b, let cancelled):
+      return [.walk(cancelled ? .popCancelled : .pop, a: a, b: b)]
+    case .presented(let a, let b):
+      return [.walk(.present(modalStyle(of: b)), a: a, b: b)]
+    case .dismissed(let a, let b, let cancelled):
+      return [.walk(cancelled ? .dismissCancelled : .dismiss(modalStyle(of: b)), a: a, b: b)]
+    case .step(let step, let a, let b):
+      return reduce(step, a: a, b: b, facts: facts)
+    case .childIsAppearing(let child):
+      guard self[vc: child].appearance == .appearing, deliversViewIsAppearing(child, facts: facts) else { return [] }
+      return [.deliver(.viewIsAppearing, child)]
+    case .childAdded(let child):
+      guard let parent = container(of: child) else { return [] }
+      self[vc: parent].children.append(child)
+      return [.create(child), .deliver(.willMoveToParent, child), .loadView(parent), .then(.childLoaded(child))]
+    case .childLoaded(let child):
+      return [.loadView(child), .then(.childJoins(child))]
+    case .childJoins(let child):
+      // On screen, or appearing (added from `applicationDidBecomeActive:` at
+      // launch, between the container's viewWillAppear: and viewDidAppear:).
+      guard let parent = container(of: child), self[vc: parent].inWindow,
+            self[vc: parent].appearance == .appeared || self[vc: parent].appearance == .appearing else {
+        return [.deliver(.didMoveToParent, child)]
+      }
+      let appeared = self[vc: parent].appearance == .appeared
+      return [.appear(child, .willAppear), .then(.childEntersWindow(child, containerAppeared: appeared))]
+    case .childEntersWindow(let child, let appeared):
+      self[vc: child].inWindow = true
+      var effects: Effects<ViewControllerEffect> = [.moveToWindow(child, entering: true)]
+      if deliversViewIsAppearing(child, facts: facts) { effects.append(.deliver(.viewIsAppearing, child)) }  // §0, §5.3
+      effects.append(.layout(child, passes: facts.layoutPassesFirst))
+      effects.append(.then(.childAppeared(child, containerAppeared: appeared)))
+      return effects
+    case .childAppeared(let child, let appeared):
+      if appeared {
+        self[vc: child].hasAppeared = true
+        return [.appear(child, .didAppear), .deliver(.didMoveToParent, child)]
+      }
+      if facts.childAppearsTwiceMidAppearance {
+        // §5.6: iOS 6's extra viewDidAppear:; the child stays appearing, and
+        // gets the usual one when its container's is forwarded.
+        return [.deliver(.viewDidAppear, child), .deliver(.didMoveToParent, child)]
+      }
+      return [.deliver(.didMoveToParent, child)]
+    case .childRemoved(let child):
+      return [.deliver(.willMoveToParent, child), .then(.childLeaves(child))]
+    case .childLeaves(let child):
+      // Only a child on screen disappears.
+      guard self[vc: child].appearance == .appeared else { return detach(child) }
+      return [.appear(child, .willDisappear), .then(.childLeavesWindow(child))]
+    case .childLeavesWindow(let child):
+      self[vc: child].inWindow = false
+      return [.moveToWindow(child, entering: false), .appear(child, .didDisappear), .then(.childDetaches(child))]
+    case .childDetaches(let child):
+      return detach(child)
+    case .childGone(let child):
+      // A child that has disappeared is released: nothing else holds it (§5.5).
+      guard self[vc: child].appearance == .disappeared else { return [] }
+      return [.appear(child, .dealloc), .deallocViews(child)]
+    case .viewAdded(let v):
+      var effects: Effects<ViewControllerEffect> = []
+      // §5.2: the view controller's view is lazy; adding to it loads it.
+      if self[view: v].superview == nil { effects.append(.loadView(self[view: v].owner)) }
+      if self[view: v].spec.creation == .code {
+        effects.append(.deliverView(.initWithFrame, v))
+      } else {
+        effects.append(.deliverView(.initWithCoder, v))
+        effects.append(.deliverView(.awakeFromNib, v))
+      }
+      effects.append(.then(.viewMoves(v)))
+      return effects
+    case .viewMoves(let v):
+      return [.deliverView(.willMoveToSuperview, v), .then(.viewAttaches(v))]
+    case .viewAttaches(let v):
+      if let s = self[view: v].superview { self[view: s].subviews.append(v) } else {
+        self[vc: self[view: v].owner].subviews.append(v)
+      }
+      return [.deliverView(.didMoveToSuperview, v), .then(.viewJoins(v))]
+    case .viewJoins(let v):
+      // `layoutSubviews` and `drawRect:` come at the next pass, not now.
+      let inWindow = self[view: v].superview.map { self[view: $0].inWindow } ?? self[vc: self[view: v].owner].inWindow
+      return inWindow ? [.moveSubtree(v, entering: true), .then(.layoutDue)] : []
+    case .layoutDue:
+      layoutPending = true
+      return []
+    case .viewRemoved(let v):
+      // Whether it leaves a window is as it was when the removal started.
+      return self[view: v].inWindow
+        ? [.deliverView(.willMoveToSuperview, v), .moveSubtree(v, entering: false), .then(.viewDetaches(v))]
+        : [.deliverView(.willMoveToSuperview, v), .then(.viewDetaches(v))]
+    case .viewDetaches(let v):
+      if let s = self[view: v].superview {
+        self[view: s].subviews.removeAll { $0 == v }
+      } else {
+        self[vc: self[view: v].owner].subviews.removeAll { $0 == v }
+      }
+      return [.deliverView(.didMoveToSuperview, v), .deallocSubtree(v)]
+    case .willTransitionToSize(let vc):
+      return facts.viewWillTransitionToSize ? [.deliver(.viewWillTransitionToSize, vc)] : []
+    case .boundsChanged(let vc):
+      // Its subviews' bounds change too: they lay out in the pass.
+      for v in views(under: vc) where self[view: v].inWindow { self[view: v].needsLayout = true }
+      return [.layout(vc, passes: 1)]
+    case .memoryWarning(let vc, let onScreen):
+      if onScreen { return [.deliver(.viewControllerDidReceiveMemoryWarning, vc)] }
+      guard facts.unloadsViewsOnMemoryWarning, self[vc: vc].viewLoaded else { return [] }
+      return facts.viewWillUnload
+        ? [.deliver(.viewControllerDidReceiveMemoryWarning, vc), .deliver(.viewWillUnload, vc), .then(.viewUnloads(vc))]
+        : [.deliver(.viewControllerDidReceiveMemoryWarning, vc), .then(.viewUnloads(vc))]
+    case .viewUnloads(let vc):
+      for v in views(under: vc) { self[view: v].deallocated = true }
+      self[vc: vc].subviews.removeAll()
+      self[vc: vc].viewLoaded = false
+      return [.deliver(.viewDidUnload, vc)]
+    case .appearance(let vc, let event):
+      let table = AppearanceLifecycle.table
+      guard let e = table.edge(from: self[vc: vc].appearance, on: event) else { return [.outOfOrder(vc, event)] }
+      var effects: Effects<ViewControllerEffect> = [.took(edge: e)]
+      let after = table.transitions[e].deliveredAfter
+      if after { self[vc: vc].appearance = table.transitions[e].to }
+      for callback in table.transitions[e].callbacks { effects.append(.deliver(callback, vc)) }
+      effects.append(after ? .forwardAppearance(vc, event)
+                           : .then(.appearanceChanges(vc, to: table.transitions[e].to, on: event)))
+      return effects
+    case .appearanceChanges(let vc, let to, let event):
+      self[vc: vc].appearance = to
+      return [.forwardAppearance(vc, event)]
+    case .childAppearance(let child, let event):
+      // §5.6: after its own callback; children that cannot take the step
+      // (one added while the container was off screen) are left as they are.
+      guard AppearanceLifecycle.table.edge(from: self[vc: child].appearance, on: event) != nil else { return [] }
+      if event == .didAppear { self[vc: child].hasAppeared = true }
+      return event == .dealloc ? [.then(.appearance(child, event)), .deallocViews(child)] : [.then(.appearance(child, event))]
+    }
+  }
+
+  /// `removeFromParent()`: UIKit calls `didMoveToParentViewController:` (§5.6).
+  private mutating func detach(_ child: ObjectID) -> Effects<ViewControllerEffect> {
+    if let parent = container(of: child) { self[vc: parent].children.removeAll { $0 == child } }
+    return [.deliver(.didMoveToParent, child), .then(.childGone(child))]
+  }
+
+  /// The style a view controller was presented with (`.fullScreen` for one
+  /// that was not presented, which no rule asks).
+  private func modalStyle(of vc: ObjectID) -> ModalStyle {
+    if case .presented(let style) = self[vc: vc].placement { return style }
+    return .fullScreen
+  }
+
+  private func container(of child: ObjectID) -> ObjectID? {
+    if case .child(let parent) = self[vc: child].placement { return parent }
+    return nil
+  }
+
+  private mutating func reduce(_ step: ScreenChangeStep, a: ObjectID?, b: ObjectID?,
+                               facts: ViewControllerFacts) -> Effects<ViewControllerEffect> {
+    func pick(_ p: Party) -> ObjectID? { p == .a ? a : b }
+    switch step {
+    case .prepare(let p):
+      guard let vc = pick(p) else { return [] }
+      return self[vc: vc].created ? [.loadView(vc)] : [.create(vc), .loadView(vc)]
+    case .willAppear(let p):
+      guard let vc = pick(p) else { return [] }
+      // §5.5: a view unloaded on iOS ≤ 5 loads again on the next access.
+      return [.loadView(vc), .appear(vc, .willAppear)]
+    case .enterWindow(let p):
+      guard let vc = pick(p), !self[vc: vc].inWindow else { return [] }
+      self[vc: vc].inWindow = true
+      return [.moveToWindow(vc, entering: true)]
+    case .isAppearing(let p):
+      guard let vc = pick(p) else { return [] }
+      var effects: Effects<ViewControllerEffect> = []
+      if deliversViewIsAppearing(vc, facts: facts) { effects.append(.deliver(.viewIsAppearing, vc)) }
+      // §5.6: a container forwards viewIsAppearing: to the children appearing with it.
+      effects.append(.forwardIsAppearing(vc))
+      return effects
+    case .layout(let p):
+      guard let vc = pick(p) else { return [] }
+      // A view controller that appeared before is being revealed (a pop, a
+      // full-screen dismissal): its view keeps its size (§5.4).
+      return [.layout(vc, passes: self[vc: vc].hasAppeared ? facts.layoutPassesRevealed : facts.layoutPassesFirst)]
+    case .didAppear(let p):
+      guard let vc = pick(p) else { return [] }
+      self[vc: vc].hasAppeared = true
+      return [.appear(vc, .didAppear)]
+    case .willDisappear(let p):
+      guard let vc = pick(p) else { return [] }
+      return [.appear(vc, .willDisappear)]
+    case .leaveWindow(let p):
+      guard let vc = pick(p), self[vc: vc].inWindow else { return [] }
+      self[vc: vc].inWindow = false
+      return [.moveToWindow(vc, entering: false)]
+    case .didDisappear(let p):
+      guard let vc = pick(p) else { return [] }
+      return [.appear(vc, .didDisappear)]
+    case .dealloc(let p):
+      guard let vc = pick(p) else { return [] }
+      return [.appear(vc, .dealloc), .deallocViews(vc)]
+    }
+  }
+
+  /// `viewIsAppearing:` per profile: always from 17; on 13–16 only to a view
+  /// controller that implements it; never before 13 (§0, §5.3).
+  public func deliversViewIsAppearing(_ vc: ObjectID, facts: ViewControllerFacts) -> Bool {
+    // §5.6: on iOS 13–15 a child misses it, whatever it implements.
+    if case .child = self[vc: vc].placement, !facts.viewIsAppearingReachesChildren { return false }
+    switch facts.viewIsAppearing {
+    case .always: return true
+    case .never, .ifAny: return false
+    case .whenImplemented:
+      return facts.appImplementsViewIsAppearing || self[vc: vc].spec.handled.contains(.viewIsAppearing)
+    }
+  }
+}
