@@ -159,36 +159,36 @@ extension ViewHierarchy {
   public mutating func reduce(_ event: ViewControllerEvent, facts: ViewControllerFacts) -> Effects<ViewControllerEffect> {
     switch event {
     case .pushed(let a, let b):
-      return [.walk(.push, a: a, b: b)]
+      return Effects(.walk(.push, a: a, b: b))
     case .popped(let a, let b, let cancelled):
-      return [.walk(cancelled ? .popCancelled : .pop, a: a, b: b)]
+      return Effects(.walk(cancelled ? .popCancelled : .pop, a: a, b: b))
     case .presented(let a, let b):
-      return [.walk(.present(modalStyle(of: b)), a: a, b: b)]
+      return Effects(.walk(.present(modalStyle(of: b)), a: a, b: b))
     case .dismissed(let a, let b, let cancelled):
-      return [.walk(cancelled ? .dismissCancelled : .dismiss(modalStyle(of: b)), a: a, b: b)]
+      return Effects(.walk(cancelled ? .dismissCancelled : .dismiss(modalStyle(of: b)), a: a, b: b))
     case .step(let step, let a, let b):
       return reduce(step, a: a, b: b, facts: facts)
     case .childIsAppearing(let child):
-      guard self[vc: child].appearance == .appearing, deliversViewIsAppearing(child, facts: facts) else { return [] }
-      return [.deliver(.viewIsAppearing, child)]
+      guard self[vc: child].appearance == .appearing, deliversViewIsAppearing(child, facts: facts) else { return Effects() }
+      return Effects(.deliver(.viewIsAppearing, child))
     case .childAdded(let child):
-      guard let parent = container(of: child) else { return [] }
+      guard let parent = container(of: child) else { return Effects() }
       self[vc: parent].children.append(child)
-      return [.create(child), .deliver(.willMoveToParent, child), .loadView(parent), .then(.childLoaded(child))]
+      return Effects(.create(child), .deliver(.willMoveToParent, child), .loadView(parent), .then(.childLoaded(child)))
     case .childLoaded(let child):
-      return [.loadView(child), .then(.childJoins(child))]
+      return Effects(.loadView(child), .then(.childJoins(child)))
     case .childJoins(let child):
       // On screen, or appearing (added from `applicationDidBecomeActive:` at
       // launch, between the container's viewWillAppear: and viewDidAppear:).
       guard let parent = container(of: child), self[vc: parent].inWindow,
             self[vc: parent].appearance == .appeared || self[vc: parent].appearance == .appearing else {
-        return [.deliver(.didMoveToParent, child)]
+        return Effects(.deliver(.didMoveToParent, child))
       }
       let appeared = self[vc: parent].appearance == .appeared
-      return [.appear(child, .willAppear), .then(.childEntersWindow(child, containerAppeared: appeared))]
+      return Effects(.appear(child, .willAppear), .then(.childEntersWindow(child, containerAppeared: appeared)))
     case .childEntersWindow(let child, let appeared):
       self[vc: child].inWindow = true
-      var effects: Effects<ViewControllerEffect> = [.moveToWindow(child, entering: true)]
+      var effects: Effects<ViewControllerEffect> = Effects(.moveToWindow(child, entering: true))
       if deliversViewIsAppearing(child, facts: facts) { effects.append(.deliver(.viewIsAppearing, child)) }  // §0, §5.3
       effects.append(.layout(child, passes: facts.layoutPassesFirst))
       effects.append(.then(.childAppeared(child, containerAppeared: appeared)))
@@ -196,31 +196,31 @@ extension ViewHierarchy {
     case .childAppeared(let child, let appeared):
       if appeared {
         self[vc: child].hasAppeared = true
-        return [.appear(child, .didAppear), .deliver(.didMoveToParent, child)]
+        return Effects(.appear(child, .didAppear), .deliver(.didMoveToParent, child))
       }
       if facts.childAppearsTwiceMidAppearance {
         // §5.6: iOS 6's extra viewDidAppear:; the child stays appearing, and
         // gets the usual one when its container's is forwarded.
-        return [.deliver(.viewDidAppear, child), .deliver(.didMoveToParent, child)]
+        return Effects(.deliver(.viewDidAppear, child), .deliver(.didMoveToParent, child))
       }
-      return [.deliver(.didMoveToParent, child)]
+      return Effects(.deliver(.didMoveToParent, child))
     case .childRemoved(let child):
-      return [.deliver(.willMoveToParent, child), .then(.childLeaves(child))]
+      return Effects(.deliver(.willMoveToParent, child), .then(.childLeaves(child)))
     case .childLeaves(let child):
       // Only a child on screen disappears.
       guard self[vc: child].appearance == .appeared else { return detach(child) }
-      return [.appear(child, .willDisappear), .then(.childLeavesWindow(child))]
+      return Effects(.appear(child, .willDisappear), .then(.childLeavesWindow(child)))
     case .childLeavesWindow(let child):
       self[vc: child].inWindow = false
-      return [.moveToWindow(child, entering: false), .appear(child, .didDisappear), .then(.childDetaches(child))]
+      return Effects(.moveToWindow(child, entering: false), .appear(child, .didDisappear), .then(.childDetaches(child)))
     case .childDetaches(let child):
       return detach(child)
     case .childGone(let child):
       // A child that has disappeared is released: nothing else holds it (§5.5).
-      guard self[vc: child].appearance == .disappeared else { return [] }
-      return [.appear(child, .dealloc), .deallocViews(child)]
+      guard self[vc: child].appearance == .disappeared else { return Effects() }
+      return Effects(.appear(child, .dealloc), .deallocViews(child))
     case .viewAdded(let v):
-      var effects: Effects<ViewControllerEffect> = []
+      var effects = Effects<ViewControllerEffect>()
       // §5.2: the view controller's view is lazy; adding to it loads it.
       if self[view: v].superview == nil { effects.append(.loadView(self[view: v].owner)) }
       if self[view: v].spec.creation == .code {
@@ -232,52 +232,52 @@ extension ViewHierarchy {
       effects.append(.then(.viewMoves(v)))
       return effects
     case .viewMoves(let v):
-      return [.deliverView(.willMoveToSuperview, v), .then(.viewAttaches(v))]
+      return Effects(.deliverView(.willMoveToSuperview, v), .then(.viewAttaches(v)))
     case .viewAttaches(let v):
       if let s = self[view: v].superview { self[view: s].subviews.append(v) } else {
         self[vc: self[view: v].owner].subviews.append(v)
       }
-      return [.deliverView(.didMoveToSuperview, v), .then(.viewJoins(v))]
+      return Effects(.deliverView(.didMoveToSuperview, v), .then(.viewJoins(v)))
     case .viewJoins(let v):
       // `layoutSubviews` and `drawRect:` come at the next pass, not now.
       let inWindow = self[view: v].superview.map { self[view: $0].inWindow } ?? self[vc: self[view: v].owner].inWindow
-      return inWindow ? [.moveSubtree(v, entering: true), .then(.layoutDue)] : []
+      return inWindow ? Effects(.moveSubtree(v, entering: true), .then(.layoutDue)) : Effects()
     case .layoutDue:
       layoutPending = true
-      return []
+      return Effects()
     case .viewRemoved(let v):
       // Whether it leaves a window is as it was when the removal started.
       return self[view: v].inWindow
-        ? [.deliverView(.willMoveToSuperview, v), .moveSubtree(v, entering: false), .then(.viewDetaches(v))]
-        : [.deliverView(.willMoveToSuperview, v), .then(.viewDetaches(v))]
+        ? Effects(.deliverView(.willMoveToSuperview, v), .moveSubtree(v, entering: false), .then(.viewDetaches(v)))
+        : Effects(.deliverView(.willMoveToSuperview, v), .then(.viewDetaches(v)))
     case .viewDetaches(let v):
       if let s = self[view: v].superview {
         self[view: s].subviews.removeAll { $0 == v }
       } else {
         self[vc: self[view: v].owner].subviews.removeAll { $0 == v }
       }
-      return [.deliverView(.didMoveToSuperview, v), .deallocSubtree(v)]
+      return Effects(.deliverView(.didMoveToSuperview, v), .deallocSubtree(v))
     case .willTransitionToSize(let vc):
-      return facts.viewWillTransitionToSize ? [.deliver(.viewWillTransitionToSize, vc)] : []
+      return facts.viewWillTransitionToSize ? Effects(.deliver(.viewWillTransitionToSize, vc)) : Effects()
     case .boundsChanged(let vc):
       // Its subviews' bounds change too: they lay out in the pass.
       for v in views(under: vc) where self[view: v].inWindow { self[view: v].needsLayout = true }
-      return [.layout(vc, passes: 1)]
+      return Effects(.layout(vc, passes: 1))
     case .memoryWarning(let vc, let onScreen):
-      if onScreen { return [.deliver(.viewControllerDidReceiveMemoryWarning, vc)] }
-      guard facts.unloadsViewsOnMemoryWarning, self[vc: vc].viewLoaded else { return [] }
+      if onScreen { return Effects(.deliver(.viewControllerDidReceiveMemoryWarning, vc)) }
+      guard facts.unloadsViewsOnMemoryWarning, self[vc: vc].viewLoaded else { return Effects() }
       return facts.viewWillUnload
-        ? [.deliver(.viewControllerDidReceiveMemoryWarning, vc), .deliver(.viewWillUnload, vc), .then(.viewUnloads(vc))]
-        : [.deliver(.viewControllerDidReceiveMemoryWarning, vc), .then(.viewUnloads(vc))]
+        ? Effects(.deliver(.viewControllerDidReceiveMemoryWarning, vc), .deliver(.viewWillUnload, vc), .then(.viewUnloads(vc)))
+        : Effects(.deliver(.viewControllerDidReceiveMemoryWarning, vc), .then(.viewUnloads(vc)))
     case .viewUnloads(let vc):
       for v in views(under: vc) { self[view: v].deallocated = true }
       self[vc: vc].subviews.removeAll()
       self[vc: vc].viewLoaded = false
-      return [.deliver(.viewDidUnload, vc)]
+      return Effects(.deliver(.viewDidUnload, vc))
     case .appearance(let vc, let event):
       let table = AppearanceLifecycle.table
-      guard let e = table.edge(from: self[vc: vc].appearance, on: event) else { return [.outOfOrder(vc, event)] }
-      var effects: Effects<ViewControllerEffect> = [.took(edge: e)]
+      guard let e = table.edge(from: self[vc: vc].appearance, on: event) else { return Effects(.outOfOrder(vc, event)) }
+      var effects: Effects<ViewControllerEffect> = Effects(.took(edge: e))
       let after = table.transitions[e].deliveredAfter
       if after { self[vc: vc].appearance = table.transitions[e].to }
       for callback in table.transitions[e].callbacks { effects.append(.deliver(callback, vc)) }
@@ -286,20 +286,20 @@ extension ViewHierarchy {
       return effects
     case .appearanceChanges(let vc, let to, let event):
       self[vc: vc].appearance = to
-      return [.forwardAppearance(vc, event)]
+      return Effects(.forwardAppearance(vc, event))
     case .childAppearance(let child, let event):
       // §5.6: after its own callback; children that cannot take the step
       // (one added while the container was off screen) are left as they are.
-      guard AppearanceLifecycle.table.edge(from: self[vc: child].appearance, on: event) != nil else { return [] }
+      guard AppearanceLifecycle.table.edge(from: self[vc: child].appearance, on: event) != nil else { return Effects() }
       if event == .didAppear { self[vc: child].hasAppeared = true }
-      return event == .dealloc ? [.then(.appearance(child, event)), .deallocViews(child)] : [.then(.appearance(child, event))]
+      return event == .dealloc ? Effects(.then(.appearance(child, event)), .deallocViews(child)) : Effects(.then(.appearance(child, event)))
     }
   }
 
   /// `removeFromParent()`: UIKit calls `didMoveToParentViewController:` (§5.6).
   private mutating func detach(_ child: ObjectID) -> Effects<ViewControllerEffect> {
     if let parent = container(of: child) { self[vc: parent].children.removeAll { $0 == child } }
-    return [.deliver(.didMoveToParent, child), .then(.childGone(child))]
+    return Effects(.deliver(.didMoveToParent, child), .then(.childGone(child)))
   }
 
   /// The style a view controller was presented with (`.fullScreen` for one
@@ -319,45 +319,45 @@ extension ViewHierarchy {
     func pick(_ p: Party) -> ObjectID? { p == .a ? a : b }
     switch step {
     case .prepare(let p):
-      guard let vc = pick(p) else { return [] }
-      return self[vc: vc].created ? [.loadView(vc)] : [.create(vc), .loadView(vc)]
+      guard let vc = pick(p) else { return Effects() }
+      return self[vc: vc].created ? Effects(.loadView(vc)) : Effects(.create(vc), .loadView(vc))
     case .willAppear(let p):
-      guard let vc = pick(p) else { return [] }
+      guard let vc = pick(p) else { return Effects() }
       // §5.5: a view unloaded on iOS ≤ 5 loads again on the next access.
-      return [.loadView(vc), .appear(vc, .willAppear)]
+      return Effects(.loadView(vc), .appear(vc, .willAppear))
     case .enterWindow(let p):
-      guard let vc = pick(p), !self[vc: vc].inWindow else { return [] }
+      guard let vc = pick(p), !self[vc: vc].inWindow else { return Effects() }
       self[vc: vc].inWindow = true
-      return [.moveToWindow(vc, entering: true)]
+      return Effects(.moveToWindow(vc, entering: true))
     case .isAppearing(let p):
-      guard let vc = pick(p) else { return [] }
-      var effects: Effects<ViewControllerEffect> = []
+      guard let vc = pick(p) else { return Effects() }
+      var effects = Effects<ViewControllerEffect>()
       if deliversViewIsAppearing(vc, facts: facts) { effects.append(.deliver(.viewIsAppearing, vc)) }
       // §5.6: a container forwards viewIsAppearing: to the children appearing with it.
       effects.append(.forwardIsAppearing(vc))
       return effects
     case .layout(let p):
-      guard let vc = pick(p) else { return [] }
+      guard let vc = pick(p) else { return Effects() }
       // A view controller that appeared before is being revealed (a pop, a
       // full-screen dismissal): its view keeps its size (§5.4).
-      return [.layout(vc, passes: self[vc: vc].hasAppeared ? facts.layoutPassesRevealed : facts.layoutPassesFirst)]
+      return Effects(.layout(vc, passes: self[vc: vc].hasAppeared ? facts.layoutPassesRevealed : facts.layoutPassesFirst))
     case .didAppear(let p):
-      guard let vc = pick(p) else { return [] }
+      guard let vc = pick(p) else { return Effects() }
       self[vc: vc].hasAppeared = true
-      return [.appear(vc, .didAppear)]
+      return Effects(.appear(vc, .didAppear))
     case .willDisappear(let p):
-      guard let vc = pick(p) else { return [] }
-      return [.appear(vc, .willDisappear)]
+      guard let vc = pick(p) else { return Effects() }
+      return Effects(.appear(vc, .willDisappear))
     case .leaveWindow(let p):
-      guard let vc = pick(p), self[vc: vc].inWindow else { return [] }
+      guard let vc = pick(p), self[vc: vc].inWindow else { return Effects() }
       self[vc: vc].inWindow = false
-      return [.moveToWindow(vc, entering: false)]
+      return Effects(.moveToWindow(vc, entering: false))
     case .didDisappear(let p):
-      guard let vc = pick(p) else { return [] }
-      return [.appear(vc, .didDisappear)]
+      guard let vc = pick(p) else { return Effects() }
+      return Effects(.appear(vc, .didDisappear))
     case .dealloc(let p):
-      guard let vc = pick(p) else { return [] }
-      return [.appear(vc, .dealloc), .deallocViews(vc)]
+      guard let vc = pick(p) else { return Effects() }
+      return Effects(.appear(vc, .dealloc), .deallocViews(vc))
     }
   }
 
