@@ -17,7 +17,7 @@ struct SetUpMemoryTests {
     var outcomes: [Int32: Int] = [:]
     // Around where the worker's (or run's) state is made: the limits below
     // start nothing, those above finish; in between, set-up is refused.
-    for kilobytes in stride(from: 96_000, through: 116_000, by: 500) {
+    for kilobytes in stride(from: 96_000, through: 170_000, by: 1_000) {
       let args = command == "batch"
         ? ["batch", exp, "-j", "1", "-o", dir + "/t\(kilobytes).csv", "--quiet"]
         : ["run", exp]

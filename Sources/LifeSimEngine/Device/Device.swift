@@ -1,20 +1,37 @@
 /// One simulated iOS device: a profile, a clock, the installed apps, and what the
 /// user sees.
 ///
-/// `Device` coordinates parts that each own one concern, with their own
-/// invariants and tests: the `Kernel` (clock and queue), the `Trace`, the
+/// `Device` is a coordinator. What changes as it runs is one value, `state`
+/// (`DeviceState`: saved and restored in one assignment), made of parts that
+/// each own one concern: the `Kernel` (clock and queue), the `Trace`, the
 /// `ProcessTable` (apps, pids, states, memory in use), the `Screen`, the
-/// `MemoryMonitor` (levels and limits), the `Watchdogs`, `ProtectedData`
-/// and the `ViewHierarchy`. The device itself keeps the profile, the
-/// policies, and the order of each cascade:
+/// `MemoryMonitor`, the `Watchdogs`, `ProtectedData` and the `ViewHierarchy`.
+/// The rules live in the parts, as functions of the part's state and an
+/// event that return the effects to apply, held inline (`Effects`):
 ///
-/// - `Device+Actions.swift`: what the user and the system do;
+/// - `Screen.reduce`: Home, lock, unlock, interruptions, the switcher,
+///   notifications, a force-quit;
+/// - `BackgroundTime.reduce` (each app's): the task budget, expiration,
+///   audio, background launches;
+/// - `MemoryMonitor.reduce`: levels, warnings, jetsam;
+/// - `SceneRules`: what a scene app's process and scenes ask of each other;
+/// - `ViewHierarchy.reduce` (UI/ViewControllerRules.swift): screen changes,
+///   appearance, containment, views.
+///
+/// The device applies the effects in one place, `Device+Effects.swift`; where
+/// a rule depends on what app code did, it returns a follow-up event that the
+/// device sends back once the handlers before it ran. The rest of the
+/// device's files run the cascades the effects start:
+///
+/// - `Device+Actions.swift`: what the user and the system do, each a refusal
+///   check, a part's event and `settle`;
 /// - `Device+Lifecycle.swift`, `Device+Scenes.swift`: walking the process and
 ///   scene machines (`AppLifecycle`, `SceneLifecycle`);
 /// - `Device+Delivery.swift`: the one path by which app code hears of anything;
-/// - `Device+Background.swift`, `Device+Memory.swift`: background time,
-///   watchdogs, protected data, jetsam;
-/// - `Device+ViewControllers.swift`: screen changes, views, the layout pass;
+/// - `Device+Background.swift`, `Device+Memory.swift`: tasks, watchdogs,
+///   protected data, kills;
+/// - `Device+ViewControllers.swift`: the actions on view controllers, windows,
+///   the layout pass;
 /// - `Device+Clock.swift`: advancing, timers, work inside handlers.
 ///
 ///     let dev = try Device(profile: OSProfile(version: 12), seed: 1)
@@ -237,25 +254,11 @@ public final class Device {
   // MARK: The parts' state, by its familiar names
 
   public var apps: [App] { state.processes.apps }
-  public internal(set) var frontmost: AppID? {
-    get { state.screen.frontmost }
-    set { state.screen.frontmost = newValue }
-  }
-  public internal(set) var isLocked: Bool {
-    get { state.screen.isLocked }
-    set { state.screen.isLocked = newValue }
-  }
-  public internal(set) var interruption: Interruption? {
-    get { state.screen.interruption }
-    set {
-      state.screen.interruption = newValue
-      if newValue == nil { state.screen.activeUnderInterruption = false }
-    }
-  }
-  public internal(set) var isSwitcherOpen: Bool {
-    get { state.screen.isSwitcherOpen }
-    set { state.screen.isSwitcherOpen = newValue }
-  }
+  // Read-only here: the screen changes only through its rules (`Screen.reduce`).
+  public var frontmost: AppID? { state.screen.frontmost }
+  public var isLocked: Bool { state.screen.isLocked }
+  public var interruption: Interruption? { state.screen.interruption }
+  public var isSwitcherOpen: Bool { state.screen.isSwitcherOpen }
   /// Watchdogs are off under a debugger (reference §3.1).
   public var debugger: Bool {
     get { state.watchdogs.debugger }

@@ -1,6 +1,7 @@
 import CLua
 import CLuaShim
 import LifeSimEngine
+import LifeSimPlatform
 
 /// Runs the runs of an experiment, each from the same Lua state: the one the
 /// experiment file left when it was loaded. What a run does to globals,
@@ -22,6 +23,13 @@ public final class ExperimentWorker {
   @exclusivity(unchecked) private(set) var base: RuntimeState?
   /// Whether the last run left the state (the next one must start from the base).
   @exclusivity(unchecked) private var dirty = false
+  /// The error of a run with no room to load the experiment again, made
+  /// while there was room to make it.
+  private let noRoomToReload: RunOutcome
+  /// What must be free before a state is loaded again: Swift cannot survive
+  /// a refused allocation of its own (the runtime aborts), and the state's
+  /// own refusals are Lua's to report only once it exists.
+  static let reloadHeadroom = 32 << 20
   /// Whether each run loads the file again (no arena for snapshots).
   public var reloads: Bool { base == nil }
   /// Seconds spent putting the state back before runs (or, when `reloads`,
@@ -44,6 +52,9 @@ public final class ExperimentWorker {
   /// when the arena cannot be mapped (for tests).
   init(experiment path: String, options: RuntimeOptions, snapshots: Bool) throws {
     self.path = path
+    noRoomToReload = RunOutcome(
+      error: "\(path): no room to load the experiment again for this run: \(Self.reloadHeadroom >> 20) MB "
+        + "could not be allocated (is the address space limited, ulimit -v?)")
     var snapshotting = options
     snapshotting.snapshots = true
     self.options = options
@@ -85,6 +96,8 @@ public final class ExperimentWorker {
         // Let go of the old state before making the new one: under an
         // address-space limit there may not be room for both.
         runtime = nil
+        guard let room = malloc(Self.reloadHeadroom) else { return noRoomToReload }
+        free(room)
         do {
           runtime = try Self.load(path, options: options)
         } catch let f as LuaFailure {

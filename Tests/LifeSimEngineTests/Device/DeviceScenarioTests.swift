@@ -192,7 +192,7 @@ struct AppDelegateScenarioTests {
     let (dev, app) = try makeDevice(ios: ios)
     try dev.launch(app)
     try dev.walk(.toBackground, app)  // no snapshot, no suspension
-    dev.frontmost = nil
+    dev.screen.frontmost = nil
     #expect(dev[app].state == .background)
     let m = dev.mark()
     try dev.forceQuit(app)
