@@ -203,7 +203,7 @@ public enum LogReader {
   static func readLines(_ content: String, _ format: LogFormat, match: (String) -> LogSymbol?) -> ParsedLog {
     var log = ParsedLog(format: format)
     var n = 0
-    for line in content.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" }) {
+    for line in content.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
       n += 1
       var s = String(line)
       if s.hasSuffix("\r") { s.removeLast() }
@@ -353,7 +353,7 @@ public enum LogReader {
       crumbs = list.enumerated().map { ($0.offset + 1, $0.element) }
     } else {
       var n = 0
-      for line in content.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" }) {
+      for line in content.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
         n += 1
         guard !line.allSatisfy(\.isWhitespace) else { continue }
         guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) else {
