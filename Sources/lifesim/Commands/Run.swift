@@ -295,7 +295,7 @@ final class StreamOutput: @unchecked Sendable {
 }
 
 // A stream into an existing file writes a hidden staging file beside it
-// (`.NAME.XXXXXX`) and renames it at the end. SIGINT and SIGTERM would end
+// (`.NAME.XXXXXX`) and renames it at the end. SIGINT, SIGTERM and SIGHUP would end
 // the process before that: their handler removes the staging file, then lets
 // the signal end the process as it would have. The handler does only what is
 // async-signal-safe: it reads a path made beforehand, unlinks it, restores
@@ -310,7 +310,7 @@ nonisolated(unsafe) private let stagingPath: UnsafeMutablePointer<UnsafeMutableP
   return p
 }()
 
-/// The actions SIGINT and SIGTERM had before (put back by `keepOnStopSignal`).
+/// The actions SIGINT, SIGTERM and SIGHUP had before (put back by `keepOnStopSignal`).
 nonisolated(unsafe) private var previousStopActions: [Int32: sigaction] = [:]
 
 private func onStopSignalRemoveStaging(_ signal: Int32) {
@@ -319,8 +319,8 @@ private func onStopSignalRemoveStaging(_ signal: Int32) {
   raise(signal)
 }
 
-/// Removes `path` (a NUL-terminated template filled by mkstemp) if SIGINT or
-/// SIGTERM ends the process before `keepOnStopSignal`.
+/// Removes `path` (a NUL-terminated template filled by mkstemp) if SIGINT,
+/// SIGTERM or SIGHUP ends the process before `keepOnStopSignal`.
 private func removeOnStopSignal(_ path: [CChar]) {
   let copy = UnsafeMutablePointer<CChar>.allocate(capacity: path.count)
   copy.initialize(from: path, count: path.count)
@@ -331,15 +331,25 @@ private func removeOnStopSignal(_ path: [CChar]) {
   action.sa_flags = 0
   var unblock = sigset_t()
   sigemptyset(&unblock)
-  for signal in [SIGINT, SIGTERM] {
+  for signal in [SIGINT, SIGTERM, SIGHUP] {
     var previous = sigaction()
-    sigaction(signal, &action, &previous)
+    sigaction(signal, nil, &previous)
+    // A signal ignored at start (a background job's SIGINT, nohup's SIGHUP)
+    // stays ignored: it cannot end the run, so it leaves no file.
+    if isIgnored(previous) { continue }
+    sigaction(signal, &action, nil)
     previousStopActions[signal] = previous
     sigaddset(&unblock, signal)
   }
   // A parent may have blocked them, and the mask survives exec: a blocked
   // SIGTERM would wait, and a later SIGKILL leave the file.
   sigprocmask(SIG_UNBLOCK, &unblock, nil)
+}
+
+/// Whether a signal's action is SIG_IGN (C function pointers compare by address).
+private func isIgnored(_ action: sigaction) -> Bool {
+  guard let handler = action.__sigaction_handler.sa_handler else { return false }
+  return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
 }
 
 /// The staging file is gone or renamed: the signals get their earlier
