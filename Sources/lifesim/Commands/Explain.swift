@@ -119,7 +119,8 @@ extension Lifesim {
       let search = try ExplainSearch(log: parsed, options: options)
       let result = search.run()
       let report = ExplainReport(log: parsed, options: options, result: result)
-      writeOut(report.text)
+      // Every name from the log is shown escaped already; this keeps it so.
+      writeOut(visibleControls(report.text))
       printError("lifesim explain: \(result.states) states, \(result.steps) steps taken")
       let command = (["lifesim", "explain"] + CommandLine.arguments.dropFirst(2)).map(shellQuoted).joined(separator: " ")
       if let output, result.explanations.isEmpty, result.reached == 0 {
