@@ -24,7 +24,8 @@ extension Lifesim {
         timestamps bound the waits. The shortest explanations come first. -o writes \
         the steps as a script that lifesim run passes. Exit status: 0 explained; 1 \
         not explained (the first line no sequence reaches, and what the model sends \
-        there); 2 a log with no lifecycle lines, an unknown format, or a bad option.
+        there); 2 a log with no lifecycle lines, an unknown format, a timestamp that \
+        is no time, or a bad option.
         """
     )
 
