@@ -351,8 +351,9 @@ public final class ExplainSearch {
   }
 
   /// What tells two search states apart: the device's fingerprint, the
-  /// lines matched, the last kind seen (for logs of state changes) and,
-  /// with timestamps, the time since the last line matched.
+  /// lines matched, the last kind seen (for logs of state changes), with
+  /// timestamps the time since the last line matched, and whether the log
+  /// ended in the middle of the last step.
   func key(k: Int, last: Int, matchedAt: SimTime, cut: Bool = false) -> StateDigest {
     var h = StateHasher()
     if cut { h.append(word: -1) }  // the log ended in the middle of the last step
