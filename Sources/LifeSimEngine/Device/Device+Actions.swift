@@ -141,26 +141,6 @@ extension Device {
     try settle()
   }
 
-  /// The user swipes an app away in the switcher: a kill record for a process,
-  /// then the cascade of §2.6 for the app's model.
-  func forceQuitCascade(_ id: AppID) throws {
-    // The process dies after applicationWillTerminate: has run, so its kill
-    // record comes then: just before its state becomes notRunning.
-    if self[id].state.isRunning { pendingUserKill = id }
-    defer { pendingUserKill = nil }
-    let carried = restorationSurvivingForceQuit(id)  // §2.11, FB9855914
-    defer { carryRestoration(carried, to: id) }
-    try cascade(for: id) {
-      if self[id].model == .scene {
-        try terminateScenes(id)
-      } else {
-        try walk(.userTerminate, id)
-      }
-    }
-    screen.appLeft(id)
-    try run(.forceQuit, for: id)
-  }
-
   /// Memory pressure from outside the apps (the system or another process
   /// grows): jetsam kills, in its own order, every process below the
   /// foreground band, that is suspended and background processes that do not
@@ -180,67 +160,7 @@ extension Device {
     try settle()
   }
 
-  /// §2.9: the app delegate, then the notification, for every app that runs code.
-  func sendMemoryWarnings() throws {
-    for app in processes.executing() {
-      stats.memoryWarnings += 1
-      try cascade(for: app) {
-        try deliver(.didReceiveMemoryWarning, to: app)
-        try warnViewControllers(app)
-      }
-    }
-  }
-
   // MARK: - Helpers
-
-  /// Records the action, after checking that it is not made from inside app
-  /// code and that `checks` allow it: a refused action raises its error and
-  /// leaves no `action` record.
-  /// `operation` is the action's own unless a caller records another
-  /// (`launch` with a URL records `open_url`).
-  func begin(_ action: DeviceAction, as operation: Operation? = nil, app: AppID? = nil, detail: String? = nil,
-             checks: () throws -> Void = {}) throws {
-    if let busy, busy != .script {
-      throw SimulationError.reentrant(operation ?? .action(action), inside: activity(busy))
-    }
-    try checkTrace()
-    try checks()
-    trace.append({ $0.action = action; $0.app = app; $0.detail = detail }, kind: .action, at: now)
-  }
-
-  func requireUnlocked(_ operation: Operation) throws {
-    if isLocked { throw SimulationError.locked(operation) }
-  }
-
-  /// Takes an app off the screen, then snapshot and suspension.
-  func sendToBackground(_ id: AppID) throws {
-    let wasForeground = self[id].state == .active || self[id].state == .inactive
-    if wasForeground && exitsOnSuspend(id) && quirks.contains(.exitsOnSuspendTerminateOnly) {
-      // §8.7, Apple's guide: no background state, only applicationWillTerminate:.
-      try walk(.toInactive, id)
-      guard self[id].state == .inactive else { return }  // killed in willResignActive
-      try cascade(for: id) {
-        try disappearForExit(id)
-        deathReason = .exitsOnSuspend
-        try apply(.terminate, to: id)
-      }
-      return
-    }
-    try walk(.toBackground, id)
-    if wasForeground { try settleInBackground(id) }
-  }
-
-  /// A readable name for what is running, for error messages.
-  public func activity(_ busy: Busy) -> Activity {
-    switch busy {
-    case .callback(let id, let c): return .callback(app: self[id].config.bundle, selector: c.selector)
-    case .notification(let id, let n): return .observer(app: self[id].config.bundle, notification: n.name)
-    case .appTimer(let id): return .appTimer(app: self[id].config.bundle)
-    case .expiration(let id): return .expiration(app: self[id].config.bundle)
-    case .script: return .scheduled
-    case .policy(let kind): return .policy(kind.rawValue)
-    }
-  }
 
   /// The app whose code runs now, if any.
   public var runningApp: AppID? {

@@ -181,16 +181,6 @@ extension Device {
     }
   }
 
-  /// Runs one app's cascade; if the app is killed while its own code runs,
-  /// the rest of the cascade is dropped (a SIGKILL runs nothing more).
-  func cascade(for id: AppID, _ body: () throws -> Void) throws {
-    do {
-      try body()
-    } catch SimulationError.processKilled(let killed) where killed == id {
-      killedWhileRunning = nil
-    }
-  }
-
   // MARK: - Protected data (§0)
 
   /// The delayed lock event of `epoch` came due.
@@ -219,5 +209,15 @@ extension Device {
     busy = .policy(kind)
     defer { busy = saved }
     return try body()
+  }
+
+  /// A kill record: why a process died, and the code where there is one.
+  func recordKill(_ id: AppID, reason: KillReason, code: UInt32? = nil, detail: String? = nil) {
+    // Killed otherwise (a watchdog in applicationWillTerminate:) before the
+    // force-quit could: that is how it died.
+    if pendingUserKill == id && reason != .user { pendingUserKill = nil }
+    trace.append({ $0.app = id; $0.reason = reason; $0.code = code; $0.detail = detail }, kind: .kill, at: now)
+    stats.killsByReason[Int(reason.rawValue)] += 1
+    deathReason = reason
   }
 }

@@ -1,4 +1,5 @@
-// The clock: advancing, running, timers, and work inside handlers.
+// The clock: advancing, running, timers, and work inside handlers; and the
+// checks an action passes before it runs (`begin`).
 extension Device {
   /// Runs the simulation for `duration` of virtual time (`dev:advance`).
   public func advance(by duration: SimTime) throws {
@@ -167,6 +168,37 @@ extension Device {
   public func checkTrace() throws {
     if let budget = trace.budget, budget.isExceeded {
       throw SimulationError.traceFull(records: trace.records.count, limit: budget.limit)
+    }
+  }
+
+  /// Records the action, after checking that it is not made from inside app
+  /// code and that `checks` allow it: a refused action raises its error and
+  /// leaves no `action` record.
+  /// `operation` is the action's own unless a caller records another
+  /// (`launch` with a URL records `open_url`).
+  func begin(_ action: DeviceAction, as operation: Operation? = nil, app: AppID? = nil, detail: String? = nil,
+             checks: () throws -> Void = {}) throws {
+    if let busy, busy != .script {
+      throw SimulationError.reentrant(operation ?? .action(action), inside: activity(busy))
+    }
+    try checkTrace()
+    try checks()
+    trace.append({ $0.action = action; $0.app = app; $0.detail = detail }, kind: .action, at: now)
+  }
+
+  func requireUnlocked(_ operation: Operation) throws {
+    if isLocked { throw SimulationError.locked(operation) }
+  }
+
+  /// A readable name for what is running, for error messages.
+  public func activity(_ busy: Busy) -> Activity {
+    switch busy {
+    case .callback(let id, let c): return .callback(app: self[id].config.bundle, selector: c.selector)
+    case .notification(let id, let n): return .observer(app: self[id].config.bundle, notification: n.name)
+    case .appTimer(let id): return .appTimer(app: self[id].config.bundle)
+    case .expiration(let id): return .expiration(app: self[id].config.bundle)
+    case .script: return .scheduled
+    case .policy(let kind): return .policy(kind.rawValue)
     }
   }
 }

@@ -112,4 +112,14 @@ extension Device {
     }
     return try body()
   }
+
+  /// Runs one app's cascade; if the app is killed while its own code runs,
+  /// the rest of the cascade is dropped (a SIGKILL runs nothing more).
+  func cascade(for id: AppID, _ body: () throws -> Void) throws {
+    do {
+      try body()
+    } catch SimulationError.processKilled(let killed) where killed == id {
+      killedWhileRunning = nil
+    }
+  }
 }

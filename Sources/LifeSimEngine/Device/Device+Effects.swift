@@ -1,5 +1,6 @@
 // Where the parts' effects are applied: each part's `reduce` changes the part
-// and says what follows; the device does it here, in order.
+// and says what follows; the device does it here, in order, with the cascades
+// an effect stands for (an app sent to the background, swiped away, warned).
 extension Device {
   /// What the profile and the model say about the screen's rules.
   var screenFacts: ScreenFacts { fixedFacts.screen }
@@ -195,5 +196,54 @@ extension Device {
         try run(next, app: id)
       }
     }
+  }
+
+  /// The user swipes an app away in the switcher: a kill record for a process,
+  /// then the cascade of §2.6 for the app's model.
+  func forceQuitCascade(_ id: AppID) throws {
+    // The process dies after applicationWillTerminate: has run, so its kill
+    // record comes then: just before its state becomes notRunning.
+    if self[id].state.isRunning { pendingUserKill = id }
+    defer { pendingUserKill = nil }
+    let carried = restorationSurvivingForceQuit(id)  // §2.11, FB9855914
+    defer { carryRestoration(carried, to: id) }
+    try cascade(for: id) {
+      if self[id].model == .scene {
+        try terminateScenes(id)
+      } else {
+        try walk(.userTerminate, id)
+      }
+    }
+    screen.appLeft(id)
+    try run(.forceQuit, for: id)
+  }
+
+  /// §2.9: the app delegate, then the notification, for every app that runs code.
+  func sendMemoryWarnings() throws {
+    for app in processes.executing() {
+      stats.memoryWarnings += 1
+      try cascade(for: app) {
+        try deliver(.didReceiveMemoryWarning, to: app)
+        try warnViewControllers(app)
+      }
+    }
+  }
+
+  /// Takes an app off the screen, then snapshot and suspension.
+  func sendToBackground(_ id: AppID) throws {
+    let wasForeground = self[id].state == .active || self[id].state == .inactive
+    if wasForeground && exitsOnSuspend(id) && quirks.contains(.exitsOnSuspendTerminateOnly) {
+      // §8.7, Apple's guide: no background state, only applicationWillTerminate:.
+      try walk(.toInactive, id)
+      guard self[id].state == .inactive else { return }  // killed in willResignActive
+      try cascade(for: id) {
+        try disappearForExit(id)
+        deathReason = .exitsOnSuspend
+        try apply(.terminate, to: id)
+      }
+      return
+    }
+    try walk(.toBackground, id)
+    if wasForeground { try settleInBackground(id) }
   }
 }

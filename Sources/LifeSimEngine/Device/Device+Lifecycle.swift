@@ -174,13 +174,4 @@ extension Device {
     self[id].config.exitsOnSuspend && profile.honoursExitsOnSuspend
   }
 
-  /// A kill record: why a process died, and the code where there is one.
-  func recordKill(_ id: AppID, reason: KillReason, code: UInt32? = nil, detail: String? = nil) {
-    // Killed otherwise (a watchdog in applicationWillTerminate:) before the
-    // force-quit could: that is how it died.
-    if pendingUserKill == id && reason != .user { pendingUserKill = nil }
-    trace.append({ $0.app = id; $0.reason = reason; $0.code = code; $0.detail = detail }, kind: .kill, at: now)
-    stats.killsByReason[Int(reason.rawValue)] += 1
-    deathReason = reason
-  }
 }

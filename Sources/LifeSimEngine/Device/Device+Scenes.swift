@@ -295,4 +295,23 @@ extension Device {
       throw SimulationError.invalidAction(operation, .sceneClosed(app: self[id].config.bundle, scene: number))
     }
   }
+
+  /// The user closes an iPad app's last window: the process ends as in a
+  /// force-quit, but the session and its activity stay, so the relaunch
+  /// reconnects that session without a configuration request (§2.11).
+  func closeLastWindowKeepingSession(_ id: AppID) throws {
+    if self[id].state.isRunning { pendingUserKill = id }
+    defer { pendingUserKill = nil }
+    try cascade(for: id) {
+      switch self[id].state {
+      case .notRunning: break
+      case .suspended: try apply(.kill, to: id)
+      default:
+        try walkScenes(.userTerminate, id)
+        try apply(.terminate, to: id)
+      }
+    }
+    screen.appLeft(id)
+    try run(.forceQuit, for: id)  // §2.6: as after a force-quit
+  }
 }

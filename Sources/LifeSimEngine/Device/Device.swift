@@ -24,7 +24,7 @@
 /// device's files run the cascades the effects start:
 ///
 /// - `Device+Actions.swift`: what the user and the system do, each a refusal
-///   check, a part's event and `settle`;
+///   check (`begin`), a part's event and `settle`;
 /// - `Device+Lifecycle.swift`, `Device+Scenes.swift`: walking the process and
 ///   scene machines (`AppLifecycle`, `SceneLifecycle`);
 /// - `Device+Delivery.swift`: the one path by which app code hears of anything;
@@ -32,7 +32,12 @@
 ///   protected data, kills;
 /// - `Device+ViewControllers.swift`: the actions on view controllers, windows,
 ///   the layout pass;
-/// - `Device+Clock.swift`: advancing, timers, work inside handlers.
+/// - `Device+Clock.swift`: advancing, timers, work inside handlers, and the
+///   checks every action passes first (`begin`).
+///
+/// Those files call the parts and the coordinator's own files (this one,
+/// `Device+Effects.swift`, `Device+Clock.swift`, `Device+Delivery.swift`),
+/// never each other both ways (`DeviceFileLayeringTests`).
 ///
 ///     let dev = try Device(profile: OSProfile(version: 12), seed: 1)
 ///     let notes = try dev.install(AppConfig(bundle: "com.example.notes"))
