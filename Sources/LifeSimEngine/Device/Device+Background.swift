@@ -90,6 +90,7 @@ extension Device {
 
   /// The background time of a new stretch: the policy's, or the host's answer
   /// to `background_time`.
+  @inline(never)  // a rare step: see Device+Effects.swift
   func backgroundBudget(_ id: AppID) throws -> SimTime {
     guard policy.backgroundTimeFromHost, let host else { return policy.backgroundTime }
     let t = try asking(.backgroundTime) { try host.backgroundTime(for: id, on: self) }
@@ -106,6 +107,7 @@ extension Device {
 
   /// The expiration handlers of the open tasks (§3.4), each in its own
   /// cascade; a handler that gets the process killed ends the loop.
+  @inline(never)  // a rare step: see Device+Effects.swift
   func expireTasks(_ id: AppID) throws {
     let pid = self[id].pid
     for task in self[id].tasks where !task.expired {
@@ -171,6 +173,7 @@ extension Device {
   /// Ends a process with no callback (jetsam, a watchdog, the task limit): a
   /// kill record, then the silent kill edge. When the process's own code is
   /// running, the cascade that runs it unwinds with `processKilled`.
+  @inline(never)  // a rare step: see Device+Effects.swift
   func systemKill(_ id: AppID, reason: KillReason, code: UInt32? = nil, detail: String? = nil) throws {
     guard self[id].state.isRunning else { return }
     recordKill(id, reason: reason, code: code, detail: detail)
@@ -184,6 +187,7 @@ extension Device {
   // MARK: - Protected data (§0)
 
   /// The delayed lock event of `epoch` came due.
+  @inline(never)  // a rare step: see Device+Effects.swift
   func protectedDataLocks(epoch: UInt32) throws {
     guard protectedData.lockEventFired(epoch: epoch, deviceLocked: isLocked) else { return }
     for app in processes.executing() {
@@ -191,6 +195,7 @@ extension Device {
     }
   }
 
+  @inline(never)  // a rare step: see Device+Effects.swift
   func protectedDataUnlocks() throws {
     guard protectedData.deviceUnlocked() else { return }
     for app in processes.executing() {

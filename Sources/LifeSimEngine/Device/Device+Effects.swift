@@ -1,6 +1,9 @@
 // Where the parts' effects are applied: each part's `reduce` changes the part
 // and says what follows; the device does it here, in order, with the cascades
 // an effect stands for (an app sent to the background, swiped away, warned).
+// The steps an effect rarely takes (a kill, expiration handlers, protected
+// data, a memory record, jetsam) are `@inline(never)`: inlined into these
+// loops, they spread the common steps over more instruction cache.
 extension Device {
   /// What the profile and the model say about the screen's rules.
   var screenFacts: ScreenFacts { fixedFacts.screen }
@@ -200,6 +203,7 @@ extension Device {
 
   /// The user swipes an app away in the switcher: a kill record for a process,
   /// then the cascade of §2.6 for the app's model.
+  @inline(never)  // a rare step: see Device+Effects.swift
   func forceQuitCascade(_ id: AppID) throws {
     // The process dies after applicationWillTerminate: has run, so its kill
     // record comes then: just before its state becomes notRunning.
@@ -219,6 +223,7 @@ extension Device {
   }
 
   /// §2.9: the app delegate, then the notification, for every app that runs code.
+  @inline(never)  // a rare step: see Device+Effects.swift
   func sendMemoryWarnings() throws {
     for app in processes.executing() {
       stats.memoryWarnings += 1

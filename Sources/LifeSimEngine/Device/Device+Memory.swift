@@ -51,6 +51,7 @@ extension Device {
   /// shown background scene when the policy says so, or kills the first
   /// victim, which a host policy may choose (§0, §4).
   /// - Returns: false when there was nothing to free.
+  @inline(never)  // a rare step: see Device+Effects.swift
   func jetsamOnce() throws -> Bool {
     if let mb = policy.reclaimSceneMB, let (app, scene) = reclaimableScene() {
       try cascade(for: app) { try reclaimScene(scene, of: app) }
@@ -85,6 +86,7 @@ extension Device {
   }
 
   /// A `memory` record of the level the monitor is at now.
+  @inline(never)  // a rare step: see Device+Effects.swift
   func recordMemoryLevel(_ level: MemoryLevel) {
     let used = memoryUsedMB
     let ram = memory.ramMB ?? 0

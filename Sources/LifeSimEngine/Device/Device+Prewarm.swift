@@ -42,6 +42,7 @@ extension Device {
   /// the environment loses `ActivePrewarm`, and protected data that was
   /// unavailable during the prewarm becomes available before the scene
   /// connects (§2.1 "Prewarming", the iOS 15.0 log).
+  @inline(never)  // a rare step: see Device+Effects.swift
   func endPrewarm(_ id: AppID) throws {
     guard let warm = self[id].prewarm else { return }
     self[id].prewarm = nil
@@ -65,6 +66,7 @@ extension Device {
   /// §2.3 "Models that reactivate on lock": on some models the side button
   /// makes the app on screen resign, become active and resign again before
   /// it enters the background, all at the same instant.
+  @inline(never)  // a rare step: see Device+Effects.swift
   func reactivateOnLock(_ id: AppID) throws {
     guard self[id].state == .active else { return }
     try walk(.toInactive, id)

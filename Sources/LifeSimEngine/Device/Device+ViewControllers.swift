@@ -256,6 +256,7 @@ extension Device {
 
   /// Home with `UIApplicationExitsOnSuspend`: the visible view controller
   /// disappears before the app terminates (§0, §3.7).
+  @inline(never)  // a rare step: see Device+Effects.swift
   func disappearForExit(_ id: AppID) throws {
     for w in self[id].windows.indices where self[id].windows[w].shown {
       self[id].windows[w].exiting = true
