@@ -94,6 +94,10 @@ public final class ExplainSearch {
   /// The bounds in force: the options', or those the log's length gives.
   public let depth: Int
   public let maxStates: Int
+  /// The most events pending in a state the search kept: what a step from
+  /// it copies and fingerprints, so what keeps a step's cost flat however
+  /// far into a long log it is.
+  private(set) var mostPending = 0
 
   public init(log: ParsedLog, options: ExplainOptions) throws {
     self.log = log
@@ -226,6 +230,9 @@ public final class ExplainSearch {
           guard applies(step) else { continue }
           let mark = device.trace.records.count
           do { try step.take(on: device, app: app) } catch { continue }
+          // A long log's search goes back and forth between states through
+          // thousands of steps: their dead deadlines would pile up in each.
+          device.dropVoidDeadlines()
           result.steps += 1
           var out: [(symbol: Int, time: SimTime)] = []
           var last = node.last
@@ -289,6 +296,7 @@ public final class ExplainSearch {
             visited[digest] = nodes.count
             if k > best { best = k; bestNode = nodes.count }
             if k == n { complete.append(nodes.count) }
+            mostPending = max(mostPending, device.kernel.pendingCount)
             nodes.append(Node(state: k == n ? nil : device.saveState(), k: k, last: last, matchedAt: matchedAt,
                               idle: idle, depth: depth, parents: [edge]))
             if k < n { next.append(nodes.count - 1) }
