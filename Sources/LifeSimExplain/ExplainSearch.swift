@@ -111,6 +111,7 @@ public final class ExplainSearch {
     app = try device.install(AppConfig(bundle: options.bundle, scenes: scenes, backgroundModes: ExplainStep.backgroundModes,
                                        root: root))
     callbackSymbol = Callback.allCases.map { log.symbol(of: .callback($0)) ?? -1 }
+    for c in Self.implemented(by: log) { device[app].implemented.insert(c) }
     notificationSymbol = AppNotification.allCases.map { log.symbol(of: .notification($0)) ?? -1 }
     for screen in log.screens { screenSymbol[screen] = log.symbol(of: .screen(screen)) }
     flutterSymbol = Flutter.states.map { state in log.symbols.firstIndex { $0.name == "AppLifecycleState." + state } ?? -1 }
