@@ -209,10 +209,16 @@ public final class ExplainSearch {
     var nodes = [Node(device: start, k: 0, last: -1, sinceMatched: 0, idle: 0, depth: 0, parents: [])]
     var visited: [StateDigest: Int] = [:]
     visited[key(start, k: 0, last: -1, sinceMatched: 0)] = 0
-    // The transitions taken, and a state of each fingerprint to take more
-    // from (one whose steps are all taken is let go).
+    // The transitions kept: those from a device state two nodes or more
+    // have (a log that goes through most of its device states once, as one
+    // with many screens does, would keep them all for nothing). How many
+    // nodes have each device state, and a state of each fingerprint that a
+    // node not yet expanded has, or two nodes have had. The fingerprint of
+    // the state the device is in.
     var transitions: [Move: Transition?] = [:]
+    var nodesOf: [StateDigest: Int] = [start: 1]
     var states: [StateDigest: DeviceState] = [start: device.saveState()]
+    var deviceAt: StateDigest? = start
     var idleCut = false
     var level = [0]
     var best = 0, bestNode = 0
@@ -253,6 +259,10 @@ public final class ExplainSearch {
       var next: [Int] = []
       for index in level {
         let node = nodes[index]
+        let state = states[node.device]!
+        let keeps = nodesOf[node.device, default: 0] > 1
+        // Expanded: a state no other node has had is not needed again.
+        if !keeps { states[node.device] = nil }
         var steps = actions
         var remaining: Int64?
         if node.k > 0, let g = gap(node.k) {
@@ -274,12 +284,13 @@ public final class ExplainSearch {
             guard let known else { continue }
             taken = known
           } else {
-            guard let made = take(step, from: states[node.device]!) else {
-              transitions[move] = .some(nil)
+            guard let made = take(step, from: state) else {
+              if keeps { transitions[move] = .some(nil) }
+              deviceAt = nil
               continue
             }
-            transitions[move] = made
-            if states[made.to] == nil { states[made.to] = device.saveState() }
+            if keeps { transitions[move] = made }
+            deviceAt = made.to
             taken = made
           }
           result.steps += 1
@@ -335,13 +346,20 @@ public final class ExplainSearch {
             visited[digest] = nodes.count
             if k > best { best = k; bestNode = nodes.count }
             if k == n { complete.append(nodes.count) }
+            if k < n, states[taken.to] == nil {
+              if deviceAt != taken.to {
+                // Read back: the node needs the state itself.
+                _ = take(step, from: state)
+                deviceAt = taken.to
+              }
+              states[taken.to] = device.saveState()
+            }
+            nodesOf[taken.to, default: 0] += 1
             nodes.append(Node(device: taken.to, k: k, last: last, sinceMatched: sinceMatched,
                               idle: idle, depth: depth, parents: [edge]))
             if k < n { next.append(nodes.count - 1) }
           }
         }
-        // Without times every state takes the same steps: all are taken from this one now.
-        if !timed { states[node.device] = nil }
       }
       level = next
     }
