@@ -29,7 +29,15 @@ public struct ExplainReport {
     let a = log.events[s.events.lowerBound].line, b = log.events[s.events.upperBound - 1].line
     let what = a == b ? "\(log.unit) \(a)" : "\(log.unit)s \(a)–\(b)"
     let n = s.beforeLog.count
-    return n == 0 ? what : what + " (after \(n) record\(n == 1 ? "" : "s") from before the log)"
+    let after = s.afterLog.isEmpty ? "" : " (the log ends before the step's " + s.afterLog.map(shown(kind:)).joined(separator: ", ") + ")"
+    return (n == 0 ? what : what + " (after \(n) record\(n == 1 ? "" : "s") from before the log)") + after
+  }
+
+  /// A kind of line as the answer shows it: a screen's class as
+  /// `LogReader.shownClass` writes it, so that no name breaks a line.
+  func shown(kind name: String) -> String {
+    guard let i = log.symbolByName[name], case .screen(let c)? = log.symbols[i].atoms.first else { return name }
+    return "ui.lifecycle " + LogReader.shownClass(c)
   }
 
   /// The steps, numbered, each with the lines it accounts for.
@@ -48,6 +56,9 @@ public struct ExplainReport {
     if let first = result.explanations.first {
       out += "explained in \(first.steps.count) step\(first.steps.count == 1 ? "" : "s"):\n"
       out += steps(first, indent: "  ")
+      if !first.afterLog.isEmpty {
+        out += "the log ends in the middle of step \(first.steps.count), as a log cut short (by a crash, or where it was saved) does\n"
+      }
       let others = result.explanations.dropFirst()
       if !others.isEmpty {
         out += "\(others.count) other explanation\(others.count == 1 ? "" : "s") of the same length:\n"
@@ -73,12 +84,20 @@ public struct ExplainReport {
     case .depth(let d):
       out += "not explained within --depth \(d) steps (a larger --depth searches further)\n"
     case .maxStates(let m):
-      out += "not explained within --max-states \(m) distinct states (a larger --max-states searches further)\n"
+      out += "not explained within --max-states \(m) distinct states (a larger --max-states searches further"
+      let fewest = timed ? 1 : 0
+      if options.maxUnlogged > fewest {
+        out += "; --max-unlogged \(fewest), for a log that shows every step\(timed ? " but the waits between its lines" : ""), "
+          + "searches far fewer states than --max-unlogged \(options.maxUnlogged)"
+      }
+      out += ")\n"
     case .maxUnlogged(let m):
       out += "no sequence with at most --max-unlogged \(m) steps in a row that account for no line explains the log "
-        + "on \(device) (a larger --max-unlogged searches further)\n"
+      out += "on \(device) (a larger --max-unlogged searches further"
+      out += m == 0 && timed ? "; a wait between two timed lines is such a step)\n" : ")\n"
     default:
-      out += "no sequence of steps explains the log on \(device)\n"
+      out += "no sequence of steps explains the log on \(device) (every sequence was tried; --ios, --model and "
+        + "--scenes or --no-scenes choose another device)\n"
     }
     guard result.reached < n else { return out }
     let e = log.events[result.reached]
@@ -98,17 +117,17 @@ public struct ExplainReport {
       return out
     }
     out += "first \(log.unit) no sequence reaches: \(log.unit) \(e.line): \(visibleControls(e.text))\n"
-    let logged = log.symbols[e.symbol].name
+    let logged = shown(kind: log.symbols[e.symbol].name)
     let version = "iOS \(options.ios)"
     if result.reached > 0 {
       let before = log.events[result.reached - 1]
-      let prev = log.symbols[before.symbol].name
+      let prev = shown(kind: log.symbols[before.symbol].name)
       if result.wrongTime, let gap = gap(result.reached) {
         out += "after \(prev) (\(log.unit) \(before.line)), \(version) sends \(logged) there, but not \(gap) later as the log has it"
       } else if result.expected.isEmpty {
         out += "after \(prev) (\(log.unit) \(before.line)), \(version) sends none of the log's kinds that leads to \(logged)"
       } else {
-        out += "after \(prev) (\(log.unit) \(before.line)), \(version) sends \(result.expected.joined(separator: " or ")) before \(logged)"
+        out += "after \(prev) (\(log.unit) \(before.line)), \(version) sends \(result.expected.map(shown(kind:)).joined(separator: " or ")) before \(logged)"
       }
     } else {
       out += "no step makes the app send \(logged) first on \(version)"
@@ -121,6 +140,9 @@ public struct ExplainReport {
     }
     return out
   }
+
+  /// Whether every line has a time: then each wait between two is a step.
+  var timed: Bool { log.events.count > 1 && log.events.allSatisfy { $0.time != nil } }
 
   func gap(_ i: Int) -> String? {
     guard let a = log.events[i - 1].time, let b = log.events[i].time else { return nil }
@@ -163,19 +185,20 @@ public struct ExplainReport {
     if let m = options.model { device += ", model = \(quoted(m.name))" }
     s += "local dev = lifesim.device{ \(device) }\n"
     let modes = ExplainStep.backgroundModes.map(quoted).joined(separator: ", ")
-    let root = log.screens.first.map { ", root = { class = \(quoted($0)), from = \"code\" }" } ?? ""
+    let root = log.screens.first.map { ", root = { class = \(quoted(LogReader.shownClass($0))), from = \"code\" }" } ?? ""
     s += "local app = dev:install{ bundle = \(quoted(options.bundle)), scenes = \(result.scenes), background_modes = { \(modes) }\(root) }\n"
     s += implementedLua + "\n"
     s += log.flutterWalks ? flutterLogged : logged
     for step in e.steps { s += "\(step.step.lua)  -- \(step.step.words); \(lines(step))\n" }
-    let before = e.beforeLog
+    let before = e.beforeLog, after = e.afterLog
     s += "\n-- What the log shows"
-    s += before.isEmpty ? ":\n" : " (after \(before.count) record\(before.count == 1 ? "" : "s") of its kinds from before it starts):\n"
+    s += before.isEmpty ? "" : " (after \(before.count) record\(before.count == 1 ? "" : "s") of its kinds from before it starts)"
+    s += after.isEmpty ? ":\n" : ", which ends in the middle of the last step, before \(after.count) more record\(after.count == 1 ? "" : "s"):\n"
     s += "local expected = {\n"
     for ev in log.events.prefix(count) { s += "  \(quoted(log.symbols[ev.symbol].name)),  -- \(log.unit) \(ev.line): \(comment(ev.text))\n" }
     s += "}\n"
     s += "local got = logged()\n"
-    s += "lifesim.expect_callbacks({ table.unpack(got, \(before.count + 1)) }, expected)\n"
+    s += "lifesim.expect_callbacks({ table.unpack(got, \(before.count + 1)\(after.isEmpty ? "" : ", #got - \(after.count)")) }, expected)\n"
     return s
   }
 
@@ -186,7 +209,8 @@ public struct ExplainReport {
     for symbol in log.symbols {
       for atom in symbol.atoms {
         var key = atom.name
-        if case .screen(let c) = atom { key += " " + c }
+        // A class the script names as shown: no class name in a script holds a control character.
+        if case .screen(let c) = atom { key += " " + LogReader.shownClass(c) }
         s += "  [\(quoted(key))] = \(quoted(symbol.name)),\n"
       }
     }

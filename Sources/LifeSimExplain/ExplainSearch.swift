@@ -30,6 +30,9 @@ public struct ExplainedStep: Equatable, Sendable {
   public var events: Range<Int>
   /// Records of the log's kinds it made before the log's first line.
   public var beforeLog: [String]
+  /// Records of the log's kinds it made after the log's last line: the log
+  /// ends in the middle of this step (a log is cut anywhere, often by a crash).
+  public var afterLog: [String] = []
 }
 
 /// A sequence of steps whose trace, restricted to the log's kinds, is the log.
@@ -37,6 +40,8 @@ public struct Explanation: Equatable, Sendable {
   public var steps: [ExplainedStep]
   /// The log's kinds the trace shows before the log starts.
   public var beforeLog: [String] { steps.flatMap(\.beforeLog) }
+  /// The log's kinds the last step makes after the log ends.
+  public var afterLog: [String] { steps.flatMap(\.afterLog) }
 }
 
 /// What stopped a search that found no explanation.
@@ -137,6 +142,7 @@ public final class ExplainSearch {
     var step: ExplainStep
     var events: Range<Int>
     var before: [Int]
+    var after: [Int] = []
   }
 
   struct Node {
@@ -310,26 +316,29 @@ public final class ExplainSearch {
             }
           }
           // The children: from the log's start (k = 0), the step's records may
-          // begin the log at any of them, or all come before it.
-          var children: [(k: Int, skip: Int)] = []
+          // begin the log at any of them, or all come before it; past its last
+          // line they may go on (`after`): the log ends in the middle of the step.
+          var children: [(k: Int, skip: Int, after: Int)] = []
           if node.k == 0 {
             for j in 0..<out.count {
               let (matched, at, late) = match(out[j...], from: 0, since: node.sinceMatched)
-              if matched == out.count - j { children.append((matched, j)) } else {
+              if matched == out.count - j || matched == n { children.append((matched, j, out.count - j - matched)) } else {
                 note(matched, at: at, late: late)
               }
             }
-            children.append((0, out.count))
+            children.append((0, out.count, 0))
           } else {
             let (matched, at, late) = match(out[...], from: node.k, since: node.sinceMatched)
-            if matched == out.count { children.append((node.k + matched, 0)) } else { note(node.k + matched, at: at, late: late) }
+            if matched == out.count || node.k + matched == n { children.append((node.k + matched, 0, out.count - matched)) }
+            else { note(node.k + matched, at: at, late: late) }
           }
-          for (k, skip) in children {
-            let sinceMatched = k > node.k ? taken.took - out[out.count - 1].time : taken.took + node.sinceMatched
+          for (k, skip, after) in children {
+            let sinceMatched = k > node.k ? taken.took - out[out.count - 1 - after].time : taken.took + node.sinceMatched
             let idle = k > node.k ? 0 : node.idle + 1
             if idle > options.maxUnlogged { idleCut = true; continue }
-            let digest = key(taken.to, k: k, last: last, sinceMatched: sinceMatched)
-            let edge = Edge(parent: index, step: step, events: node.k..<k, before: out.prefix(skip).map(\.symbol))
+            let digest = key(taken.to, k: k, last: last, sinceMatched: sinceMatched, cut: after > 0)
+            let edge = Edge(parent: index, step: step, events: node.k..<k, before: out.prefix(skip).map(\.symbol),
+                            after: out.suffix(after).map(\.symbol))
             // A state seen before, as early and with no fewer unlogged steps
             // behind it, can do nothing more: the same length is another way
             // there (an alternative), a longer one is dropped.
@@ -369,7 +378,10 @@ public final class ExplainSearch {
       var seen: Set<[String]> = []
       let limit = Self.ways * (options.alternatives + 1)
       var listedAll = true
-      for c in complete {
+      // Of the same length, an explanation of every record of its last step
+      // comes before one the log ends in the middle of.
+      let cut = complete.filter { !nodes[$0].parents[0].after.isEmpty }
+      for c in complete.filter({ nodes[$0].parents[0].after.isEmpty }) + cut {
         let found = paths(to: c, in: nodes, limit: limit)
         if found.count >= limit || waysCut(behind: c, in: nodes) { listedAll = false }
         for path in found {
@@ -405,10 +417,12 @@ public final class ExplainSearch {
   }
 
   /// What tells two search states apart: the device's fingerprint, the
-  /// lines matched, the last kind seen (for logs of state changes) and,
-  /// with timestamps, the time since the last line matched.
-  func key(_ device: StateDigest, k: Int, last: Int, sinceMatched: Int64) -> StateDigest {
+  /// lines matched, the last kind seen (for logs of state changes), with
+  /// timestamps the time since the last line matched, and whether the log
+  /// ended in the middle of the last step.
+  func key(_ device: StateDigest, k: Int, last: Int, sinceMatched: Int64, cut: Bool = false) -> StateDigest {
     var h = StateHasher()
+    if cut { h.append(word: -1) }  // the log ended in the middle of the last step
     h.append(word: Int64(bitPattern: device.a))
     h.append(word: Int64(bitPattern: device.b))
     h.append(word: Int64(k))
@@ -490,7 +504,8 @@ public final class ExplainSearch {
 
   func explanation(_ path: [Edge]) -> Explanation {
     Explanation(steps: path.map {
-      ExplainedStep(step: $0.step, events: $0.events, beforeLog: $0.before.map { log.symbols[$0].name })
+      ExplainedStep(step: $0.step, events: $0.events, beforeLog: $0.before.map { log.symbols[$0].name },
+                    afterLog: $0.after.map { log.symbols[$0].name })
     })
   }
 }

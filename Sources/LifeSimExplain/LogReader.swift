@@ -88,7 +88,13 @@ public struct LogEvent: Equatable, Sendable {
 public struct ParsedLog: Sendable {
   public var format: LogFormat
   public var events: [LogEvent] = []
-  public var symbols: [LogSymbol] = []
+  /// The kinds, in the order first seen; they grow through `add`, which
+  /// keeps the indexes below, so that reading stays linear however many
+  /// kinds (screens) a log has.
+  public internal(set) var symbols: [LogSymbol] = []
+  /// Each kind's index by its name, and the first kind that shows each atom.
+  var symbolByName: [String: Int] = [:]
+  var symbolByAtom: [LogAtom: Int] = [:]
   /// Lines (or breadcrumbs) read past: not lifecycle lines.
   public var ignored = 0
   /// The log shows changes of a state, not every notification: a repeat of
@@ -117,13 +123,15 @@ public struct ParsedLog: Sendable {
   }
 
   /// The symbol of an atom, if the log shows it.
-  public func symbol(of atom: LogAtom) -> Int? { symbols.firstIndex { $0.atoms.contains(atom) } }
+  public func symbol(of atom: LogAtom) -> Int? { symbolByAtom[atom] }
 
   mutating func add(line: Int, text: String, symbol: LogSymbol, time: Int64?) {
     let i: Int
-    if let found = symbols.firstIndex(where: { $0.name == symbol.name }) { i = found } else {
+    if let found = symbolByName[symbol.name] { i = found } else {
       i = symbols.count
       symbols.append(symbol)
+      symbolByName[symbol.name] = i
+      for atom in symbol.atoms where symbolByAtom[atom] == nil { symbolByAtom[atom] = i }
     }
     events.append(LogEvent(line: line, text: text, symbol: i, time: time))
   }
@@ -144,10 +152,8 @@ public enum LogReader {
     let format = try format ?? detect(content)
     var log: ParsedLog
     switch format {
-    case .text: log = readLines(content, .text, match: textSymbol)
-    case .flutter: log = readLines(content, .flutter, match: flutterSymbol)
-    case .reactNative: log = readLines(content, .reactNative, match: reactNativeSymbol)
     case .sentry: log = try readBreadcrumbs(content, states: sentryStates)
+    default: log = try readLines(content, format)
     }
     log.collapsesRepeats = format == .flutter || format == .reactNative
     log.flutterWalks = format == .flutter && log.symbols.contains { $0.name == Flutter.hidden }
@@ -179,13 +185,17 @@ public enum LogReader {
         return .sentry  // breadcrumbs, with a bad time: read, it says which
       } catch {}
     }
-    var counts: [LogFormat: Int] = [:]
-    for line in content.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-      let s = String(line)
-      if textSymbol(s) != nil { counts[.text, default: 0] += 1 }
-      if flutterSymbol(s) != nil { counts[.flutter, default: 0] += 1 }
-      if reactNativeSymbol(s) != nil { counts[.reactNative, default: 0] += 1 }
+    // Lines as Swift's `Character.isNewline` splits them: every line break Unicode has.
+    var text = 0, flutter = 0, reactNative = 0
+    var content = content
+    content.withUTF8 { all in
+      forEachLine(all, atEveryBreak: true) { _, line in
+        if textSymbol(line) != nil { text += 1 }
+        if flutterSymbol(line) != nil { flutter += 1 }
+        if reactNativeSymbol(line) != nil { reactNative += 1 }
+      }
     }
+    let counts: [LogFormat: Int] = [.text: text, .flutter: flutter, .reactNative: reactNative]
     guard let best = [LogFormat.text, .flutter, .reactNative].max(by: { counts[$0, default: 0] < counts[$1, default: 0] }),
           counts[best, default: 0] > 0 else {
       if json {
@@ -200,26 +210,117 @@ public enum LogReader {
     return [LogFormat.text, .flutter, .reactNative].first { counts[$0, default: 0] == top } ?? best
   }
 
-  static func readLines(_ content: String, _ format: LogFormat, match: (String) -> LogSymbol?) -> ParsedLog {
-    var log = ParsedLog(format: format)
-    var n = 0
-    for line in content.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-      n += 1
-      var s = String(line)
-      if s.hasSuffix("\r") { s.removeLast() }
-      guard let symbol = match(s) else {
-        if !s.allSatisfy(\.isWhitespace) { log.ignored += 1 }
-        continue
+  /// Calls `body` with each line's number (1-based) and bytes, read once,
+  /// front to back: the work is linear in the log's size. A line ends at
+  /// "\n" or "\r\n", and a carriage return ending a line is not part of it;
+  /// with `atEveryBreak`, at every line break `Character.isNewline` knows
+  /// too (a lone "\r", VT, FF, NEL, U+2028, U+2029; the numbers then count
+  /// those parts).
+  static func forEachLine(_ all: UnsafeBufferPointer<UInt8>, atEveryBreak: Bool = false,
+                          _ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+    let count = all.count
+    var n = 0, start = 0
+    while start <= count {
+      var end = start, next = count + 1
+      while end < count {
+        let b = all[end]
+        if b == 0x0A { next = end + 1; break }
+        if atEveryBreak {
+          if b == 0x0D || b == 0x0B || b == 0x0C { next = end + 1; break }
+          if b == 0xC2, end + 1 < count, all[end + 1] == 0x85 { next = end + 2; break }
+          if b == 0xE2, end + 2 < count, all[end + 1] == 0x80, all[end + 2] == 0xA8 || all[end + 2] == 0xA9 { next = end + 3; break }
+        }
+        end += 1
       }
-      let stamp = Timestamp.leading(s)
-      if stamp?.wrapsDaily == true { log.timesWrapDaily = true }
-      log.add(line: n, text: s.trimmingCharacters(in: .whitespaces), symbol: symbol, time: stamp?.micros)
+      var stop = end
+      if !atEveryBreak {
+        // The "\r" of a "\r\n", then one that ends the line itself.
+        if end < count, stop > start, all[stop - 1] == 0x0D { stop -= 1 }
+        if stop > start, all[stop - 1] == 0x0D { stop -= 1 }
+      }
+      n += 1
+      try body(n, UnsafeBufferPointer(rebasing: all[start..<stop]))
+      start = next
     }
-    // A log whose lines do not all carry a time has no times: the waits are then free.
-    if log.events.contains(where: { $0.time == nil }) {
-      for i in log.events.indices { log.events[i].time = nil }
+  }
+
+  static func readLines(_ content: String, _ format: LogFormat) throws -> ParsedLog {
+    var log = ParsedLog(format: format)
+    var content = content
+    try content.withUTF8 { all in
+      try forEachLine(all) { n, line in
+        let symbol: LogSymbol?
+        switch format {
+        case .flutter: symbol = flutterSymbol(line)
+        case .reactNative: symbol = reactNativeSymbol(line)
+        default: symbol = textSymbol(line)
+        }
+        guard let symbol else {
+          if !isBlank(line) { log.ignored += 1 }
+          return
+        }
+        let stamp: Timestamp?
+        do { stamp = try Timestamp.leading(line) } catch let e as Timestamp.Impossible {
+          throw LogReadError(description: "line \(n): \(e)")
+        }
+        if stamp?.wrapsDaily == true { log.timesWrapDaily = true }
+        log.add(line: n, text: trimmed(line), symbol: symbol, time: stamp?.micros)
+      }
     }
+    dropPartialTimes(&log)
     return log
+  }
+
+  /// A log whose lines do not all carry a time has no times: the waits are
+  /// then free. Said, when some lines had one: the times were read past.
+  static func dropPartialTimes(_ log: inout ParsedLog) {
+    guard let first = log.events.first(where: { $0.time == nil }) else { return }
+    let untimed = log.events.reduce(0) { $0 + ($1.time == nil ? 1 : 0) }
+    if untimed < log.events.count {
+      let total = log.events.count, unit = log.unit
+      log.notes.append("\(untimed) of the \(total) lifecycle \(unit)s \(untimed == 1 ? "has" : "have") no timestamp (the first: \(unit) \(first.line)): "
+                       + "the log is read without times, and its waits are free")
+    }
+    for i in log.events.indices { log.events[i].time = nil }
+  }
+
+  /// Whether a line is only white space, as `Character.isWhitespace` says.
+  static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    var ascii = true
+    for b in line {
+      if b >= 0x80 { ascii = false } else if b != 0x20 && !(b >= 0x09 && b <= 0x0D) { return false }
+    }
+    return ascii || String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
+  }
+
+  /// The line less its leading and trailing spaces and tabs (Unicode's too).
+  static func trimmed(_ line: UnsafeBufferPointer<UInt8>) -> String {
+    let s = String(decoding: line, as: UTF8.self)
+    if let f = line.first, let l = line.last, f < 0x80, l < 0x80, f != 0x20, f != 0x09, l != 0x20, l != 0x09 { return s }
+    return s.trimmingCharacters(in: .whitespaces)
+  }
+
+  static func isWord(_ b: UInt8) -> Bool {
+    (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F
+  }
+
+  static func isLetter(_ b: UInt8) -> Bool { (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
+
+  static func isASCII(_ line: UnsafeBufferPointer<UInt8>) -> Bool { !line.contains { $0 >= 0x80 } }
+
+  /// Where `pattern` first occurs in `line` from `from`.
+  static func find(_ pattern: [UInt8], in line: UnsafeBufferPointer<UInt8>, from: Int = 0) -> Int? {
+    guard let first = pattern.first, pattern.count <= line.count else { return nil }
+    var i = from
+    while i + pattern.count <= line.count {
+      if line[i] == first {
+        var j = 1
+        while j < pattern.count && line[i + j] == pattern[j] { j += 1 }
+        if j == pattern.count { return i }
+      }
+      i += 1
+    }
+    return nil
   }
 
   // MARK: - Text: method and notification names
@@ -246,32 +347,48 @@ public enum LogReader {
     return out.sorted { $0.0.count > $1.0.count }
   }()
 
-  /// The kind of a text line: the leftmost method or notification name in it.
+  /// `textPatterns` as bytes, and for each first byte the patterns that
+  /// start with it, in `textPatterns` order (longest first).
+  static let textPatternBytes: [[UInt8]] = textPatterns.map { Array($0.pattern.utf8) }
+  static let textPatternsByFirstByte: [[Int]] = {
+    var out = [[Int]](repeating: [], count: 256)
+    for (i, p) in textPatternBytes.enumerated() { out[Int(p[0])].append(i) }
+    return out
+  }()
+
+  /// The kind of a text line: the leftmost method or notification name in
+  /// it, the longest at that place; a name is a whole word.
   static func textSymbol(_ line: String) -> LogSymbol? {
-    let bytes = Array(line.utf8)
-    func isWord(_ b: UInt8) -> Bool {
-      (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F
-    }
-    var best: (at: Int, length: Int, atom: LogAtom)?
-    for (pattern, atom) in textPatterns {
-      let p = Array(pattern.utf8)
-      guard p.count <= bytes.count else { continue }
-      var i = 0
-      while i + p.count <= bytes.count {
-        if let b = best, i > b.at { break }
-        if bytes[i] == p[0], bytes[i..<(i + p.count)].elementsEqual(p),
-           i == 0 || !isWord(bytes[i - 1]),
-           !isWord(p[p.count - 1]) || i + p.count == bytes.count || !isWord(bytes[i + p.count]) {
-          if best == nil || i < best!.at || (i == best!.at && p.count > best!.length) { best = (i, p.count, atom) }
-          break
-        }
-        i += 1
+    var line = line
+    return line.withUTF8 { textSymbol($0) }
+  }
+
+  static func textSymbol(_ bytes: UnsafeBufferPointer<UInt8>) -> LogSymbol? {
+    let patterns = textPatternBytes, byFirst = textPatternsByFirstByte
+    let n = bytes.count
+    var i = 0
+    while i < n {
+      // A name starts a word.
+      if i > 0 && isWord(bytes[i - 1]) { i += 1; continue }
+      for k in byFirst[Int(bytes[i])] {
+        let p = patterns[k]
+        let end = i + p.count
+        guard end <= n else { continue }
+        var j = 1
+        while j < p.count && bytes[i + j] == p[j] { j += 1 }
+        guard j == p.count, !isWord(p[p.count - 1]) || end == n || !isWord(bytes[end]) else { continue }
+        let atom = textPatterns[k].atom
+        return LogSymbol(name: atom.name, atoms: [atom])
       }
+      i += 1
     }
-    return best.map { LogSymbol(name: $0.atom.name, atoms: [$0.atom]) }
+    return nil
   }
 
   // MARK: - Flutter and React Native
+
+  static let flutterKey = Array("AppLifecycleState".utf8)
+  static let reactNativeKey = Array("AppState".utf8)
 
   /// Flutter's iOS embedding turns the UIApplication notifications into
   /// states: resign and enter foreground are `inactive`, become active is
@@ -291,6 +408,23 @@ public enum LogReader {
       from = r.upperBound
     }
     return nil
+  }
+
+  /// The same, on the line's bytes: a line without the word is passed at
+  /// once, and one that is not ASCII is read as text (Unicode's letters).
+  static func flutterSymbol(_ line: UnsafeBufferPointer<UInt8>) -> LogSymbol? {
+    guard var at = find(flutterKey, in: line) else { return nil }
+    guard isASCII(line) else { return flutterSymbol(String(decoding: line, as: UTF8.self)) }
+    while true {
+      var i = at + flutterKey.count
+      while i < line.count && !isLetter(line[i]) { i += 1 }
+      let start = i
+      while i < line.count && isLetter(line[i]) { i += 1 }
+      let word = String(decoding: UnsafeBufferPointer(rebasing: line[start..<i]), as: UTF8.self)
+      if let symbol = flutterState(Substring(word)) { return symbol }
+      guard let next = find(flutterKey, in: line, from: at + flutterKey.count) else { return nil }
+      at = next
+    }
   }
 
   static func flutterState(_ word: Substring) -> LogSymbol? {
@@ -313,15 +447,35 @@ public enum LogReader {
     guard line.contains("AppState") else { return nil }
     let words = line.split { !($0.isLetter) }
     for w in words.reversed() {
-      switch w {
-      case "active": return LogSymbol(name: "AppState active", atoms: [.notification(.didBecomeActive)])
-      case "inactive": return LogSymbol(name: "AppState inactive", atoms: [.notification(.willResignActive)])
-      case "background":
-        return LogSymbol(name: "AppState background", atoms: [.notification(.didEnterBackground), .notification(.willEnterForeground)])
-      default: continue
-      }
+      if let symbol = reactNativeState(w) { return symbol }
     }
     return nil
+  }
+
+  /// The same, on the line's bytes, as `flutterSymbol(_:)` reads them.
+  static func reactNativeSymbol(_ line: UnsafeBufferPointer<UInt8>) -> LogSymbol? {
+    guard find(reactNativeKey, in: line) != nil else { return nil }
+    guard isASCII(line) else { return reactNativeSymbol(String(decoding: line, as: UTF8.self)) }
+    var end = line.count
+    while end > 0 {
+      while end > 0 && !isLetter(line[end - 1]) { end -= 1 }
+      var start = end
+      while start > 0 && isLetter(line[start - 1]) { start -= 1 }
+      let word = String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)
+      if start < end, let symbol = reactNativeState(Substring(word)) { return symbol }
+      end = start
+    }
+    return nil
+  }
+
+  static func reactNativeState(_ word: Substring) -> LogSymbol? {
+    switch word {
+    case "active": return LogSymbol(name: "AppState active", atoms: [.notification(.didBecomeActive)])
+    case "inactive": return LogSymbol(name: "AppState inactive", atoms: [.notification(.willResignActive)])
+    case "background":
+      return LogSymbol(name: "AppState background", atoms: [.notification(.didEnterBackground), .notification(.willEnterForeground)])
+    default: return nil
+    }
   }
 
   // MARK: - Breadcrumbs
@@ -331,16 +485,17 @@ public enum LogReader {
   /// notifications by `SentryStates` (`breadcrumbStates` picks the scheme),
   /// `device.event` `LOW_MEMORY` a memory warning (the notifications Sentry's
   /// iOS SDK listens to), `ui.lifecycle` a view controller's `viewDidAppear:`
-  /// (`data.screen`: its class). Other breadcrumbs are read past.
+  /// (`data.screen`: its class). Other breadcrumbs are read past; one of
+  /// these whose field is no string is read past too, and said.
   static func readBreadcrumbs(_ content: String, states forced: SentryStates? = nil) throws -> ParsedLog {
     var log = ParsedLog(format: .sentry)
     var crumbs: [(Int, Any)] = []
-    var sdk: (name: String, version: String)?
+    var sdk: (name: Any?, version: Any?)?
     let data = Data(content.utf8)
     if let whole = try? JSONSerialization.jsonObject(with: data) {
       let list: [Any]?
       if let o = whole as? [String: Any], let s = o["sdk"] as? [String: Any] {
-        sdk = (s["name"] as? String ?? "", s["version"] as? String ?? "")
+        sdk = (s["name"], s["version"])
       }
       if let a = whole as? [Any] { list = a } else if let o = whole as? [String: Any] {
         if let b = o["breadcrumbs"] as? [String: Any] { list = b["values"] as? [Any] }
@@ -352,17 +507,26 @@ public enum LogReader {
       log.unit = "breadcrumb"
       crumbs = list.enumerated().map { ($0.offset + 1, $0.element) }
     } else {
-      var n = 0
-      for line in content.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-        n += 1
-        guard !line.allSatisfy(\.isWhitespace) else { continue }
-        guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) else {
-          throw LogReadError(description: "unknown log format: line \(n) is not JSON, in a log of JSON lines")
+      var content = content
+      try content.withUTF8 { all in
+        try forEachLine(all) { n, line in
+          guard !isBlank(line) else { return }
+          guard let o = try? JSONSerialization.jsonObject(with: Data(line)) else {
+            throw LogReadError(description: "unknown log format: line \(n) is not JSON, in a log of JSON lines")
+          }
+          crumbs.append((n, o))
         }
-        crumbs.append((n, o))
       }
     }
     let states = breadcrumbStates(crumbs, sdk: sdk, forced: forced, log: &log)
+    var screens: Set<String> = []
+    // Fields that are no string, by name: the first breadcrumb, its value, and how many.
+    var odd: [(field: String, first: Int, value: String, count: Int)] = []
+    func notString(_ field: String, _ n: Int, _ value: Any) {
+      if let i = odd.firstIndex(where: { $0.field == field }) { odd[i].count += 1 } else {
+        odd.append((field, n, jsonShown(value), 1))
+      }
+    }
     for (n, c) in crumbs {
       guard let o = c as? [String: Any] else { log.ignored += 1; continue }
       let category = o["category"] as? String ?? ""
@@ -371,41 +535,79 @@ public enum LogReader {
       var text = category
       switch category {
       case "app.lifecycle":
+        if let v = data["state"], !(v is String) { notString("app.lifecycle data.state", n, v) }
         let state = data["state"] as? String ?? ""
         text += " " + state
         if let n = states.notification(state) { symbol = LogSymbol(name: text, atoms: [.notification(n)]) }
       case "device.event":
+        if let v = data["action"], !(v is String) { notString("device.event data.action", n, v) }
         let action = data["action"] as? String ?? ""
         text += " " + action
         if action == "LOW_MEMORY" {
           symbol = LogSymbol(name: "device.event LOW_MEMORY", atoms: [.notification(.didReceiveMemoryWarning)])
         }
       case "ui.lifecycle":
+        if let v = data["screen"], !(v is String) { notString("ui.lifecycle data.screen", n, v) }
         if let screen = data["screen"] as? String, !screen.isEmpty {
-          text += " " + screen
+          // The text is shown; the kind's name keeps the class as logged.
+          text += " " + shownClass(screen)
           symbol = LogSymbol(name: "ui.lifecycle " + screen, atoms: [.screen(screen)])
-          if !log.screens.contains(screen) { log.screens.append(screen) }
+          if screens.insert(screen).inserted { log.screens.append(screen) }
         }
       default: break
       }
       guard let symbol else { log.ignored += 1; continue }
       var time: Int64?
-      if let s = o["timestamp"] as? String { time = Timestamp.leading(s)?.micros }
-      else if let x = o["timestamp"] as? Double {
-        // Seconds since 1970; anything past the year 5000 or before 1970 is no
-        // such time (a timestamp in microseconds is the likely slip).
-        guard x.isFinite, x >= 0, x < LogReader.latestSeconds else {
-          throw LogReadError(description: "breadcrumb \(n): timestamp \(x) is not a time in seconds since 1970 "
-                             + "(at most \(Int64(LogReader.latestSeconds)))")
+      if let t = o["timestamp"] {
+        if let s = t as? String {
+          do { time = try Timestamp.leading(s)?.micros } catch let e as Timestamp.Impossible {
+            throw LogReadError(description: "breadcrumb \(n): \(e)")
+          }
+          guard time != nil else {
+            throw LogReadError(description: "breadcrumb \(n): timestamp \(shownName(s)) is not a time: neither ISO 8601 "
+                               + "(2024-03-01T10:00:00.000Z) nor seconds since 1970")
+          }
+        } else if let x = t as? Double {
+          // Seconds since 1970; anything past the year 5000 or before 1970 is no
+          // such time (a timestamp in microseconds is the likely slip).
+          guard x.isFinite, x >= 0, x < LogReader.latestSeconds else {
+            throw LogReadError(description: "breadcrumb \(n): timestamp \(x) is not a time in seconds since 1970 "
+                               + "(at most \(Int64(LogReader.latestSeconds)))")
+          }
+          time = Int64((x * 1_000_000).rounded())
+        } else {
+          throw LogReadError(description: "breadcrumb \(n): timestamp \(jsonShown(t)) is not a time: neither ISO 8601 "
+                             + "(2024-03-01T10:00:00.000Z) nor seconds since 1970")
         }
-        time = Int64((x * 1_000_000).rounded())
       }
       log.add(line: n, text: text, symbol: symbol, time: time)
     }
-    if log.events.contains(where: { $0.time == nil }) {
-      for i in log.events.indices { log.events[i].time = nil }
+    for f in odd {
+      let more = f.count == 1 ? "" : " (and \(f.count - 1) more breadcrumb\(f.count == 2 ? "" : "s") like it)"
+      log.notes.append("breadcrumb \(f.first): \(f.field) is \(f.value), not a string: read past\(more)")
     }
+    dropPartialTimes(&log)
     return log
+  }
+
+  /// A JSON value as a message shows it, short: `9.9`, `true`, `null`, `{"a":1}`.
+  static func jsonShown(_ value: Any) -> String {
+    guard let data = try? JSONSerialization.data(withJSONObject: [value], options: [.sortedKeys]) else { return "no JSON value" }
+    let text = String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+    return text.utf8.count <= 40 ? text : String(decoding: text.utf8.prefix(40), as: UTF8.self) + "…"
+  }
+
+  /// A class name as explain shows it and as its script names the class: as
+  /// logged, or, if it holds a control character (which would break the
+  /// line it is shown on, and which no class name in a script may hold),
+  /// as `shownName` writes it: quoted, escaped.
+  public static func shownClass(_ name: String) -> String {
+    hasControls(name) ? shownName(name) : name
+  }
+
+  /// Whether `text` holds a C0 or C1 control character or DEL.
+  static func hasControls(_ text: String) -> Bool {
+    text.unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) }
   }
 
   /// The scheme of a log's `app.lifecycle` states: the one named; else the
@@ -414,7 +616,7 @@ public enum LogReader {
   /// SDK names itself and may give its own version); else the legacy scheme,
   /// which most stored events have, and said, since `foreground` then means
   /// either of two notifications.
-  static func breadcrumbStates(_ crumbs: [(Int, Any)], sdk: (name: String, version: String)?,
+  static func breadcrumbStates(_ crumbs: [(Int, Any)], sdk: (name: Any?, version: Any?)?,
                                forced: SentryStates?, log: inout ParsedLog) -> SentryStates {
     var seen: Set<String> = []
     for (_, c) in crumbs {
@@ -423,6 +625,7 @@ public enum LogReader {
     }
     let scheme: SentryStates
     let newOnly = seen.intersection(["active", "inactive"])
+    let cocoa = sdk?.name as? String == "sentry.cocoa"
     if let forced {
       scheme = forced
       if forced == .legacy, !newOnly.isEmpty {
@@ -431,14 +634,29 @@ public enum LogReader {
       }
     } else if !newOnly.isEmpty {
       scheme = .v9_9
-    } else if let sdk, sdk.name == "sentry.cocoa", let byVersion = SentryStates.of(version: sdk.version) {
+    } else if cocoa, let version = sdk?.version as? String, let byVersion = SentryStates.of(version: version) {
       scheme = byVersion
     } else {
       scheme = .legacy
       if seen.contains("foreground") {
-        let why = sdk.map { $0.name == "sentry.cocoa" ? "sentry.cocoa version \"\($0.version)\" not read"
-                                                      : "SDK \($0.name.isEmpty ? "unnamed" : $0.name), not sentry.cocoa" }
-          ?? "no SDK version"
+        let why: String
+        if let sdk {
+          if cocoa {
+            if let version = sdk.version {
+              why = (version as? String).map { "sentry.cocoa version \(hasControls($0) ? shownName($0) : "\"\($0)\"") not read" }
+                ?? "sentry.cocoa version \(jsonShown(version)), not a string"
+            } else {
+              why = "sentry.cocoa with no version"
+            }
+          } else if let name = sdk.name {
+            why = (name as? String).map { "SDK \($0.isEmpty ? "unnamed" : shownClass($0)), not sentry.cocoa" }
+              ?? "SDK name \(jsonShown(name)), not a string"
+          } else {
+            why = "SDK unnamed, not sentry.cocoa"
+          }
+        } else {
+          why = "no SDK version"
+        }
         log.notes.append("app.lifecycle foreground with no active or inactive state and \(why): read as sentry-cocoa "
                          + "before 9.9.0 (foreground: did become active); --sentry-states 9.9 reads it as will enter foreground")
       }
@@ -455,59 +673,117 @@ struct Timestamp {
   /// No date: the clock starts again at midnight.
   var wrapsDaily: Bool
 
-  static func leading(_ line: String) -> Timestamp? {
-    var b = Array(line.utf8)[...]
-    while let f = b.first, f == 0x20 || f == 0x09 || f == 0x5B { b = b.dropFirst() }  // spaces and "["
-    func digits(_ n: Int) -> Int64? {
-      guard b.count >= n else { return nil }
+  /// A stamp shaped like one (`2024-13-45 10:00:00.000`, `25:61:61.000`)
+  /// that no clock shows: its text, and what is wrong with it.
+  struct Impossible: Error, CustomStringConvertible {
+    var text: String
+    var why: String
+    var description: String { "timestamp \(shownName(text)) is not a time: \(why)" }
+  }
+
+  static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                       "October", "November", "December"]
+
+  /// The days of a month of the Gregorian calendar (proleptic before 1582, as ISO 8601 reads years).
+  static func days(inMonth m: Int64, of y: Int64) -> Int64 {
+    switch m {
+    case 2: return y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+
+  static func leading(_ line: String) throws -> Timestamp? {
+    var line = line
+    return try line.withUTF8 { try leading($0) }
+  }
+
+  /// The stamp the line starts with (after spaces, tabs and "["), if it has
+  /// one; a stamp of that shape whose date or time no clock shows throws.
+  /// Two edges are read, not refused: `24:00:00` (all of its fraction zero)
+  /// is the end of the day, the next day's midnight, as ISO 8601 long
+  /// allowed; second 60 is a leap second, which UTC inserts as `23:59:60`
+  /// (in a local time any minute, by its offset), read as the next minute's
+  /// first second: one second off at most, which the waits' tolerance holds.
+  static func leading(_ b: UnsafeBufferPointer<UInt8>) throws -> Timestamp? {
+    let n = b.count
+    var i = 0
+    while i < n, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x5B { i += 1 }  // spaces and "["
+    let start = i
+    func digits(_ k: Int) -> Int64? {
+      guard i + k <= n else { return nil }
       var v: Int64 = 0
-      for d in b.prefix(n) {
+      for j in i..<(i + k) {
+        let d = b[j]
         guard d >= 0x30 && d <= 0x39 else { return nil }
         v = v * 10 + Int64(d - 0x30)
       }
-      b = b.dropFirst(n)
+      i += k
       return v
     }
     func take(_ c: UInt8) -> Bool {
-      guard b.first == c else { return false }
-      b = b.dropFirst()
+      guard i < n, b[i] == c else { return false }
+      i += 1
       return true
     }
-    var days: Int64 = 0
-    var dated = false
-    let save = b
+    var date: (y: Int64, m: Int64, d: Int64)?
     if let y = digits(4), take(0x2D), let m = digits(2), take(0x2D), let d = digits(2), take(0x20) || take(0x54) {
-      days = daysFromCivil(y, m, d)
-      dated = true
+      date = (y, m, d)
     } else {
-      b = save
+      i = start
     }
-    guard let h = digits(2), take(0x3A), let mi = digits(2), take(0x3A), let s = digits(2), h < 24, mi < 60, s < 61 else {
-      return nil
-    }
-    var micros = ((days * 24 + h) * 60 + mi) * 60 + s
-    micros *= 1_000_000
+    guard let h = digits(2), take(0x3A), let mi = digits(2), take(0x3A), let s = digits(2) else { return nil }
+    var fraction: Int64 = 0, fractionDigits = false
     if take(0x2E) || take(0x2C) {
       var scale: Int64 = 100_000
-      while let d = b.first, d >= 0x30 && d <= 0x39 {
-        micros += Int64(d - 0x30) * scale
+      while i < n, b[i] >= 0x30 && b[i] <= 0x39 {
+        fractionDigits = fractionDigits || b[i] != 0x30
+        fraction += Int64(b[i] - 0x30) * scale
         scale /= 10
-        b = b.dropFirst()
+        i += 1
       }
     }
-    if dated {
+    var offset: (sign: UInt8, h: Int64, m: Int64)?
+    if date != nil, take(0x5A) {
+      // Z: UTC.
+    } else if date != nil, i < n, b[i] == 0x2B || b[i] == 0x2D {
       // An offset from UTC: Z, +hhmm, +hh:mm.
-      if let sign = b.first, sign == 0x2B || sign == 0x2D {
-        b = b.dropFirst()
-        if let oh = digits(2) {
-          _ = take(0x3A)
-          let om = digits(2) ?? 0
-          let offset = (oh * 60 + om) * 60_000_000
-          micros += sign == 0x2B ? -offset : offset
-        }
+      let sign = b[i]
+      i += 1
+      if let oh = digits(2) {
+        _ = take(0x3A)
+        offset = (sign, oh, digits(2) ?? 0)
       }
     }
-    return Timestamp(micros: micros, wrapsDaily: !dated)
+    func impossible(_ why: String) -> Impossible {
+      Impossible(text: String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self), why: why)
+    }
+    var days: Int64 = 0
+    if let date {
+      let (y, m, d) = date
+      guard m >= 1 && m <= 12 else { throw impossible("there is no month \(m)") }
+      let most = Timestamp.days(inMonth: m, of: y)
+      guard d >= 1 && d <= most else {
+        throw impossible(d == 0 ? "there is no day 0" : "\(months[Int(m) - 1])\(m == 2 ? " \(y)" : "") has \(most) days")
+      }
+      days = daysFromCivil(y, m, d)
+    }
+    if h == 24 {
+      guard mi == 0, s == 0, !fractionDigits else { throw impossible("24:00:00 is the end of a day, and no time comes after it") }
+    } else {
+      guard h < 24 else { throw impossible("there is no hour \(h)") }
+    }
+    guard mi < 60 else { throw impossible("there is no minute \(mi)") }
+    guard s <= 60 else { throw impossible("there is no second \(s) (60 is a leap second)") }
+    var micros = (((days * 24 + h) * 60 + mi) * 60 + s) * 1_000_000 + fraction
+    if let o = offset {
+      guard o.h < 24, o.m < 60 else {
+        throw impossible("there is no offset from UTC of \(o.sign == 0x2B ? "+" : "-")\(o.h < 10 ? "0" : "")\(o.h):\(o.m < 10 ? "0" : "")\(o.m)")
+      }
+      let shift = (o.h * 60 + o.m) * 60_000_000
+      micros += o.sign == 0x2B ? -shift : shift
+    }
+    return Timestamp(micros: micros, wrapsDaily: date == nil)
   }
 
   /// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).

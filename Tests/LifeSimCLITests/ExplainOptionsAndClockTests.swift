@@ -34,7 +34,7 @@ struct ExplainOptionsAndClockTests {
     #expect(shallow.stdout.contains("not explained within --depth 1 steps (a larger --depth searches further)"), "\(shallow.stdout)")
     let few = try lifesim(["explain", log, "--max-states", "3"])
     #expect(few.status == 1)
-    #expect(few.stdout.contains("not explained within --max-states 3 distinct states (a larger --max-states searches further)"),
+    #expect(few.stdout.contains("not explained within --max-states 3 distinct states (a larger --max-states searches further"),
             "\(few.stdout)")
   }
 

@@ -42,16 +42,29 @@ public enum SceneRules {
   /// connected: the process state stands alone).
   public static func follow(_ state: AppState, scenes: [Scene],
                             table: TransitionTable<AppState, AppEvent>) -> LifecycleEffect? {
-    guard state.isExecuting else { return nil }
     var implied: AppState?
-    for i in scenes.indices {
-      switch scenes[i].state {
-      case .foregroundActive: implied = .active
-      case .foregroundInactive: if implied != .active { implied = .inactive }
-      case .background: if implied == nil { implied = .background }
-      case .unattached: break
-      }
+    for scene in scenes { implied = SceneRules.implied(implied, and: scene.state) }
+    return follow(state, implied: implied, table: table)
+  }
+
+  /// One scene's part in what its process's state should be: active if one
+  /// is active, inactive if one is on screen, background if one is
+  /// connected. Folded over the scenes from nil. The device folds in place,
+  /// scene by scene: passing its array would retain it on every scene change.
+  @inline(__always)
+  public static func implied(_ sofar: AppState?, and scene: SceneState) -> AppState? {
+    switch scene {
+    case .foregroundActive: return .active
+    case .foregroundInactive: return sofar == .active ? sofar : .inactive
+    case .background: return sofar ?? .background
+    case .unattached: return sofar
     }
+  }
+
+  /// `follow`, given what the scenes imply (`implied(_:and:)` folded over them).
+  public static func follow(_ state: AppState, implied: AppState?,
+                            table: TransitionTable<AppState, AppEvent>) -> LifecycleEffect? {
+    guard state.isExecuting else { return nil }
     // The same rule as `SceneLifecycle.appState(of:)`, without a lazy sequence.
     guard let to = implied, to != state else { return nil }
     for event in [AppEvent.activate, .deactivate, .enterBackground, .enterForeground] {
@@ -94,7 +107,9 @@ public enum SceneRules {
 
   /// The process changed state: when it died, its scenes detach with it
   /// (§1.4 "Suspended → Not running"; their sessions survive).
-  public static func processChanged(to state: AppState, hasScenes: Bool) -> Effects<LifecycleEffect> {
-    state == .notRunning && hasScenes ? Effects(.detachScenes) : Effects()
+  /// At most one effect, so an optional rather than `Effects`: the device
+  /// asks on every state change of every process.
+  public static func processChanged(to state: AppState, hasScenes: Bool) -> LifecycleEffect? {
+    state == .notRunning && hasScenes ? .detachScenes : nil
   }
 }

@@ -50,6 +50,21 @@ public struct BackgroundTime: Equatable, Sendable {
     launchEnd = nil
   }
 
+  /// The user opened the app: background launches may come again (§2.6).
+  /// Like `left()`, a rule with no effects and no facts, which the device
+  /// calls directly on every return to the foreground.
+  public mutating func opened() {
+    launchBlocked = false
+  }
+
+  /// A deadline scheduled for `pid` in `epoch` still applies to a process
+  /// whose pid and state are now `processPid` and `state`. Most do not (the
+  /// stretch ended before they came due), so the device asks this before it
+  /// gathers the facts for `.due`.
+  public func counts(pid: Int32, epoch: UInt32, _ processPid: Int32, _ state: AppState) -> Bool {
+    processPid == pid && self.epoch == epoch && state == .background
+  }
+
   // MARK: - Rules
 
   /// Applies one background event: §0, §2.8, §3.4, §3.6.
@@ -66,17 +81,24 @@ public struct BackgroundTime: Equatable, Sendable {
       // §3.6: without the audio key, audio stops on backgrounding.
       if !facts.audioMode { playingAudio = false }
       // §0 "Suspension": right after the snapshot, unless a task or a mode holds it.
-      return startStretch(facts) ? Effects(.snapshot, .askBudget, .then(.idle)) : Effects(.snapshot, .then(.idle))
+      guard startStretch(facts) else { return Effects(.snapshot, .then(.idle)) }
+      guard facts.budget != nil else { return Effects(.snapshot, .askBudget, .then(.idle)) }
+      // With the budget known, the step ends here: the snapshot and the
+      // deadlines hold nothing, so `.idle` would read the same facts.
+      var effects = Effects<BackgroundEffect>(.snapshot)
+      for e in budgetOrAsk(facts) { effects.append(e) }
+      if !isHeld(facts) { effects.append(.suspend) }
+      return effects
 
     case .rest:
-      return startStretch(facts) ? Effects(.askBudget, .then(.idle)) : Effects(.then(.idle))
+      guard startStretch(facts) else { return Effects(.then(.idle)) }
+      var effects = budgetOrAsk(facts)
+      effects.append(.then(.idle))
+      return effects
 
     case .budget(let budget):
-      let deadline = facts.now + budget
-      self.deadline = deadline
-      // §3.4: the expiration handlers run `expirationLead` before the limit.
-      return Effects(.schedule(.taskExpiration, at: max(facts.now, deadline - facts.expirationLead)),
-                     .schedule(.taskDeadline, at: deadline))
+      let (expiration, limit) = start(budget, facts)
+      return Effects(.schedule(.taskExpiration, at: expiration), .schedule(.taskDeadline, at: limit))
 
     case .audio(let playing):
       guard playingAudio != playing else { return Effects() }
@@ -84,14 +106,18 @@ public struct BackgroundTime: Equatable, Sendable {
       guard facts.state == .background else { return Effects() }
       // §3.4: tasks do not expire under an audio assertion; when it ends, a
       // fresh budget starts.
-      return startStretch(facts) ? Effects(.askBudget, .schedule(.idleCheck, at: facts.now)) : Effects()
+      guard startStretch(facts) else { return Effects() }
+      var effects = budgetOrAsk(facts)
+      effects.append(.schedule(.idleCheck, at: facts.now))
+      return effects
 
     case .launchWindowOpens:
       // §2.8: the window opens as the event is delivered, within the usual budget.
-      let ask = deadline == nil && startStretch(facts)
+      var effects = deadline == nil && startStretch(facts) ? budgetOrAsk(facts) : Effects()
       let end = facts.now + facts.launchTime
       launchEnd = end
-      return ask ? Effects(.askBudget, .schedule(.backgroundLaunchEnd, at: end)) : Effects(.schedule(.backgroundLaunchEnd, at: end))
+      effects.append(.schedule(.backgroundLaunchEnd, at: end))
+      return effects
 
     case .launchWindowEnds:
       // §2.8 steps 4–5: the snapshot, then suspension once the code returns.
@@ -108,7 +134,7 @@ public struct BackgroundTime: Equatable, Sendable {
       return Effects()
 
     case .due(let what, let pid, let epoch):
-      guard facts.pid == pid, self.epoch == epoch, facts.state == .background else { return Effects() }
+      guard counts(pid: pid, epoch: epoch, facts.pid, facts.state) else { return Effects() }
       switch what {
       case .taskExpiration:
         // §3.4: "called shortly before the app's remaining background time reaches 0".
@@ -137,7 +163,7 @@ public struct BackgroundTime: Equatable, Sendable {
       return Effects()
 
     case .userOpened:
-      launchBlocked = false
+      opened()
       return Effects()
 
     case .launchRequested(let action, let callback):
@@ -174,6 +200,23 @@ public struct BackgroundTime: Equatable, Sendable {
     deadline = nil
     return !holdsAudio(facts)
   }
+
+  /// The budget of a new stretch: its deadlines when the budget is a fact,
+  /// else `.askBudget`, whose answer comes back as `.budget`.
+  private mutating func budgetOrAsk(_ facts: BackgroundFacts) -> Effects<BackgroundEffect> {
+    guard let budget = facts.budget else { return Effects(.askBudget) }
+    let (expiration, limit) = start(budget, facts)
+    return Effects(.schedule(.taskExpiration, at: expiration), .schedule(.taskDeadline, at: limit))
+  }
+
+  /// The budget of this stretch starts now.
+  /// - Returns: when the expiration handlers run and when the limit kills.
+  private mutating func start(_ budget: SimTime, _ facts: BackgroundFacts) -> (expiration: SimTime, limit: SimTime) {
+    let limit = facts.now + budget
+    deadline = limit
+    // §3.4: the expiration handlers run `expirationLead` before the limit.
+    return (max(facts.now, limit - facts.expirationLead), limit)
+  }
 }
 
 /// What the background rules read but do not own.
@@ -198,11 +241,16 @@ public struct BackgroundFacts: Equatable, Sendable {
   /// A background launch that wakes the app also enters the background
   /// (`backgroundLaunchEntersBackground`, §8.1).
   public var launchEntersBackground: Bool
+  /// The background time of a new stretch when it is known without asking
+  /// (the policy's); nil when the host answers it (`background_time`), which
+  /// the rules then ask for with `.askBudget`.
+  public var budget: SimTime?
 
   public init(now: SimTime, state: AppState, pid: Int32, openTasks: Bool, audioMode: Bool,
               exitsOnSuspend: Bool, expirationLead: SimTime, launchTime: SimTime, taskKillCode: UInt32,
-              launchEntersBackground: Bool = false) {
+              launchEntersBackground: Bool = false, budget: SimTime? = nil) {
     self.launchEntersBackground = launchEntersBackground
+    self.budget = budget
     self.now = now
     self.state = state
     self.pid = pid

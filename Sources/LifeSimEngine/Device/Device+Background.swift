@@ -76,6 +76,7 @@ extension Device {
     facts.exitsOnSuspend = self[id].config.exitsOnSuspend && facts.exitsOnSuspend
     facts.expirationLead = policy.expirationLead
     facts.launchTime = policy.backgroundLaunchTime
+    facts.budget = policy.backgroundTimeFromHost && host != nil ? nil : policy.backgroundTime
     return facts
   }
 

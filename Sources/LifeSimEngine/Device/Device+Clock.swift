@@ -120,6 +120,7 @@ extension Device {
         try host?.fire(token, on: self, app: id)
       }
     case .process(let id, let pid, let epoch, let what):
+      guard self[id].background.counts(pid: pid, epoch: epoch, self[id].pid, self[id].state) else { return }
       try run(.due(what, pid: pid, epoch: epoch), for: id)
     case .device(.memoryCheck, _):
       try checkMemory()

@@ -8,43 +8,48 @@ extension Device {
   /// - Parameters:
   ///   - url: the URL the app brought forward opens (`bringForward`).
   ///   - scene: the scene brought forward, for a scene app.
+  ///
+  /// A follow-up runs in the same loop, not by recursion.
   func run(_ event: ScreenEvent, url: String? = nil, scene: Int32? = nil) throws {
-    let effects = screen.reduce(event, facts: screenFacts)
-    for effect in effects {
-      switch effect {
-      case .walk(let route, let id):
-        try walk(route, id)
-      case .sendToBackground(let id):
-        try sendToBackground(id)
-      case .reactivateOnLock(let id):
-        try reactivateOnLock(id)
-      case .countOpen(let id):
-        stats.opens += 1
-        if self[id].state == .notRunning { stats.coldOpens += 1 }
-      case .bringForward(let id):
-        if self[id].prewarm != nil { try endPrewarm(id) }  // §2.1 "Prewarming": the tap reuses the process
-        if let scene {
-          try cascade(for: id) { try walkScenes(.toActive, id, url: url, scene: scene) }
-        } else {
-          try walk(.toActive, id, url: url)
+    var next: ScreenEvent? = event
+    while let event = next {
+      next = nil
+      for effect in screen.reduce(event, facts: screenFacts) {
+        switch effect {
+        case .walk(let route, let id):
+          try walk(route, id)
+        case .sendToBackground(let id):
+          try sendToBackground(id)
+        case .reactivateOnLock(let id):
+          try reactivateOnLock(id)
+        case .countOpen(let id):
+          stats.opens += 1
+          if self[id].state == .notRunning { stats.coldOpens += 1 }
+        case .bringForward(let id):
+          if self[id].prewarm != nil { try endPrewarm(id) }  // §2.1 "Prewarming": the tap reuses the process
+          if let scene {
+            try cascade(for: id) { try walkScenes(.toActive, id, url: url, scene: scene) }
+          } else {
+            try walk(.toActive, id, url: url)
+          }
+        case .lockProtectedData:
+          if let epoch = protectedData.deviceLocked() {
+            // §0 "Protected data": unavailable some time after a lock with a passcode.
+            kernel.schedule(.device(.protectedDataLock, epoch: epoch), at: now + policy.protectedDataDelay)
+          }
+        case .unlockProtectedData:
+          try protectedDataUnlocks()
+        case .deliver(let callback, let id):
+          try cascade(for: id) { try deliver(callback, to: id) }
+        case .swipeAway(let id):
+          try forceQuitCascade(id)
+        case .bringForwardOpening(let id, let remote, let callback):
+          openedNotification = OpenedNotification(app: id, remote: remote, callback: callback)
+          defer { openedNotification = nil }
+          try run(.bringToFront(id))
+        case .then(let follow):
+          next = follow
         }
-      case .lockProtectedData:
-        if let epoch = protectedData.deviceLocked() {
-          // §0 "Protected data": unavailable some time after a lock with a passcode.
-          kernel.schedule(.device(.protectedDataLock, epoch: epoch), at: now + policy.protectedDataDelay)
-        }
-      case .unlockProtectedData:
-        try protectedDataUnlocks()
-      case .deliver(let callback, let id):
-        try cascade(for: id) { try deliver(callback, to: id) }
-      case .swipeAway(let id):
-        try forceQuitCascade(id)
-      case .bringForwardOpening(let id, let remote, let callback):
-        openedNotification = OpenedNotification(app: id, remote: remote, callback: callback)
-        defer { openedNotification = nil }
-        try run(.bringToFront(id))
-      case .then(let next):
-        try run(next, url: url, scene: scene)
       }
     }
   }
@@ -63,7 +68,7 @@ extension Device {
     case .follow(let event, let to):
       let from = self[id].state
       if let e = machines.edge(.scene, from: from, on: event) { coverage.process(.scene, e) }
-      try run(setState(id, to, from: from), for: id)
+      if let follow = setState(id, to, from: from) { try run(follow, for: id) }
     case .cannotFollow(let to):
       throw SimulationError.inconsistent(
         "\(self[id].config.bundle): its scenes imply \(to), which is not one step from \(self[id].state) (t=\(now))")

@@ -138,8 +138,8 @@ extension Device {
     }
     // Each machine's states, machine after machine; a state is a byte below
     // 0xFF, so 0xFF ends one machine's list.
-    for states in machines.forEachState {
-      states(self) { u8($0) }
+    for machine in machines.order {
+      machine.forEachState(on: self) { u8($0) }
       u8(.max)
     }
     for i in apps.indices {

@@ -10,17 +10,22 @@ extension Device {
     coverage.process(model, e)
     if event == .launch { watchdogs.armLaunch(app: id, at: now, policy: policy) }  // §0: 20 s to the first …DidBecomeActive:
     let after = machines.deliveredAfter(model, e)
-    if !after { try deliver(machines.callbacks(model, e), event, id, url) }
-    try run(setState(id, machines.target(model, e), from: from), for: id)
-    if after { try deliver(machines.callbacks(model, e), event, id, url) }
+    if !after { try deliver(model, edge: e, event, id, url) }
+    if let follow = setState(id, machines.target(model, e), from: from) { try run(follow, for: id) }
+    if after { try deliver(model, edge: e, event, id, url) }
   }
 
-  private func deliver(_ callbacks: [Callback], _ event: AppEvent, _ id: AppID, _ url: String?) throws {
-    guard !callbacks.isEmpty else { return }
+  /// The callbacks of edge `e`, read from the table by index: holding the
+  /// edge's array across the handlers would retain it on every step.
+  private func deliver(_ model: LifecycleModel, edge e: Int, _ event: AppEvent, _ id: AppID, _ url: String?) throws {
+    let count = machines.callbackCount(model, e)
+    guard count > 0 else { return }
     let launching = (event == .launch || event == .launchInBackground) && self[id].model == .appDelegate
     // §2.1 row 0, §5.1: UIApplicationMain loads the main storyboard's root first.
     if launching { try createRoot(id, scene: 0, storyboardPhase: true) }
-    for callback in callbacks where shouldDeliver(callback, on: event, to: id) {
+    for k in 0..<count {
+      let callback = machines.callback(model, e, k)
+      guard shouldDeliver(callback, on: event, to: id) else { continue }
       // §2.7: launch options carry the URL in the app-delegate model; with scenes
       // they are nil and the URL arrives in the connection options.
       let withURL = self[id].model == .appDelegate
@@ -59,7 +64,7 @@ extension Device {
   /// Changes an app's state with a `state` record, and keeps the process
   /// bookkeeping: a new pid on start, clean-up on death.
   /// - Returns: what the app's scenes must do (`SceneRules.processChanged`).
-  func setState(_ id: AppID, _ to: AppState, from: AppState) -> Effects<LifecycleEffect> {
+  func setState(_ id: AppID, _ to: AppState, from: AppState) -> LifecycleEffect? {
     if to == .notRunning && pendingUserKill == id {
       pendingUserKill = nil
       recordKill(id, reason: .user)
@@ -139,7 +144,7 @@ extension Device {
     }
     if route == .toActive, events.isEmpty, let url { try deliverURL(url, to: id, cold: false) }
     if route == .toActive {
-      try run(.userOpened, for: id)  // §2.6: the user opened the app
+      self[id].background.opened()  // §2.6: the user opened the app
     }
   }
 

@@ -100,7 +100,7 @@ extension Device {
     switch route {
     case .toActive:
       try bringSceneForward(scene, of: id, url: url)
-      try run(.userOpened, for: id)  // §2.6: the user opened the app
+      self[id].background.opened()  // §2.6: the user opened the app
     case .toBackground, .toInactive, .userTerminate:
       // By index: a loop holding the array while its scenes change would copy it.
       var i = 0
@@ -177,14 +177,17 @@ extension Device {
   /// Walks edge `e` of the scene table for one scene.
   private func walk(_ e: Int, _ number: Int32, _ id: AppID, _ url: String?) throws {
     let after = machines.sceneMachine.transitions[e].deliveredAfter
-    if !after { try deliver(machines.sceneMachine.transitions[e].callbacks, number, id, url) }
+    if !after { try deliver(edge: e, number, id, url) }
     setSceneState(id, number, machines.sceneMachine.transitions[e].to)
     try followScenes(id)
-    if after { try deliver(machines.sceneMachine.transitions[e].callbacks, number, id, url) }
+    if after { try deliver(edge: e, number, id, url) }
   }
 
-  private func deliver(_ callbacks: [Callback], _ number: Int32, _ id: AppID, _ url: String?) throws {
-    for callback in callbacks {
+  /// The callbacks of edge `e`, read from the table by index: holding the
+  /// edge's array across the handlers would retain it on every scene step.
+  private func deliver(edge e: Int, _ number: Int32, _ id: AppID, _ url: String?) throws {
+    for k in machines.sceneMachine.transitions[e].callbacks.indices {
+      let callback = machines.sceneMachine.transitions[e].callbacks[k]
       guard let i = self[id].sceneIndex(number) else { return }
       // §2.1 step 5: the configuration is asked for new sessions only.
       if callback == .configurationForConnecting && self[id].scenes[i].hasSession { continue }
@@ -234,9 +237,11 @@ extension Device {
   /// (reference §1.3); with none connected the process state stands alone.
   /// Each change is one edge of the process machine.
   private func followScenes(_ id: AppID) throws {
-    if let step = SceneRules.follow(self[id].state, scenes: self[id].scenes, table: machines.scene) {
-      try run(step, for: id)
-    }
+    let state = self[id].state
+    guard state.isExecuting else { return }
+    var implied: AppState?
+    for i in self[id].scenes.indices { implied = SceneRules.implied(implied, and: self[id].scenes[i].state) }
+    if let step = SceneRules.follow(state, implied: implied, table: machines.scene) { try run(step, for: id) }
   }
 
   /// A dead process's scenes return to unattached with no callback (the

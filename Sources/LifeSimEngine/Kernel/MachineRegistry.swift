@@ -10,36 +10,47 @@ public enum Machine: Int, CaseIterable, Sendable {
   var definition: MachineRow {
     switch self {
     case .processAppDelegate:
-      return MachineRow(self, AppLifecycle.appDelegate, drawnAs: "process", model: .appDelegate) { dev, each in
-        dev.apps.withUnsafeBufferPointer { apps in
-          for i in apps.indices where apps[i].model == .appDelegate { each(apps[i].state) }
-        }
-      }
+      return MachineRow(self, AppLifecycle.appDelegate, drawnAs: "process", model: .appDelegate)
     case .processScene:
-      return MachineRow(self, AppLifecycle.scene, drawnAs: "process", model: .scene, needsScenes: true) { dev, each in
-        dev.apps.withUnsafeBufferPointer { apps in
-          for i in apps.indices where apps[i].model == .scene { each(apps[i].state) }
-        }
-      }
+      return MachineRow(self, AppLifecycle.scene, drawnAs: "process", model: .scene, needsScenes: true)
     case .scene:
-      return MachineRow(self, SceneLifecycle.table, drawnAs: "scene", needsScenes: true) { dev, each in
-        dev.apps.withUnsafeBufferPointer { apps in
-          for i in apps.indices {
-            apps[i].scenes.withUnsafeBufferPointer { scenes in
-              for j in scenes.indices { each(scenes[j].state) }
-            }
-          }
-        }
-      }
+      return MachineRow(self, SceneLifecycle.table, drawnAs: "scene", needsScenes: true)
     case .appearance:
       // viewIsAppearing: is no edge: it comes while appearing, after the view
       // enters the window (§5.3).
       return MachineRow(self, AppearanceLifecycle.table, drawnAs: "vc", note: "a view controller's appearance",
-                        whileIn: .viewIsAppearing) { dev, each in
-        // A released view controller is gone for good: it is no state.
-        dev.viewControllers.withUnsafeBufferPointer { vcs in
-          for k in vcs.indices where vcs[k].appearance != .deallocated { each(vcs[k].appearance) }
+                        whileIn: .viewIsAppearing)
+    }
+  }
+
+  /// Calls `each` with the raw state of each of the machine's instances on
+  /// `dev` (each app's process, each scene, ...), in an order fixed by the
+  /// device, not by the states. The search's fingerprint writes them for
+  /// every state it reaches, so they are read in place, and this is a method
+  /// rather than a closure the row stores: a stored closure's argument is
+  /// reabstracted through a thunk allocated on every call.
+  func forEachState(on dev: Device, _ each: (UInt8) -> Void) {
+    switch self {
+    case .processAppDelegate:
+      dev.apps.withUnsafeBufferPointer { apps in
+        for i in apps.indices where apps[i].model == .appDelegate { each(apps[i].state.rawValue) }
+      }
+    case .processScene:
+      dev.apps.withUnsafeBufferPointer { apps in
+        for i in apps.indices where apps[i].model == .scene { each(apps[i].state.rawValue) }
+      }
+    case .scene:
+      dev.apps.withUnsafeBufferPointer { apps in
+        for i in apps.indices {
+          apps[i].scenes.withUnsafeBufferPointer { scenes in
+            for j in scenes.indices { each(scenes[j].state.rawValue) }
+          }
         }
+      }
+    case .appearance:
+      // A released view controller is gone for good: it is no state.
+      dev.viewControllers.withUnsafeBufferPointer { vcs in
+        for k in vcs.indices where vcs[k].appearance != .deallocated { each(vcs[k].appearance.rawValue) }
       }
     }
   }
@@ -79,22 +90,12 @@ public struct MachineRow: Sendable {
   /// The table with its types (`TransitionTable<S, E>`), which the engine's
   /// walk takes back (`typedTable`).
   let table: any Sendable
-  /// Calls its second argument with the raw value of the state of each of the
-  /// machine's instances on a device, in a fixed order.
-  let forEachState: @Sendable (Device, (UInt8) -> Void) -> Void
 
-  /// `instances` calls its second argument with the state of each instance of
-  /// the machine a device holds (each app's process, each scene, ...), in an
-  /// order fixed by the device, not by the states: the search's fingerprint
-  /// writes them, for every state it reaches, so they are read in place
-  /// (through a buffer pointer), not by copying each app out.
   init<S: MachineValue, E: MachineValue>(_ machine: Machine, _ table: TransitionTable<S, E>, drawnAs: String,
                                          note: String? = nil, model: LifecycleModel? = nil, needsScenes: Bool = false,
-                                         whileIn: Callback? = nil,
-                                         instances: @escaping @Sendable (Device, (S) -> Void) -> Void) {
+                                         whileIn: Callback? = nil) {
     self.machine = machine
     self.table = table
-    forEachState = { dev, each in instances(dev) { each($0.rawValue) } }
     name = table.name
     let order = Array(S.allCases)
     states = order.map(\.description)
@@ -120,6 +121,10 @@ public struct MachineRow: Sendable {
     }
     return t
   }
+
+  /// Calls `each` with the raw state of each of the machine's instances on
+  /// `dev`, in a fixed order (`Machine.forEachState(on:_:)`).
+  func forEachState(_ dev: Device, _ each: (UInt8) -> Void) { machine.forEachState(on: dev, each) }
 
   /// "inactive --activate--> active".
   public func label(_ edge: Int) -> String {

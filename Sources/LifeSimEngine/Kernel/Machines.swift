@@ -8,9 +8,9 @@
 struct Machines {
   /// `MachineRow.all`, by `Machine`.
   let rows: [MachineRow]
-  /// Each row's `forEachState`, by `Machine`: what the fingerprint calls,
-  /// without copying a row out of `rows`.
-  let forEachState: [@Sendable (Device, (UInt8) -> Void) -> Void]
+  /// `Machine.allCases`, held: the synthesized `allCases` builds an array
+  /// on every read, and the fingerprint reads it for every state.
+  let order: [Machine] = Machine.allCases
   /// The process machine of the app-delegate model (`Machine.processAppDelegate`).
   let appDelegate: TransitionTable<AppState, AppEvent>
   /// The process machine of the scene model (`Machine.processScene`).
@@ -24,7 +24,6 @@ struct Machines {
 
   init() {
     rows = MachineRow.all
-    forEachState = rows.map(\.forEachState)
     appDelegate = rows[Machine.processAppDelegate.rawValue].typedTable()
     scene = rows[Machine.processScene.rawValue].typedTable()
     sceneMachine = rows[Machine.scene.rawValue].typedTable()
@@ -47,9 +46,16 @@ struct Machines {
     model == .appDelegate ? appDelegate.transitions[e].deliveredAfter : scene.transitions[e].deliveredAfter
   }
 
+  /// How many callbacks edge `e` has, and the `k`th: what the walk reads,
+  /// one by one, without holding the edge's array.
   @inline(__always)
-  func callbacks(_ model: LifecycleModel, _ e: Int) -> [Callback] {
-    model == .appDelegate ? appDelegate.transitions[e].callbacks : scene.transitions[e].callbacks
+  func callbackCount(_ model: LifecycleModel, _ e: Int) -> Int {
+    model == .appDelegate ? appDelegate.transitions[e].callbacks.count : scene.transitions[e].callbacks.count
+  }
+
+  @inline(__always)
+  func callback(_ model: LifecycleModel, _ e: Int, _ k: Int) -> Callback {
+    model == .appDelegate ? appDelegate.transitions[e].callbacks[k] : scene.transitions[e].callbacks[k]
   }
 
   /// `callback.notification`, read from the held rows.

@@ -274,7 +274,7 @@ extension LuaRuntime {
     let caller = self.L
     self.L = L
     defer { self.L = caller }
-    let calls = API.calls
+    let calls = hostCalls
     guard id >= 0, Int(id) < calls.count, let call = calls[Int(id)] else {
       push(L, "internal error: unknown host function \(id)")
       return LS_RAISE
@@ -319,7 +319,7 @@ extension LuaRuntime {
   /// no value, as for Lua's own functions.
   @inline(__always)
   private func refuseExtraArguments(_ L: LuaState, _ id: Int32) throws {
-    let limit = API.maxArguments[Int(id)]
+    let limit = hostMaxArguments[Int(id)]
     let top = lua_gettop(L)
     guard limit >= 0, top > limit else { return }
     try refuseExtra(L, from: limit + 1, to: top, row: API.rows[Int(id)])

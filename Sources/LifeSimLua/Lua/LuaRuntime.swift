@@ -103,6 +103,10 @@ public final class LuaRuntime {
   @exclusivity(unchecked) public var scriptPath: String?
 
   @exclusivity(unchecked) var devices = DeviceSlots()
+  /// `API.calls` and `API.maxArguments`, held: a `static let` is reached
+  /// through `swift_once` on every read on Linux, and every host call reads both.
+  let hostCalls = API.calls
+  let hostMaxArguments = API.maxArguments
   /// What the traces of the script's devices keep, together (`maxTraceMemory`).
   let traceBudget: MemoryBudget
   /// Devices made since the run began (`maxDevices`).

@@ -24,7 +24,8 @@ extension Lifesim {
         timestamps bound the waits. The shortest explanations come first. -o writes \
         the steps as a script that lifesim run passes. Exit status: 0 explained; 1 \
         not explained (the first line no sequence reaches, and what the model sends \
-        there); 2 a log with no lifecycle lines, an unknown format, or a bad option.
+        there); 2 a log with no lifecycle lines, an unknown format, a timestamp that \
+        is no time, or a bad option.
         """
     )
 
@@ -119,7 +120,8 @@ extension Lifesim {
       let search = try ExplainSearch(log: parsed, options: options)
       let result = search.run()
       let report = ExplainReport(log: parsed, options: options, result: result)
-      writeOut(report.text)
+      // Every name from the log is shown escaped already; this keeps it so.
+      writeOut(visibleControls(report.text))
       printError("lifesim explain: \(result.states) states, \(result.steps) steps taken")
       let command = (["lifesim", "explain"] + CommandLine.arguments.dropFirst(2)).map(shellQuoted).joined(separator: " ")
       if let output, result.explanations.isEmpty, result.reached == 0 {

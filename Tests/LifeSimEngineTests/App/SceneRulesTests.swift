@@ -59,8 +59,8 @@ struct SceneRulesTests {
   }
 
   @Test func aDeadProcessDetachesItsScenes() {
-    #expect(SceneRules.processChanged(to: .notRunning, hasScenes: true) == [.detachScenes])
-    #expect(SceneRules.processChanged(to: .notRunning, hasScenes: false) == [])
-    #expect(SceneRules.processChanged(to: .suspended, hasScenes: true) == [])
+    #expect(SceneRules.processChanged(to: .notRunning, hasScenes: true) == .detachScenes)
+    #expect(SceneRules.processChanged(to: .notRunning, hasScenes: false) == nil)
+    #expect(SceneRules.processChanged(to: .suspended, hasScenes: true) == nil)
   }
 }
