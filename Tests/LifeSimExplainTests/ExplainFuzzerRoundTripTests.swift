@@ -1,3 +1,4 @@
+import Foundation
 import LifeSimEngine
 import LifeSimFuzzSupport
 import Testing
@@ -9,7 +10,8 @@ import Testing
 /// text log, is explained on that app's iOS version, and the explanation's
 /// steps replayed show the log's lines.
 struct ExplainFuzzerRoundTripTests {
-  static let seeds = UInt64(1)...48
+  /// `LIFESIM_EXPLAIN_FUZZ_SEEDS=N` takes seeds 1 to N instead (the long mode).
+  static let seeds = UInt64(1)...(ProcessInfo.processInfo.environment["LIFESIM_EXPLAIN_FUZZ_SEEDS"].flatMap(UInt64.init) ?? 48)
   static let steps = 12
 
   /// App `app`'s own records of the trace, as text lines.
@@ -29,12 +31,27 @@ struct ExplainFuzzerRoundTripTests {
     /// code allocated, past the per-process limit): explain's app allocates
     /// nothing, so no step of it gets the app killed for that.
     case ownMemory = "killed for its own memory"
+    /// The device has a quirk (reference §8) whose callbacks the app's trace
+    /// shows: explain's device follows the default of each.
+    case quirk = "a quirk of the device"
   }
 
-  static func beyond(_ app: AppID, in trace: Trace) -> Beyond? {
+  static func beyond(_ app: AppID, on device: Device) -> Beyond? {
+    let trace = device.trace
+    var backgroundLaunch = false, userKill = false, background = false
     for r in trace.records where r.app == app {
       if r.kind == .action, let a = r.action, [.openScene, .closeScene, .disconnectScene].contains(a) { return .anotherWindow }
       if r.kind == .kill, r.reason == .perProcessLimit { return .ownMemory }
+      if r.kind == .state, r.scene == nil, r.from == .notRunning, r.to == .background { backgroundLaunch = true }
+      if r.kind == .kill, r.reason == .user { userKill = true }
+      if r.kind == .callback, r.callback == .sceneDidEnterBackground { background = true }
+    }
+    let q = device.quirks, scenes = device.apps[Int(app.index)].model == .scene
+    if q.contains(.backgroundLaunchEntersBackground) && backgroundLaunch
+      || q.contains(.exitsOnSuspendTerminateOnly) && device.apps[Int(app.index)].config.exitsOnSuspend == true
+      || scenes && userKill && (q.contains(.sceneForceQuitEntersBackground) || q.contains(.forceQuitDeletesRestoration))
+      || scenes && background && q.contains(.disconnectOnBackground) {
+      return .quirk
     }
     return nil
   }
@@ -56,7 +73,7 @@ struct ExplainFuzzerRoundTripTests {
         let result = try ExplainSearch(log: log, options: options).run()
         let lines = log.events.map { log.symbols[$0.symbol].name }
         let what = "seed \(seed), \(device.trace.name(of: app)), iOS \(options.ios): \(lines)"
-        let reason = Self.beyond(app, in: device.trace)
+        let reason = Self.beyond(app, on: device)
         guard let e = result.explanations.first else {
           // No wrong answer: where the model cannot follow, the search ends
           // at a line it names, having tried every sequence.
@@ -66,17 +83,20 @@ struct ExplainFuzzerRoundTripTests {
           continue
         }
         // The steps, replayed on the device the search used, show the log's
-        // lines after those from before it.
+        // lines after those from before it (and, where the log ends in the
+        // middle of the last step, that step's records after it).
         let replay = try ExplainSearch(log: log, options: options).device
         for s in e.steps { try s.step.take(on: replay, app: AppID(0)) }
-        let got = ExplainRoundTripTests.logged(replay, log)
-        #expect(Array(got.dropFirst(e.beforeLog.count)) == log.events.map(\.symbol),
+        let got = ExplainRoundTripTests.logged(replay, log).map { log.symbols[$0].name }
+        #expect(Array(got.dropFirst(e.beforeLog.count)) == lines + e.afterLog,
                 "\(e.steps.map { $0.step.name(bundle: options.bundle) }) does not reproduce \(what)")
         explained += 1
       }
     }
-    // Most apps' logs are checked; the others are what explain's model does not cover.
-    #expect(explained >= 45, "\(explained) explained, excluded \(excluded)")
-    #expect(excluded.values.reduce(0, +) <= 5, "excluded \(excluded)")
+    // Most apps' logs are checked; the others are what explain's model
+    // does not cover (200 seeds: 198 explained, 9 left out).
+    let left = excluded.values.reduce(0, +)
+    #expect(explained >= Self.seeds.count * 9 / 10 && left * 10 <= explained, "\(explained) explained, left out \(excluded)")
   }
 }
+
