@@ -186,7 +186,8 @@ public struct ExplainReport {
     s += "local dev = lifesim.device{ \(device) }\n"
     let modes = ExplainStep.backgroundModes.map(quoted).joined(separator: ", ")
     let root = log.screens.first.map { ", root = { class = \(quoted(LogReader.shownClass($0))), from = \"code\" }" } ?? ""
-    s += "local app = dev:install{ bundle = \(quoted(options.bundle)), scenes = \(result.scenes), background_modes = { \(modes) }\(root) }\n\n"
+    s += "local app = dev:install{ bundle = \(quoted(options.bundle)), scenes = \(result.scenes), background_modes = { \(modes) }\(root) }\n"
+    s += implementedLua + "\n"
     s += log.flutterWalks ? flutterLogged : logged
     for step in e.steps { s += "\(step.step.lua)  -- \(step.step.words); \(lines(step))\n" }
     let before = e.beforeLog, after = e.afterLog

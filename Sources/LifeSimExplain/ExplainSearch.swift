@@ -99,6 +99,10 @@ public final class ExplainSearch {
   /// The bounds in force: the options', or those the log's length gives.
   public let depth: Int
   public let maxStates: Int
+  /// The most events pending in a state the search kept: what a step from
+  /// it copies and fingerprints, so what keeps a step's cost flat however
+  /// far into a long log it is.
+  private(set) var mostPending = 0
 
   public init(log: ParsedLog, options: ExplainOptions) throws {
     self.log = log
@@ -112,6 +116,7 @@ public final class ExplainSearch {
     app = try device.install(AppConfig(bundle: options.bundle, scenes: scenes, backgroundModes: ExplainStep.backgroundModes,
                                        root: root))
     callbackSymbol = Callback.allCases.map { log.symbol(of: .callback($0)) ?? -1 }
+    for c in Self.implemented(by: log) { device[app].implemented.insert(c) }
     notificationSymbol = AppNotification.allCases.map { log.symbol(of: .notification($0)) ?? -1 }
     for screen in log.screens { screenSymbol[screen] = log.symbol(of: .screen(screen)) }
     flutterSymbol = Flutter.states.map { state in log.symbols.firstIndex { $0.name == "AppLifecycleState." + state } ?? -1 }
@@ -141,11 +146,12 @@ public final class ExplainSearch {
   }
 
   struct Node {
-    var state: DeviceState?
+    /// The device's state, by its fingerprint (`Device.hashFingerprint`).
+    var device: StateDigest
     var k: Int
     var last: Int
-    /// The virtual time of the last line matched.
-    var matchedAt: SimTime
+    /// The virtual time since the last line matched, in microseconds.
+    var sinceMatched: Int64
     /// Steps in a row, up to this node, that accounted for no line.
     var idle: Int
     var depth: Int
@@ -153,6 +159,42 @@ public final class ExplainSearch {
     /// A way of the same length into it was dropped (past `ExplainSearch.ways`).
     var waysCut = false
   }
+
+  /// What a step did from a device state: the state it left, how long it
+  /// took, and the app's records of the log's kinds it made. The same for
+  /// every state with the same fingerprint (which "behaves the same under
+  /// the same actions"): a long log goes through the same few thousand
+  /// device states at many of its lines, and each step from each is taken
+  /// once, then read back.
+  struct Transition {
+    var to: StateDigest
+    /// In microseconds.
+    var took: Int64
+    var marks: [Mark]
+  }
+
+  /// One of a step's records that matters to the log, with its time from
+  /// the step's start in microseconds.
+  enum Mark {
+    /// A record of one of the log's kinds.
+    case symbol(Int, Int64)
+    /// For a Flutter log: the state the iOS embedding reports, in `Flutter.states` order.
+    case flutter(Int, Int64)
+    /// For a Flutter log: the process ended (the framework's state goes with it).
+    case died
+  }
+
+  /// A step from a device state: the step's index in the alphabet, or -1
+  /// and the wait.
+  struct Move: Hashable {
+    var from: StateDigest
+    var step: Int
+    var wait: Int64
+  }
+
+  /// The device steps actually taken (the others were read back from the
+  /// transitions already taken from the same device state).
+  private(set) var simulated = 0
 
   /// The log's gap between line `i - 1` and line `i`, in microseconds, when both have times.
   func gap(_ i: Int) -> Int64? {
@@ -169,9 +211,20 @@ public final class ExplainSearch {
     var result = ExplainResult()
     result.scenes = scenes
     let n = log.events.count
-    var nodes = [Node(state: device.saveState(), k: 0, last: -1, matchedAt: device.now, idle: 0, depth: 0, parents: [])]
+    let start = fingerprint()
+    var nodes = [Node(device: start, k: 0, last: -1, sinceMatched: 0, idle: 0, depth: 0, parents: [])]
     var visited: [StateDigest: Int] = [:]
-    visited[key(k: 0, last: -1, matchedAt: device.now)] = 0
+    visited[key(start, k: 0, last: -1, sinceMatched: 0)] = 0
+    // The transitions kept: those from a device state two nodes or more
+    // have (a log that goes through most of its device states once, as one
+    // with many screens does, would keep them all for nothing). How many
+    // nodes have each device state, and a state of each fingerprint that a
+    // node not yet expanded has, or two nodes have had. The fingerprint of
+    // the state the device is in.
+    var transitions: [Move: Transition?] = [:]
+    var nodesOf: [StateDigest: Int] = [start: 1]
+    var states: [StateDigest: DeviceState] = [start: device.saveState()]
+    var deviceAt: StateDigest? = start
     var idleCut = false
     var level = [0]
     var best = 0, bestNode = 0
@@ -185,15 +238,16 @@ public final class ExplainSearch {
     }
     /// How many of `out` match the log from line `k`; where the first that
     /// does not is, its kind, and whether only its time was wrong.
-    func match(_ out: ArraySlice<(symbol: Int, time: SimTime)>, from k: Int, after: SimTime) -> (Int, Int?, Bool) {
-      var prev = after
+    /// Times are from the step's start; the last line matched was `since` before it.
+    func match(_ out: ArraySlice<(symbol: Int, time: Int64)>, from k: Int, since: Int64) -> (Int, Int?, Bool) {
+      var prev = -since
       var i = 0
       for o in out {
         let line = k + i
         guard line < n else { return (i, o.symbol, false) }
         guard o.symbol == log.events[line].symbol else { return (i, o.symbol, false) }
         if line > 0, i > 0 || k > 0, let g = gap(line) {
-          let d = (o.time - prev).microseconds
+          let d = o.time - prev
           if abs(d - g) > Self.tolerance(g) { return (i, o.symbol, true) }
         }
         prev = o.time
@@ -211,13 +265,14 @@ public final class ExplainSearch {
       var next: [Int] = []
       for index in level {
         let node = nodes[index]
-        guard let state = node.state else { continue }
-        nodes[index].state = nil  // expanded: its children hold what they need
+        let state = states[node.device]!
+        let keeps = nodesOf[node.device, default: 0] > 1
+        // Expanded: a state no other node has had is not needed again.
+        if !keeps { states[node.device] = nil }
         var steps = actions
         var remaining: Int64?
         if node.k > 0, let g = gap(node.k) {
-          device.restoreState(state)
-          let r = g - (device.now - node.matchedAt).microseconds
+          let r = g - node.sinceMatched
           if r < -Self.tolerance(g) { continue }  // too late for the next line already
           remaining = r
         }
@@ -227,36 +282,38 @@ public final class ExplainSearch {
         } else {
           for w in ExplainAlphabet.waits { steps.append(.init(.advance(w))) }
         }
-        for step in steps {
-          device.restoreState(state)
-          guard applies(step) else { continue }
-          let mark = device.trace.records.count
-          do { try step.take(on: device, app: app) } catch { continue }
-          result.steps += 1
-          var out: [(symbol: Int, time: SimTime)] = []
-          var last = node.last
-          let records = device.trace.records
-          for i in mark..<records.count where records[i].app == app {
-            let r = records[i]
-            if log.flutterWalks {
-              // `last` is the framework's state; a new process has none.
-              if r.kind == .state, r.scene == nil, r.to == .notRunning { last = -1; continue }
-              guard r.kind == .notification, let nt = r.notification, let to = Flutter.state(of: nt) else { continue }
-              for state in Flutter.walk(from: last, to: to) where flutterSymbol[state] >= 0 { out.append((flutterSymbol[state], r.time)) }
-              last = to
+        for (number, step) in steps.enumerated() {
+          var move = Move(from: node.device, step: number, wait: 0)
+          if number >= actions.count, case .advance(let w) = step.kind { move = Move(from: node.device, step: -1, wait: w.microseconds) }
+          let taken: Transition
+          if let known = transitions[move] {
+            guard let known else { continue }
+            taken = known
+          } else {
+            guard let made = take(step, from: state) else {
+              if keeps { transitions[move] = .some(nil) }
+              deviceAt = nil
               continue
             }
-            var s = -1
-            if r.kind == .callback, let c = r.callback {
-              s = callbackSymbol[Int(c.rawValue)]
-              if c == .viewDidAppear, !screenSymbol.isEmpty, let o = r.object, !o.isView {
-                s = screenSymbol[device.trace.className(of: o)] ?? -1
-              }
+            if keeps { transitions[move] = made }
+            deviceAt = made.to
+            taken = made
+          }
+          result.steps += 1
+          var out: [(symbol: Int, time: Int64)] = []
+          var last = node.last
+          for mark in taken.marks {
+            switch mark {
+            case .died:
+              last = -1  // `last` is the framework's state; a new process has none.
+            case .flutter(let to, let time):
+              for state in Flutter.walk(from: last, to: to) where flutterSymbol[state] >= 0 { out.append((flutterSymbol[state], time)) }
+              last = to
+            case .symbol(let s, let time):
+              guard !(log.collapsesRepeats && s == last) else { continue }
+              out.append((s, time))
+              last = s
             }
-            else if r.kind == .notification, let nt = r.notification { s = notificationSymbol[Int(nt.rawValue)] }
-            guard s >= 0, !(log.collapsesRepeats && s == last) else { continue }
-            out.append((s, r.time))
-            last = s
           }
           // The children: from the log's start (k = 0), the step's records may
           // begin the log at any of them, or all come before it; past its last
@@ -264,22 +321,22 @@ public final class ExplainSearch {
           var children: [(k: Int, skip: Int, after: Int)] = []
           if node.k == 0 {
             for j in 0..<out.count {
-              let (matched, at, late) = match(out[j...], from: 0, after: node.matchedAt)
+              let (matched, at, late) = match(out[j...], from: 0, since: node.sinceMatched)
               if matched == out.count - j || matched == n { children.append((matched, j, out.count - j - matched)) } else {
                 note(matched, at: at, late: late)
               }
             }
             children.append((0, out.count, 0))
           } else {
-            let (matched, at, late) = match(out[...], from: node.k, after: node.matchedAt)
+            let (matched, at, late) = match(out[...], from: node.k, since: node.sinceMatched)
             if matched == out.count || node.k + matched == n { children.append((node.k + matched, 0, out.count - matched)) }
             else { note(node.k + matched, at: at, late: late) }
           }
           for (k, skip, after) in children {
-            let matchedAt = k > node.k ? out[out.count - 1 - after].time : node.matchedAt
+            let sinceMatched = k > node.k ? taken.took - out[out.count - 1 - after].time : taken.took + node.sinceMatched
             let idle = k > node.k ? 0 : node.idle + 1
             if idle > options.maxUnlogged { idleCut = true; continue }
-            let digest = key(k: k, last: last, matchedAt: matchedAt, cut: after > 0)
+            let digest = key(taken.to, k: k, last: last, sinceMatched: sinceMatched, cut: after > 0)
             let edge = Edge(parent: index, step: step, events: node.k..<k, before: out.prefix(skip).map(\.symbol),
                             after: out.suffix(after).map(\.symbol))
             // A state seen before, as early and with no fewer unlogged steps
@@ -298,7 +355,16 @@ public final class ExplainSearch {
             visited[digest] = nodes.count
             if k > best { best = k; bestNode = nodes.count }
             if k == n { complete.append(nodes.count) }
-            nodes.append(Node(state: k == n ? nil : device.saveState(), k: k, last: last, matchedAt: matchedAt,
+            if k < n, states[taken.to] == nil {
+              if deviceAt != taken.to {
+                // Read back: the node needs the state itself.
+                _ = take(step, from: state)
+                deviceAt = taken.to
+              }
+              states[taken.to] = device.saveState()
+            }
+            nodesOf[taken.to, default: 0] += 1
+            nodes.append(Node(device: taken.to, k: k, last: last, sinceMatched: sinceMatched,
                               idle: idle, depth: depth, parents: [edge]))
             if k < n { next.append(nodes.count - 1) }
           }
@@ -354,14 +420,59 @@ public final class ExplainSearch {
   /// lines matched, the last kind seen (for logs of state changes), with
   /// timestamps the time since the last line matched, and whether the log
   /// ended in the middle of the last step.
-  func key(k: Int, last: Int, matchedAt: SimTime, cut: Bool = false) -> StateDigest {
+  func key(_ device: StateDigest, k: Int, last: Int, sinceMatched: Int64, cut: Bool = false) -> StateDigest {
     var h = StateHasher()
     if cut { h.append(word: -1) }  // the log ended in the middle of the last step
-    device.hashFingerprint(into: &h)
+    h.append(word: Int64(bitPattern: device.a))
+    h.append(word: Int64(bitPattern: device.b))
     h.append(word: Int64(k))
     h.append(word: Int64(log.collapsesRepeats ? last : -1))
-    if timed, k > 0, k < log.events.count { h.append(word: (device.now - matchedAt).microseconds) }
+    if timed, k > 0, k < log.events.count { h.append(word: sinceMatched) }
     return h.digest
+  }
+
+  /// The device's fingerprint now.
+  func fingerprint() -> StateDigest {
+    var h = StateHasher()
+    device.hashFingerprint(into: &h)
+    return h.digest
+  }
+
+  /// Takes `step` from `state` on the device: what it did, or nil when it
+  /// does not apply there or the device refuses it.
+  func take(_ step: ExplainStep, from state: DeviceState) -> Transition? {
+    device.restoreState(state)
+    guard applies(step) else { return nil }
+    let mark = device.trace.records.count
+    let start = device.now
+    do { try step.take(on: device, app: app) } catch { return nil }
+    simulated += 1
+    // A search of a long log goes back and forth between states through
+    // thousands of steps: their dead deadlines would pile up in each.
+    device.dropVoidDeadlines()
+    mostPending = max(mostPending, device.kernel.pendingCount)
+    var marks: [Mark] = []
+    let records = device.trace.records
+    for i in mark..<records.count where records[i].app == app {
+      let r = records[i]
+      let time = (r.time - start).microseconds
+      if log.flutterWalks {
+        if r.kind == .state, r.scene == nil, r.to == .notRunning { marks.append(.died); continue }
+        guard r.kind == .notification, let nt = r.notification, let to = Flutter.state(of: nt) else { continue }
+        marks.append(.flutter(to, time))
+        continue
+      }
+      var s = -1
+      if r.kind == .callback, let c = r.callback {
+        s = callbackSymbol[Int(c.rawValue)]
+        if c == .viewDidAppear, !screenSymbol.isEmpty, let o = r.object, !o.isView {
+          s = screenSymbol[device.trace.className(of: o)] ?? -1
+        }
+      }
+      else if r.kind == .notification, let nt = r.notification { s = notificationSymbol[Int(nt.rawValue)] }
+      if s >= 0 { marks.append(.symbol(s, time)) }
+    }
+    return Transition(to: fingerprint(), took: (device.now - start).microseconds, marks: marks)
   }
 
   /// The ways of the same length the search keeps into a state: what bounds

@@ -30,9 +30,9 @@ struct ExplainLongLogTests {
   /// A 2,100-line log, each step of whose explanation accounts for lines
   /// (`--max-unlogged 0`), is explained in more than a thousand steps: more
   /// than the fixed depth of old allowed, within a budget of steps a line
-  /// (the same on every machine). A step costs more the longer the device's
-  /// history behind it, so its time is not held to a ratio here: the
-  /// fifty-line log of `ExplainSpeedTests` is.
+  /// (the same on every machine). That a step's cost stays flat however
+  /// long the log is held by `ExplainGrowthTests`; the fifty-line log's time,
+  /// as a ratio, by `ExplainSpeedTests`.
   @Test func aLogOfMoreThanAThousandStepsIsExplainedWithinABudgetOfStepsALine() throws {
     let log = try LogReader.read(Self.lines(2_100))
     var options = ExplainOptions()

@@ -92,6 +92,23 @@ extension Device {
     writeFingerprint(to: &hasher, describing: describe)
   }
 
+  /// Drops the OS deadlines no process can meet again: those of a process
+  /// that ended, or of a stretch in the background that ended (a newer pid
+  /// or epoch; both only grow). Each would come due and do nothing, and a
+  /// state that keeps them costs a search more at every step after it: its
+  /// queue is copied when a step changes it and sorted for the fingerprint,
+  /// which leaves such deadlines out. What the device does next, and the
+  /// fingerprint, are the same without them. Only between actions.
+  public func dropVoidDeadlines() {
+    precondition(busy == nil && !inClockLoop, "dropVoidDeadlines while the device runs")
+    func void(_ e: ScheduledEvent) -> Bool {
+      guard case .process(let app, let pid, let epoch, _) = e.action else { return false }
+      return self[app].pid != pid || self[app].epoch != epoch
+    }
+    guard kernel.queue.unordered.contains(where: void) else { return }
+    _ = kernel.removeAll(where: void)
+  }
+
   /// A pending timer told apart by its host token alone.
   public static func tokenItself<Sink: FingerprintSink>(_ token: HostToken, _ out: inout Sink) {
     out.append(word: Int64(token.rawValue))

@@ -1,0 +1,28 @@
+import LifeSimEngine
+
+extension ExplainSearch {
+  /// The callbacks the app explained implements: those its log shows. UIKit
+  /// sends some only to an app that implements them (a scene's restoration
+  /// activity, the notification center delegate's): a log that shows one
+  /// shows the app implements it.
+  public static func implemented(by log: ParsedLog) -> [Callback] {
+    Callback.allCases.filter { c in
+      log.symbol(of: .callback(c)) != nil && implementedOnly.contains(c)
+    }
+  }
+
+  /// The callbacks UIKit sends only to an app that implements them (the
+  /// others come whether or not it does, so a log of them says nothing of
+  /// the app).
+  static let implementedOnly: Set<Callback> = [.stateRestorationActivity, .userNotificationCenterWillPresent,
+                                               .userNotificationCenterDidReceive, .viewIsAppearing]
+}
+
+extension ExplainReport {
+  /// The Lua that gives the app a handler for each callback it implements
+  /// (`ExplainSearch.implemented(by:)`), so that UIKit sends it as it did.
+  var implementedLua: String {
+    ExplainSearch.implemented(by: log).map { "app:on(\(quoted($0.selector)), function() end)  -- the log shows the app implements it\n" }
+      .joined()
+  }
+}
