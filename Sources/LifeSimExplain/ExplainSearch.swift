@@ -11,7 +11,7 @@ public struct ExplainOptions: Sendable {
   /// other bounds stop the search.
   public var depth: Int?
   /// How many other explanations of the same length to give.
-  public var alternatives = 3
+  public var alternatives = ExplainSearch.listedByDefault
   /// Stop after this many distinct states; nil: `ExplainSearch.defaultMaxStates`
   /// for the log's length.
   public var maxStates: Int?
@@ -376,7 +376,10 @@ public final class ExplainSearch {
 
     if !complete.isEmpty {
       var seen: Set<[String]> = []
-      let limit = Self.ways * (options.alternatives + 1)
+      // The same for every --alternatives, so that the list for K is the
+      // start of the list for a larger K: the paths come in one order, and
+      // only how many are read of it depends on K.
+      let limit = Self.ways * (Self.listedByDefault + 1)
       var listedAll = true
       // Of the same length, an explanation of every record of its last step
       // comes before one the log ends in the middle of.
@@ -479,6 +482,10 @@ public final class ExplainSearch {
   /// the alternatives it can list.
   public static let ways = 8
 
+  /// `--alternatives` by default: the paths read for each explanation are
+  /// `ways` times one more than this, whatever the option says.
+  public static let listedByDefault = 3
+
   /// Whether a way into node `i`, or into a node on a way to it, was dropped.
   func waysCut(behind i: Int, in nodes: [Node]) -> Bool {
     var stack = [i], seen: Set<Int> = [i]
@@ -489,15 +496,30 @@ public final class ExplainSearch {
     return false
   }
 
-  /// Up to `limit` paths from the start to node `i`, in the order the search found them.
+  /// Up to `limit` paths from the start to node `i` (at least one), in the
+  /// order the search found them: by the way into `i`, then by the way into
+  /// its parent, and so on. Walked with a stack, not by recursion: a log of
+  /// thousands of lines has paths of thousands of steps.
   func paths(to i: Int, in nodes: [Node], limit: Int) -> [[Edge]] {
-    guard !nodes[i].parents.isEmpty else { return [[]] }
     var out: [[Edge]] = []
-    for e in nodes[i].parents {
-      for p in paths(to: e.parent, in: nodes, limit: limit - out.count) {
-        out.append(p + [e])
-        if out.count >= limit { return out }
+    // The nodes from `i` back, each with the next of its ways to take; the
+    // ways taken, from `i` back (one fewer than the nodes).
+    var stack = [(node: i, next: 0)]
+    var taken: [Edge] = []
+    while let top = stack.last {
+      let (node, next) = (top.node, top.next)
+      let parents = nodes[node].parents
+      if parents.isEmpty {
+        out.append(taken.reversed())
+        if out.count >= limit { break }
+      } else if next < parents.count {
+        stack[stack.count - 1].next += 1
+        taken.append(parents[next])
+        stack.append((parents[next].parent, 0))
+        continue
       }
+      stack.removeLast()
+      if !stack.isEmpty { taken.removeLast() }
     }
     return out
   }
