@@ -140,15 +140,50 @@ public struct ParsedLog: Sendable {
 /// Why a log could not be read: exit 2.
 public struct LogReadError: Error, CustomStringConvertible {
   public let description: String
+  /// JSON that does not parse: format detection says so rather than "not breadcrumbs".
+  var parse = false
 }
 
 /// Reads a log: its format found from its content unless given.
 public enum LogReader {
   /// The latest breadcrumb timestamp read as a time: the year 5000, in seconds since 1970.
   static let latestSeconds = 95_617_584_000.0
+  /// The largest log read: 64 MB, lifesim's limit for a log (a log that
+  /// size has about a million lines, far more than a search can explain).
+  public static let maxBytes = 64 << 20
   /// The longest wait between two lines: the 100 years a run may take.
   static let maxGapMicros: Int64 = 3_153_600_000 * 1_000_000
+  /// Reads a log's bytes: UTF-8, as lifesim reads every file. UTF-16 (a
+  /// byte-order mark, or a NUL beside every ASCII character) is refused
+  /// with how to convert it: read as UTF-8 it would hold no line at all.
+  public static func read(bytes: [UInt8], format: LogFormat? = nil, sentryStates: SentryStates? = nil) throws -> ParsedLog {
+    if let order = utf16(bytes) {
+      throw LogReadError(description: "the log is UTF-16 (\(order)) and lifesim reads UTF-8; "
+                         + "`iconv -f UTF-16\(order == "little-endian" ? "LE" : "BE") -t UTF-8` converts it")
+    }
+    return try read(String(decoding: bytes, as: UTF8.self), format: format, sentryStates: sentryStates)
+  }
+
+  /// "little-endian" or "big-endian" when the bytes are UTF-16 text.
+  static func utf16(_ b: [UInt8]) -> String? {
+    if b.starts(with: [0xFF, 0xFE]) { return "little-endian" }
+    if b.starts(with: [0xFE, 0xFF]) { return "big-endian" }
+    // No mark: the first characters, ASCII as a log's are, each beside a NUL.
+    let pairs = min(b.count / 2, 32)
+    guard pairs >= 2 else { return nil }
+    let low = (0..<pairs).allSatisfy { b[2 * $0] != 0 && b[2 * $0 + 1] == 0 }
+    let high = (0..<pairs).allSatisfy { b[2 * $0] == 0 && b[2 * $0 + 1] != 0 }
+    return low ? "little-endian" : high ? "big-endian" : nil
+  }
+
+  /// The content less a UTF-8 byte-order mark, which Windows tools write
+  /// first and which is no part of the first line (nor of JSON).
+  static func withoutBOM(_ content: String) -> String {
+    content.utf8.starts(with: [0xEF, 0xBB, 0xBF]) ? String(decoding: content.utf8.dropFirst(3), as: UTF8.self) : content
+  }
+
   public static func read(_ content: String, format: LogFormat? = nil, sentryStates: SentryStates? = nil) throws -> ParsedLog {
+    let content = withoutBOM(content)
     let format = try format ?? detect(content)
     var log: ParsedLog
     switch format {
@@ -174,30 +209,37 @@ public enum LogReader {
 
   /// The format whose lines the content has most of; JSON is breadcrumbs.
   public static func detect(_ content: String) throws -> LogFormat {
+    let content = withoutBOM(content)
     // JSON first; a line log may start with "[" too (a bracketed time).
     let start = content.drop { $0.isWhitespace }.first
     let json = start == "[" || start == "{"
+    var unparsed: String?
     if json {
       do {
         _ = try readBreadcrumbs(content)
         return .sentry
       } catch let e as LogReadError where e.description.hasPrefix("breadcrumb ") {
         return .sentry  // breadcrumbs, with a bad time: read, it says which
+      } catch let e as LogReadError where e.parse {
+        unparsed = e.description
       } catch {}
     }
     // Lines as Swift's `Character.isNewline` splits them: every line break Unicode has.
     var text = 0, flutter = 0, reactNative = 0
-    var content = content
-    content.withUTF8 { all in
-      forEachLine(all, atEveryBreak: true) { _, line in
-        if textSymbol(line) != nil { text += 1 }
-        if flutterSymbol(line) != nil { flutter += 1 }
-        if reactNativeSymbol(line) != nil { reactNative += 1 }
+    var bytes = content
+    bytes.withUTF8 { all in
+      forEachLine(all, atEveryBreak: true) { _, raw in
+        withoutEscapes(raw) { line in
+          if textSymbol(line) != nil { text += 1 }
+          if flutterSymbol(line) != nil { flutter += 1 }
+          if reactNativeSymbol(line) != nil { reactNative += 1 }
+        }
       }
     }
     let counts: [LogFormat: Int] = [.text: text, .flutter: flutter, .reactNative: reactNative]
     guard let best = [LogFormat.text, .flutter, .reactNative].max(by: { counts[$0, default: 0] < counts[$1, default: 0] }),
           counts[best, default: 0] > 0 else {
+      if let unparsed { throw LogReadError(description: unparsed + "; --format names the form") }
       if json {
         throw LogReadError(description: "unknown log format: JSON that is not a list of breadcrumbs "
                            + "(a Sentry event's breadcrumbs.values, an array, or JSON lines); --format names the form")
@@ -212,10 +254,10 @@ public enum LogReader {
 
   /// Calls `body` with each line's number (1-based) and bytes, read once,
   /// front to back: the work is linear in the log's size. A line ends at
-  /// "\n" or "\r\n", and a carriage return ending a line is not part of it;
-  /// with `atEveryBreak`, at every line break `Character.isNewline` knows
-  /// too (a lone "\r", VT, FF, NEL, U+2028, U+2029; the numbers then count
-  /// those parts).
+  /// "\n", "\r\n" or a lone "\r" (old Mac files, and tools that write
+  /// them), and the numbers count those lines; with `atEveryBreak`, at
+  /// every line break `Character.isNewline` knows too (VT, FF, NEL, U+2028,
+  /// U+2029, and "\r\n" as two; the numbers then count those parts).
   static func forEachLine(_ all: UnsafeBufferPointer<UInt8>, atEveryBreak: Bool = false,
                           _ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
     let count = all.count
@@ -225,30 +267,29 @@ public enum LogReader {
       while end < count {
         let b = all[end]
         if b == 0x0A { next = end + 1; break }
+        if b == 0x0D {
+          next = !atEveryBreak && end + 1 < count && all[end + 1] == 0x0A ? end + 2 : end + 1
+          break
+        }
         if atEveryBreak {
-          if b == 0x0D || b == 0x0B || b == 0x0C { next = end + 1; break }
+          if b == 0x0B || b == 0x0C { next = end + 1; break }
           if b == 0xC2, end + 1 < count, all[end + 1] == 0x85 { next = end + 2; break }
           if b == 0xE2, end + 2 < count, all[end + 1] == 0x80, all[end + 2] == 0xA8 || all[end + 2] == 0xA9 { next = end + 3; break }
         }
         end += 1
       }
-      var stop = end
-      if !atEveryBreak {
-        // The "\r" of a "\r\n", then one that ends the line itself.
-        if end < count, stop > start, all[stop - 1] == 0x0D { stop -= 1 }
-        if stop > start, all[stop - 1] == 0x0D { stop -= 1 }
-      }
       n += 1
-      try body(n, UnsafeBufferPointer(rebasing: all[start..<stop]))
+      try body(n, UnsafeBufferPointer(rebasing: all[start..<end]))
       start = next
     }
   }
 
   static func readLines(_ content: String, _ format: LogFormat) throws -> ParsedLog {
     var log = ParsedLog(format: format)
+    var kinds = StampKinds()
     var content = content
     try content.withUTF8 { all in
-      try forEachLine(all) { n, line in
+      try forEachLine(all) { n, raw in try withoutEscapes(raw) { line in
         let symbol: LogSymbol?
         switch format {
         case .flutter: symbol = flutterSymbol(line)
@@ -263,12 +304,61 @@ public enum LogReader {
         do { stamp = try Timestamp.leading(line) } catch let e as Timestamp.Impossible {
           throw LogReadError(description: "line \(n): \(e)")
         }
+        if let stamp { kinds.see(line: n, daily: stamp.wrapsDaily) }
         if stamp?.wrapsDaily == true { log.timesWrapDaily = true }
-        log.add(line: n, text: trimmed(line), symbol: symbol, time: stamp?.micros)
-      }
+        // The line as logged, its colours too: shown escaped.
+        log.add(line: n, text: trimmed(raw), symbol: symbol, time: stamp?.micros)
+      } }
     }
     dropPartialTimes(&log)
+    kinds.dropMixedTimes(&log)
     return log
+  }
+
+  /// The kinds of stamp a log's lines carry: a date and time, or a time of
+  /// day alone. The two are on no common clock (a time of day has no day),
+  /// so a log with both is read without times, and said, naming the first
+  /// line whose stamp is of the other kind than the first.
+  struct StampKinds {
+    var first: (line: Int, daily: Bool)?
+    var other: Int?
+
+    mutating func see(line: Int, daily: Bool) {
+      guard let first else { self.first = (line, daily); return }
+      if other == nil, daily != first.daily { other = line }
+    }
+
+    func dropMixedTimes(_ log: inout ParsedLog) {
+      guard let first, let other, log.events.contains(where: { $0.time != nil }) else { return }
+      let unit = log.unit
+      log.notes.append("\(unit) \(other): its timestamp \(first.daily ? "has a date" : "is a time of day alone"), and that of "
+                       + "\(unit) \(first.line) \(first.daily ? "is a time of day alone" : "has a date"): "
+                       + "the log is read without times, and its waits are free")
+      for i in log.events.indices { log.events[i].time = nil }
+      log.timesWrapDaily = false
+    }
+  }
+
+  /// Calls `body` with the line less its ANSI CSI escape sequences (ESC "["
+  /// parameters, then a final byte from "@" to "~"), which Xcode and
+  /// terminals colour logs with: the `m` that ends `ESC[33m` is no letter
+  /// of the name after it. A line without ESC is passed as it is.
+  static func withoutEscapes<T>(_ line: UnsafeBufferPointer<UInt8>,
+                                _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+    guard line.contains(0x1B) else { return try body(line) }
+    var out: [UInt8] = []
+    out.reserveCapacity(line.count)
+    var i = 0
+    while i < line.count {
+      if line[i] == 0x1B, i + 1 < line.count, line[i + 1] == 0x5B {
+        var j = i + 2
+        while j < line.count, line[j] >= 0x20, line[j] <= 0x3F { j += 1 }  // parameters and intermediates
+        if j < line.count, line[j] >= 0x40, line[j] <= 0x7E { i = j + 1; continue }
+      }
+      out.append(line[i])
+      i += 1
+    }
+    return try out.withUnsafeBufferPointer { try body($0) }
   }
 
   /// A log whose lines do not all carry a time has no times: the waits are
@@ -492,7 +582,8 @@ public enum LogReader {
     var crumbs: [(Int, Any)] = []
     var sdk: (name: Any?, version: Any?)?
     let data = Data(content.utf8)
-    if let whole = try? JSONSerialization.jsonObject(with: data) {
+    let parsed = Result { try JSONSerialization.jsonObject(with: data) }
+    if case .success(let whole) = parsed {
       let list: [Any]?
       if let o = whole as? [String: Any], let s = o["sdk"] as? [String: Any] {
         sdk = (s["name"], s["version"])
@@ -511,8 +602,16 @@ public enum LogReader {
       try content.withUTF8 { all in
         try forEachLine(all) { n, line in
           guard !isBlank(line) else { return }
-          guard let o = try? JSONSerialization.jsonObject(with: Data(line)) else {
-            throw LogReadError(description: "unknown log format: line \(n) is not JSON, in a log of JSON lines")
+          let o: Any
+          do { o = try JSONSerialization.jsonObject(with: Data(line)) } catch {
+            // One document (or a first line) that does not parse: where the
+            // parser stopped in it; a later line of JSON lines: that line.
+            guard crumbs.isEmpty, case .failure(let whole) = parsed else {
+              throw LogReadError(description: "unknown log format: line \(n) is not JSON, in a log of JSON lines"
+                                 + " (\(whyNotJSON(error, in: Array(line), firstLine: nil)))", parse: true)
+            }
+            throw LogReadError(description: "unknown log format: JSON that does not parse (\(whyNotJSON(whole, in: Array(data), firstLine: 1)))",
+                               parse: true)
           }
           crumbs.append((n, o))
         }
@@ -520,6 +619,7 @@ public enum LogReader {
     }
     let states = breadcrumbStates(crumbs, sdk: sdk, forced: forced, log: &log)
     var screens: Set<String> = []
+    var kinds = StampKinds()
     // Fields that are no string, by name: the first breadcrumb, its value, and how many.
     var odd: [(field: String, first: Int, value: String, count: Int)] = []
     func notString(_ field: String, _ n: Int, _ value: Any) {
@@ -560,7 +660,11 @@ public enum LogReader {
       var time: Int64?
       if let t = o["timestamp"] {
         if let s = t as? String {
-          do { time = try Timestamp.leading(s)?.micros } catch let e as Timestamp.Impossible {
+          do {
+            let stamp = try Timestamp.leading(s)
+            time = stamp?.micros
+            if let stamp { kinds.see(line: n, daily: stamp.wrapsDaily) }
+          } catch let e as Timestamp.Impossible {
             throw LogReadError(description: "breadcrumb \(n): \(e)")
           }
           guard time != nil else {
@@ -575,6 +679,7 @@ public enum LogReader {
                                + "(at most \(Int64(LogReader.latestSeconds)))")
           }
           time = Int64((x * 1_000_000).rounded())
+          kinds.see(line: n, daily: false)
         } else {
           throw LogReadError(description: "breadcrumb \(n): timestamp \(jsonShown(t)) is not a time: neither ISO 8601 "
                              + "(2024-03-01T10:00:00.000Z) nor seconds since 1970")
@@ -587,7 +692,32 @@ public enum LogReader {
       log.notes.append("breadcrumb \(f.first): \(f.field) is \(f.value), not a string: read past\(more)")
     }
     dropPartialTimes(&log)
+    kinds.dropMixedTimes(&log)
     return log
+  }
+
+  /// Why JSON did not parse, as Foundation says it, with the line where it
+  /// stopped when it gives the place (a character's offset, or the number
+  /// it could not read): `invalid value around character 7, line 2`.
+  static func whyNotJSON(_ error: Error, in bytes: [UInt8], firstLine: Int?) -> String {
+    var why = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+    while why.hasSuffix(".") { why.removeLast() }
+    if let f = why.first, f.isUppercase, why.dropFirst().first?.isLowercase == true { why = f.lowercased() + why.dropFirst() }
+    var at: Int?
+    if let r = why.range(of: "around character "), let k = Int(why[r.upperBound...].prefix { $0.isNumber }) {
+      at = min(k, bytes.count)
+    } else if why.hasPrefix("number "), let number = why.dropFirst(7).split(separator: " ").first {
+      at = find(Array(number.utf8), in: bytes)
+    } else if why.contains("end of file") {
+      at = bytes.lastIndex { !(0x09...0x0D).contains($0) && $0 != 0x20 } ?? 0
+    }
+    guard let firstLine, let at else { return why }
+    let line = firstLine + bytes[..<at].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    return why + ", line \(line)"
+  }
+
+  static func find(_ pattern: [UInt8], in bytes: [UInt8]) -> Int? {
+    bytes.withUnsafeBufferPointer { find(pattern, in: $0) }
   }
 
   /// A JSON value as a message shows it, short: `9.9`, `true`, `null`, `{"a":1}`.

@@ -23,9 +23,9 @@ struct LogReaderBytePathTests {
     #expect(reactNative == LogReader.reactNativeSymbol(line))
   }
 
-  @Test func aLineEndsAtANewlineOrACarriageReturnNewline() throws {
+  @Test func aLineEndsAtANewlineACarriageReturnNewlineOrALoneCarriageReturn() throws {
     let log = try LogReader.read("applicationDidBecomeActive:\r\n\r\napplicationWillResignActive:\r\r\nx\ry applicationDidEnterBackground:")
-    #expect(log.events.map(\.line) == [1, 3, 4])
-    #expect(log.events.map(\.text) == ["applicationDidBecomeActive:", "applicationWillResignActive:", "x\ry applicationDidEnterBackground:"])
+    #expect(log.events.map(\.line) == [1, 3, 6])
+    #expect(log.events.map(\.text) == ["applicationDidBecomeActive:", "applicationWillResignActive:", "y applicationDidEnterBackground:"])
   }
 }

@@ -81,6 +81,10 @@ extension Lifesim {
         }
         if !m.runs(ios: ios) { throw ValidationError("the \(m.name) does not run iOS \(ios); pick another --ios or --model") }
       }
+      // As `lifesim diagram` refuses a scene machine on a version without scenes.
+      if scenes == true, (try? OSProfile(version: ios))?.supportsScenes == false {
+        throw ValidationError("--scenes needs iOS 13 or later (asked: --ios \(ios))")
+      }
       if let depth, depth < 1 { throw ValidationError("--depth must be ≥ 1") }
       if alternatives < 0 || alternatives > 100 { throw ValidationError("--alternatives must be between 0 and 100") }
       if let maxStates, maxStates < 1 { throw ValidationError("--max-states must be ≥ 1") }
@@ -93,13 +97,14 @@ extension Lifesim {
 
     func run() throws {
       let bytes: [UInt8]
-      do { bytes = try readFileBytes(log, limit: 64 << 20) } catch {
-        printError("lifesim explain: cannot read \(log): \(error)")
+      do { bytes = try readFileBytes(log, limit: LogReader.maxBytes) } catch {
+        let limit = (error as? FileError)?.message.hasPrefix("larger than") == true ? ", lifesim's limit for a log" : ""
+        printError("lifesim explain: cannot read \(log): \(error)\(limit)")
         throw ExitCode(2)
       }
       let parsed: ParsedLog
       do {
-        parsed = try LogReader.read(String(decoding: bytes, as: UTF8.self), format: format, sentryStates: sentryStates)
+        parsed = try LogReader.read(bytes: bytes, format: format, sentryStates: sentryStates)
       } catch let e as LogReadError {
         printError("lifesim explain: \(log): \(e.description)")
         throw ExitCode(2)
