@@ -72,6 +72,7 @@ public struct BackgroundTime: Equatable, Sendable {
   ///   - event: what happened to the process, or a follow-up once the effects before ran.
   ///   - facts: the process and the policy as they are now.
   /// - Returns: what the device does, in order; a `.then` comes last.
+  @inline(__always)
   public mutating func reduce(_ event: BackgroundEvent, facts: BackgroundFacts) -> Effects<BackgroundEffect> {
     switch event {
     case .settle:

@@ -57,6 +57,7 @@ public struct MemoryMonitor: Sendable {
   ///   - usedMB: the memory in use now (`ProcessTable.memoryInUseMB`).
   ///   - policy: the thresholds.
   /// - Returns: what the device does, in order; a `.then` or a `.jetsam` comes last.
+  @inline(__always)
   public mutating func reduce(_ event: MemoryEvent, usedMB: Double, policy: Policy) -> Effects<MemoryEffect> {
     switch event {
     case .checkDue:

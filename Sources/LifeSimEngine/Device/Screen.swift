@@ -65,6 +65,7 @@ public struct Screen: Sendable, Equatable {
   ///   - event: what the user or the system did, or a follow-up.
   ///   - facts: what the profile and the device model say about it.
   /// - Returns: what the apps go through, in order.
+  @inline(__always)
   public mutating func reduce(_ event: ScreenEvent, facts: ScreenFacts) -> Effects<ScreenEffect> {
     switch event {
     case .home:
