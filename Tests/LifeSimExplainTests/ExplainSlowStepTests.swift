@@ -1,0 +1,37 @@
+import LifeSimEngine
+import Testing
+@testable import LifeSimExplain
+
+/// The model delivers a step's callbacks at one instant; in a field log the
+/// app's own code runs between them. A gap inside a step is the app's, up to
+/// the longest a watchdog allows; it is no reason to invent other steps.
+struct ExplainSlowStepTests {
+  func explain(_ text: String) throws -> ExplainResult {
+    try ExplainSearch(log: try LogReader.read(text), options: ExplainOptions()).run()
+  }
+
+  func names(_ e: Explanation) -> [String] { e.steps.map { $0.step.name(bundle: "com.example.app") } }
+
+  @Test func aSlowLaunchIsALaunch() throws {
+    let r = try explain("""
+      2024-03-01 10:00:00.000 application(_:didFinishLaunchingWithOptions:)
+      2024-03-01 10:00:02.500 applicationDidBecomeActive(_:)
+      2024-03-01 10:00:10.000 applicationWillResignActive(_:)
+      2024-03-01 10:00:10.100 applicationDidEnterBackground(_:)
+      """)
+    let first = try #require(r.explanations.first)
+    #expect(names(first).first == "launch com.example.app")
+    #expect(first.steps[0].events == 0..<2)
+    #expect(!r.explanations.contains { names($0).contains("background_fetch com.example.app") })
+  }
+
+  @Test func aGapInsideAStepLongerThanAnyWatchdogIsNotTheAppsCode() throws {
+    // 30 s between the two callbacks of a launch: the launch watchdog (20 s)
+    // would have killed the app, so one launch does not explain both lines.
+    let r = try explain("""
+      2024-03-01 10:00:00.000 application(_:didFinishLaunchingWithOptions:)
+      2024-03-01 10:00:30.000 applicationDidBecomeActive(_:)
+      """)
+    for e in r.explanations { #expect(e.steps.first?.events != 0..<2, "\(names(e))") }
+  }
+}
