@@ -119,7 +119,10 @@ public struct ExplainReport {
     out += "first \(log.unit) no sequence reaches: \(log.unit) \(e.line): \(visibleControls(e.text))\n"
     let logged = shown(kind: log.symbols[e.symbol].name)
     let version = "iOS \(options.ios)"
-    if result.reached > 0 {
+    if result.neverSent {
+      out += "no sequence tried makes the app send \(logged) at all on \(device): it may be another device's "
+        + "(--ios, --model, --scenes or --no-scenes)"
+    } else if result.reached > 0 {
       let before = log.events[result.reached - 1]
       let prev = shown(kind: log.symbols[before.symbol].name)
       if result.wrongTime, let gap = gap(result.reached) {

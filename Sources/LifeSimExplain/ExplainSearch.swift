@@ -77,6 +77,9 @@ public struct ExplainResult: Sendable {
   public var expected: [String] = []
   /// The line's kind came there too, but never at the time the log gives.
   public var wrongTime = false
+  /// No step of the search sent the line's kind at all, anywhere: the device
+  /// chosen may never send it (another --ios, --model, --scenes).
+  public var neverSent = false
   /// Fewer other explanations were found than asked for, and some may have
   /// been left out: the search keeps `ExplainSearch.ways` ways into a state.
   public var alternativesCut = false
@@ -235,6 +238,8 @@ public final class ExplainSearch {
     var best = 0, bestNode = 0
     var expectedAt: [Int: [Int]] = [:]
     var lateAt: Set<Int> = []
+    // Each kind of the log any step sent, anywhere.
+    var sent = [Bool](repeating: false, count: log.symbols.count)
     /// Notes what the model sent where a step parted from the log at line `at`.
     func note(_ at: Int, at symbol: Int?, late: Bool) {
       guard at < n else { return }
@@ -312,6 +317,7 @@ public final class ExplainSearch {
           }
           result.steps += 1
           var out: [(symbol: Int, time: Int64)] = []
+          defer { for o in out { sent[o.symbol] = true } }
           var last = node.last
           for mark in taken.marks {
             switch mark {
@@ -416,6 +422,7 @@ public final class ExplainSearch {
       result.prefix = paths(to: bestNode, in: nodes, limit: 1).first.map(explanation)
       result.expected = expectedAt[best, default: []].map { log.symbols[$0].name }
       result.wrongTime = lateAt.contains(best)
+      result.neverSent = best < n && !sent[log.events[best].symbol]
     }
     return result
   }
