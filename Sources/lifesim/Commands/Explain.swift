@@ -93,6 +93,8 @@ extension Lifesim {
         throw ValidationError("--sentry-states reads Sentry breadcrumbs; --format \(format.rawValue) has none")
       }
       try refuseOutputOverInput(outputs: [("--output", output)], inputs: [("the log", log)])
+      // Said before the search, which may take minutes, not after it.
+      if let output, let why = unwritableReason(output) { throw ValidationError("--output \(output) cannot be written: \(why)") }
     }
 
     func run() throws {
@@ -127,7 +129,8 @@ extension Lifesim {
       let report = ExplainReport(log: parsed, options: options, result: result)
       // Every name from the log is shown escaped already; this keeps it so.
       writeOut(visibleControls(report.text))
-      printError("lifesim explain: \(result.states) states, \(result.steps) steps taken")
+      printError("lifesim explain: \(result.states) state\(result.states == 1 ? "" : "s"), "
+                 + "\(result.steps) step\(result.steps == 1 ? "" : "s") taken")
       let command = (["lifesim", "explain"] + CommandLine.arguments.dropFirst(2)).map(shellQuoted).joined(separator: " ")
       if let output, result.explanations.isEmpty, result.reached == 0 {
         printError("lifesim explain: no line of the log is explained: \(output) not written")
