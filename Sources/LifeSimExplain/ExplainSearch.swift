@@ -210,10 +210,37 @@ public final class ExplainSearch {
   /// How far from the log's gap a simulated gap may be: a second, and a tenth of the gap.
   static func tolerance(_ gap: Int64) -> Int64 { 1_000_000 + gap / 10 }
 
-  /// The longest the app's own code may take between two callbacks of one
-  /// step, which the model delivers at one instant: the launch watchdog's
-  /// limit (reference §0, "Watchdogs"), the longest any watchdog allows.
-  static let appCodeLimit: Int64 = 20_000_000
+  /// The longest a launch may take from its first callback to the first
+  /// become-active, whose callbacks the model delivers at one instant: the
+  /// launch watchdog's limit (reference §0, "Watchdogs").
+  static let launchCodeLimit: Int64 = 20_000_000
+
+  /// What starts a launch, and what ends it, in the log's kinds: between
+  /// the two the app's own launch code runs, which the model does not time.
+  /// Elsewhere a gap inside a step is the user's (a pause in the switcher
+  /// between resigning and leaving), so it is not taken as the app's code.
+  static func launchMarks(_ log: ParsedLog) -> (starts: [Bool], ends: [Bool]) {
+    func has(_ symbol: LogSymbol, _ test: (LogAtom) -> Bool) -> Bool { symbol.atoms.contains(where: test) }
+    let starts = log.symbols.map { s in
+      has(s) {
+        switch $0 {
+        case .callback(let c): return c == .willFinishLaunching || c == .didFinishLaunching || c == .sceneWillConnect
+        case .notification(let n): return n == .didFinishLaunching
+        case .screen: return false
+        }
+      }
+    }
+    let ends = log.symbols.map { s in
+      has(s) {
+        switch $0 {
+        case .callback(let c): return c == .didBecomeActive || c == .sceneDidBecomeActive
+        case .notification(let n): return n == .didBecomeActive
+        case .screen: return false
+        }
+      }
+    }
+    return (starts, ends)
+  }
 
   public func run() -> ExplainResult {
     var result = ExplainResult()
@@ -249,23 +276,27 @@ public final class ExplainSearch {
     /// How many of `out` match the log from line `k`; where the first that
     /// does not is, its kind, and whether only its time was wrong.
     /// Times are from the step's start; the last line matched was `since` before it.
+    let launch = Self.launchMarks(log)
     func match(_ out: ArraySlice<(symbol: Int, time: Int64)>, from k: Int, since: Int64) -> (Int, Int?, Bool) {
       var prev = -since
       var i = 0
+      var launching = false
       for o in out {
         let line = k + i
         guard line < n else { return (i, o.symbol, false) }
         guard o.symbol == log.events[line].symbol else { return (i, o.symbol, false) }
         if line > 0, i > 0 || k > 0, let g = gap(line) {
           let d = o.time - prev
-          if i > 0 && d == 0 {
-            // Two records of one step at one instant: between them the app's
-            // own code ran, which the model does not time (a slow launch).
-            if g > Self.appCodeLimit { return (i, o.symbol, true) }
+          if launching && d == 0 {
+            // Two records of one launch at one instant: between them the
+            // app's launch code ran, which the model does not time.
+            if g > Self.launchCodeLimit { return (i, o.symbol, true) }
           } else if abs(d - g) > Self.tolerance(g) {
             return (i, o.symbol, true)
           }
         }
+        if launch.starts[o.symbol] { launching = true }
+        if launch.ends[o.symbol] { launching = false }
         prev = o.time
         i += 1
       }
