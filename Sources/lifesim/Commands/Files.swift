@@ -42,18 +42,6 @@ func luaFiles(under path: String) -> [String]? {
   return out
 }
 
-/// Why a file cannot be written at `path`, found before any work: it is a
-/// folder, or its folder does not exist. Nil when it looks writable (a full
-/// disk still shows only when the file is written).
-func unwritableReason(_ path: String) -> String? {
-  var st = stat()
-  if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { return "it is a folder" }
-  let slash = path.lastIndex(of: "/")
-  let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-  guard stat(folder, &st) == 0 else { return "no folder \(folder)" }
-  return (st.st_mode & S_IFMT) == S_IFDIR ? nil : "\(folder) is not a folder"
-}
-
 /// Writes a text file, replacing it.
 /// - Throws: `CommandFailure.cannotWrite`.
 func writeTextFile(_ path: String, _ text: String) throws {

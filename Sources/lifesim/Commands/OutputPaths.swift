@@ -10,6 +10,23 @@ func sameFile(_ a: String, _ b: String) -> Bool {
   return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
 }
 
+/// The folder a path's file is in: `.` for a bare name, `/` at the root.
+func folder(of path: String) -> String {
+  let slash = path.lastIndex(of: "/")
+  return slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+}
+
+/// Why a file cannot be written at `path`, found before any work: it is a
+/// folder, or its folder does not exist. Nil when it looks writable (a full
+/// disk still shows only when the file is written).
+func unwritableReason(_ path: String) -> String? {
+  var st = stat()
+  if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { return "it is a folder" }
+  let dir = folder(of: path)
+  guard stat(dir, &st) == 0 else { return "no folder \(dir)" }
+  return (st.st_mode & S_IFMT) == S_IFDIR ? nil : "\(dir) is not a folder"
+}
+
 /// The path with its folder's symbolic links and `.`/`..` resolved, for a
 /// file that may not exist yet (then its folder is resolved and its name kept).
 func resolvedPath(_ path: String) -> String {
@@ -17,10 +34,8 @@ func resolvedPath(_ path: String) -> String {
     defer { free(r) }
     return String(cString: r)
   }
-  let slash = path.lastIndex(of: "/")
-  let folder = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
-  let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-  guard let r = realpath(folder, nil) else { return path }
+  let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+  guard let r = realpath(folder(of: path), nil) else { return path }
   defer { free(r) }
   let base = String(cString: r)
   return (base.hasSuffix("/") ? base : base + "/") + name
