@@ -242,7 +242,7 @@ public enum LogReader {
       if let unparsed { throw LogReadError(description: unparsed + "; --format names the form") }
       if json {
         throw LogReadError(description: "unknown log format: JSON that is not a list of breadcrumbs "
-                           + "(a Sentry event's breadcrumbs.values, an array, or JSON lines); --format names the form")
+                           + "(a Sentry event's breadcrumbs.values or its breadcrumbs entry, an array, or JSON lines); --format names the form")
       }
       throw LogReadError(description: "no lifecycle lines in the log: no UIKit lifecycle method or UIApplication "
                          + "notification, AppLifecycleState or AppState line; --format names the form")
@@ -570,8 +570,9 @@ public enum LogReader {
 
   // MARK: - Breadcrumbs
 
-  /// A Sentry event's `breadcrumbs.values` (or `breadcrumbs` as an array), a
-  /// bare array, or one breadcrumb a line. `app.lifecycle` states are
+  /// A Sentry event's `breadcrumbs.values` (or `breadcrumbs` as an array),
+  /// the same event as Sentry's web API returns it (its `entries`), a bare
+  /// array, or one breadcrumb a line. `app.lifecycle` states are
   /// notifications by `SentryStates` (`breadcrumbStates` picks the scheme),
   /// `device.event` `LOW_MEMORY` a memory warning (the notifications Sentry's
   /// iOS SDK listens to), `ui.lifecycle` a view controller's `viewDidAppear:`
@@ -591,6 +592,7 @@ public enum LogReader {
       if let a = whole as? [Any] { list = a } else if let o = whole as? [String: Any] {
         if let b = o["breadcrumbs"] as? [String: Any] { list = b["values"] as? [Any] }
         else if let b = o["breadcrumbs"] as? [Any] { list = b }
+        else if let entries = o["entries"] as? [Any] { list = breadcrumbEntry(entries) }
         else if o["category"] != nil { list = [o] }
         else { list = nil }
       } else { list = nil }
@@ -699,6 +701,15 @@ public enum LogReader {
   /// Why JSON did not parse, as Foundation says it, with the line where it
   /// stopped when it gives the place (a character's offset, or the number
   /// it could not read): `invalid value around character 7, line 2`.
+  /// The breadcrumbs of an event as Sentry's web API returns it: an entry of
+  /// `entries` whose `type` is `breadcrumbs`, its `data.values`.
+  static func breadcrumbEntry(_ entries: [Any]) -> [Any]? {
+    for case let entry as [String: Any] in entries where entry["type"] as? String == "breadcrumbs" {
+      return (entry["data"] as? [String: Any])?["values"] as? [Any]
+    }
+    return nil
+  }
+
   static func whyNotJSON(_ error: Error, in bytes: [UInt8], firstLine: Int?) -> String {
     var why = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
     while why.hasSuffix(".") { why.removeLast() }
