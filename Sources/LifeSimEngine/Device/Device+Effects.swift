@@ -37,10 +37,7 @@ extension Device {
             try walk(.toActive, id, url: url)
           }
         case .lockProtectedData:
-          if let epoch = protectedData.deviceLocked() {
-            // §0 "Protected data": unavailable some time after a lock with a passcode.
-            kernel.schedule(.device(.protectedDataLock, epoch: epoch), at: now + policy.protectedDataDelay)
-          }
+          lockProtectedData()
         case .unlockProtectedData:
           try protectedDataUnlocks()
         case .deliver(let callback, let id):
@@ -48,9 +45,7 @@ extension Device {
         case .swipeAway(let id):
           try forceQuitCascade(id)
         case .bringForwardOpening(let id, let remote, let callback):
-          openedNotification = OpenedNotification(app: id, remote: remote, callback: callback)
-          defer { openedNotification = nil }
-          try run(.bringToFront(id))
+          try bringForwardOpening(id, remote: remote, callback: callback)
         case .then(let follow):
           next = follow
         }
@@ -134,15 +129,13 @@ extension Device {
         case .expireTasks:
           try expireTasks(id)
         case .snapshot:
-          trace.append({ $0.app = id }, kind: .snapshot, at: now)
+          recordSnapshot(id)
         case .suspend:
           try apply(.suspend, to: id)
         case .kill(let reason, let code):
           try systemKill(id, reason: reason, code: code)
         case .terminateForExit:
-          try disappearForExit(id)  // §0, §3.7: the visible view controller disappears
-          deathReason = .exitsOnSuspend
-          try apply(.terminate, to: id)
+          try terminateForExit(id)
         case .apply(let event):
           try apply(event, to: id)
         case .announceBackground:
@@ -154,7 +147,7 @@ extension Device {
         case .deliver(let callback):
           try deliver(callback, to: id)
         case .refuseLaunch(let action):
-          log("\(action) not delivered: the user force-quit \(self[id].config.bundle), and it gets no background launch until the user opens it", app: id)
+          refuseLaunch(action, id)
         case .then(let follow):
           next = follow
         }
@@ -199,6 +192,47 @@ extension Device {
         try run(next, app: id)
       }
     }
+  }
+
+  // The effects below are rare; out of line, they leave the loops that
+  // apply the common ones a few cache lines long.
+
+  /// The system takes the app's snapshot for the switcher (§2.2).
+  @inline(never)
+  func recordSnapshot(_ id: AppID) {
+    trace.append({ $0.app = id }, kind: .snapshot, at: now)
+  }
+
+  /// An app that exits on suspend terminates instead (§0, §3.7): its
+  /// visible view controller disappears first.
+  @inline(never)
+  func terminateForExit(_ id: AppID) throws {
+    try disappearForExit(id)
+    deathReason = .exitsOnSuspend
+    try apply(.terminate, to: id)
+  }
+
+  /// A background launch the user's force-quit refuses, said in the trace.
+  @inline(never)
+  func refuseLaunch(_ action: DeviceAction, _ id: AppID) {
+    log("\(action) not delivered: the user force-quit \(self[id].config.bundle), and it gets no background launch until the user opens it", app: id)
+  }
+
+  /// §0 "Protected data": unavailable some time after a lock with a passcode.
+  @inline(never)
+  func lockProtectedData() {
+    if let epoch = protectedData.deviceLocked() {
+      kernel.schedule(.device(.protectedDataLock, epoch: epoch), at: now + policy.protectedDataDelay)
+    }
+  }
+
+  /// Brings forward the app whose notification the user opened, with the
+  /// notification set while the launch runs.
+  @inline(never)
+  func bringForwardOpening(_ id: AppID, remote: Bool, callback: Callback?) throws {
+    openedNotification = OpenedNotification(app: id, remote: remote, callback: callback)
+    defer { openedNotification = nil }
+    try run(.bringToFront(id))
   }
 
   /// The user swipes an app away in the switcher: a kill record for a process,
