@@ -287,6 +287,7 @@ public enum LogReader {
   static func readLines(_ content: String, _ format: LogFormat) throws -> ParsedLog {
     var log = ParsedLog(format: format)
     var kinds = StampKinds()
+    var others = OtherForms()
     var content = content
     try content.withUTF8 { all in
       try forEachLine(all) { n, raw in try withoutEscapes(raw) { line in
@@ -297,7 +298,10 @@ public enum LogReader {
         default: symbol = textSymbol(line)
         }
         guard let symbol else {
-          if !isBlank(line) { log.ignored += 1 }
+          if !isBlank(line) {
+            log.ignored += 1
+            others.see(line, n, besides: format)
+          }
           return
         }
         let stamp: Timestamp?
@@ -312,7 +316,42 @@ public enum LogReader {
     }
     dropPartialTimes(&log)
     kinds.dropMixedTimes(&log)
+    others.note(in: &log)
     return log
+  }
+
+  /// Lifecycle lines of another line form among those read past: a log is
+  /// read in one form, so a Flutter app's log with its native delegate's
+  /// lines too loses the lines of the form it was not read in, which is said.
+  struct OtherForms {
+    var seen: [(form: LogFormat, count: Int, first: Int)] = []
+
+    mutating func see(_ line: UnsafeBufferPointer<UInt8>, _ n: Int, besides format: LogFormat) {
+      for form in [LogFormat.text, .flutter, .reactNative] where form != format {
+        let found: Bool
+        switch form {
+        case .flutter: found = flutterSymbol(line) != nil
+        case .reactNative: found = reactNativeSymbol(line) != nil
+        default: found = textSymbol(line) != nil
+        }
+        guard found else { continue }
+        if let i = seen.firstIndex(where: { $0.form == form }) { seen[i].count += 1 } else { seen.append((form, 1, n)) }
+        return
+      }
+    }
+
+    func note(in log: inout ParsedLog) {
+      for s in seen {
+        let what: String
+        switch s.form {
+        case .flutter: what = "Flutter AppLifecycleState"
+        case .reactNative: what = "React Native AppState"
+        default: what = "UIKit lifecycle"
+        }
+        log.notes.append("\(s.count) of the lines read past \(s.count == 1 ? "is a \(what) line" : "are \(what) lines") "
+                         + "(the first: line \(s.first)); a log is read in one form, and --format \(s.form.rawValue) reads those")
+      }
+    }
   }
 
   /// The kinds of stamp a log's lines carry: a date and time, or a time of
