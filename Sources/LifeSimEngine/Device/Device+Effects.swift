@@ -131,8 +131,12 @@ extension Device {
           try run(.budget(try backgroundBudget(id)), for: id)
         case .schedule(let what, let at):
           kernel.schedule(.process(id, pid: self[id].pid, epoch: self[id].epoch, what), at: at)
-        case .expireTasks:
-          try expireTasks(id)
+        case .recordExpiration(let task):
+          recordExpiration(id, task: task)
+        case .runExpirationHandler(let token, let task):
+          try runExpirationHandler(id, token, task: task)
+        case .release(let token):
+          host?.release(token, on: self)
         case .snapshot:
           trace.append({ $0.app = id }, kind: .snapshot, at: now)
         case .suspend:

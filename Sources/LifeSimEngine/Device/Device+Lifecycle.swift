@@ -98,7 +98,7 @@ extension Device {
     for task in self[id].tasks {
       if let token = task.expiration { host?.release(token, on: self) }
     }
-    self[id].tasks.removeAll()
+    self[id].background.tasks.removeAll()
     self[id].unsaved = 0
     self[id].playingAudio = false
     self[id].prewarm = nil
