@@ -17,7 +17,9 @@
 /// - `MemoryMonitor.reduce`: levels, warnings, jetsam;
 /// - `SceneRules`: what a scene app's process and scenes ask of each other;
 /// - `ViewHierarchy.reduce` (UI/ViewControllerRules.swift): screen changes,
-///   appearance, containment, views.
+///   appearance, containment, views; with `ViewHierarchy.refusal` and
+///   `Window.reduce`, the push, pop, presentation or dismissal a window
+///   refuses, and what one it takes does to its stack or modal chain.
 ///
 /// The device applies the effects in one place, `Device+Effects.swift`; where
 /// a rule depends on what app code did, it returns a follow-up event that the

@@ -374,3 +374,97 @@ extension ViewHierarchy {
     }
   }
 }
+
+// MARK: - The navigation stack and the modal chain (§5.4)
+
+/// Why a window refuses a change of its navigation stack or modal chain.
+public enum NavigationRefusal: Equatable, Sendable {
+  /// The app has no root view controller, so no window.
+  case noRoot
+  /// The window is not on screen yet.
+  case windowNotShown
+  /// The app is exiting (§3.7): its view controllers have left for good.
+  case exiting
+  /// A transition runs, or the root waits for its `viewDidAppear:`: another
+  /// would unbalance UIKit's appearance calls.
+  case transitionRunning
+  /// A push or a pop under a presented view controller.
+  case presentedOverStack
+  /// A pop of the root.
+  case onlyRoot
+  /// A dismissal with nothing presented.
+  case nothingPresented
+  /// A swipe down on a presentation that is not a sheet.
+  case notSwipeable(ModalStyle)
+}
+
+/// A change of a window's navigation stack or modal chain that a check
+/// (`ViewHierarchy.refusal`) let through; the new view controller of a push
+/// or a presentation is made by then.
+public enum StackChange: Equatable, Sendable {
+  case push(ObjectID)
+  case present(ObjectID)
+  /// A pop, or the edge swipe (turned back: `cancelled`).
+  case pop(cancelled: Bool)
+  /// A dismissal, or the swipe down (turned back: `cancelled`).
+  case dismiss(cancelled: Bool)
+}
+
+extension ViewHierarchy {
+  /// Whether an app's focus window takes a view action, and if not, why
+  /// (§5.4); a push, a pop, a presentation and a dismissal, the swipes
+  /// included, have checks of their own after the window's.
+  /// - Parameters:
+  ///   - window: the app's focus window; nil when it has none yet.
+  ///   - hasRoot: the app has a root view controller (`AppConfig.root`).
+  public func refusal(of action: DeviceAction, in window: Window?, hasRoot: Bool) -> NavigationRefusal? {
+    guard let window, window.shown else { return hasRoot ? .windowNotShown : .noRoot }
+    // Found by the action fuzzer: a push from applicationWillTerminate:
+    // after the exit's viewWillDisappear: would make the top disappear twice.
+    if window.exiting { return .exiting }
+    if window.changing || window.awaitingDidAppear { return .transitionRunning }
+    switch action {
+    case .push:
+      return window.presented.isEmpty ? nil : .presentedOverStack
+    case .pop, .popGesture:
+      if !window.presented.isEmpty { return .presentedOverStack }
+      return window.stack.count >= 2 ? nil : .onlyRoot
+    case .dismiss, .dismissGesture:
+      guard let b = window.presented.last, case .presented(let style) = self[vc: b].placement else { return .nothingPresented }
+      // Only a sheet follows the finger down (§5.4).
+      if action == .dismissGesture && style != .pageSheet && style != .formSheet { return .notSwipeable(style) }
+      return nil
+    default:
+      return nil
+    }
+  }
+}
+
+extension Window {
+  /// Applies a change the checks let through (`ViewHierarchy.refusal`): the
+  /// stack or the modal chain says so at once, a turned-back swipe leaving
+  /// it as it was; returns the event that walks the screen change, between
+  /// the top before and the one pushed, popped, presented or dismissed (§5.4).
+  public mutating func reduce(_ change: StackChange) -> ViewControllerEvent {
+    switch change {
+    case .push(let b):
+      let a = stack.last
+      stack.append(b)
+      return .pushed(a: a, b: b)
+    case .present(let b):
+      let a = presented.last ?? stack.last
+      presented.append(b)
+      return .presented(a: a, b: b)
+    case .pop(let cancelled):
+      let a = stack[stack.count - 2], b = stack[stack.count - 1]
+      if !cancelled { stack.removeLast() }
+      return .popped(a: a, b: b, cancelled: cancelled)
+    case .dismiss(let cancelled):
+      // The one under it: the top of the stack, or the one presented before.
+      let b = presented[presented.count - 1]
+      let a = presented.count >= 2 ? presented[presented.count - 2] : stack.last
+      if !cancelled { presented.removeLast() }
+      return .dismissed(a: a, b: b, cancelled: cancelled)
+    }
+  }
+}
