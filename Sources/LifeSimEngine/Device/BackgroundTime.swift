@@ -151,6 +151,9 @@ public struct BackgroundTime: Equatable, Sendable {
       left()
       return Effects()
 
+    case .processEnded:
+      return ended()
+
     case .due(let what, let pid, let epoch):
       guard counts(pid: pid, epoch: epoch, facts.pid, facts.state) else { return Effects() }
       switch what {
@@ -220,6 +223,21 @@ public struct BackgroundTime: Equatable, Sendable {
     if let handler { effects.append(.release(handler)) }
     if facts.state == .background { effects.append(.schedule(.idleCheck, at: facts.now)) }
     return effects
+  }
+
+  /// The process died: its tasks go with it, each handler released, never
+  /// run (§3.4), a step per handler; then its audio stops and its deadlines
+  /// are void. A force-quit's block on background launches stays (§2.6).
+  @inline(never)  // a rare step: see Device+Effects.swift
+  private mutating func ended() -> Effects<BackgroundEffect> {
+    if let i = tasks.firstIndex(where: { $0.expiration != nil }), let handler = tasks[i].expiration {
+      tasks.removeSubrange(...i)
+      return Effects(.release(handler), .then(.processEnded))
+    }
+    tasks.removeAll()
+    playingAudio = false
+    left()
+    return Effects()
   }
 
   /// One step of expiration (§3.4): the next task open when it began (its id
@@ -327,8 +345,11 @@ public enum BackgroundEvent: Equatable, Sendable {
   case launchWindowEnds
   /// `endBackgroundTask(_:)` of the task with this number.
   case taskEnded(Int32)
-  /// The process left the background or ended: its deadlines are void.
+  /// The process left the background: its deadlines are void.
   case left
+  /// The process died (a kill, an exit, a termination): its tasks, audio
+  /// and deadlines go with it.
+  case processEnded
   /// A process deadline scheduled for `pid` in `epoch` came due.
   case due(ProcessEvent, pid: Int32, epoch: UInt32)
   /// The next expiration handler of `pid`'s tasks numbered at most

@@ -249,23 +249,11 @@ extension Device {
   }
 
   /// A window goes with its scene or its process: its view controllers and
-  /// views are released with no callback (§5.5: `dealloc` may never run at exit).
+  /// views are released with no callback (`ViewHierarchy.reduce`'s `.released`).
   func dropWindows(_ id: AppID, scene: Int32? = nil) {
-    func release(_ vc: ObjectID) {
-      // Nothing of a dropped window is in a window any more.
-      for v in objects.views(under: vc) {
-        objects[view: v].deallocated = true
-        objects[view: v].inWindow = false
-      }
-      objects[vc: vc].inWindow = false
-      if let e = machines.appearance.edge(from: objects[vc: vc].appearance, on: .release) {
-        coverage.took(.appearance, e)
-        objects[vc: vc].appearance = machines.appearance.transitions[e].to
-      }
-      for child in objects[vc: vc].children { release(child) }  // §5.6: children go with their container
-    }
     for window in self[id].windows where scene == nil || window.scene == scene {
-      for vc in window.hierarchy { release(vc) }
+      // Coverage and the children only: nothing a release does throws.
+      for vc in window.hierarchy { try? run(.released(vc), app: id) }
     }
     self[id].windows.removeAll { scene == nil || $0.scene == scene }
   }

@@ -13,15 +13,17 @@
 ///   notifications, a force-quit;
 /// - `BackgroundTime.reduce` (each app's): the open background tasks, their
 ///   end, their expiration a handler at a time, the budget, audio,
-///   background launches;
+///   background launches, what a process's death drops;
 /// - `MemoryMonitor.reduce`: levels, warnings, jetsam;
 /// - `SceneRules`: what a scene app's process and scenes ask of each other;
 /// - `ViewHierarchy.reduce` (UI/ViewControllerRules.swift): screen changes,
-///   appearance, containment, views; with `ViewHierarchy.refusal` and
+///   appearance, containment, views, the silent release of the view
+///   controllers of a window that goes with its scene or its process; with `ViewHierarchy.refusal` and
 ///   `Window.reduce`, the push, pop, presentation or dismissal a window
 ///   refuses, and what one it takes does to its stack or modal chain.
 ///
-/// The device applies the effects in one place, `Device+Effects.swift`; where
+/// The device applies the effects in one place, `Device+Effects.swift`, and
+/// there too what a process's death does to each part (`processEnded`); where
 /// a rule depends on what app code did, it returns a follow-up event that the
 /// device sends back once the handlers before it ran. The rest of the
 /// device's files run the cascades the effects start:

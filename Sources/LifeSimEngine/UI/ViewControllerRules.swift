@@ -108,6 +108,10 @@ public enum ViewControllerEvent: Equatable, Sendable {
   case appearanceChanges(ObjectID, to: Appearance, on: AppearanceEvent)
   /// A container forwards its appearance step to a child (§5.6).
   case childAppearance(ObjectID, AppearanceEvent)
+  /// Its window went with its scene or its process: it, its views and its
+  /// children are released with no callback (§5.5: `dealloc` may never run
+  /// at exit).
+  case released(ObjectID)
 }
 
 /// What a step of the view controllers' rules asks the device to do.
@@ -147,6 +151,8 @@ public enum ViewControllerEffect: Equatable, Sendable {
   /// Each of its children, as they are once the effects before ran, gets
   /// `.childAppearance` with the step.
   case forwardAppearance(ObjectID, AppearanceEvent)
+  /// Each of its children gets `.released`.
+  case releaseChildren(ObjectID)
   /// The next step, once the effects before it ran: it reads what their
   /// handlers left.
   case then(ViewControllerEvent)
@@ -293,7 +299,25 @@ extension ViewHierarchy {
       guard AppearanceLifecycle.table.edge(from: self[vc: child].appearance, on: event) != nil else { return Effects() }
       if event == .didAppear { self[vc: child].hasAppeared = true }
       return event == .dealloc ? Effects(.then(.appearance(child, event)), .deallocViews(child)) : Effects(.then(.appearance(child, event)))
+    case .released(let vc):
+      return released(vc)
     }
+  }
+
+  /// A view controller whose window is gone: nothing of it is in a window
+  /// any more, its views are gone, it takes the silent `release` edge unless
+  /// it was deallocated already, and its children go with it (§5.5, §5.6).
+  @inline(never)  // a rare step: see Device+Effects.swift
+  private mutating func released(_ vc: ObjectID) -> Effects<ViewControllerEffect> {
+    for v in views(under: vc) {
+      self[view: v].deallocated = true
+      self[view: v].inWindow = false
+    }
+    self[vc: vc].inWindow = false
+    let table = AppearanceLifecycle.table
+    guard let e = table.edge(from: self[vc: vc].appearance, on: .release) else { return Effects(.releaseChildren(vc)) }
+    self[vc: vc].appearance = table.transitions[e].to
+    return Effects(.took(edge: e), .releaseChildren(vc))
   }
 
   /// `removeFromParent()`: UIKit calls `didMoveToParentViewController:` (§5.6).
