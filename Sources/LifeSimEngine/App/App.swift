@@ -62,8 +62,9 @@ public struct App: Sendable {
 
   // The running process (reset at each launch).
 
-  /// Background tasks open in this process (reference §3.4).
-  public internal(set) var tasks: [BackgroundTask] = []
+  /// Background tasks open in this process (reference §3.4): the
+  /// background part's (`BackgroundTime.tasks`), which changes them.
+  public var tasks: [BackgroundTask] { background.tasks }
   /// The background-task limit of the current stretch in the background.
   public internal(set) var backgroundDeadline: SimTime? {
     get { background.deadline }

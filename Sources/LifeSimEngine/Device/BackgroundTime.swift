@@ -1,8 +1,7 @@
 /// A process's time in the background (reference §0 "Suspension", §2.8,
-/// §3.4, §3.6): the background-task budget, a background launch's window,
-/// audio that holds the process, and the rules (`reduce`) that end each in a
-/// suspension or a kill. The open tasks themselves are the process's
-/// (`App.tasks`); the part reads whether any is open as a fact.
+/// §3.4, §3.6): the open background tasks and their budget, a background
+/// launch's window, audio that holds the process, and the rules (`reduce`)
+/// that end each in a suspension or a kill.
 ///
 ///     var b = BackgroundTime(epoch: 0, deadline: nil, launchEnd: nil, playingAudio: false)
 ///     b.reduce(.budget(.seconds(30)), facts: facts)  // now 0, lead 5 s
@@ -21,8 +20,13 @@ public struct BackgroundTime: Equatable, Sendable {
   /// The user force-quit the app and has not opened it since: no background
   /// launch (§2.6).
   public var launchBlocked: Bool
+  /// The background tasks open in this process (§3.4), in the order they
+  /// began: their ids rise, as the device numbers them.
+  public internal(set) var tasks: [BackgroundTask]
 
-  public init(epoch: UInt32, deadline: SimTime?, launchEnd: SimTime?, playingAudio: Bool, launchBlocked: Bool = false) {
+  public init(epoch: UInt32, deadline: SimTime?, launchEnd: SimTime?, playingAudio: Bool, launchBlocked: Bool = false,
+              tasks: [BackgroundTask] = [BackgroundTask]()) {
+    self.tasks = tasks
     self.epoch = epoch
     self.deadline = deadline
     self.launchEnd = launchEnd
@@ -36,9 +40,23 @@ public struct BackgroundTime: Equatable, Sendable {
 
   /// Something keeps the process running in the background: an open task,
   /// audio, or a background launch's window (§0 "Suspension").
-  public func isHeld(_ facts: BackgroundFacts) -> Bool { isHeld(openTasks: facts.openTasks, audioMode: facts.audioMode) }
-  public func isHeld(openTasks: Bool, audioMode: Bool) -> Bool {
-    openTasks || holdsAudio(audioMode: audioMode) || launchEnd != nil
+  public func isHeld(_ facts: BackgroundFacts) -> Bool { isHeld(audioMode: facts.audioMode) }
+  public func isHeld(audioMode: Bool) -> Bool {
+    !tasks.isEmpty || holdsAudio(audioMode: audioMode) || launchEnd != nil
+  }
+
+  /// The open task numbered `id`, if it is open.
+  public func task(_ id: Int32) -> BackgroundTask? {
+    tasks.first { $0.id == id }
+  }
+
+  /// `beginBackgroundTask(withName:expirationHandler:)` (§3.4): the task is
+  /// open, and holds the process until it ends or its process dies. A rule
+  /// with no effects and no facts, like `left()`: whether the process may
+  /// begin one at all is the device's check of every action made from app
+  /// code (it runs code).
+  public mutating func begin(_ task: BackgroundTask) {
+    tasks.append(task)
   }
 
   /// The process leaves the background: its background deadlines are void.
@@ -126,33 +144,34 @@ public struct BackgroundTime: Equatable, Sendable {
       launchEnd = nil
       return Effects(.snapshot, .schedule(.idleCheck, at: facts.now))
 
-    case .taskEnded:
-      guard facts.state == .background else { return Effects() }
-      return Effects(.schedule(.idleCheck, at: facts.now))
+    case .taskEnded(let task):
+      return end(task, facts)
 
     case .left:
       left()
       return Effects()
 
+    case .processEnded:
+      return ended()
+
     case .due(let what, let pid, let epoch):
       guard counts(pid: pid, epoch: epoch, facts.pid, facts.state) else { return Effects() }
       switch what {
       case .taskExpiration:
-        // §3.4: "called shortly before the app's remaining background time reaches 0".
-        return Effects(.expireTasks, .then(.tasksExpired(pid: pid)))
+        // §3.4: "called shortly before the app's remaining background time
+        // reaches 0": the tasks open now, not one begun by a handler.
+        return expireNext(pid: pid, through: tasks.last?.id ?? .min, facts)
       case .taskDeadline:
         // §0: a task still open at the limit kills the process silently.
-        return facts.openTasks ? Effects(.kill(.backgroundTask, code: facts.taskKillCode)) : Effects()
+        return tasks.isEmpty ? Effects() : Effects(.kill(.backgroundTask, code: facts.taskKillCode))
       case .backgroundLaunchEnd:
         return reduce(.launchWindowEnds, facts: facts)
       case .idleCheck:
         return reduce(.idle, facts: facts)
       }
 
-    case .tasksExpired(let pid):
-      // An expiration handler that got its process killed ends the step.
-      guard facts.pid == pid, facts.state == .background else { return Effects() }
-      return Effects(.schedule(.idleCheck, at: facts.now))
+    case .expire(let pid, let through):
+      return expireNext(pid: pid, through: through, facts)
 
     case .idle:
       guard facts.state == .background, !isHeld(facts) else { return Effects() }
@@ -193,6 +212,53 @@ public struct BackgroundTime: Equatable, Sendable {
     }
   }
 
+  /// `endBackgroundTask(_:)`: the task closes and its expiration handler is
+  /// released; in the background, suspension follows unless something else
+  /// holds the process (§0 "Suspension"). A task that is not open: nothing.
+  @inline(never)  // a rare step: see Device+Effects.swift
+  private mutating func end(_ task: Int32, _ facts: BackgroundFacts) -> Effects<BackgroundEffect> {
+    guard let i = tasks.firstIndex(where: { $0.id == task }) else { return Effects() }
+    let handler = tasks.remove(at: i).expiration
+    var effects = Effects<BackgroundEffect>()
+    if let handler { effects.append(.release(handler)) }
+    if facts.state == .background { effects.append(.schedule(.idleCheck, at: facts.now)) }
+    return effects
+  }
+
+  /// The process died: its tasks go with it, each handler released, never
+  /// run (§3.4), a step per handler; then its audio stops and its deadlines
+  /// are void. A force-quit's block on background launches stays (§2.6).
+  @inline(never)  // a rare step: see Device+Effects.swift
+  private mutating func ended() -> Effects<BackgroundEffect> {
+    if let i = tasks.firstIndex(where: { $0.expiration != nil }), let handler = tasks[i].expiration {
+      tasks.removeSubrange(...i)
+      return Effects(.release(handler), .then(.processEnded))
+    }
+    tasks.removeAll()
+    playingAudio = false
+    left()
+    return Effects()
+  }
+
+  /// One step of expiration (§3.4): the next task open when it began (its id
+  /// at most `through`) that has not expired is marked so, recorded, and its
+  /// handler runs, each in its own step. A handler that got its process
+  /// killed ends the round; once every task had its turn, the idle check.
+  @inline(never)  // a rare step: see Device+Effects.swift
+  private mutating func expireNext(pid: Int32, through: Int32, _ facts: BackgroundFacts) -> Effects<BackgroundEffect> {
+    guard facts.pid == pid else { return Effects() }
+    guard let i = tasks.firstIndex(where: { !$0.expired && $0.id <= through }) else {
+      return facts.state == .background ? Effects(.schedule(.idleCheck, at: facts.now)) : Effects()
+    }
+    tasks[i].expired = true
+    let task = tasks[i].id
+    guard let handler = tasks[i].expiration else {
+      return Effects(.recordExpiration(task: task), .then(.expire(pid: pid, through: through)))
+    }
+    return Effects(.recordExpiration(task: task), .runExpirationHandler(handler, task: task),
+                   .then(.expire(pid: pid, through: through)))
+  }
+
   /// A new stretch in the background: older deadlines are void, and unless
   /// audio holds the process the budget starts. True when the device must
   /// ask for the budget (`background_time`).
@@ -227,8 +293,6 @@ public struct BackgroundFacts: Equatable, Sendable {
   /// The process's state and pid.
   public var state: AppState
   public var pid: Int32
-  /// A background task of the process is open.
-  public var openTasks: Bool
   /// The app has the `audio` background mode.
   public var audioMode: Bool
   /// The app exits instead of suspending (`UIApplicationExitsOnSuspend`).
@@ -247,7 +311,7 @@ public struct BackgroundFacts: Equatable, Sendable {
   /// the rules then ask for with `.askBudget`.
   public var budget: SimTime?
 
-  public init(now: SimTime, state: AppState, pid: Int32, openTasks: Bool, audioMode: Bool,
+  public init(now: SimTime, state: AppState, pid: Int32, audioMode: Bool,
               exitsOnSuspend: Bool, expirationLead: SimTime, launchTime: SimTime, taskKillCode: UInt32,
               launchEntersBackground: Bool = false, budget: SimTime? = nil) {
     self.launchEntersBackground = launchEntersBackground
@@ -255,7 +319,6 @@ public struct BackgroundFacts: Equatable, Sendable {
     self.now = now
     self.state = state
     self.pid = pid
-    self.openTasks = openTasks
     self.audioMode = audioMode
     self.exitsOnSuspend = exitsOnSuspend
     self.expirationLead = expirationLead
@@ -280,14 +343,18 @@ public enum BackgroundEvent: Equatable, Sendable {
   case launchWindowOpens
   /// A background launch's window ends (`ctx:complete()`).
   case launchWindowEnds
-  /// A background task ended.
-  case taskEnded
-  /// The process left the background or ended: its deadlines are void.
+  /// `endBackgroundTask(_:)` of the task with this number.
+  case taskEnded(Int32)
+  /// The process left the background: its deadlines are void.
   case left
+  /// The process died (a kill, an exit, a termination): its tasks, audio
+  /// and deadlines go with it.
+  case processEnded
   /// A process deadline scheduled for `pid` in `epoch` came due.
   case due(ProcessEvent, pid: Int32, epoch: UInt32)
-  /// The expiration handlers of `pid` ran.
-  case tasksExpired(pid: Int32)
+  /// The next expiration handler of `pid`'s tasks numbered at most
+  /// `through` (those open when the budget ran out), once the one before ran.
+  case expire(pid: Int32, through: Int32)
   /// Suspend the process unless something holds it.
   case idle
   /// The user force-quit the app (or discarded its last scene).
@@ -312,8 +379,12 @@ public enum BackgroundEffect: Equatable, Sendable {
   case askBudget
   /// Schedule a process deadline of the current pid and epoch.
   case schedule(ProcessEvent, at: SimTime)
-  /// Mark the open tasks expired and run their expiration handlers.
-  case expireTasks
+  /// An `expire` record of the task, just marked expired.
+  case recordExpiration(task: Int32)
+  /// Run the task's expiration handler (the host's), in its own cascade.
+  case runExpirationHandler(HostToken, task: Int32)
+  /// Let go of an expiration handler that will not run (the host's).
+  case release(HostToken)
   /// A `snapshot` record.
   case snapshot
   /// Suspend the process.

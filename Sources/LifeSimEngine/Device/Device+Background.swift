@@ -14,25 +14,24 @@ extension Device {
     }
     let task = nextTaskID
     nextTaskID += 1
-    self[id].tasks.append(BackgroundTask(id: task, name: name, expiration: expiration, began: now))
+    self[id].background.begin(BackgroundTask(id: task, name: name, expiration: expiration, began: now))
     return task
   }
 
   /// `endBackgroundTask(_:)`. With no task left and nothing else holding it, a
-  /// process in the background is suspended once the running code returns.
+  /// process in the background is suspended once the running code returns
+  /// (`BackgroundTime.reduce`).
   /// - Returns: false when the task had already ended (or died with its process).
   @discardableResult
   public func endBackgroundTask(app id: AppID, task: Int32) -> Bool {
-    guard let i = self[id].tasks.firstIndex(where: { $0.id == task }) else { return false }
-    let ended = self[id].tasks.remove(at: i)
-    if let token = ended.expiration { host?.release(token, on: self) }
-    try? run(.taskEnded, for: id)  // schedules only: nothing here throws
+    guard isTaskOpen(app: id, task: task) else { return false }
+    try? run(.taskEnded(task), for: id)  // releases and schedules only: nothing here throws
     return true
   }
 
   /// Whether a task is still open.
   public func isTaskOpen(app id: AppID, task: Int32) -> Bool {
-    self[id].tasks.contains { $0.id == task }
+    self[id].background.task(task) != nil
   }
 
   /// `UIApplication.backgroundTimeRemaining` (§3.4): `DBL_MAX` in the
@@ -71,7 +70,6 @@ extension Device {
     facts.now = now
     facts.state = self[id].state
     facts.pid = self[id].pid
-    facts.openTasks = !self[id].tasks.isEmpty
     facts.audioMode = self[id].audioMode
     facts.exitsOnSuspend = self[id].config.exitsOnSuspend && facts.exitsOnSuspend
     facts.expirationLead = policy.expirationLead
@@ -85,7 +83,7 @@ extension Device {
   /// Something keeps the process running in the background: an open task, audio,
   /// or a background launch window (§0 "Suspension").
   func isHeld(_ id: AppID) -> Bool {
-    self[id].background.isHeld(openTasks: !self[id].tasks.isEmpty, audioMode: self[id].audioMode)
+    self[id].background.isHeld(audioMode: self[id].audioMode)
   }
 
   /// The background time of a new stretch: the policy's, or the host's answer
@@ -105,26 +103,26 @@ extension Device {
     self[id].background.left()
   }
 
-  /// The expiration handlers of the open tasks (§3.4), each in its own
-  /// cascade; a handler that gets the process killed ends the loop.
+  /// The `expire` record of a task the background rules just marked expired
+  /// (§3.4), with the limit of the stretch.
   @inline(never)  // a rare step: see Device+Effects.swift
-  func expireTasks(_ id: AppID) throws {
-    let pid = self[id].pid
-    for task in self[id].tasks where !task.expired {
-      guard let i = self[id].tasks.firstIndex(where: { $0.id == task.id }) else { continue }
-      self[id].tasks[i].expired = true
-      let deadline = self[id].backgroundDeadline
-      trace.append({ $0.app = id; $0.detail = task.name; $0.task = task.id; $0.deadline = deadline },
-                   kind: .expire, at: now)
-      if let token = task.expiration, let host {
-        try cascade(for: id) {
-          let saved = busy
-          busy = .expiration(id)
-          defer { busy = saved }
-          try host.expire(token, task: task.id, app: id, on: self)
-        }
-      }
-      guard self[id].pid == pid else { return }
+  func recordExpiration(_ id: AppID, task: Int32) {
+    guard let name = self[id].background.task(task)?.name else { return }
+    let deadline = self[id].backgroundDeadline
+    trace.append({ $0.app = id; $0.detail = name; $0.task = task; $0.deadline = deadline },
+                 kind: .expire, at: now)
+  }
+
+  /// A task's expiration handler, in its own cascade: a handler that gets
+  /// the process killed ends there.
+  @inline(never)  // a rare step: see Device+Effects.swift
+  func runExpirationHandler(_ id: AppID, _ token: HostToken, task: Int32) throws {
+    guard let host else { return }
+    try cascade(for: id) {
+      let saved = busy
+      busy = .expiration(id)
+      defer { busy = saved }
+      try host.expire(token, task: task, app: id, on: self)
     }
   }
 

@@ -126,8 +126,12 @@ extension Device {
           try run(.budget(try backgroundBudget(id)), for: id)
         case .schedule(let what, let at):
           kernel.schedule(.process(id, pid: self[id].pid, epoch: self[id].epoch, what), at: at)
-        case .expireTasks:
-          try expireTasks(id)
+        case .recordExpiration(let task):
+          recordExpiration(id, task: task)
+        case .runExpirationHandler(let token, let task):
+          try runExpirationHandler(id, token, task: task)
+        case .release(let token):
+          host?.release(token, on: self)
         case .snapshot:
           recordSnapshot(id)
         case .suspend:
@@ -188,6 +192,8 @@ extension Device {
           "\(objects[vc: vc].spec.className) of \(self[id].config.bundle): \(event) while \(objects[vc: vc].appearance) (t=\(now))")
       case .forwardAppearance(let vc, let event):
         for child in objects[vc: vc].children { try run(.childAppearance(child, event), app: id) }
+      case .releaseChildren(let vc):
+        for child in objects[vc: vc].children { try run(.released(child), app: id) }
       case .then(let next):
         try run(next, app: id)
       }
@@ -233,6 +239,43 @@ extension Device {
     openedNotification = OpenedNotification(app: id, remote: remote, callback: callback)
     defer { openedNotification = nil }
     try run(.bringToFront(id))
+  }
+
+  /// A process is gone (a kill, an exit, a termination): what its death does
+  /// to each part, applied in one place. Unsaved changes become a
+  /// `data_loss` record; the background part drops the tasks (their handlers
+  /// released, never run), the audio and the deadlines (`BackgroundTime.reduce`);
+  /// the watchdog armed for it is void; its timers go; the screen no longer
+  /// shows it; its windows are released (`ViewHierarchy.reduce`). Its scenes
+  /// detach after, as `SceneRules.processChanged` says. Protected data is the
+  /// device's, not the process's: a death leaves it as it is.
+  @inline(never)  // a rare step: see Device+Effects.swift
+  func processEnded(_ id: AppID, pid: Int32) {
+    if self[id].unsaved > 0 {
+      let count = self[id].unsaved
+      stats.dataLossEvents += 1
+      stats.unsavedLost += count
+      trace.append({
+        $0.app = id; $0.reason = deathReason; $0.detail = "\(count) unsaved"; $0.unsaved = Int32(clamping: count)
+      }, kind: .dataLoss, at: now)
+    }
+    deathReason = nil
+    try? run(.processEnded, for: id)  // releases only: nothing here throws
+    self[id].unsaved = 0
+    self[id].prewarm = nil
+    watchdogs.processEnded(id)
+    scheduleMemoryCheck()
+    var dropped = self[id].parkedTimers
+    self[id].parkedTimers.removeAll()
+    dropped += kernel.removeAll { event in
+      if case .appTimer(let a, let p, _) = event.action { return a == id && p == pid }
+      return false
+    }
+    for event in dropped {
+      if case .appTimer(_, _, let token) = event.action { host?.release(token, on: self) }
+    }
+    screen.appLeft(id)
+    dropWindows(id)
   }
 
   /// The user swipes an app away in the switcher: a kill record for a process,

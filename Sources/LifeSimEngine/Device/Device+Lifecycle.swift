@@ -62,7 +62,7 @@ extension Device {
   }
 
   /// Changes an app's state with a `state` record, and keeps the process
-  /// bookkeeping: a new pid on start, clean-up on death.
+  /// bookkeeping: a new pid on start, each part's clean-up on death (`processEnded`).
   /// - Returns: what the app's scenes must do (`SceneRules.processChanged`).
   func setState(_ id: AppID, _ to: AppState, from: AppState) -> LifecycleEffect? {
     if to == .notRunning && pendingUserKill == id {
@@ -81,41 +81,6 @@ extension Device {
     if to == .active || from == .active { self[id].lastUsed = now }
     if (to == .inactive || to == .active) && (from == .background || from == .suspended) { leftBackground(id) }
     return SceneRules.processChanged(to: to, hasScenes: !self[id].scenes.isEmpty)
-  }
-
-  /// A process is gone: its timers, tasks and memory go with it, and unsaved
-  /// changes become a `data_loss` record.
-  private func processEnded(_ id: AppID, pid: Int32) {
-    if self[id].unsaved > 0 {
-      let count = self[id].unsaved
-      stats.dataLossEvents += 1
-      stats.unsavedLost += count
-      trace.append({
-        $0.app = id; $0.reason = deathReason; $0.detail = "\(count) unsaved"; $0.unsaved = Int32(clamping: count)
-      }, kind: .dataLoss, at: now)
-    }
-    deathReason = nil
-    for task in self[id].tasks {
-      if let token = task.expiration { host?.release(token, on: self) }
-    }
-    self[id].tasks.removeAll()
-    self[id].unsaved = 0
-    self[id].playingAudio = false
-    self[id].prewarm = nil
-    leftBackground(id)
-    watchdogs.processEnded(id)
-    scheduleMemoryCheck()
-    var dropped = self[id].parkedTimers
-    self[id].parkedTimers.removeAll()
-    dropped += kernel.removeAll { event in
-      if case .appTimer(let a, let p, _) = event.action { return a == id && p == pid }
-      return false
-    }
-    for event in dropped {
-      if case .appTimer(_, _, let token) = event.action { host?.release(token, on: self) }
-    }
-    screen.appLeft(id)
-    dropWindows(id)
   }
 
   /// Walks an app along a route: the events of `Routes`, each through the table.

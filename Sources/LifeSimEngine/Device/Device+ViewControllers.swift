@@ -3,7 +3,9 @@
 // windows, and the layout pass. Every appearance sequence comes from one table
 // per kind (`ScreenChange.steps`); what each step delivers, and the rules of
 // children, views and the appearance machine, are `ViewHierarchy.reduce`
-// (`UI/ViewControllerRules.swift`), applied in `Device+Effects.swift`.
+// (`UI/ViewControllerRules.swift`), applied in `Device+Effects.swift`; which
+// change of the stack or the modal chain a window refuses, and what one does
+// to them, are `ViewHierarchy.refusal` and `Window.reduce`, in the same file.
 extension Device {
   // MARK: - Lookup
 
@@ -31,38 +33,22 @@ extension Device {
   /// Pushes a new view controller onto the focus window's navigation stack (§5.4).
   @discardableResult
   public func push(_ spec: ObjectSpec, app id: AppID) throws -> ObjectID {
-    let w = try beginScreenChange(.push, app: id, detail: spec.className) { w in
-      guard self[id].windows[w].presented.isEmpty else {
-        throw SimulationError.invalidAction(.action(.push), .presentedOverStack(app: self[id].config.bundle))
-      }
-    }
-    let a = self[id].windows[w].stack.last
+    let w = try beginScreenChange(.push, app: id, detail: spec.className)
     let b = newViewController(spec, app: id, window: w, placement: .stack)
-    self[id].windows[w].stack.append(b)
-    try asAppCode(id) { try run(.pushed(a: a, b: b), app: id) }
-    try endViewAction()
+    try changeStack(.push(b), app: id, window: w)
     return b
   }
 
   /// Pops the top view controller (§5.4), which is then deallocated.
   public func pop(app id: AppID) throws {
-    let w = try beginScreenChange(.pop, app: id) { _ = try poppable(id, $0, .action(.pop)) }
-    let (a, b) = try poppable(id, w, .action(.pop))
-    self[id].windows[w].stack.removeLast()
-    try asAppCode(id) { try run(.popped(a: a, b: b, cancelled: false), app: id) }
-    try endViewAction()
+    try changeStack(.pop(cancelled: false), app: id, window: beginScreenChange(.pop, app: id))
   }
 
   /// The interactive pop (the edge swipe): completed, it is a pop; cancelled,
   /// the top view controller stays (§5.4 "Interactive pop cancelled").
   public func popGesture(app id: AppID, cancel: Bool) throws {
-    let w = try beginScreenChange(.popGesture, app: id, detail: cancel ? "cancel" : nil) {
-      _ = try poppable(id, $0, .action(.popGesture))
-    }
-    let (a, b) = try poppable(id, w, .action(.popGesture))
-    if !cancel { self[id].windows[w].stack.removeLast() }
-    try asAppCode(id) { try run(.popped(a: a, b: b, cancelled: cancel), app: id) }
-    try endViewAction()
+    let w = try beginScreenChange(.popGesture, app: id, detail: cancel ? "cancel" : nil)
+    try changeStack(.pop(cancelled: cancel), app: id, window: w)
   }
 
   /// Presents a new view controller over the top one; `style` nil means the
@@ -71,36 +57,21 @@ extension Device {
   public func present(_ spec: ObjectSpec, style: ModalStyle?, app id: AppID) throws -> ObjectID {
     let style = style ?? viewControllerFacts(id).defaultModalStyle
     let w = try beginScreenChange(.present, app: id, detail: "\(spec.className) \(style.rawValue)")
-    let a = self[id].windows[w].hierarchy.last
     let b = newViewController(spec, app: id, window: w, placement: .presented(style))
-    self[id].windows[w].presented.append(b)
-    try asAppCode(id) { try run(.presented(a: a, b: b), app: id) }
-    try endViewAction()
+    try changeStack(.present(b), app: id, window: w)
     return b
   }
 
   /// Dismisses the view controller presented last, which is then deallocated.
   public func dismiss(app id: AppID) throws {
-    let w = try beginScreenChange(.dismiss, app: id) { _ = try dismissable(id, $0, .action(.dismiss)) }
-    let (a, b, _) = try dismissable(id, w, .action(.dismiss))
-    self[id].windows[w].presented.removeLast()
-    try asAppCode(id) { try run(.dismissed(a: a, b: b, cancelled: false), app: id) }
-    try endViewAction()
+    try changeStack(.dismiss(cancelled: false), app: id, window: beginScreenChange(.dismiss, app: id))
   }
 
   /// The interactive dismissal of a sheet (swipe down): completed, it is a
   /// dismissal; cancelled, the sheet stays (§5.4).
   public func dismissGesture(app id: AppID, cancel: Bool) throws {
-    let w = try beginScreenChange(.dismissGesture, app: id, detail: cancel ? "cancel" : nil) { w in
-      let (_, _, style) = try dismissable(id, w, .action(.dismissGesture))
-      guard style == .pageSheet || style == .formSheet else {
-        throw SimulationError.invalidAction(.action(.dismissGesture), .notSwipeable(style: style))
-      }
-    }
-    let (a, b, _) = try dismissable(id, w, .action(.dismissGesture))
-    if !cancel { self[id].windows[w].presented.removeLast() }
-    try asAppCode(id) { try run(.dismissed(a: a, b: b, cancelled: cancel), app: id) }
-    try endViewAction()
+    let w = try beginScreenChange(.dismissGesture, app: id, detail: cancel ? "cancel" : nil)
+    try changeStack(.dismiss(cancelled: cancel), app: id, window: w)
   }
 
   /// Rotates the device: the view controllers on screen get
@@ -278,23 +249,11 @@ extension Device {
   }
 
   /// A window goes with its scene or its process: its view controllers and
-  /// views are released with no callback (§5.5: `dealloc` may never run at exit).
+  /// views are released with no callback (`ViewHierarchy.reduce`'s `.released`).
   func dropWindows(_ id: AppID, scene: Int32? = nil) {
-    func release(_ vc: ObjectID) {
-      // Nothing of a dropped window is in a window any more.
-      for v in objects.views(under: vc) {
-        objects[view: v].deallocated = true
-        objects[view: v].inWindow = false
-      }
-      objects[vc: vc].inWindow = false
-      if let e = machines.appearance.edge(from: objects[vc: vc].appearance, on: .release) {
-        coverage.took(.appearance, e)
-        objects[vc: vc].appearance = machines.appearance.transitions[e].to
-      }
-      for child in objects[vc: vc].children { release(child) }  // §5.6: children go with their container
-    }
     for window in self[id].windows where scene == nil || window.scene == scene {
-      for vc in window.hierarchy { release(vc) }
+      // Coverage and the children only: nothing a release does throws.
+      for vc in window.hierarchy { try? run(.released(vc), app: id) }
     }
     self[id].windows.removeAll { scene == nil || $0.scene == scene }
   }
@@ -432,30 +391,41 @@ extension Device {
 
   // MARK: - Checks
 
-  /// Checks a hierarchy change and records it; returns the focus window.
-  private func beginScreenChange(_ action: DeviceAction, app id: AppID, detail: String? = nil,
-                                 checks: (Int) throws -> Void = { _ in }) throws -> Int {
+  /// Checks a hierarchy change (`ViewHierarchy.refusal`) and records it;
+  /// returns the focus window.
+  private func beginScreenChange(_ action: DeviceAction, app id: AppID, detail: String? = nil) throws -> Int {
     var window = -1
-    let operation = Operation.action(action)
     try beginViewAction(action, app: id, detail: detail) {
-      guard let w = focusWindowIndex(id), self[id].windows[w].shown else {
-        if self[id].config.root == nil {
-          throw SimulationError.noRootViewController(operation, app: self[id].config.bundle)
-        }
-        throw SimulationError.invalidAction(operation, .windowNotShown(app: self[id].config.bundle))
+      let w = focusWindowIndex(id)
+      if let refusal = objects.refusal(of: action, in: w.map { self[id].windows[$0] }, hasRoot: self[id].config.root != nil) {
+        throw refused(action, refusal, app: id)
       }
-      if self[id].windows[w].exiting {
-        // Found by the action fuzzer: a push from applicationWillTerminate:
-        // after the exit's viewWillDisappear: would make the top disappear twice.
-        throw SimulationError.invalidAction(operation, .exiting(app: self[id].config.bundle))
-      }
-      if self[id].windows[w].changing || self[id].windows[w].awaitingDidAppear {
-        throw SimulationError.invalidAction(operation, .transitionRunning(app: self[id].config.bundle))
-      }
-      try checks(w)
-      window = w
+      window = w!
     }
     return window
+  }
+
+  /// A change of the stack or the modal chain the checks let through
+  /// (`Window.reduce`), then the screen change it walks.
+  private func changeStack(_ change: StackChange, app id: AppID, window w: Int) throws {
+    let event = self[id].windows[w].reduce(change)
+    try asAppCode(id) { try run(event, app: id) }
+    try endViewAction()
+  }
+
+  /// The error of a refused view action.
+  private func refused(_ action: DeviceAction, _ refusal: NavigationRefusal, app id: AppID) -> SimulationError {
+    let operation = Operation.action(action), app = self[id].config.bundle
+    switch refusal {
+    case .noRoot: return .noRootViewController(operation, app: app)
+    case .windowNotShown: return .invalidAction(operation, .windowNotShown(app: app))
+    case .exiting: return .invalidAction(operation, .exiting(app: app))
+    case .transitionRunning: return .invalidAction(operation, .transitionRunning(app: app))
+    case .presentedOverStack: return .invalidAction(operation, .presentedOverStack(app: app))
+    case .onlyRoot: return .invalidAction(operation, .onlyRoot(app: app))
+    case .nothingPresented: return .invalidAction(operation, .nothingPresented(app: app))
+    case .notSwipeable(let style): return .invalidAction(operation, .notSwipeable(style: style))
+    }
   }
 
   /// Records a view action made by the script (not by app code), after
@@ -482,25 +452,6 @@ extension Device {
   /// After a view action made by the script: the layout pass and the events due now.
   private func endViewAction() throws {
     if runningApp == nil { try settle() }
-  }
-
-  private func poppable(_ id: AppID, _ w: Int, _ operation: Operation) throws -> (ObjectID, ObjectID) {
-    let window = self[id].windows[w]
-    guard window.presented.isEmpty else {
-      throw SimulationError.invalidAction(operation, .presentedOverStack(app: self[id].config.bundle))
-    }
-    guard window.stack.count >= 2 else {
-      throw SimulationError.invalidAction(operation, .onlyRoot(app: self[id].config.bundle))
-    }
-    return (window.stack[window.stack.count - 2], window.stack[window.stack.count - 1])
-  }
-
-  private func dismissable(_ id: AppID, _ w: Int, _ operation: Operation) throws -> (ObjectID?, ObjectID, ModalStyle) {
-    let window = self[id].windows[w]
-    guard let b = window.presented.last, case .presented(let style) = objects[vc: b].placement else {
-      throw SimulationError.invalidAction(operation, .nothingPresented(app: self[id].config.bundle))
-    }
-    return (window.hierarchy.dropLast().last, b, style)
   }
 
   private func resolve(_ parent: ViewParent) throws -> (ObjectID, ObjectID?) {

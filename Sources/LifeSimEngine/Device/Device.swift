@@ -11,14 +11,19 @@
 ///
 /// - `Screen.reduce`: Home, lock, unlock, interruptions, the switcher,
 ///   notifications, a force-quit;
-/// - `BackgroundTime.reduce` (each app's): the task budget, expiration,
-///   audio, background launches;
+/// - `BackgroundTime.reduce` (each app's): the open background tasks, their
+///   end, their expiration a handler at a time, the budget, audio,
+///   background launches, what a process's death drops;
 /// - `MemoryMonitor.reduce`: levels, warnings, jetsam;
 /// - `SceneRules`: what a scene app's process and scenes ask of each other;
 /// - `ViewHierarchy.reduce` (UI/ViewControllerRules.swift): screen changes,
-///   appearance, containment, views.
+///   appearance, containment, views, the silent release of the view
+///   controllers of a window that goes with its scene or its process; with `ViewHierarchy.refusal` and
+///   `Window.reduce`, the push, pop, presentation or dismissal a window
+///   refuses, and what one it takes does to its stack or modal chain.
 ///
-/// The device applies the effects in one place, `Device+Effects.swift`; where
+/// The device applies the effects in one place, `Device+Effects.swift`, and
+/// there too what a process's death does to each part (`processEnded`); where
 /// a rule depends on what app code did, it returns a follow-up event that the
 /// device sends back once the handlers before it ran. The rest of the
 /// device's files run the cascades the effects start:
@@ -28,8 +33,9 @@
 /// - `Device+Lifecycle.swift`, `Device+Scenes.swift`: walking the process and
 ///   scene machines (`AppLifecycle`, `SceneLifecycle`);
 /// - `Device+Delivery.swift`: the one path by which app code hears of anything;
-/// - `Device+Background.swift`, `Device+Memory.swift`: tasks, watchdogs,
-///   protected data, kills;
+/// - `Device+Background.swift`, `Device+Memory.swift`: the task, audio and
+///   background-launch entry points, the expiration record and handler,
+///   watchdogs, protected data, kills;
 /// - `Device+ViewControllers.swift`: the actions on view controllers, windows,
 ///   the layout pass;
 /// - `Device+Clock.swift`: advancing, timers, work inside handlers, and the
@@ -310,7 +316,7 @@ public final class Device {
     self.model = model
     fixedFacts = FixedFacts(
       screen: ScreenFacts(profile: profile, model: model),
-      background: BackgroundFacts(now: .zero, state: .notRunning, pid: 0, openTasks: false, audioMode: false,
+      background: BackgroundFacts(now: .zero, state: .notRunning, pid: 0, audioMode: false,
                                   exitsOnSuspend: profile.honoursExitsOnSuspend, expirationLead: .zero,
                                   launchTime: .zero, taskKillCode: profile.backgroundTaskKillCode,
                                   launchEntersBackground: quirks.contains(.backgroundLaunchEntersBackground)))

@@ -108,6 +108,10 @@ public enum ViewControllerEvent: Equatable, Sendable {
   case appearanceChanges(ObjectID, to: Appearance, on: AppearanceEvent)
   /// A container forwards its appearance step to a child (§5.6).
   case childAppearance(ObjectID, AppearanceEvent)
+  /// Its window went with its scene or its process: it, its views and its
+  /// children are released with no callback (§5.5: `dealloc` may never run
+  /// at exit).
+  case released(ObjectID)
 }
 
 /// What a step of the view controllers' rules asks the device to do.
@@ -147,6 +151,8 @@ public enum ViewControllerEffect: Equatable, Sendable {
   /// Each of its children, as they are once the effects before ran, gets
   /// `.childAppearance` with the step.
   case forwardAppearance(ObjectID, AppearanceEvent)
+  /// Each of its children gets `.released`.
+  case releaseChildren(ObjectID)
   /// The next step, once the effects before it ran: it reads what their
   /// handlers left.
   case then(ViewControllerEvent)
@@ -293,7 +299,25 @@ extension ViewHierarchy {
       guard AppearanceLifecycle.table.edge(from: self[vc: child].appearance, on: event) != nil else { return Effects() }
       if event == .didAppear { self[vc: child].hasAppeared = true }
       return event == .dealloc ? Effects(.then(.appearance(child, event)), .deallocViews(child)) : Effects(.then(.appearance(child, event)))
+    case .released(let vc):
+      return released(vc)
     }
+  }
+
+  /// A view controller whose window is gone: nothing of it is in a window
+  /// any more, its views are gone, it takes the silent `release` edge unless
+  /// it was deallocated already, and its children go with it (§5.5, §5.6).
+  @inline(never)  // a rare step: see Device+Effects.swift
+  private mutating func released(_ vc: ObjectID) -> Effects<ViewControllerEffect> {
+    for v in views(under: vc) {
+      self[view: v].deallocated = true
+      self[view: v].inWindow = false
+    }
+    self[vc: vc].inWindow = false
+    let table = AppearanceLifecycle.table
+    guard let e = table.edge(from: self[vc: vc].appearance, on: .release) else { return Effects(.releaseChildren(vc)) }
+    self[vc: vc].appearance = table.transitions[e].to
+    return Effects(.took(edge: e), .releaseChildren(vc))
   }
 
   /// `removeFromParent()`: UIKit calls `didMoveToParentViewController:` (§5.6).
@@ -371,6 +395,100 @@ extension ViewHierarchy {
     case .never, .ifAny: return false
     case .whenImplemented:
       return facts.appImplementsViewIsAppearing || self[vc: vc].spec.handled.contains(.viewIsAppearing)
+    }
+  }
+}
+
+// MARK: - The navigation stack and the modal chain (§5.4)
+
+/// Why a window refuses a change of its navigation stack or modal chain.
+public enum NavigationRefusal: Equatable, Sendable {
+  /// The app has no root view controller, so no window.
+  case noRoot
+  /// The window is not on screen yet.
+  case windowNotShown
+  /// The app is exiting (§3.7): its view controllers have left for good.
+  case exiting
+  /// A transition runs, or the root waits for its `viewDidAppear:`: another
+  /// would unbalance UIKit's appearance calls.
+  case transitionRunning
+  /// A push or a pop under a presented view controller.
+  case presentedOverStack
+  /// A pop of the root.
+  case onlyRoot
+  /// A dismissal with nothing presented.
+  case nothingPresented
+  /// A swipe down on a presentation that is not a sheet.
+  case notSwipeable(ModalStyle)
+}
+
+/// A change of a window's navigation stack or modal chain that a check
+/// (`ViewHierarchy.refusal`) let through; the new view controller of a push
+/// or a presentation is made by then.
+public enum StackChange: Equatable, Sendable {
+  case push(ObjectID)
+  case present(ObjectID)
+  /// A pop, or the edge swipe (turned back: `cancelled`).
+  case pop(cancelled: Bool)
+  /// A dismissal, or the swipe down (turned back: `cancelled`).
+  case dismiss(cancelled: Bool)
+}
+
+extension ViewHierarchy {
+  /// Whether an app's focus window takes a view action, and if not, why
+  /// (§5.4); a push, a pop, a presentation and a dismissal, the swipes
+  /// included, have checks of their own after the window's.
+  /// - Parameters:
+  ///   - window: the app's focus window; nil when it has none yet.
+  ///   - hasRoot: the app has a root view controller (`AppConfig.root`).
+  public func refusal(of action: DeviceAction, in window: Window?, hasRoot: Bool) -> NavigationRefusal? {
+    guard let window, window.shown else { return hasRoot ? .windowNotShown : .noRoot }
+    // Found by the action fuzzer: a push from applicationWillTerminate:
+    // after the exit's viewWillDisappear: would make the top disappear twice.
+    if window.exiting { return .exiting }
+    if window.changing || window.awaitingDidAppear { return .transitionRunning }
+    switch action {
+    case .push:
+      return window.presented.isEmpty ? nil : .presentedOverStack
+    case .pop, .popGesture:
+      if !window.presented.isEmpty { return .presentedOverStack }
+      return window.stack.count >= 2 ? nil : .onlyRoot
+    case .dismiss, .dismissGesture:
+      guard let b = window.presented.last, case .presented(let style) = self[vc: b].placement else { return .nothingPresented }
+      // Only a sheet follows the finger down (§5.4).
+      if action == .dismissGesture && style != .pageSheet && style != .formSheet { return .notSwipeable(style) }
+      return nil
+    default:
+      return nil
+    }
+  }
+}
+
+extension Window {
+  /// Applies a change the checks let through (`ViewHierarchy.refusal`): the
+  /// stack or the modal chain says so at once, a turned-back swipe leaving
+  /// it as it was; returns the event that walks the screen change, between
+  /// the top before and the one pushed, popped, presented or dismissed (§5.4).
+  public mutating func reduce(_ change: StackChange) -> ViewControllerEvent {
+    switch change {
+    case .push(let b):
+      let a = stack.last
+      stack.append(b)
+      return .pushed(a: a, b: b)
+    case .present(let b):
+      let a = presented.last ?? stack.last
+      presented.append(b)
+      return .presented(a: a, b: b)
+    case .pop(let cancelled):
+      let a = stack[stack.count - 2], b = stack[stack.count - 1]
+      if !cancelled { stack.removeLast() }
+      return .popped(a: a, b: b, cancelled: cancelled)
+    case .dismiss(let cancelled):
+      // The one under it: the top of the stack, or the one presented before.
+      let b = presented[presented.count - 1]
+      let a = presented.count >= 2 ? presented[presented.count - 2] : stack.last
+      if !cancelled { presented.removeLast() }
+      return .dismissed(a: a, b: b, cancelled: cancelled)
     }
   }
 }

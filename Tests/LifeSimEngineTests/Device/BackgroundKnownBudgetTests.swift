@@ -8,22 +8,23 @@ import Testing
 struct BackgroundKnownBudgetTests {
   let t = SimTime.seconds(100)
 
-  func facts(_ state: AppState = .background, openTasks: Bool = false, audioMode: Bool = false,
+  func facts(_ state: AppState = .background, audioMode: Bool = false,
              budget: SimTime? = .seconds(30)) -> BackgroundFacts {
-    BackgroundFacts(now: t, state: state, pid: 7, openTasks: openTasks, audioMode: audioMode,
+    BackgroundFacts(now: t, state: state, pid: 7, audioMode: audioMode,
                     exitsOnSuspend: false, expirationLead: .seconds(5), launchTime: .seconds(30),
                     taskKillCode: 0x8bad_f00d, budget: budget)
   }
 
-  func part(audio: Bool = false, launchEnd: SimTime? = nil) -> BackgroundTime {
-    BackgroundTime(epoch: 3, deadline: nil, launchEnd: launchEnd, playingAudio: audio)
+  func part(audio: Bool = false, launchEnd: SimTime? = nil, openTask: Bool = false) -> BackgroundTime {
+    BackgroundTime(epoch: 3, deadline: nil, launchEnd: launchEnd, playingAudio: audio,
+                   tasks: openTask ? [BackgroundTask(id: 1, name: "upload", expiration: nil)] : [])
   }
 
   /// What the device ends up doing for `event` under facts `f`: the
   /// effects, with `.askBudget` replaced by the answer's and `.then(.idle)`
   /// by what `.idle` gives, as the device applies them.
-  func applied(_ event: BackgroundEvent, _ f: BackgroundFacts) -> ([BackgroundEffect], BackgroundTime) {
-    var b = part(audio: f.audioMode)
+  func applied(_ event: BackgroundEvent, _ f: BackgroundFacts, openTask: Bool = false) -> ([BackgroundEffect], BackgroundTime) {
+    var b = part(audio: f.audioMode, openTask: openTask)
     var out: [BackgroundEffect] = []
     for effect in b.reduce(event, facts: f) {
       switch effect {
@@ -37,8 +38,8 @@ struct BackgroundKnownBudgetTests {
 
   @Test(arguments: [(false, false), (true, false), (false, true)])
   func settlingGivesWhatAskingGives(openTasks: Bool, audio: Bool) {
-    let (known, knownPart) = applied(.settle, facts(openTasks: openTasks, audioMode: audio))
-    let (viaAsking, askingPart) = applied(.settle, facts(openTasks: openTasks, audioMode: audio, budget: nil))
+    let (known, knownPart) = applied(.settle, facts(audioMode: audio), openTask: openTasks)
+    let (viaAsking, askingPart) = applied(.settle, facts(audioMode: audio, budget: nil), openTask: openTasks)
     #expect(known == viaAsking)
     #expect(knownPart == askingPart)
     #expect(known.contains(.snapshot))
@@ -50,8 +51,8 @@ struct BackgroundKnownBudgetTests {
             == [.snapshot, .schedule(.taskExpiration, at: t + .seconds(25)), .schedule(.taskDeadline, at: t + .seconds(30)),
                 .suspend])
     #expect(b.deadline == t + .seconds(30) && b.epoch == 4)
-    var held = part()
-    #expect(held.reduce(.settle, facts: facts(openTasks: true)).count == 3)
+    var held = part(openTask: true)
+    #expect(held.reduce(.settle, facts: facts()).count == 3)
   }
 
   @Test func aPrewarmTheEndOfAudioAndALaunchWindowTakeTheKnownBudgetToo() {

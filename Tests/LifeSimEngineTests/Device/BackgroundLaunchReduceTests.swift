@@ -9,7 +9,7 @@ struct BackgroundLaunchReduceTests {
   let t = SimTime.seconds(100)
 
   func facts(_ state: AppState, entersBackground: Bool = false) -> BackgroundFacts {
-    BackgroundFacts(now: t, state: state, pid: 7, openTasks: false, audioMode: false, exitsOnSuspend: false,
+    BackgroundFacts(now: t, state: state, pid: 7, audioMode: false, exitsOnSuspend: false,
                     expirationLead: .seconds(5), launchTime: .seconds(30), taskKillCode: 1,
                     launchEntersBackground: entersBackground)
   }

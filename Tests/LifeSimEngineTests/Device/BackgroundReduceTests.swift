@@ -6,15 +6,21 @@ import Testing
 struct BackgroundReduceTests {
   let t = SimTime.seconds(100)
 
-  func facts(_ state: AppState = .background, pid: Int32 = 7, openTasks: Bool = false,
+  func facts(_ state: AppState = .background, pid: Int32 = 7,
              audioMode: Bool = false, exitsOnSuspend: Bool = false) -> BackgroundFacts {
-    BackgroundFacts(now: t, state: state, pid: pid, openTasks: openTasks, audioMode: audioMode,
+    BackgroundFacts(now: t, state: state, pid: pid, audioMode: audioMode,
                     exitsOnSuspend: exitsOnSuspend, expirationLead: .seconds(5), launchTime: .seconds(30),
                     taskKillCode: 0x8bad_f00d)
   }
 
-  func part(epoch: UInt32 = 3, deadline: SimTime? = nil, launchEnd: SimTime? = nil, audio: Bool = false) -> BackgroundTime {
-    BackgroundTime(epoch: epoch, deadline: deadline, launchEnd: launchEnd, playingAudio: audio)
+  func part(epoch: UInt32 = 3, deadline: SimTime? = nil, launchEnd: SimTime? = nil, audio: Bool = false,
+            tasks: [BackgroundTask] = []) -> BackgroundTime {
+    BackgroundTime(epoch: epoch, deadline: deadline, launchEnd: launchEnd, playingAudio: audio, tasks: tasks)
+  }
+
+  /// An open task numbered `id`, with an expiration handler when `handler` is given.
+  func task(_ id: Int32, handler: Int? = nil) -> BackgroundTask {
+    BackgroundTask(id: id, name: "task \(id)", expiration: handler.map(HostToken.init))
   }
 
   @Test func settlingTakesTheSnapshotAsksTheBudgetThenSuspendsUnlessHeld() {
@@ -22,7 +28,8 @@ struct BackgroundReduceTests {
     #expect(b.reduce(.settle, facts: facts()) == [.snapshot, .askBudget, .then(.idle)])
     #expect(b.epoch == 4 && b.deadline == nil)
     #expect(b.reduce(.idle, facts: facts()) == [.suspend])
-    #expect(b.reduce(.idle, facts: facts(openTasks: true)) == [])
+    var held = part(tasks: [task(1)])
+    #expect(held.reduce(.idle, facts: facts()) == [])
     // Not in the background (its handler moved it on): nothing.
     var f = part()
     #expect(f.reduce(.settle, facts: facts(.inactive)) == [])
@@ -57,23 +64,15 @@ struct BackgroundReduceTests {
   }
 
   @Test func deadlinesOfAnotherPidOrEpochOrOutsideTheBackgroundAreVoid() {
-    var b = part(epoch: 3)
-    #expect(b.reduce(.due(.taskDeadline, pid: 7, epoch: 2), facts: facts(openTasks: true)) == [])
-    #expect(b.reduce(.due(.taskDeadline, pid: 6, epoch: 3), facts: facts(openTasks: true)) == [])
-    #expect(b.reduce(.due(.taskDeadline, pid: 7, epoch: 3), facts: facts(.active, openTasks: true)) == [])
-    #expect(b.reduce(.due(.taskDeadline, pid: 7, epoch: 3), facts: facts(openTasks: true))
+    var b = part(epoch: 3, tasks: [task(1)])
+    #expect(b.reduce(.due(.taskDeadline, pid: 7, epoch: 2), facts: facts()) == [])
+    #expect(b.reduce(.due(.taskDeadline, pid: 6, epoch: 3), facts: facts()) == [])
+    #expect(b.reduce(.due(.taskDeadline, pid: 7, epoch: 3), facts: facts(.active)) == [])
+    #expect(b.reduce(.due(.taskDeadline, pid: 7, epoch: 3), facts: facts())
             == [.kill(.backgroundTask, code: 0x8bad_f00d)])
     // No task open at the limit: no kill.
-    #expect(b.reduce(.due(.taskDeadline, pid: 7, epoch: 3), facts: facts()) == [])
-  }
-
-  @Test func expirationRunsTheHandlersThenAnIdleCheckOnlyIfTheProcessSurvived() {
-    var b = part()
-    #expect(b.reduce(.due(.taskExpiration, pid: 7, epoch: 3), facts: facts(openTasks: true))
-            == [.expireTasks, .then(.tasksExpired(pid: 7))])
-    #expect(b.reduce(.tasksExpired(pid: 7), facts: facts()) == [.schedule(.idleCheck, at: t)])
-    // Killed in a handler and launched again: another pid, no check.
-    #expect(b.reduce(.tasksExpired(pid: 7), facts: facts(pid: 8)) == [])
+    var none = part(epoch: 3)
+    #expect(none.reduce(.due(.taskDeadline, pid: 7, epoch: 3), facts: facts()) == [])
   }
 
   @Test func audioStoppingInTheBackgroundStartsAFreshBudget() {
@@ -111,7 +110,5 @@ struct BackgroundReduceTests {
     var b = part(epoch: 3, deadline: .seconds(130), launchEnd: .seconds(130))
     #expect(b.reduce(.left, facts: facts(.active)) == [])
     #expect(b == part(epoch: 4))
-    #expect(b.reduce(.taskEnded, facts: facts(.active)) == [])
-    #expect(b.reduce(.taskEnded, facts: facts()) == [.schedule(.idleCheck, at: t)])
   }
 }
