@@ -9,14 +9,50 @@ public struct ExplainStep: Equatable, Sendable {
     /// The app's own screen changes: a view controller of a class pushed or
     /// presented, the top one popped, the presented one dismissed.
     case push(String), pop, present(String), dismiss
+    /// Another window of the app opened; window `n` (its place in
+    /// `app.scenes`, from 1) closed in the switcher, or disconnected by the
+    /// system in the background.
+    case openScene, closeScene(Int), disconnectScene(Int)
     case advance(SimTime)
   }
   public var kind: Kind
+  /// The app's own code passes its memory limit in its `killedAt`-th
+  /// callback or notification of the step (from 1), `killedIn`, and its
+  /// process is killed there: 0 when it is not.
+  public var killedAt = 0
+  public var killedIn = ""
 
   public init(_ kind: Kind) { self.kind = kind }
 
-  /// Its name, as `lifesim explore` names its steps (`launch com.example.app`, `advance 10`).
+  /// The step with the app killed for its own memory in its `at`-th callback
+  /// or notification of it, `name`.
+  func killed(at: Int, in name: String) -> ExplainStep {
+    var s = self
+    s.killedAt = at
+    s.killedIn = name
+    return s
+  }
+
+  /// Its name, as `lifesim explore` names its steps, with the kill for the
+  /// app's own memory where there is one.
   public func name(bundle: String) -> String {
+    killedAt == 0 ? base(bundle: bundle) : base(bundle: bundle) + ", killed in \(killedIn) (own memory)"
+  }
+
+  /// What it is, in words, for the explanation.
+  public var words: String {
+    killedAt == 0 ? baseWords : baseWords + "; in its \(killedIn) the app's code passes its memory limit and is killed"
+  }
+
+  /// The Lua that takes it on `dev`, with the app `app`; a kill for the
+  /// app's own memory is the script's `code` (`ExplainReport.killLua`) told
+  /// where to allocate.
+  public var lua: String {
+    killedAt == 0 ? baseLua : "calls, die_at = 0, \(killedAt); \(baseLua); die_at = nil"
+  }
+
+  /// Its name, as `lifesim explore` names its steps (`launch com.example.app`, `advance 10`).
+  func base(bundle: String) -> String {
     switch kind {
     case .launch: return "launch \(bundle)"
     case .home: return "home"
@@ -42,6 +78,9 @@ public struct ExplainStep: Equatable, Sendable {
     case .pop: return "pop"
     case .present(let c): return "present \(LogReader.shownClass(c))"
     case .dismiss: return "dismiss"
+    case .openScene: return "open_scene"
+    case .closeScene(let n): return "close_scene \(n)"
+    case .disconnectScene(let n): return "disconnect_scene \(n)"
     case .advance(let t): return "advance \(formatNumber(t.seconds))"
     }
   }
@@ -51,13 +90,15 @@ public struct ExplainStep: Equatable, Sendable {
   /// tells two explanations apart when a log shows the same of each.
   func story(bundle: String) -> String {
     switch kind {
-    case .switchTo, .openNotification, .openRemoteNotification, .openURL: return ExplainStep(.launch).name(bundle: bundle)
+    case .switchTo, .openNotification, .openRemoteNotification, .openURL:
+      var launch = self
+      launch.kind = .launch
+      return launch.name(bundle: bundle)
     default: return name(bundle: bundle)
     }
   }
 
-  /// What it is, in words, for the explanation.
-  public var words: String {
+  var baseWords: String {
     switch kind {
     case .launch: return "the user taps the app's icon"
     case .home: return "the user goes to the Home Screen"
@@ -88,12 +129,14 @@ public struct ExplainStep: Equatable, Sendable {
     case .pop: return "the app pops its top view controller"
     case .present(let c): return "the app presents a \(LogReader.shownClass(c))"
     case .dismiss: return "the app dismisses its presented view controller"
+    case .openScene: return "the user opens another window of the app"
+    case .closeScene(let n): return "the user closes the app's window \(n) in the switcher"
+    case .disconnectScene(let n): return "the system disconnects the app's window \(n), in the background, to reclaim its memory"
     case .advance(let t): return "time passes: \(formatNumber(t.seconds)) s"
     }
   }
 
-  /// The Lua that takes it on `dev`, with the app `app`.
-  public var lua: String {
+  var baseLua: String {
     switch kind {
     case .launch: return "dev:launch(app)"
     case .home: return "dev:home()"
@@ -119,6 +162,9 @@ public struct ExplainStep: Equatable, Sendable {
     case .pop: return "app:pop()"
     case .present(let c): return "app:present{ class = \(quoted(LogReader.shownClass(c))), from = \"code\" }"
     case .dismiss: return "app:dismiss()"
+    case .openScene: return "app:open_scene()"
+    case .closeScene(let n): return "app.scenes[\(n)]:close()"
+    case .disconnectScene(let n): return "app.scenes[\(n)]:disconnect()"
     case .advance(let t): return "dev:advance(\(formatNumber(t.seconds)))"
     }
   }
@@ -130,8 +176,16 @@ public struct ExplainStep: Equatable, Sendable {
   /// fetch, a push), so that a log of a background launch can be explained.
   public static let backgroundModes = ["fetch", "remote-notification"]
 
-  /// Takes it on the device.
+  /// Takes it on the device; one that kills the app for its own memory, on
+  /// a device whose app code is explain's (`ExplainSearch` with `ownMemory`).
   public func take(on device: Device, app: AppID) throws {
+    guard killedAt > 0, let host = device.host as? ExplainHost else { return try takeBase(on: device, app: app) }
+    host.arm(killedAt)
+    defer { host.arm(0) }
+    try takeBase(on: device, app: app)
+  }
+
+  func takeBase(on device: Device, app: AppID) throws {
     switch kind {
     case .launch: try device.launch(app)
     case .home: try device.home()
@@ -156,6 +210,9 @@ public struct ExplainStep: Equatable, Sendable {
     case .pop: try device.pop(app: app)
     case .present(let c): try device.present(ObjectSpec(className: c, creation: .code), style: nil, app: app)
     case .dismiss: try device.dismiss(app: app)
+    case .openScene: try device.openScene(app)
+    case .closeScene(let n): try device.closeScene(app, scene: device[app].scenes[n - 1].number)
+    case .disconnectScene(let n): try device.disconnectScene(app, scene: device[app].scenes[n - 1].number)
     case .advance(let t): try device.advance(by: t)
     }
   }
@@ -179,7 +236,7 @@ public enum ExplainAlphabet {
 
   /// The actions and events, without the waits; with `screens` (the
   /// view-controller classes a log names), the app's own screen changes too.
-  public static func actions(on profile: OSProfile? = nil, screens: [String] = []) -> [ExplainStep] {
+  public static func actions(on profile: OSProfile? = nil, screens: [String] = [], windows: Bool = false) -> [ExplainStep] {
     // A prewarm before iOS 15 and an intent before 16 are no step of the
     // device's: offering them would only widen the search.
     let modern: [ExplainStep] = (profile.map { $0.prewarms } ?? true ? [.init(.prewarm)] : [])
@@ -188,7 +245,16 @@ public enum ExplainAlphabet {
       .init(.interrupt(.notificationCenter)), .init(.interrupt(.notificationCenterPeek)), .init(.interrupt(.controlCenter)),
       .init(.interrupt(.alert)), .init(.interrupt(.siri)), .init(.endInterrupt), .init(.switchTo),
       .init(.openNotification), .init(.openRemoteNotification), .init(.openURL), .init(.silentPush),
-    ] + modern + screenSteps(screens)
+    ] + modern + screenSteps(screens) + (windows ? windowSteps : [])
+  }
+
+  /// The most windows the search gives the app: each one more multiplies
+  /// the states a search goes through.
+  public static let windows = 3
+
+  /// Another window opened, each window closed or disconnected.
+  static var windowSteps: [ExplainStep] {
+    [.init(.openScene)] + (1...windows).map { ExplainStep(.closeScene($0)) } + (1...windows).map { ExplainStep(.disconnectScene($0)) }
   }
 
   /// Pushing or presenting each class the log names, popping and dismissing:

@@ -20,7 +20,25 @@ public struct ExplainOptions: Sendable {
   public var maxUnlogged = 3
   /// The app's bundle id in the explanation and the script.
   public var bundle = "com.example.app"
+  /// The documented variants (reference §8) the device has. With
+  /// `exits_on_suspend_terminate_only`, the app is one with
+  /// UIApplicationExitsOnSuspend: the only apps that quirk is about.
+  public var quirks = QuirkSet()
+  /// Whether the app may open, close and lose other windows (a scene app on
+  /// a device that shows several: an iPad, or any model when none is given).
+  public var windows = false
+  /// Whether the app's own code may pass its memory limit inside a step,
+  /// and be killed there.
+  public var ownMemory = false
   public init() {}
+
+  /// The device's memory when the app may be killed for its own: the model's,
+  /// or this (the per-process limit follows from it).
+  public static let ownMemoryMB = 4096
+
+  /// The memory the device is made with: none unless the app may pass its
+  /// limit (a device with none has no limit).
+  public var memoryMB: Int? { ownMemory && model == nil ? Self.ownMemoryMB : nil }
 }
 
 /// One step of an explanation and the log lines it accounts for.
@@ -110,14 +128,23 @@ public final class ExplainSearch {
   public init(log: ParsedLog, options: ExplainOptions) throws {
     self.log = log
     self.options = options
-    device = Device(profile: try OSProfile(version: options.ios), seed: 1, model: options.model)
+    device = Device(profile: try OSProfile(version: options.ios), seed: 1, model: options.model,
+                    memoryMB: options.memoryMB, quirks: options.quirks)
     device.trapsOnViolation = false
     let scenes = options.scenes ?? log.namesSceneMethods
     // A log that names screens is of an app with view controllers: the
     // first screen it names is its root.
     let root = log.screens.first.map { ObjectSpec(className: $0, creation: .code) }
-    app = try device.install(AppConfig(bundle: options.bundle, scenes: scenes, backgroundModes: ExplainStep.backgroundModes,
-                                       root: root))
+    app = try device.install(AppConfig(bundle: options.bundle, scenes: scenes,
+                                       exitsOnSuspend: options.quirks.contains(.exitsOnSuspendTerminateOnly),
+                                       backgroundModes: ExplainStep.backgroundModes, root: root))
+    if options.ownMemory, let limit = device.perProcessLimitMB {
+      // The app's code runs in every callback and notification, and passes
+      // its limit where a step says.
+      device.host = ExplainHost(app: app, allocates: Double(limit))
+      device.setHandlesAll(for: app)
+      for n in AppNotification.allCases { device.setObserved(n, for: app) }
+    }
     callbackSymbol = Callback.allCases.map { log.symbol(of: .callback($0)) ?? -1 }
     for c in Self.implemented(by: log) { device[app].implemented.insert(c) }
     notificationSymbol = AppNotification.allCases.map { log.symbol(of: .notification($0)) ?? -1 }
@@ -139,6 +166,10 @@ public final class ExplainSearch {
 
   /// Whether the app adopts scenes on this device.
   public var scenes: Bool { device.apps[Int(app.index)].model == .scene }
+
+  /// Whether the search gives the app other windows: a scene app, with
+  /// `windows`, on a model that shows several (or none given).
+  var windows: Bool { options.windows && scenes && options.model?.showsWindowsSideBySide != false }
 
   struct Edge {
     var parent: Int
@@ -174,17 +205,29 @@ public final class ExplainSearch {
     /// In microseconds.
     var took: Int64
     var marks: [Mark]
+    /// Where the app was killed for its own memory, for a step that kills it.
+    var killedIn: ExplainHost.Delivered?
   }
 
   /// One of a step's records that matters to the log, with its time from
   /// the step's start in microseconds.
-  enum Mark {
+  /// Each has the count of the app's callbacks and notifications in the
+  /// step up to it (its own included): where the app's code runs.
+  enum Mark: Equatable {
     /// A record of one of the log's kinds.
-    case symbol(Int, Int64)
+    case symbol(Int, Int64, Int)
     /// For a Flutter log: the state the iOS embedding reports, in `Flutter.states` order.
-    case flutter(Int, Int64)
+    case flutter(Int, Int64, Int)
     /// For a Flutter log: the process ended (the framework's state goes with it).
     case died
+
+    /// Its count of callbacks and notifications (a death has none).
+    var ord: Int? {
+      switch self {
+      case .symbol(_, _, let o), .flutter(_, _, let o): return o
+      case .died: return nil
+      }
+    }
   }
 
   /// A step from a device state: the step's index in the alphabet, or -1
@@ -193,6 +236,8 @@ public final class ExplainSearch {
     var from: StateDigest
     var step: Int
     var wait: Int64
+    /// The app's callback or notification where it is killed for its own memory (0: none).
+    var kill = 0
   }
 
   /// The device steps actually taken (the others were read back from the
@@ -277,7 +322,7 @@ public final class ExplainSearch {
     /// does not is, its kind, and whether only its time was wrong.
     /// Times are from the step's start; the last line matched was `since` before it.
     let launch = Self.launchMarks(log)
-    func match(_ out: ArraySlice<(symbol: Int, time: Int64)>, from k: Int, since: Int64) -> (Int, Int?, Bool) {
+    func match(_ out: ArraySlice<(symbol: Int, time: Int64, ord: Int)>, from k: Int, since: Int64) -> (Int, Int?, Bool) {
       var prev = -since
       var i = 0
       var launching = false
@@ -302,7 +347,8 @@ public final class ExplainSearch {
       }
       return (i, nil, false)
     }
-    let actions = ExplainAlphabet.actions(on: device.profile, screens: log.screens)
+    let actions = ExplainAlphabet.actions(on: device.profile, screens: log.screens, windows: windows)
+    let ownMemory = device.host is ExplainHost
     var depth = 0
     var complete: [Int] = []
     search: while complete.isEmpty {
@@ -347,46 +393,74 @@ public final class ExplainSearch {
             taken = made
           }
           result.steps += 1
-          var out: [(symbol: Int, time: Int64)] = []
+          var out: [(symbol: Int, time: Int64, ord: Int)] = []
           defer { for o in out { sent[o.symbol] = true } }
           var last = node.last
           for mark in taken.marks {
             switch mark {
             case .died:
               last = -1  // `last` is the framework's state; a new process has none.
-            case .flutter(let to, let time):
-              for state in Flutter.walk(from: last, to: to) where flutterSymbol[state] >= 0 { out.append((flutterSymbol[state], time)) }
+            case .flutter(let to, let time, let ord):
+              for state in Flutter.walk(from: last, to: to) where flutterSymbol[state] >= 0 { out.append((flutterSymbol[state], time, ord)) }
               last = to
-            case .symbol(let s, let time):
+            case .symbol(let s, let time, let ord):
               guard !(log.collapsesRepeats && s == last) else { continue }
-              out.append((s, time))
+              out.append((s, time, ord))
               last = s
             }
           }
           // The children: from the log's start (k = 0), the step's records may
           // begin the log at any of them, or all come before it; past its last
           // line they may go on (`after`): the log ends in the middle of the step.
-          var children: [(k: Int, skip: Int, after: Int)] = []
+          var children: [(k: Int, skip: Int, after: Int, killed: (Transition, Int)?)] = []
+          /// The step again, with the app killed for its own memory in its
+          /// last callback or notification before `out[upTo]`: the step's
+          /// records up to `out[upTo - 1]` and no more, when the kill gives them.
+          func killed(before upTo: Int) -> (Transition, Int)? {
+            guard ownMemory, upTo > 0, upTo < out.count, out[upTo].ord - 1 >= out[upTo - 1].ord else { return nil }
+            let at = out[upTo].ord - 1
+            let move = Move(from: node.device, step: number, wait: 0, kill: at)
+            let made: Transition?
+            if let known = transitions[move] { made = known } else {
+              made = take(step, from: state, kill: at)
+              deviceAt = made?.to
+              if keeps { transitions[move] = .some(made) }
+            }
+            // Only a kill that leaves exactly the records before it is the one meant.
+            guard let made, made.marks.filter({ $0.ord != nil }) == taken.marks.filter({ ($0.ord ?? 0) > 0 && $0.ord! <= at })
+            else { return nil }
+            return (made, at)
+          }
           if node.k == 0 {
             for j in 0..<out.count {
               let (matched, at, late) = match(out[j...], from: 0, since: node.sinceMatched)
-              if matched == out.count - j || matched == n { children.append((matched, j, out.count - j - matched)) } else {
+              if matched == out.count - j || matched == n { children.append((matched, j, out.count - j - matched, nil)) } else {
                 note(matched, at: at, late: late)
+                if matched > 0, let t = killed(before: j + matched) { children.append((matched, j, 0, t)) }
               }
             }
-            children.append((0, out.count, 0))
+            children.append((0, out.count, 0, nil))
           } else {
             let (matched, at, late) = match(out[...], from: node.k, since: node.sinceMatched)
-            if matched == out.count || node.k + matched == n { children.append((node.k + matched, 0, out.count - matched)) }
-            else { note(node.k + matched, at: at, late: late) }
+            if matched == out.count || node.k + matched == n { children.append((node.k + matched, 0, out.count - matched, nil)) }
+            else {
+              note(node.k + matched, at: at, late: late)
+              if matched > 0, let t = killed(before: matched) { children.append((node.k + matched, 0, 0, t)) }
+            }
           }
-          for (k, skip, after) in children {
-            let sinceMatched = k > node.k ? taken.took - out[out.count - 1 - after].time : taken.took + node.sinceMatched
+          for (k, skip, after, killed) in children {
+            let taken = killed?.0 ?? taken
+            let step = killed.map { step.killed(at: $0.1, in: $0.0.killedIn?.name ?? "") } ?? step
+            // The records kept: those up to the kill, or all of them.
+            let kept = killed == nil ? out.count : k - node.k + skip
+            let sinceMatched = k > node.k ? taken.took - out[kept - 1 - after].time : taken.took + node.sinceMatched
             let idle = k > node.k ? 0 : node.idle + 1
             if idle > options.maxUnlogged { idleCut = true; continue }
+            // A kill ends the process: a Flutter framework's state goes with it.
+            let last = killed == nil ? last : log.flutterWalks ? -1 : out[kept - 1].symbol
             let digest = key(taken.to, k: k, last: last, sinceMatched: sinceMatched, cut: after > 0)
             let edge = Edge(parent: index, step: step, events: node.k..<k, before: out.prefix(skip).map(\.symbol),
-                            after: out.suffix(after).map(\.symbol))
+                            after: out[..<kept].suffix(after).map(\.symbol))
             // A state seen before, as early and with no fewer unlogged steps
             // behind it, can do nothing more: the same length is another way
             // there (an alternative), a longer one is dropped.
@@ -406,7 +480,7 @@ public final class ExplainSearch {
             if k < n, states[taken.to] == nil {
               if deviceAt != taken.to {
                 // Read back: the node needs the state itself.
-                _ = take(step, from: state)
+                _ = take(step, from: state, kill: step.killedAt)
                 deviceAt = taken.to
               }
               states[taken.to] = device.saveState()
@@ -464,6 +538,9 @@ public final class ExplainSearch {
     switch step.kind {
     case .endCall: return device.interruption == .call
     case .endInterrupt: return device.interruption != nil && device.interruption != .call
+    case .openScene: return device[app].scenes.count < ExplainAlphabet.windows
+    case .closeScene(let n): return n <= device[app].scenes.count
+    case .disconnectScene(let n): return n <= device[app].scenes.count && device[app].scenes[n - 1].state == .background
     default: return true
     }
   }
@@ -492,12 +569,14 @@ public final class ExplainSearch {
 
   /// Takes `step` from `state` on the device: what it did, or nil when it
   /// does not apply there or the device refuses it.
-  func take(_ step: ExplainStep, from state: DeviceState) -> Transition? {
+  func take(_ step: ExplainStep, from state: DeviceState, kill: Int = 0) -> Transition? {
     device.restoreState(state)
     guard applies(step) else { return nil }
     let mark = device.trace.records.count
     let start = device.now
-    do { try step.take(on: device, app: app) } catch { return nil }
+    let host = device.host as? ExplainHost
+    do { try (kill > 0 ? step.killed(at: kill, in: "") : step).take(on: device, app: app) } catch { return nil }
+    if kill > 0 && host?.killedIn == nil { return nil }  // the step delivered fewer
     simulated += 1
     // A search of a long log goes back and forth between states through
     // thousands of steps: their dead deadlines would pile up in each.
@@ -505,13 +584,15 @@ public final class ExplainSearch {
     mostPending = max(mostPending, device.kernel.pendingCount)
     var marks: [Mark] = []
     let records = device.trace.records
+    var ord = 0
     for i in mark..<records.count where records[i].app == app {
       let r = records[i]
       let time = (r.time - start).microseconds
+      if r.kind == .callback || r.kind == .notification { ord += 1 }
       if log.flutterWalks {
         if r.kind == .state, r.scene == nil, r.to == .notRunning { marks.append(.died); continue }
         guard r.kind == .notification, let nt = r.notification, let to = Flutter.state(of: nt) else { continue }
-        marks.append(.flutter(to, time))
+        marks.append(.flutter(to, time, ord))
         continue
       }
       var s = -1
@@ -522,9 +603,10 @@ public final class ExplainSearch {
         }
       }
       else if r.kind == .notification, let nt = r.notification { s = notificationSymbol[Int(nt.rawValue)] }
-      if s >= 0 { marks.append(.symbol(s, time)) }
+      if s >= 0 { marks.append(.symbol(s, time, ord)) }
     }
-    return Transition(to: fingerprint(), took: (device.now - start).microseconds, marks: marks)
+    return Transition(to: fingerprint(), took: (device.now - start).microseconds, marks: marks,
+                      killedIn: kill > 0 ? host?.killedIn : nil)
   }
 
   /// The ways of the same length the search keeps into a state: what bounds
