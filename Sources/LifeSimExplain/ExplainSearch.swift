@@ -39,6 +39,12 @@ public struct ExplainOptions: Sendable {
   /// The memory the device is made with: none unless the app may pass its
   /// limit (a device with none has no limit).
   public var memoryMB: Int? { ownMemory && model == nil ? Self.ownMemoryMB : nil }
+
+  /// The app's memory limit, when it may pass it: what its code allocates to.
+  public var limitMB: Int? {
+    guard ownMemory else { return nil }
+    return model?.perProcessLimitMB ?? DeviceModel.defaultLimitMB(ramMB: Self.ownMemoryMB)
+  }
 }
 
 /// One step of an explanation and the log lines it accounts for.
@@ -538,7 +544,8 @@ public final class ExplainSearch {
     switch step.kind {
     case .endCall: return device.interruption == .call
     case .endInterrupt: return device.interruption != nil && device.interruption != .call
-    case .openScene: return device[app].scenes.count < ExplainAlphabet.windows
+    // Another window is one beside a session the app has: with none, it is a launch.
+    case .openScene: return (1..<ExplainAlphabet.windows).contains(device[app].scenes.count)
     case .closeScene(let n): return n <= device[app].scenes.count
     case .disconnectScene(let n): return n <= device[app].scenes.count && device[app].scenes[n - 1].state == .background
     default: return true

@@ -66,7 +66,6 @@ struct ExplainFuzzerRoundTripTests {
         explained += 1
       }
     }
-    print("EXPLAINED \(explained)")
     #expect(explained >= Self.seeds.count)
   }
 }
