@@ -40,7 +40,7 @@ struct ExplainRoundTripTests {
   /// that the app can take (the fuzzer's own sequence, less the others).
   static func fuzzSequence(seed: UInt64, count: Int) -> [FuzzAction] {
     var random = SeededGenerator(seed: seed)
-    var out: [FuzzAction] = [.launch]
+    var out: [FuzzAction] = [.row(.launch)]
     while out.count <= count {
       let (_, action) = FuzzAction.draw(&random, apps: [AppID(0)])
       if isOneAppAction(action) { out.append(action) }

@@ -1,65 +1,81 @@
 import LifeSimEngine
 
 /// One action of the fuzzer's random sequences, with what was drawn for it.
+///
+/// The fuzzer draws from the action table (`ActionRow.table`): an action
+/// whose row runs it with the app alone (`ActionRow.run`) is `.row` and needs
+/// nothing here. The other cases are the actions that need something drawn
+/// the row cannot supply (an interruption, an object, a scene, a flag), and
+/// `advance`, which is the clock's and not an action of the table. A row the
+/// fuzzer does not draw is in `notDrawn`, with why.
 public enum FuzzAction: Sendable {
-  case launch, openURL, home, lock, unlock
+  /// An action its row runs, with the app when it takes one.
+  case row(DeviceAction)
+  case openURL
   case interrupt(Interruption), endInterrupt(accept: Bool)
-  case switcher, switchTo, kill, memoryWarning
-  case advance(seconds: Int64)
-  case backgroundFetch, silentPush, openScene, closeScene, disconnectScene
+  case openNotification(remote: Bool), notify(remote: Bool), runIntent(opensApp: Bool)
+  case openScene, closeScene, disconnectScene
   case push(ObjectSpec), pop, popGesture(cancel: Bool)
   case present(ObjectSpec, ModalStyle?), dismiss, dismissGesture(cancel: Bool)
-  case rotate, addView(ObjectSpec), removeView
+  case addView(ObjectSpec), removeView, addChild(ObjectSpec), removeFromParent
+  case advance(seconds: Int64)
 
-  /// Its name, as the fuzzer reports a failing step.
-  public var name: String {
+  /// The rows of the table the fuzzer never draws, and why.
+  public static let notDrawn: [DeviceAction: String] = [
+    .mark: "not a user's action: a position in the trace",
+  ]
+
+  /// The action of the table it is; nil for `advance`.
+  public var action: DeviceAction? {
     switch self {
-    case .launch: return "launch"
-    case .openURL: return "open_url"
-    case .home: return "home"
-    case .lock: return "lock"
-    case .unlock: return "unlock"
-    case .interrupt: return "interrupt"
-    case .endInterrupt: return "end_interrupt"
-    case .switcher: return "switcher"
-    case .switchTo: return "switch_to"
-    case .kill: return "kill"
-    case .memoryWarning: return "memory_warning"
-    case .advance: return "advance"
-    case .backgroundFetch: return "background_fetch"
-    case .silentPush: return "silent_push"
-    case .openScene: return "open_scene"
-    case .closeScene: return "close_scene"
-    case .disconnectScene: return "disconnect_scene"
-    case .push: return "push"
-    case .pop: return "pop"
-    case .popGesture: return "pop_gesture"
-    case .present: return "present"
-    case .dismiss: return "dismiss"
-    case .dismissGesture: return "dismiss_gesture"
-    case .rotate: return "rotate"
-    case .addView: return "add_view"
-    case .removeView: return "remove_view"
+    case .row(let a): return a
+    case .openURL: return .openURL
+    case .interrupt: return .interrupt
+    case .endInterrupt: return .endInterrupt
+    case .openNotification: return .openNotification
+    case .notify: return .notify
+    case .runIntent: return .runIntent
+    case .openScene: return .openScene
+    case .closeScene: return .closeScene
+    case .disconnectScene: return .disconnectScene
+    case .push: return .push
+    case .pop: return .pop
+    case .popGesture: return .popGesture
+    case .present: return .present
+    case .dismiss: return .dismiss
+    case .dismissGesture: return .dismissGesture
+    case .addView: return .addView
+    case .removeView: return .removeView
+    case .addChild: return .addChild
+    case .removeFromParent: return .removeFromParent
+    case .advance: return nil
+    }
+  }
+
+  /// Its name, as the fuzzer reports a failing step: its row's.
+  public var name: String { action?.row.name ?? "advance" }
+
+  /// A row the fuzzer drew that cannot run it: a new action that needs a
+  /// case of its own here, or a reason in `notDrawn`.
+  public struct RowWithoutRun: Error, CustomStringConvertible {
+    public let action: DeviceAction
+    public var description: String {
+      "\(action) has no run in its row: FuzzAction needs a case for it, or a reason in notDrawn"
     }
   }
 
   /// Takes it on `device`, for `app`. A refusal is thrown like any error.
   public func take(on device: Device, app: AppID) throws {
     switch self {
-    case .launch: try device.launch(app)
+    case .row(let a):
+      guard let run = a.row.run else { throw RowWithoutRun(action: a) }
+      try run(device, app)
     case .openURL: try device.openURL(app, url: "fuzz://x")
-    case .home: try device.home()
-    case .lock: try device.lock()
-    case .unlock: try device.unlock()
     case .interrupt(let i): try device.interrupt(i)
     case .endInterrupt(let accept): try device.endInterrupt(accept: accept)
-    case .switcher: try device.openSwitcher()
-    case .switchTo: try device.switchTo(app)
-    case .kill: try device.forceQuit(app)
-    case .memoryWarning: try device.memoryWarning()
-    case .advance(let s): try device.advance(by: .seconds(s))
-    case .backgroundFetch: try device.backgroundFetch(app)
-    case .silentPush: try device.silentPush(app)
+    case .openNotification(let remote): try device.openNotification(app, remote: remote)
+    case .notify(let remote): try device.notify(app, remote: remote)
+    case .runIntent(let opensApp): try device.runIntent(app, name: "Fuzz", opensApp: opensApp)
     case .openScene: _ = try device.openScene(app)
     case .closeScene: if let s = device[app].scenes.first { try device.closeScene(app, scene: s.number) }
     case .disconnectScene: if let s = device[app].scenes.last { try device.disconnectScene(app, scene: s.number) }
@@ -69,51 +85,51 @@ public enum FuzzAction: Sendable {
     case .present(let spec, let style): _ = try device.present(spec, style: style, app: app)
     case .dismiss: try device.dismiss(app: app)
     case .dismissGesture(let cancel): try device.dismissGesture(app: app, cancel: cancel)
-    case .rotate: try device.rotate()
     case .addView(let spec): if let top = device.top(of: app) { _ = try device.addView(spec, to: .viewController(top)) }
     case .removeView:
       if let top = device.top(of: app), let v = device.viewController(top).subviews.first { try device.removeView(v) }
+    case .addChild(let spec): if let top = device.top(of: app) { _ = try device.addChild(spec, to: top) }
+    case .removeFromParent:
+      if let top = device.top(of: app), let c = device.viewController(top).children.first { try device.removeFromParent(c) }
+    case .advance(let s): try device.advance(by: .seconds(s))
     }
   }
 
-  /// The kinds, in the order the fuzzer draws from.
-  static let count = 26
+  /// What the fuzzer draws from: the table's actions in table order, less
+  /// `notDrawn`, then `advance` (nil).
+  static let kinds: [DeviceAction?] = DeviceAction.allCases.filter { notDrawn[$0] == nil } + [nil]
 
   /// Draws the app and the action the fuzzer takes next, and what the
-  /// action needs, in the order the fuzzer always drew them: the same seed
-  /// gives the same sequence.
+  /// action needs, always in the same order: the same seed gives the same
+  /// sequence.
   public static func draw(_ rng: inout SeededGenerator, apps: [AppID]) -> (app: AppID, action: FuzzAction) {
     func pick<T>(_ items: [T]) -> T { items[Int(rng.next() % UInt64(items.count))] }
+    func flip() -> Bool { rng.next() % 2 == 0 }
     let app = pick(apps)
     let spec = ObjectSpec(className: pick(["A", "B", "C"]), creation: pick(Creation.allCases))
+    guard let kind = pick(kinds) else { return (app, .advance(seconds: Int64(rng.next() % 700))) }
     let action: FuzzAction
-    switch Int(rng.next() % UInt64(count)) {
-    case 0: action = .launch
-    case 1: action = .openURL
-    case 2: action = .home
-    case 3: action = .lock
-    case 4: action = .unlock
-    case 5: action = .interrupt(pick(Interruption.allCases))
-    case 6: action = .endInterrupt(accept: rng.next() % 2 == 0)
-    case 7: action = .switcher
-    case 8: action = .switchTo
-    case 9: action = .kill
-    case 10: action = .memoryWarning
-    case 11: action = .advance(seconds: Int64(rng.next() % 700))
-    case 12: action = .backgroundFetch
-    case 13: action = .silentPush
-    case 14: action = .openScene
-    case 15: action = .closeScene
-    case 16: action = .disconnectScene
-    case 17: action = .push(spec)
-    case 18: action = .pop
-    case 19: action = .popGesture(cancel: rng.next() % 2 == 0)
-    case 20: action = .present(spec, pick(ModalStyle.allCases + [nil]))
-    case 21: action = .dismiss
-    case 22: action = .dismissGesture(cancel: rng.next() % 2 == 0)
-    case 23: action = .rotate
-    case 24: action = .addView(spec)
-    default: action = .removeView
+    switch kind {
+    case .openURL: action = .openURL
+    case .interrupt: action = .interrupt(pick(Interruption.allCases))
+    case .endInterrupt: action = .endInterrupt(accept: flip())
+    case .openNotification: action = .openNotification(remote: flip())
+    case .notify: action = .notify(remote: flip())
+    case .runIntent: action = .runIntent(opensApp: flip())
+    case .openScene: action = .openScene
+    case .closeScene: action = .closeScene
+    case .disconnectScene: action = .disconnectScene
+    case .push: action = .push(spec)
+    case .pop: action = .pop
+    case .popGesture: action = .popGesture(cancel: flip())
+    case .present: action = .present(spec, pick(ModalStyle.allCases + [nil]))
+    case .dismiss: action = .dismiss
+    case .dismissGesture: action = .dismissGesture(cancel: flip())
+    case .addView: action = .addView(spec)
+    case .removeView: action = .removeView
+    case .addChild: action = .addChild(spec)
+    case .removeFromParent: action = .removeFromParent
+    default: action = .row(kind)
     }
     return (app, action)
   }
