@@ -6,6 +6,8 @@ public struct ExplainStep: Equatable, Sendable {
     case launch, home, lock, unlock, call, endCall, switcher, kill, memoryWarning, memoryPressure, backgroundFetch
     case interrupt(Interruption), endInterrupt, switchTo, openNotification, openRemoteNotification, openURL, silentPush
     case prewarm, runIntent
+    /// One of the app's notifications arrives (and, in front, the app may present it).
+    case notify
     /// The app's own screen changes: a view controller of a class pushed or
     /// presented, the top one popped, the presented one dismissed.
     case push(String), pop, present(String), dismiss
@@ -21,6 +23,10 @@ public struct ExplainStep: Equatable, Sendable {
   /// process is killed there: 0 when it is not.
   public var killedAt = 0
   public var killedIn = ""
+  /// The app's own code begins a background task (and does not end it) in
+  /// its `taskAt`-th callback or notification of the step, `taskIn`: 0 when it does not.
+  public var taskAt = 0
+  public var taskIn = ""
 
   public init(_ kind: Kind) { self.kind = kind }
 
@@ -33,22 +39,36 @@ public struct ExplainStep: Equatable, Sendable {
     return s
   }
 
-  /// Its name, as `lifesim explore` names its steps, with the kill for the
-  /// app's own memory where there is one.
+  /// The step with the app's code beginning a background task in its `at`-th
+  /// callback or notification of it, `name`.
+  func beginningTask(at: Int, in name: String) -> ExplainStep {
+    var s = self
+    s.taskAt = at
+    s.taskIn = name
+    return s
+  }
+
+  /// Its name, as `lifesim explore` names its steps, with what the app's
+  /// own code does in it, if anything.
   public func name(bundle: String) -> String {
-    killedAt == 0 ? base(bundle: bundle) : base(bundle: bundle) + ", killed in \(killedIn) (own memory)"
+    if killedAt > 0 { return base(bundle: bundle) + ", killed in \(killedIn) (own memory)" }
+    if taskAt > 0 { return base(bundle: bundle) + ", background task begun in \(taskIn)" }
+    return base(bundle: bundle)
   }
 
   /// What it is, in words, for the explanation.
   public var words: String {
-    killedAt == 0 ? baseWords : baseWords + "; in its \(killedIn) the app's code passes its memory limit and is killed"
+    if killedAt > 0 { return baseWords + "; in its \(killedIn) the app's code passes its memory limit and is killed" }
+    if taskAt > 0 { return baseWords + "; in its \(taskIn) the app's code begins a background task" }
+    return baseWords
   }
 
-  /// The Lua that takes it on `dev`, with the app `app`; a kill for the
-  /// app's own memory is the script's `code` (`ExplainReport.killLua`) told
-  /// where to allocate.
+  /// The Lua that takes it on `dev`, with the app `app`; what the app's own
+  /// code does in it is the script's `code` (`ExplainReport.codeLua`) told where.
   public var lua: String {
-    killedAt == 0 ? baseLua : "calls, die_at = 0, \(killedAt); \(baseLua); die_at = nil"
+    if killedAt > 0 { return "calls, die_at = 0, \(killedAt); \(baseLua); die_at = nil" }
+    if taskAt > 0 { return "calls, task_at = 0, \(taskAt); \(baseLua); task_at = nil" }
+    return baseLua
   }
 
   /// Its name, as `lifesim explore` names its steps (`launch com.example.app`, `advance 10`).
@@ -74,6 +94,7 @@ public struct ExplainStep: Equatable, Sendable {
     case .silentPush: return "silent_push \(bundle)"
     case .prewarm: return "prewarm \(bundle)"
     case .runIntent: return "run_intent \(bundle)"
+    case .notify: return "notify \(bundle)"
     case .push(let c): return "push \(LogReader.shownClass(c))"
     case .pop: return "pop"
     case .present(let c): return "present \(LogReader.shownClass(c))"
@@ -125,6 +146,7 @@ public struct ExplainStep: Equatable, Sendable {
     case .silentPush: return "a silent push wakes the app"
     case .prewarm: return "the system prewarms the app (iOS 15+): its process starts before any tap"
     case .runIntent: return "Shortcuts or Siri runs one of the app's App Intents in the background (iOS 16+)"
+    case .notify: return "one of the app's notifications arrives"
     case .push(let c): return "the app pushes a \(LogReader.shownClass(c))"
     case .pop: return "the app pops its top view controller"
     case .present(let c): return "the app presents a \(LogReader.shownClass(c))"
@@ -158,6 +180,7 @@ public struct ExplainStep: Equatable, Sendable {
     case .silentPush: return "dev:silent_push(app)"
     case .prewarm: return "dev:prewarm(app)"
     case .runIntent: return "dev:run_intent(app, { name = \"\(ExplainStep.intent)\" })"
+    case .notify: return "dev:notify(app)"
     case .push(let c): return "app:push{ class = \(quoted(LogReader.shownClass(c))), from = \"code\" }"
     case .pop: return "app:pop()"
     case .present(let c): return "app:present{ class = \(quoted(LogReader.shownClass(c))), from = \"code\" }"
@@ -176,12 +199,12 @@ public struct ExplainStep: Equatable, Sendable {
   /// fetch, a push), so that a log of a background launch can be explained.
   public static let backgroundModes = ["fetch", "remote-notification"]
 
-  /// Takes it on the device; one that kills the app for its own memory, on
-  /// a device whose app code is explain's (`ExplainSearch` with `ownMemory`).
+  /// Takes it on the device; one where the app's own code acts, on a device
+  /// whose app code is explain's (`ExplainSearch` with `appCode`).
   public func take(on device: Device, app: AppID) throws {
-    guard killedAt > 0, let host = device.host as? ExplainHost else { return try takeBase(on: device, app: app) }
-    host.arm(killedAt)
-    defer { host.arm(0) }
+    guard killedAt > 0 || taskAt > 0, let host = device.host as? ExplainHost else { return try takeBase(on: device, app: app) }
+    host.arm(kill: killedAt, task: taskAt)
+    defer { host.arm(kill: 0, task: 0) }
     try takeBase(on: device, app: app)
   }
 
@@ -206,6 +229,7 @@ public struct ExplainStep: Equatable, Sendable {
     case .silentPush: try device.silentPush(app)
     case .prewarm: try device.prewarm(app)
     case .runIntent: try device.runIntent(app, name: ExplainStep.intent, opensApp: false)
+    case .notify: try device.notify(app, remote: false)
     case .push(let c): try device.push(ObjectSpec(className: c, creation: .code), app: app)
     case .pop: try device.pop(app: app)
     case .present(let c): try device.present(ObjectSpec(className: c, creation: .code), style: nil, app: app)
@@ -236,7 +260,10 @@ public enum ExplainAlphabet {
 
   /// The actions and events, without the waits; with `screens` (the
   /// view-controller classes a log names), the app's own screen changes too.
-  public static func actions(on profile: OSProfile? = nil, screens: [String] = [], windows: Bool = false) -> [ExplainStep] {
+  /// With `notify`, a notification that arrives: for an app whose log shows
+  /// it presents one in front (what else it does, the log cannot show).
+  public static func actions(on profile: OSProfile? = nil, screens: [String] = [], windows: Bool = false,
+                             notify: Bool = false) -> [ExplainStep] {
     // A prewarm before iOS 15 and an intent before 16 are no step of the
     // device's: offering them would only widen the search.
     let modern: [ExplainStep] = (profile.map { $0.prewarms } ?? true ? [.init(.prewarm)] : [])
@@ -245,7 +272,7 @@ public enum ExplainAlphabet {
       .init(.interrupt(.notificationCenter)), .init(.interrupt(.notificationCenterPeek)), .init(.interrupt(.controlCenter)),
       .init(.interrupt(.alert)), .init(.interrupt(.siri)), .init(.endInterrupt), .init(.switchTo),
       .init(.openNotification), .init(.openRemoteNotification), .init(.openURL), .init(.silentPush),
-    ] + modern + screenSteps(screens) + (windows ? windowSteps : [])
+    ] + modern + (notify ? [.init(.notify)] : []) + screenSteps(screens) + (windows ? windowSteps : [])
   }
 
   /// The most windows the search gives the app: each one more multiplies

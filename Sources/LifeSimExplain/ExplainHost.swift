@@ -1,9 +1,10 @@
 import LifeSimEngine
 
-/// The app's own code, for a search where it may pass its memory limit: it
-/// runs in every callback and notification, does nothing, and in the one a
-/// step names (`ExplainStep.killedAt`) allocates past the limit, so that
-/// jetsam kills the process there as it would a real app's.
+/// The app's own code, for a search where it acts: it runs in every
+/// callback and notification and does nothing, but in the one a step names
+/// it allocates past the limit (`ExplainStep.killedAt`), so that jetsam kills
+/// the process there as it would a real app's, or begins a background task
+/// (`ExplainStep.taskAt`) that it never ends.
 final class ExplainHost: DeviceHost {
   /// Where the app's code runs.
   enum Delivered: Equatable {
@@ -20,27 +21,34 @@ final class ExplainHost: DeviceHost {
   let app: AppID
   /// What the code allocates to pass its limit, in MB.
   let allocates: Double
-  private var dieAt = 0, calls = 0
-  /// Where the last armed step killed the app.
-  private(set) var killedIn: Delivered?
+  private var dieAt = 0, taskAt = 0, calls = 0
+  /// Where the app's code acted in the last armed step.
+  private(set) var actedIn: Delivered?
 
   init(app: AppID, allocates: Double) {
     self.app = app
     self.allocates = allocates
   }
 
-  /// The app's `at`-th callback or notification from now passes the limit (0: none does).
-  func arm(_ at: Int) {
-    dieAt = at
+  /// In the app's `kill`-th callback or notification from now its code
+  /// passes the limit, in the `task`-th it begins a task (0: in none).
+  func arm(kill: Int, task: Int) {
+    dieAt = kill
+    taskAt = task
     calls = 0
-    if at > 0 { killedIn = nil }
+    if kill > 0 || task > 0 { actedIn = nil }
   }
 
   private func code(_ d: Delivered, app: AppID, on device: Device) throws {
-    guard dieAt > 0, app == self.app else { return }
+    guard dieAt > 0 || taskAt > 0, app == self.app else { return }
     calls += 1
+    if calls == taskAt {
+      actedIn = d
+      taskAt = 0
+      _ = try device.beginBackgroundTask(app: app, name: "explain", expiration: nil)
+    }
     guard calls == dieAt else { return }
-    killedIn = d
+    actedIn = d
     dieAt = 0
     try device.allocate(allocates, app: app)
   }

@@ -21,7 +21,7 @@ extension ExplainSearch {
 extension ExplainReport {
   /// The Lua that gives the app a handler for each callback it implements
   /// (`ExplainSearch.implemented(by:)`), so that UIKit sends it as it did.
-  /// With `kills`, the app's code (`killLua`) is the handler of the one
+  /// With `kills`, the app's code (`codeLua`) is the handler of the one
   /// whose own handler takes the place of every other (`stateRestorationActivityForScene:`),
   /// so that it runs there too.
   func implementedLua(kills: Bool) -> String {

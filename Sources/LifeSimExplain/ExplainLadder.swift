@@ -11,7 +11,7 @@ public struct ExplainAnswer: Sendable {
   /// Distinct states reached and steps taken, over every search.
   public var states = 0
   public var steps = 0
-  /// The wider search (other windows, the app killed for its own memory),
+  /// The wider search (other windows, the app's own code acting in a step),
   /// when the first explained nothing; and how far it reached.
   public var widened: ExplainResult?
   /// The quirks tried one at a time, when nothing explained the log and no
@@ -26,7 +26,8 @@ extension ExplainSearch {
   /// it tried every sequence (no bound stopped it), is searched again with
   /// the steps only such a log needs, which would widen every search: the
   /// app's other windows opened, closed and disconnected (a scene app), and
-  /// the app's own code passing its memory limit in a step. When that fails
+  /// the app's own code in a step passing its memory limit or beginning a
+  /// background task. When that fails
   /// too and no quirk was asked for, each quirk that can change this app's
   /// callbacks is tried alone, to say which documented variant of iOS
   /// (reference §8) would explain the log.
@@ -37,7 +38,7 @@ extension ExplainSearch {
     guard result.explanations.isEmpty, result.searchedAll else { return answer }
     var wider = options
     wider.windows = true
-    wider.ownMemory = true
+    wider.appCode = true
     let second = try ExplainSearch(log: log, options: wider).run()
     answer.states += second.states
     answer.steps += second.steps

@@ -187,6 +187,7 @@ public struct ExplainReport {
     var device = "ios = \(options.ios), seed = 1"
     if let m = options.model { device += ", model = \(quoted(m.name))" }
     if let m = options.memoryMB { device += ", memory_mb = \(m)" }
+    if ExplainSearch.passcode(log) { device += ", passcode = true" }
     let quirks = options.quirks.members
     if !quirks.isEmpty { device += ", quirks = { " + quirks.map { "\($0) = true" }.joined(separator: ", ") + " }" }
     s += "local dev = lifesim.device{ \(device) }\n"
@@ -194,9 +195,9 @@ public struct ExplainReport {
     let root = log.screens.first.map { ", root = { class = \(quoted(LogReader.shownClass($0))), from = \"code\" }" } ?? ""
     let exits = options.quirks.contains(.exitsOnSuspendTerminateOnly) ? ", exits_on_suspend = true" : ""
     s += "local app = dev:install{ bundle = \(quoted(options.bundle)), scenes = \(result.scenes), background_modes = { \(modes) }\(exits)\(root) }\n"
-    let kills = e.steps.contains { $0.step.killedAt > 0 }
-    if kills, let limit = options.limitMB { s += killLua(limit: limit) }
-    s += implementedLua(kills: kills) + "\n"
+    let acts = e.steps.contains { $0.step.killedAt > 0 || $0.step.taskAt > 0 }
+    if acts, let limit = options.limitMB { s += codeLua(limit: limit) }
+    s += implementedLua(kills: acts) + "\n"
     s += log.flutterWalks ? flutterLogged : logged
     for step in e.steps { s += "\(step.step.lua)  -- \(step.step.words); \(lines(step))\n" }
     let before = e.beforeLog, after = e.afterLog
@@ -211,15 +212,18 @@ public struct ExplainReport {
     return s
   }
 
-  /// The Lua of the app's own code where a step kills it for its own memory:
-  /// it runs in every callback and notification, and in the step's
-  /// `die_at`-th allocates past the app's limit, so that jetsam kills it.
-  func killLua(limit: Int) -> String {
+  /// The Lua of the app's own code where a step has it act: it runs in
+  /// every callback and notification, and in the step's `die_at`-th
+  /// allocates past the app's limit, so that jetsam kills it, or in its
+  /// `task_at`-th begins a background task.
+  func codeLua(limit: Int) -> String {
     var s = "-- The app's code runs in each callback and notification; where a step sets die_at, in its die_at-th\n"
-    s += "-- of that step, it allocates past the app's limit (\(limit) MB) and jetsam kills the process.\n"
-    s += "local die_at, calls = nil, 0\n"
+    s += "-- of that step, it allocates past the app's limit (\(limit) MB) and jetsam kills the process; where\n"
+    s += "-- a step sets task_at, in its task_at-th it begins a background task, which it never ends.\n"
+    s += "local die_at, task_at, calls = nil, nil, 0\n"
     s += "local function code(ctx)\n"
     s += "  calls = calls + 1\n"
+    s += "  if calls == task_at then ctx:begin_background_task(\"explain\") end\n"
     s += "  if calls == die_at then ctx:allocate(\(limit)) end\n"
     s += "end\n"
     s += "app:on(\"*\", code)\n"
@@ -232,9 +236,9 @@ public struct ExplainReport {
   public static func notes(_ a: ExplainAnswer) -> [String] {
     var out: [String] = []
     let wider = a.result.scenes && a.options.model?.showsWindowsSideBySide != false
-      ? "the app's other windows opened, closed or disconnected and its code passing its memory limit in a step"
-      : "the app's code passing its memory limit in a step"
-    if a.options.ownMemory, !a.result.explanations.isEmpty {
+      ? "the app's other windows opened, closed or disconnected and its own code in a step (passing its memory limit, beginning a background task)"
+      : "the app's own code in a step (passing its memory limit, beginning a background task)"
+    if a.options.appCode, !a.result.explanations.isEmpty {
       out.append("no sequence of the ordinary steps explains the log; explained with \(wider)")
     }
     if a.widened != nil { out.append("nor is it explained with \(wider)") }

@@ -27,9 +27,9 @@ public struct ExplainOptions: Sendable {
   /// Whether the app may open, close and lose other windows (a scene app on
   /// a device that shows several: an iPad, or any model when none is given).
   public var windows = false
-  /// Whether the app's own code may pass its memory limit inside a step,
-  /// and be killed there.
-  public var ownMemory = false
+  /// Whether the app's own code may act inside a step: pass its memory
+  /// limit, and be killed there, or begin a background task.
+  public var appCode = false
   public init() {}
 
   /// The device's memory when the app may be killed for its own: the model's,
@@ -38,11 +38,11 @@ public struct ExplainOptions: Sendable {
 
   /// The memory the device is made with: none unless the app may pass its
   /// limit (a device with none has no limit).
-  public var memoryMB: Int? { ownMemory && model == nil ? Self.ownMemoryMB : nil }
+  public var memoryMB: Int? { appCode && model == nil ? Self.ownMemoryMB : nil }
 
   /// The app's memory limit, when it may pass it: what its code allocates to.
   public var limitMB: Int? {
-    guard ownMemory else { return nil }
+    guard appCode else { return nil }
     return model?.perProcessLimitMB ?? DeviceModel.defaultLimitMB(ramMB: Self.ownMemoryMB)
   }
 }
@@ -137,6 +137,7 @@ public final class ExplainSearch {
     device = Device(profile: try OSProfile(version: options.ios), seed: 1, model: options.model,
                     memoryMB: options.memoryMB, quirks: options.quirks)
     device.trapsOnViolation = false
+    device.passcode = Self.passcode(log)
     let scenes = options.scenes ?? log.namesSceneMethods
     // A log that names screens is of an app with view controllers: the
     // first screen it names is its root.
@@ -144,7 +145,7 @@ public final class ExplainSearch {
     app = try device.install(AppConfig(bundle: options.bundle, scenes: scenes,
                                        exitsOnSuspend: options.quirks.contains(.exitsOnSuspendTerminateOnly),
                                        backgroundModes: ExplainStep.backgroundModes, root: root))
-    if options.ownMemory, let limit = device.perProcessLimitMB {
+    if options.appCode, let limit = device.perProcessLimitMB {
       // The app's code runs in every callback and notification, and passes
       // its limit where a step says.
       device.host = ExplainHost(app: app, allocates: Double(limit))
@@ -159,6 +160,14 @@ public final class ExplainSearch {
     timed = log.events.count > 1 && log.events.allSatisfy { $0.time != nil }
     depth = options.depth ?? Self.longest(lines: log.events.count, maxUnlogged: options.maxUnlogged)
     maxStates = options.maxStates ?? Self.defaultMaxStates(lines: log.events.count)
+  }
+
+  /// Whether the device has a passcode: when the log shows protected data
+  /// locking or unlocking, which only a passcode brings (reference §0).
+  public static func passcode(_ log: ParsedLog) -> Bool {
+    [Callback.protectedDataWillBecomeUnavailable, .protectedDataDidBecomeAvailable].contains {
+      log.symbol(of: .callback($0)) != nil || $0.info.notification.map { log.symbol(of: .notification($0)) != nil } == true
+    }
   }
 
   /// The most steps an explanation can have: each step accounts for a line
@@ -211,8 +220,10 @@ public final class ExplainSearch {
     /// In microseconds.
     var took: Int64
     var marks: [Mark]
-    /// Where the app was killed for its own memory, for a step that kills it.
-    var killedIn: ExplainHost.Delivered?
+    /// Where the app's code acted, for a step where it does.
+    var actedIn: ExplainHost.Delivered?
+    /// The app's callbacks and notifications in the step.
+    var deliveries = 0
   }
 
   /// One of a step's records that matters to the log, with its time from
@@ -242,8 +253,9 @@ public final class ExplainSearch {
     var from: StateDigest
     var step: Int
     var wait: Int64
-    /// The app's callback or notification where it is killed for its own memory (0: none).
-    var kill = 0
+    /// The app's callback or notification where it is killed for its own
+    /// memory, or (negative) where it begins a background task; 0: none.
+    var code = 0
   }
 
   /// The device steps actually taken (the others were read back from the
@@ -353,8 +365,9 @@ public final class ExplainSearch {
       }
       return (i, nil, false)
     }
-    let actions = ExplainAlphabet.actions(on: device.profile, screens: log.screens, windows: windows)
-    let ownMemory = device.host is ExplainHost
+    let actions = ExplainAlphabet.actions(on: device.profile, screens: log.screens, windows: windows,
+                                          notify: log.symbol(of: .callback(.userNotificationCenterWillPresent)) != nil)
+    let appCode = device.host is ExplainHost
     var depth = 0
     var complete: [Int] = []
     search: while complete.isEmpty {
@@ -418,29 +431,42 @@ public final class ExplainSearch {
           // The children: from the log's start (k = 0), the step's records may
           // begin the log at any of them, or all come before it; past its last
           // line they may go on (`after`): the log ends in the middle of the step.
-          var children: [(k: Int, skip: Int, after: Int, killed: (Transition, Int)?)] = []
+          var children: [(k: Int, skip: Int, after: Int, killed: (Transition, ExplainStep)?)] = []
           /// The step again, with the app killed for its own memory in its
           /// last callback or notification before `out[upTo]`: the step's
           /// records up to `out[upTo - 1]` and no more, when the kill gives them.
-          func killed(before upTo: Int) -> (Transition, Int)? {
-            guard ownMemory, upTo > 0, upTo < out.count, out[upTo].ord - 1 >= out[upTo - 1].ord else { return nil }
+          func killed(before upTo: Int) -> (Transition, ExplainStep)? {
+            guard appCode, upTo > 0, upTo < out.count, out[upTo].ord - 1 >= out[upTo - 1].ord else { return nil }
             let at = out[upTo].ord - 1
-            let move = Move(from: node.device, step: number, wait: 0, kill: at)
-            let made: Transition?
-            if let known = transitions[move] { made = known } else {
-              made = take(step, from: state, kill: at)
-              deviceAt = made?.to
-              if keeps { transitions[move] = .some(made) }
-            }
-            // Only a kill that leaves exactly the records before it is the one meant.
-            guard let made, made.marks.filter({ $0.ord != nil }) == taken.marks.filter({ ($0.ord ?? 0) > 0 && $0.ord! <= at })
+            guard let made = acted(Move(from: node.device, step: number, wait: 0, code: at), step.killed(at: at, in: ""))
             else { return nil }
-            return (made, at)
+            // Only a kill that leaves exactly the records before it is the one meant.
+            guard made.marks.filter({ $0.ord != nil }) == taken.marks.filter({ ($0.ord ?? 0) > 0 && $0.ord! <= at }) else { return nil }
+            return (made, step.killed(at: at, in: made.actedIn?.name ?? ""))
+          }
+          /// The step again, with the app's code beginning a background task
+          /// in its last callback or notification, when that leaves the step's records as they were.
+          func withTask() -> (Transition, ExplainStep)? {
+            let at = taken.deliveries
+            guard appCode, at > 0, let made = acted(Move(from: node.device, step: number, wait: 0, code: -at),
+                                                    step.beginningTask(at: at, in: "")), made.marks == taken.marks
+            else { return nil }
+            return (made, step.beginningTask(at: at, in: made.actedIn?.name ?? ""))
+          }
+          func acted(_ move: Move, _ acting: ExplainStep) -> Transition? {
+            if let known = transitions[move] { return known }
+            let made = take(acting, from: state)
+            deviceAt = made?.to
+            if keeps { transitions[move] = .some(made) }
+            return made
           }
           if node.k == 0 {
             for j in 0..<out.count {
               let (matched, at, late) = match(out[j...], from: 0, since: node.sinceMatched)
-              if matched == out.count - j || matched == n { children.append((matched, j, out.count - j - matched, nil)) } else {
+              if matched == out.count - j || matched == n {
+                children.append((matched, j, out.count - j - matched, nil))
+                if matched > 0, matched == out.count - j, let t = withTask() { children.append((matched, j, 0, t)) }
+              } else {
                 note(matched, at: at, late: late)
                 if matched > 0, let t = killed(before: j + matched) { children.append((matched, j, 0, t)) }
               }
@@ -448,7 +474,10 @@ public final class ExplainSearch {
             children.append((0, out.count, 0, nil))
           } else {
             let (matched, at, late) = match(out[...], from: node.k, since: node.sinceMatched)
-            if matched == out.count || node.k + matched == n { children.append((node.k + matched, 0, out.count - matched, nil)) }
+            if matched == out.count || node.k + matched == n {
+              children.append((node.k + matched, 0, out.count - matched, nil))
+              if matched > 0, matched == out.count, let t = withTask() { children.append((node.k + matched, 0, 0, t)) }
+            }
             else {
               note(node.k + matched, at: at, late: late)
               if matched > 0, let t = killed(before: matched) { children.append((node.k + matched, 0, 0, t)) }
@@ -456,14 +485,14 @@ public final class ExplainSearch {
           }
           for (k, skip, after, killed) in children {
             let taken = killed?.0 ?? taken
-            let step = killed.map { step.killed(at: $0.1, in: $0.0.killedIn?.name ?? "") } ?? step
-            // The records kept: those up to the kill, or all of them.
-            let kept = killed == nil ? out.count : k - node.k + skip
+            let step = killed?.1 ?? step
+            // The records kept: those up to a kill, or all of them.
+            let kept = step.killedAt == 0 ? out.count : k - node.k + skip
             let sinceMatched = k > node.k ? taken.took - out[kept - 1 - after].time : taken.took + node.sinceMatched
             let idle = k > node.k ? 0 : node.idle + 1
             if idle > options.maxUnlogged { idleCut = true; continue }
             // A kill ends the process: a Flutter framework's state goes with it.
-            let last = killed == nil ? last : log.flutterWalks ? -1 : out[kept - 1].symbol
+            let last = step.killedAt == 0 ? last : log.flutterWalks ? -1 : out[kept - 1].symbol
             let digest = key(taken.to, k: k, last: last, sinceMatched: sinceMatched, cut: after > 0)
             let edge = Edge(parent: index, step: step, events: node.k..<k, before: out.prefix(skip).map(\.symbol),
                             after: out[..<kept].suffix(after).map(\.symbol))
@@ -486,7 +515,7 @@ public final class ExplainSearch {
             if k < n, states[taken.to] == nil {
               if deviceAt != taken.to {
                 // Read back: the node needs the state itself.
-                _ = take(step, from: state, kill: step.killedAt)
+                _ = take(step, from: state)
                 deviceAt = taken.to
               }
               states[taken.to] = device.saveState()
@@ -576,14 +605,15 @@ public final class ExplainSearch {
 
   /// Takes `step` from `state` on the device: what it did, or nil when it
   /// does not apply there or the device refuses it.
-  func take(_ step: ExplainStep, from state: DeviceState, kill: Int = 0) -> Transition? {
+  func take(_ step: ExplainStep, from state: DeviceState) -> Transition? {
     device.restoreState(state)
     guard applies(step) else { return nil }
     let mark = device.trace.records.count
     let start = device.now
     let host = device.host as? ExplainHost
-    do { try (kill > 0 ? step.killed(at: kill, in: "") : step).take(on: device, app: app) } catch { return nil }
-    if kill > 0 && host?.killedIn == nil { return nil }  // the step delivered fewer
+    do { try step.take(on: device, app: app) } catch { return nil }
+    let acts = step.killedAt > 0 || step.taskAt > 0
+    if acts && host?.actedIn == nil { return nil }  // the step delivered fewer
     simulated += 1
     // A search of a long log goes back and forth between states through
     // thousands of steps: their dead deadlines would pile up in each.
@@ -613,7 +643,7 @@ public final class ExplainSearch {
       if s >= 0 { marks.append(.symbol(s, time, ord)) }
     }
     return Transition(to: fingerprint(), took: (device.now - start).microseconds, marks: marks,
-                      killedIn: kill > 0 ? host?.killedIn : nil)
+                      actedIn: acts ? host?.actedIn : nil, deliveries: ord)
   }
 
   /// The ways of the same length the search keeps into a state: what bounds
