@@ -445,7 +445,9 @@ public final class ExplainSearch {
             return (made, step.killed(at: at, in: made.actedIn?.name ?? ""))
           }
           /// The step again, with the app's code beginning a background task
-          /// in its last callback or notification, when that leaves the step's records as they were.
+          /// in its last callback or notification, when that leaves the step's
+          /// records as they were (tried where lines follow: at the end of the
+          /// log a task changes nothing it shows).
           func withTask() -> (Transition, ExplainStep)? {
             let at = taken.deliveries
             guard appCode, at > 0, let made = acted(Move(from: node.device, step: number, wait: 0, code: -at),
@@ -465,7 +467,7 @@ public final class ExplainSearch {
               let (matched, at, late) = match(out[j...], from: 0, since: node.sinceMatched)
               if matched == out.count - j || matched == n {
                 children.append((matched, j, out.count - j - matched, nil))
-                if matched > 0, matched == out.count - j, let t = withTask() { children.append((matched, j, 0, t)) }
+                if matched > 0, matched == out.count - j, matched < n, let t = withTask() { children.append((matched, j, 0, t)) }
               } else {
                 note(matched, at: at, late: late)
                 if matched > 0, let t = killed(before: j + matched) { children.append((matched, j, 0, t)) }
@@ -476,7 +478,7 @@ public final class ExplainSearch {
             let (matched, at, late) = match(out[...], from: node.k, since: node.sinceMatched)
             if matched == out.count || node.k + matched == n {
               children.append((node.k + matched, 0, out.count - matched, nil))
-              if matched > 0, matched == out.count, let t = withTask() { children.append((node.k + matched, 0, 0, t)) }
+              if matched > 0, matched == out.count, node.k + matched < n, let t = withTask() { children.append((node.k + matched, 0, 0, t)) }
             }
             else {
               note(node.k + matched, at: at, late: late)
