@@ -241,13 +241,21 @@ public struct ExplainReport {
     if a.options.appCode, !a.result.explanations.isEmpty {
       out.append("no sequence of the ordinary steps explains the log; explained with \(wider)")
     }
-    if a.widened != nil { out.append("nor is it explained with \(wider)") }
+    if let w = a.widened {
+      let further = w.reached > a.result.reached ? " (with them the first \(w.reached) of its lines are)" : ""
+      out.append("nor is it explained with \(wider)\(further)")
+    }
     for q in a.quirksExplaining {
       out.append("with --quirk \(q) the log is explained: a documented variant of iOS, not lifesim's default "
                  + "(docs/reference.md \(q.reference): \(q.summary))")
     }
     if !a.quirksTried.isEmpty && a.quirksExplaining.isEmpty {
       out.append("nor with any one quirk (tried \(a.quirksTried.map(\.description).joined(separator: ", ")))")
+    }
+    if let w = a.widened, w.searchedAll, a.quirksExplaining.isEmpty {
+      out.append("what explain does not model may be why: the app's code doing more than passing its memory limit or "
+                 + "beginning a background task (ending a task, timers), windows side by side, "
+                 + (a.options.quirks.members.isEmpty ? "several quirks at once" : "other quirks"))
     }
     return out
   }

@@ -43,6 +43,25 @@ struct ExplainQuirkCLITests {
     #expect(!r.stderr.contains("--quirk prewarm_skips_launch_methods the log"), "\(r.stderr)")
   }
 
+  @Test func aLogNothingExplainsSaysWhatWasTriedAndWhatIsNotModelled() throws {
+    let path = tempPath("explain-nothing.log")
+    try """
+      applicationDidBecomeActive:
+      applicationDidBecomeActive:
+      applicationWillTerminate:
+      applicationDidEnterBackground:
+
+      """.write(toFile: path, atomically: true, encoding: .utf8)
+    let r = try lifesim(["explain", path])
+    #expect(r.status == 1)
+    #expect(r.stdout.contains("first line no sequence reaches: line 3: applicationWillTerminate:"), "\(r.stdout)")
+    for note in ["nor is it explained with the app's own code in a step (passing its memory limit, beginning a background task)",
+                 "nor with any one quirk (tried background_launch_enters_background, prewarm_skips_launch_methods)",
+                 "what explain does not model may be why: "] {
+      #expect(r.stderr.contains("lifesim explain: " + note), "\(r.stderr)")
+    }
+  }
+
   @Test func anUnknownQuirkIsRefusedWithTheKnownNames() throws {
     let r = try lifesim(["explain", try Self.logPath(), "--quirk", "background_launch"])
     #expect(r.status == 2)
