@@ -14,7 +14,9 @@ public struct ExplainReport {
   }
 
   var device: String {
-    "iOS \(options.ios)" + (options.model.map { ", \($0.name)" } ?? "") + (result.scenes ? ", an app with scenes" : ", an app without scenes")
+    let quirks = options.quirks.members.map(\.description)
+    return "iOS \(options.ios)" + (options.model.map { ", \($0.name)" } ?? "") + (result.scenes ? ", an app with scenes" : ", an app without scenes")
+      + (quirks.isEmpty ? "" : ", quirk\(quirks.count == 1 ? "" : "s") " + quirks.joined(separator: ", "))
   }
 
   /// The first line of the report: what was read, and the device.

@@ -29,6 +29,8 @@ struct ExplainQuirkCLITests {
     let r = try lifesim(["explain", try Self.logPath(), "--quirk", "background_launch_enters_background", "-o", script])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.contains("1. background_fetch com.example.app"), "\(r.stdout)")
+    #expect(r.stdout.hasPrefix("5 lifecycle lines (text), 0 ignored; iOS 17, an app without scenes, quirk background_launch_enters_background\n"),
+            "\(r.stdout)")
     let text = try String(contentsOfFile: script, encoding: .utf8)
     #expect(text.contains("quirks = { background_launch_enters_background = true }"), "\(text)")
     let run = try lifesim(["run", script])
