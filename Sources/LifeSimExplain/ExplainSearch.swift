@@ -431,7 +431,8 @@ public final class ExplainSearch {
           // The children: from the log's start (k = 0), the step's records may
           // begin the log at any of them, or all come before it; past its last
           // line they may go on (`after`): the log ends in the middle of the step.
-          var children: [(k: Int, skip: Int, after: Int, killed: (Transition, ExplainStep)?)] = []
+          // With a step where the app's code acts (a kill, a task), the step and what it did.
+          var children: [(k: Int, skip: Int, after: Int, acting: (Transition, ExplainStep)?)] = []
           /// The step again, with the app killed for its own memory in its
           /// last callback or notification before `out[upTo]`: the step's
           /// records up to `out[upTo - 1]` and no more, when the kill gives them.
@@ -485,9 +486,9 @@ public final class ExplainSearch {
               if matched > 0, let t = killed(before: matched) { children.append((node.k + matched, 0, 0, t)) }
             }
           }
-          for (k, skip, after, killed) in children {
-            let taken = killed?.0 ?? taken
-            let step = killed?.1 ?? step
+          for (k, skip, after, acting) in children {
+            let taken = acting?.0 ?? taken
+            let step = acting?.1 ?? step
             // The records kept: those up to a kill, or all of them.
             let kept = step.killedAt == 0 ? out.count : k - node.k + skip
             let sinceMatched = k > node.k ? taken.took - out[kept - 1 - after].time : taken.took + node.sinceMatched
