@@ -6,17 +6,73 @@ public struct ExplainStep: Equatable, Sendable {
     case launch, home, lock, unlock, call, endCall, switcher, kill, memoryWarning, memoryPressure, backgroundFetch
     case interrupt(Interruption), endInterrupt, switchTo, openNotification, openRemoteNotification, openURL, silentPush
     case prewarm, runIntent
+    /// One of the app's notifications arrives (and, in front, the app may present it).
+    case notify
     /// The app's own screen changes: a view controller of a class pushed or
     /// presented, the top one popped, the presented one dismissed.
     case push(String), pop, present(String), dismiss
+    /// Another window of the app opened; window `n` (its place in
+    /// `app.scenes`, from 1) closed in the switcher, or disconnected by the
+    /// system in the background.
+    case openScene, closeScene(Int), disconnectScene(Int)
     case advance(SimTime)
   }
   public var kind: Kind
+  /// The app's own code passes its memory limit in its `killedAt`-th
+  /// callback or notification of the step (from 1), `killedIn`, and its
+  /// process is killed there: 0 when it is not.
+  public var killedAt = 0
+  public var killedIn = ""
+  /// The app's own code begins a background task (and does not end it) in
+  /// its `taskAt`-th callback or notification of the step, `taskIn`: 0 when it does not.
+  public var taskAt = 0
+  public var taskIn = ""
 
   public init(_ kind: Kind) { self.kind = kind }
 
-  /// Its name, as `lifesim explore` names its steps (`launch com.example.app`, `advance 10`).
+  /// The step with the app killed for its own memory in its `at`-th callback
+  /// or notification of it, `name`.
+  func killed(at: Int, in name: String) -> ExplainStep {
+    var s = self
+    s.killedAt = at
+    s.killedIn = name
+    return s
+  }
+
+  /// The step with the app's code beginning a background task in its `at`-th
+  /// callback or notification of it, `name`.
+  func beginningTask(at: Int, in name: String) -> ExplainStep {
+    var s = self
+    s.taskAt = at
+    s.taskIn = name
+    return s
+  }
+
+  /// Its name, as `lifesim explore` names its steps, with what the app's
+  /// own code does in it, if anything.
   public func name(bundle: String) -> String {
+    if killedAt > 0 { return base(bundle: bundle) + ", killed in \(killedIn) (own memory)" }
+    if taskAt > 0 { return base(bundle: bundle) + ", background task begun in \(taskIn)" }
+    return base(bundle: bundle)
+  }
+
+  /// What it is, in words, for the explanation.
+  public var words: String {
+    if killedAt > 0 { return baseWords + "; in its \(killedIn) the app's code passes its memory limit and is killed" }
+    if taskAt > 0 { return baseWords + "; in its \(taskIn) the app's code begins a background task" }
+    return baseWords
+  }
+
+  /// The Lua that takes it on `dev`, with the app `app`; what the app's own
+  /// code does in it is the script's `code` (`ExplainReport.codeLua`) told where.
+  public var lua: String {
+    if killedAt > 0 { return "calls, die_at = 0, \(killedAt); \(baseLua); die_at = nil" }
+    if taskAt > 0 { return "calls, task_at = 0, \(taskAt); \(baseLua); task_at = nil" }
+    return baseLua
+  }
+
+  /// Its name, as `lifesim explore` names its steps (`launch com.example.app`, `advance 10`).
+  func base(bundle: String) -> String {
     switch kind {
     case .launch: return "launch \(bundle)"
     case .home: return "home"
@@ -38,10 +94,14 @@ public struct ExplainStep: Equatable, Sendable {
     case .silentPush: return "silent_push \(bundle)"
     case .prewarm: return "prewarm \(bundle)"
     case .runIntent: return "run_intent \(bundle)"
+    case .notify: return "notify \(bundle)"
     case .push(let c): return "push \(LogReader.shownClass(c))"
     case .pop: return "pop"
     case .present(let c): return "present \(LogReader.shownClass(c))"
     case .dismiss: return "dismiss"
+    case .openScene: return "open_scene"
+    case .closeScene(let n): return "close_scene \(n)"
+    case .disconnectScene(let n): return "disconnect_scene \(n)"
     case .advance(let t): return "advance \(formatNumber(t.seconds))"
     }
   }
@@ -51,13 +111,15 @@ public struct ExplainStep: Equatable, Sendable {
   /// tells two explanations apart when a log shows the same of each.
   func story(bundle: String) -> String {
     switch kind {
-    case .switchTo, .openNotification, .openRemoteNotification, .openURL: return ExplainStep(.launch).name(bundle: bundle)
+    case .switchTo, .openNotification, .openRemoteNotification, .openURL:
+      var launch = self
+      launch.kind = .launch
+      return launch.name(bundle: bundle)
     default: return name(bundle: bundle)
     }
   }
 
-  /// What it is, in words, for the explanation.
-  public var words: String {
+  var baseWords: String {
     switch kind {
     case .launch: return "the user taps the app's icon"
     case .home: return "the user goes to the Home Screen"
@@ -84,16 +146,19 @@ public struct ExplainStep: Equatable, Sendable {
     case .silentPush: return "a silent push wakes the app"
     case .prewarm: return "the system prewarms the app (iOS 15+): its process starts before any tap"
     case .runIntent: return "Shortcuts or Siri runs one of the app's App Intents in the background (iOS 16+)"
+    case .notify: return "one of the app's notifications arrives"
     case .push(let c): return "the app pushes a \(LogReader.shownClass(c))"
     case .pop: return "the app pops its top view controller"
     case .present(let c): return "the app presents a \(LogReader.shownClass(c))"
     case .dismiss: return "the app dismisses its presented view controller"
+    case .openScene: return "the user opens another window of the app"
+    case .closeScene(let n): return "the user closes the app's window \(n) in the switcher"
+    case .disconnectScene(let n): return "the system disconnects the app's window \(n), in the background, to reclaim its memory"
     case .advance(let t): return "time passes: \(formatNumber(t.seconds)) s"
     }
   }
 
-  /// The Lua that takes it on `dev`, with the app `app`.
-  public var lua: String {
+  var baseLua: String {
     switch kind {
     case .launch: return "dev:launch(app)"
     case .home: return "dev:home()"
@@ -115,10 +180,14 @@ public struct ExplainStep: Equatable, Sendable {
     case .silentPush: return "dev:silent_push(app)"
     case .prewarm: return "dev:prewarm(app)"
     case .runIntent: return "dev:run_intent(app, { name = \"\(ExplainStep.intent)\" })"
+    case .notify: return "dev:notify(app)"
     case .push(let c): return "app:push{ class = \(quoted(LogReader.shownClass(c))), from = \"code\" }"
     case .pop: return "app:pop()"
     case .present(let c): return "app:present{ class = \(quoted(LogReader.shownClass(c))), from = \"code\" }"
     case .dismiss: return "app:dismiss()"
+    case .openScene: return "app:open_scene()"
+    case .closeScene(let n): return "app.scenes[\(n)]:close()"
+    case .disconnectScene(let n): return "app.scenes[\(n)]:disconnect()"
     case .advance(let t): return "dev:advance(\(formatNumber(t.seconds)))"
     }
   }
@@ -130,8 +199,16 @@ public struct ExplainStep: Equatable, Sendable {
   /// fetch, a push), so that a log of a background launch can be explained.
   public static let backgroundModes = ["fetch", "remote-notification"]
 
-  /// Takes it on the device.
+  /// Takes it on the device; one where the app's own code acts, on a device
+  /// whose app code is explain's (`ExplainSearch` with `appCode`).
   public func take(on device: Device, app: AppID) throws {
+    guard killedAt > 0 || taskAt > 0, let host = device.host as? ExplainHost else { return try takeBase(on: device, app: app) }
+    host.arm(kill: killedAt, task: taskAt)
+    defer { host.arm(kill: 0, task: 0) }
+    try takeBase(on: device, app: app)
+  }
+
+  func takeBase(on device: Device, app: AppID) throws {
     switch kind {
     case .launch: try device.launch(app)
     case .home: try device.home()
@@ -152,10 +229,14 @@ public struct ExplainStep: Equatable, Sendable {
     case .silentPush: try device.silentPush(app)
     case .prewarm: try device.prewarm(app)
     case .runIntent: try device.runIntent(app, name: ExplainStep.intent, opensApp: false)
+    case .notify: try device.notify(app, remote: false)
     case .push(let c): try device.push(ObjectSpec(className: c, creation: .code), app: app)
     case .pop: try device.pop(app: app)
     case .present(let c): try device.present(ObjectSpec(className: c, creation: .code), style: nil, app: app)
     case .dismiss: try device.dismiss(app: app)
+    case .openScene: try device.openScene(app)
+    case .closeScene(let n): try device.closeScene(app, scene: device[app].scenes[n - 1].number)
+    case .disconnectScene(let n): try device.disconnectScene(app, scene: device[app].scenes[n - 1].number)
     case .advance(let t): try device.advance(by: t)
     }
   }
@@ -179,7 +260,10 @@ public enum ExplainAlphabet {
 
   /// The actions and events, without the waits; with `screens` (the
   /// view-controller classes a log names), the app's own screen changes too.
-  public static func actions(on profile: OSProfile? = nil, screens: [String] = []) -> [ExplainStep] {
+  /// With `notify`, a notification that arrives: for an app whose log shows
+  /// it presents one in front (what else it does, the log cannot show).
+  public static func actions(on profile: OSProfile? = nil, screens: [String] = [], windows: Bool = false,
+                             notify: Bool = false) -> [ExplainStep] {
     // A prewarm before iOS 15 and an intent before 16 are no step of the
     // device's: offering them would only widen the search.
     let modern: [ExplainStep] = (profile.map { $0.prewarms } ?? true ? [.init(.prewarm)] : [])
@@ -188,7 +272,16 @@ public enum ExplainAlphabet {
       .init(.interrupt(.notificationCenter)), .init(.interrupt(.notificationCenterPeek)), .init(.interrupt(.controlCenter)),
       .init(.interrupt(.alert)), .init(.interrupt(.siri)), .init(.endInterrupt), .init(.switchTo),
       .init(.openNotification), .init(.openRemoteNotification), .init(.openURL), .init(.silentPush),
-    ] + modern + screenSteps(screens)
+    ] + modern + (notify ? [.init(.notify)] : []) + screenSteps(screens) + (windows ? windowSteps : [])
+  }
+
+  /// The most windows the search gives the app: each one more multiplies
+  /// the states a search goes through.
+  public static let windows = 3
+
+  /// Another window opened, each window closed or disconnected.
+  static var windowSteps: [ExplainStep] {
+    [.init(.openScene)] + (1...windows).map { ExplainStep(.closeScene($0)) } + (1...windows).map { ExplainStep(.disconnectScene($0)) }
   }
 
   /// Pushing or presenting each class the log names, popping and dismissing:

@@ -21,8 +21,13 @@ extension ExplainSearch {
 extension ExplainReport {
   /// The Lua that gives the app a handler for each callback it implements
   /// (`ExplainSearch.implemented(by:)`), so that UIKit sends it as it did.
-  var implementedLua: String {
-    ExplainSearch.implemented(by: log).map { "app:on(\(quoted($0.selector)), function() end)  -- the log shows the app implements it\n" }
-      .joined()
+  /// With `kills`, the app's code (`codeLua`) is the handler of the one
+  /// whose own handler takes the place of every other (`stateRestorationActivityForScene:`),
+  /// so that it runs there too.
+  func implementedLua(kills: Bool) -> String {
+    ExplainSearch.implemented(by: log).map {
+      let f = kills && $0 == .stateRestorationActivity ? "code" : "function() end"
+      return "app:on(\(quoted($0.selector)), \(f))  -- the log shows the app implements it\n"
+    }.joined()
   }
 }

@@ -14,7 +14,9 @@ public struct ExplainReport {
   }
 
   var device: String {
-    "iOS \(options.ios)" + (options.model.map { ", \($0.name)" } ?? "") + (result.scenes ? ", an app with scenes" : ", an app without scenes")
+    let quirks = options.quirks.members.map(\.description)
+    return "iOS \(options.ios)" + (options.model.map { ", \($0.name)" } ?? "") + (result.scenes ? ", an app with scenes" : ", an app without scenes")
+      + (quirks.isEmpty ? "" : ", quirk\(quirks.count == 1 ? "" : "s") " + quirks.joined(separator: ", "))
   }
 
   /// The first line of the report: what was read, and the device.
@@ -186,11 +188,18 @@ public struct ExplainReport {
     s += "-- kept to the kinds the log shows, are the log's lines.\n"
     var device = "ios = \(options.ios), seed = 1"
     if let m = options.model { device += ", model = \(quoted(m.name))" }
+    if let m = options.memoryMB { device += ", memory_mb = \(m)" }
+    if ExplainSearch.passcode(log) { device += ", passcode = true" }
+    let quirks = options.quirks.members
+    if !quirks.isEmpty { device += ", quirks = { " + quirks.map { "\($0) = true" }.joined(separator: ", ") + " }" }
     s += "local dev = lifesim.device{ \(device) }\n"
     let modes = ExplainStep.backgroundModes.map(quoted).joined(separator: ", ")
     let root = log.screens.first.map { ", root = { class = \(quoted(LogReader.shownClass($0))), from = \"code\" }" } ?? ""
-    s += "local app = dev:install{ bundle = \(quoted(options.bundle)), scenes = \(result.scenes), background_modes = { \(modes) }\(root) }\n"
-    s += implementedLua + "\n"
+    let exits = options.quirks.contains(.exitsOnSuspendTerminateOnly) ? ", exits_on_suspend = true" : ""
+    s += "local app = dev:install{ bundle = \(quoted(options.bundle)), scenes = \(result.scenes), background_modes = { \(modes) }\(exits)\(root) }\n"
+    let acts = e.steps.contains { $0.step.killedAt > 0 || $0.step.taskAt > 0 }
+    if acts, let limit = options.limitMB { s += codeLua(limit: limit) }
+    s += implementedLua(kills: acts) + "\n"
     s += log.flutterWalks ? flutterLogged : logged
     for step in e.steps { s += "\(step.step.lua)  -- \(step.step.words); \(lines(step))\n" }
     let before = e.beforeLog, after = e.afterLog
@@ -203,6 +212,54 @@ public struct ExplainReport {
     s += "local got = logged()\n"
     s += "lifesim.expect_callbacks({ table.unpack(got, \(before.count + 1)\(after.isEmpty ? "" : ", #got - \(after.count)")) }, expected)\n"
     return s
+  }
+
+  /// The Lua of the app's own code where a step has it act: it runs in
+  /// every callback and notification, and in the step's `die_at`-th
+  /// allocates past the app's limit, so that jetsam kills it, or in its
+  /// `task_at`-th begins a background task.
+  func codeLua(limit: Int) -> String {
+    var s = "-- The app's code runs in each callback and notification; where a step sets die_at, in its die_at-th\n"
+    s += "-- of that step, it allocates past the app's limit (\(limit) MB) and jetsam kills the process; where\n"
+    s += "-- a step sets task_at, in its task_at-th it begins a background task, which it never ends.\n"
+    s += "local die_at, task_at, calls = nil, nil, 0\n"
+    s += "local function code(ctx)\n"
+    s += "  calls = calls + 1\n"
+    s += "  if calls == task_at then ctx:begin_background_task(\"explain\") end\n"
+    s += "  if calls == die_at then ctx:allocate(\(limit)) end\n"
+    s += "end\n"
+    s += "app:on(\"*\", code)\n"
+    s += "for _, n in ipairs{ " + AppNotification.allCases.map { quoted($0.name) }.joined(separator: ", ") + " } do app:observe(n, code) end\n"
+    return s
+  }
+
+  /// The notes on standard error after the report: which wider search or
+  /// quirk explains a log the first search did not.
+  public static func notes(_ a: ExplainAnswer) -> [String] {
+    var out: [String] = []
+    let wider = a.result.scenes && a.options.model?.showsWindowsSideBySide != false
+      ? "the app's other windows opened, closed or disconnected and its own code in a step (passing its memory limit, beginning a background task)"
+      : "the app's own code in a step (passing its memory limit, beginning a background task)"
+    if a.options.appCode, !a.result.explanations.isEmpty {
+      out.append("no sequence of the ordinary steps explains the log; explained with \(wider)")
+    }
+    if let w = a.widened {
+      let further = w.reached > a.result.reached ? " (with them the first \(w.reached) of its lines are)" : ""
+      out.append("nor is it explained with \(wider)\(further)")
+    }
+    for q in a.quirksExplaining {
+      out.append("with --quirk \(q) the log is explained: a documented variant of iOS, not lifesim's default "
+                 + "(docs/reference.md \(q.reference): \(q.summary))")
+    }
+    if !a.quirksTried.isEmpty && a.quirksExplaining.isEmpty {
+      out.append("nor with any one quirk (tried \(a.quirksTried.map(\.description).joined(separator: ", ")))")
+    }
+    if let w = a.widened, w.searchedAll, a.quirksExplaining.isEmpty {
+      out.append("what explain does not model may be why: the app's code doing more than passing its memory limit or "
+                 + "beginning a background task (ending a task, timers), windows side by side, "
+                 + (a.options.quirks.members.isEmpty ? "several quirks at once" : "other quirks"))
+    }
+    return out
   }
 
   /// The Lua that keeps, of the app's trace, the log's kinds of line.

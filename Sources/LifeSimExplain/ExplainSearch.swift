@@ -20,7 +20,31 @@ public struct ExplainOptions: Sendable {
   public var maxUnlogged = 3
   /// The app's bundle id in the explanation and the script.
   public var bundle = "com.example.app"
+  /// The documented variants (reference §8) the device has. With
+  /// `exits_on_suspend_terminate_only`, the app is one with
+  /// UIApplicationExitsOnSuspend: the only apps that quirk is about.
+  public var quirks = QuirkSet()
+  /// Whether the app may open, close and lose other windows (a scene app on
+  /// a device that shows several: an iPad, or any model when none is given).
+  public var windows = false
+  /// Whether the app's own code may act inside a step: pass its memory
+  /// limit, and be killed there, or begin a background task.
+  public var appCode = false
   public init() {}
+
+  /// The device's memory when the app may be killed for its own: the model's,
+  /// or this (the per-process limit follows from it).
+  public static let ownMemoryMB = 4096
+
+  /// The memory the device is made with: none unless the app may pass its
+  /// limit (a device with none has no limit).
+  public var memoryMB: Int? { appCode && model == nil ? Self.ownMemoryMB : nil }
+
+  /// The app's memory limit, when it may pass it: what its code allocates to.
+  public var limitMB: Int? {
+    guard appCode else { return nil }
+    return model?.perProcessLimitMB ?? DeviceModel.defaultLimitMB(ramMB: Self.ownMemoryMB)
+  }
 }
 
 /// One step of an explanation and the log lines it accounts for.
@@ -110,14 +134,24 @@ public final class ExplainSearch {
   public init(log: ParsedLog, options: ExplainOptions) throws {
     self.log = log
     self.options = options
-    device = Device(profile: try OSProfile(version: options.ios), seed: 1, model: options.model)
+    device = Device(profile: try OSProfile(version: options.ios), seed: 1, model: options.model,
+                    memoryMB: options.memoryMB, quirks: options.quirks)
     device.trapsOnViolation = false
+    device.passcode = Self.passcode(log)
     let scenes = options.scenes ?? log.namesSceneMethods
     // A log that names screens is of an app with view controllers: the
     // first screen it names is its root.
     let root = log.screens.first.map { ObjectSpec(className: $0, creation: .code) }
-    app = try device.install(AppConfig(bundle: options.bundle, scenes: scenes, backgroundModes: ExplainStep.backgroundModes,
-                                       root: root))
+    app = try device.install(AppConfig(bundle: options.bundle, scenes: scenes,
+                                       exitsOnSuspend: options.quirks.contains(.exitsOnSuspendTerminateOnly),
+                                       backgroundModes: ExplainStep.backgroundModes, root: root))
+    if options.appCode, let limit = device.perProcessLimitMB {
+      // The app's code runs in every callback and notification, and passes
+      // its limit where a step says.
+      device.host = ExplainHost(app: app, allocates: Double(limit))
+      device.setHandlesAll(for: app)
+      for n in AppNotification.allCases { device.setObserved(n, for: app) }
+    }
     callbackSymbol = Callback.allCases.map { log.symbol(of: .callback($0)) ?? -1 }
     for c in Self.implemented(by: log) { device[app].implemented.insert(c) }
     notificationSymbol = AppNotification.allCases.map { log.symbol(of: .notification($0)) ?? -1 }
@@ -126,6 +160,14 @@ public final class ExplainSearch {
     timed = log.events.count > 1 && log.events.allSatisfy { $0.time != nil }
     depth = options.depth ?? Self.longest(lines: log.events.count, maxUnlogged: options.maxUnlogged)
     maxStates = options.maxStates ?? Self.defaultMaxStates(lines: log.events.count)
+  }
+
+  /// Whether the device has a passcode: when the log shows protected data
+  /// locking or unlocking, which only a passcode brings (reference §0).
+  public static func passcode(_ log: ParsedLog) -> Bool {
+    [Callback.protectedDataWillBecomeUnavailable, .protectedDataDidBecomeAvailable].contains {
+      log.symbol(of: .callback($0)) != nil || $0.info.notification.map { log.symbol(of: .notification($0)) != nil } == true
+    }
   }
 
   /// The most steps an explanation can have: each step accounts for a line
@@ -139,6 +181,10 @@ public final class ExplainSearch {
 
   /// Whether the app adopts scenes on this device.
   public var scenes: Bool { device.apps[Int(app.index)].model == .scene }
+
+  /// Whether the search gives the app other windows: a scene app, with
+  /// `windows`, on a model that shows several (or none given).
+  var windows: Bool { options.windows && scenes && options.model?.showsWindowsSideBySide != false }
 
   struct Edge {
     var parent: Int
@@ -174,17 +220,31 @@ public final class ExplainSearch {
     /// In microseconds.
     var took: Int64
     var marks: [Mark]
+    /// Where the app's code acted, for a step where it does.
+    var actedIn: ExplainHost.Delivered?
+    /// The app's callbacks and notifications in the step.
+    var deliveries = 0
   }
 
   /// One of a step's records that matters to the log, with its time from
   /// the step's start in microseconds.
-  enum Mark {
+  /// Each has the count of the app's callbacks and notifications in the
+  /// step up to it (its own included): where the app's code runs.
+  enum Mark: Equatable {
     /// A record of one of the log's kinds.
-    case symbol(Int, Int64)
+    case symbol(Int, Int64, Int)
     /// For a Flutter log: the state the iOS embedding reports, in `Flutter.states` order.
-    case flutter(Int, Int64)
+    case flutter(Int, Int64, Int)
     /// For a Flutter log: the process ended (the framework's state goes with it).
     case died
+
+    /// Its count of callbacks and notifications (a death has none).
+    var ord: Int? {
+      switch self {
+      case .symbol(_, _, let o), .flutter(_, _, let o): return o
+      case .died: return nil
+      }
+    }
   }
 
   /// A step from a device state: the step's index in the alphabet, or -1
@@ -193,6 +253,9 @@ public final class ExplainSearch {
     var from: StateDigest
     var step: Int
     var wait: Int64
+    /// The app's callback or notification where it is killed for its own
+    /// memory, or (negative) where it begins a background task; 0: none.
+    var code = 0
   }
 
   /// The device steps actually taken (the others were read back from the
@@ -277,7 +340,7 @@ public final class ExplainSearch {
     /// does not is, its kind, and whether only its time was wrong.
     /// Times are from the step's start; the last line matched was `since` before it.
     let launch = Self.launchMarks(log)
-    func match(_ out: ArraySlice<(symbol: Int, time: Int64)>, from k: Int, since: Int64) -> (Int, Int?, Bool) {
+    func match(_ out: ArraySlice<(symbol: Int, time: Int64, ord: Int)>, from k: Int, since: Int64) -> (Int, Int?, Bool) {
       var prev = -since
       var i = 0
       var launching = false
@@ -302,7 +365,9 @@ public final class ExplainSearch {
       }
       return (i, nil, false)
     }
-    let actions = ExplainAlphabet.actions(on: device.profile, screens: log.screens)
+    let actions = ExplainAlphabet.actions(on: device.profile, screens: log.screens, windows: windows,
+                                          notify: log.symbol(of: .callback(.userNotificationCenterWillPresent)) != nil)
+    let appCode = device.host is ExplainHost
     var depth = 0
     var complete: [Int] = []
     search: while complete.isEmpty {
@@ -347,46 +412,93 @@ public final class ExplainSearch {
             taken = made
           }
           result.steps += 1
-          var out: [(symbol: Int, time: Int64)] = []
+          var out: [(symbol: Int, time: Int64, ord: Int)] = []
           defer { for o in out { sent[o.symbol] = true } }
           var last = node.last
           for mark in taken.marks {
             switch mark {
             case .died:
               last = -1  // `last` is the framework's state; a new process has none.
-            case .flutter(let to, let time):
-              for state in Flutter.walk(from: last, to: to) where flutterSymbol[state] >= 0 { out.append((flutterSymbol[state], time)) }
+            case .flutter(let to, let time, let ord):
+              for state in Flutter.walk(from: last, to: to) where flutterSymbol[state] >= 0 { out.append((flutterSymbol[state], time, ord)) }
               last = to
-            case .symbol(let s, let time):
+            case .symbol(let s, let time, let ord):
               guard !(log.collapsesRepeats && s == last) else { continue }
-              out.append((s, time))
+              out.append((s, time, ord))
               last = s
             }
           }
           // The children: from the log's start (k = 0), the step's records may
           // begin the log at any of them, or all come before it; past its last
           // line they may go on (`after`): the log ends in the middle of the step.
-          var children: [(k: Int, skip: Int, after: Int)] = []
+          // With a step where the app's code acts (a kill, a task), the step and what it did.
+          var children: [(k: Int, skip: Int, after: Int, acting: (Transition, ExplainStep)?)] = []
+          /// The step again, with the app killed for its own memory in its
+          /// last callback or notification before `out[upTo]`: the step's
+          /// records up to `out[upTo - 1]` and no more, when the kill gives them.
+          func killed(before upTo: Int) -> (Transition, ExplainStep)? {
+            guard appCode, upTo > 0, upTo < out.count, out[upTo].ord - 1 >= out[upTo - 1].ord else { return nil }
+            let at = out[upTo].ord - 1
+            guard let made = acted(Move(from: node.device, step: number, wait: 0, code: at), step.killed(at: at, in: ""))
+            else { return nil }
+            // Only a kill that leaves exactly the records before it is the one meant.
+            guard made.marks.filter({ $0.ord != nil }) == taken.marks.filter({ ($0.ord ?? 0) > 0 && $0.ord! <= at }) else { return nil }
+            return (made, step.killed(at: at, in: made.actedIn?.name ?? ""))
+          }
+          /// The step again, with the app's code beginning a background task
+          /// in its last callback or notification, when that leaves the step's
+          /// records as they were (tried where lines follow: at the end of the
+          /// log a task changes nothing it shows).
+          func withTask() -> (Transition, ExplainStep)? {
+            let at = taken.deliveries
+            guard appCode, at > 0, let made = acted(Move(from: node.device, step: number, wait: 0, code: -at),
+                                                    step.beginningTask(at: at, in: "")), made.marks == taken.marks
+            else { return nil }
+            return (made, step.beginningTask(at: at, in: made.actedIn?.name ?? ""))
+          }
+          func acted(_ move: Move, _ acting: ExplainStep) -> Transition? {
+            if let known = transitions[move] { return known }
+            let made = take(acting, from: state)
+            deviceAt = made?.to
+            if keeps { transitions[move] = .some(made) }
+            return made
+          }
           if node.k == 0 {
             for j in 0..<out.count {
               let (matched, at, late) = match(out[j...], from: 0, since: node.sinceMatched)
-              if matched == out.count - j || matched == n { children.append((matched, j, out.count - j - matched)) } else {
+              if matched == out.count - j || matched == n {
+                children.append((matched, j, out.count - j - matched, nil))
+                if matched > 0, matched == out.count - j, matched < n, let t = withTask() { children.append((matched, j, 0, t)) }
+              } else {
                 note(matched, at: at, late: late)
+                if matched > 0, let t = killed(before: j + matched) { children.append((matched, j, 0, t)) }
               }
             }
-            children.append((0, out.count, 0))
+            children.append((0, out.count, 0, nil))
           } else {
             let (matched, at, late) = match(out[...], from: node.k, since: node.sinceMatched)
-            if matched == out.count || node.k + matched == n { children.append((node.k + matched, 0, out.count - matched)) }
-            else { note(node.k + matched, at: at, late: late) }
+            if matched == out.count || node.k + matched == n {
+              children.append((node.k + matched, 0, out.count - matched, nil))
+              if matched > 0, matched == out.count, node.k + matched < n, let t = withTask() { children.append((node.k + matched, 0, 0, t)) }
+            }
+            else {
+              note(node.k + matched, at: at, late: late)
+              if matched > 0, let t = killed(before: matched) { children.append((node.k + matched, 0, 0, t)) }
+            }
           }
-          for (k, skip, after) in children {
-            let sinceMatched = k > node.k ? taken.took - out[out.count - 1 - after].time : taken.took + node.sinceMatched
+          for (k, skip, after, acting) in children {
+            let taken = acting?.0 ?? taken
+            let step = acting?.1 ?? step
+            // The records kept: those up to a kill, or all of them.
+            let kept = step.killedAt == 0 ? out.count : k - node.k + skip
+            let sinceMatched = k > node.k ? taken.took - out[kept - 1 - after].time : taken.took + node.sinceMatched
             let idle = k > node.k ? 0 : node.idle + 1
             if idle > options.maxUnlogged { idleCut = true; continue }
+            // A kill ends the process: a Flutter framework's state goes with it.
+            let last = step.killedAt == 0 ? last : log.flutterWalks ? -1 : out[kept - 1].symbol
             let digest = key(taken.to, k: k, last: last, sinceMatched: sinceMatched, cut: after > 0)
             let edge = Edge(parent: index, step: step, events: node.k..<k, before: out.prefix(skip).map(\.symbol),
-                            after: out.suffix(after).map(\.symbol))
+                            after: out[..<kept].suffix(after).map(\.symbol))
             // A state seen before, as early and with no fewer unlogged steps
             // behind it, can do nothing more: the same length is another way
             // there (an alternative), a longer one is dropped.
@@ -464,6 +576,10 @@ public final class ExplainSearch {
     switch step.kind {
     case .endCall: return device.interruption == .call
     case .endInterrupt: return device.interruption != nil && device.interruption != .call
+    // Another window is one beside a session the app has: with none, it is a launch.
+    case .openScene: return (1..<ExplainAlphabet.windows).contains(device[app].scenes.count)
+    case .closeScene(let n): return n <= device[app].scenes.count
+    case .disconnectScene(let n): return n <= device[app].scenes.count && device[app].scenes[n - 1].state == .background
     default: return true
     }
   }
@@ -497,7 +613,10 @@ public final class ExplainSearch {
     guard applies(step) else { return nil }
     let mark = device.trace.records.count
     let start = device.now
+    let host = device.host as? ExplainHost
     do { try step.take(on: device, app: app) } catch { return nil }
+    let acts = step.killedAt > 0 || step.taskAt > 0
+    if acts && host?.actedIn == nil { return nil }  // the step delivered fewer
     simulated += 1
     // A search of a long log goes back and forth between states through
     // thousands of steps: their dead deadlines would pile up in each.
@@ -505,13 +624,15 @@ public final class ExplainSearch {
     mostPending = max(mostPending, device.kernel.pendingCount)
     var marks: [Mark] = []
     let records = device.trace.records
+    var ord = 0
     for i in mark..<records.count where records[i].app == app {
       let r = records[i]
       let time = (r.time - start).microseconds
+      if r.kind == .callback || r.kind == .notification { ord += 1 }
       if log.flutterWalks {
         if r.kind == .state, r.scene == nil, r.to == .notRunning { marks.append(.died); continue }
         guard r.kind == .notification, let nt = r.notification, let to = Flutter.state(of: nt) else { continue }
-        marks.append(.flutter(to, time))
+        marks.append(.flutter(to, time, ord))
         continue
       }
       var s = -1
@@ -522,9 +643,10 @@ public final class ExplainSearch {
         }
       }
       else if r.kind == .notification, let nt = r.notification { s = notificationSymbol[Int(nt.rawValue)] }
-      if s >= 0 { marks.append(.symbol(s, time)) }
+      if s >= 0 { marks.append(.symbol(s, time, ord)) }
     }
-    return Transition(to: fingerprint(), took: (device.now - start).microseconds, marks: marks)
+    return Transition(to: fingerprint(), took: (device.now - start).microseconds, marks: marks,
+                      actedIn: acts ? host?.actedIn : nil, deliveries: ord)
   }
 
   /// The ways of the same length the search keeps into a state: what bounds

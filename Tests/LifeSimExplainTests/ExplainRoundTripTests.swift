@@ -27,24 +27,12 @@ struct ExplainRoundTripTests {
     return d
   }
 
-  /// Whether the app explain simulates can take a fuzzer's action: it has
-  /// one window, so a second one opened, closed or disconnected is not its.
-  static func isOneAppAction(_ action: FuzzAction) -> Bool {
-    switch action {
-    case .openScene, .closeScene, .disconnectScene: return false
-    default: return true
-    }
-  }
-
-  /// A launch, then the next `count` actions the fuzzer draws for `seed`
-  /// that the app can take (the fuzzer's own sequence, less the others).
+  /// A launch, then the next `count` actions the fuzzer draws for `seed`,
+  /// other windows of the app's among them.
   static func fuzzSequence(seed: UInt64, count: Int) -> [FuzzAction] {
     var random = SeededGenerator(seed: seed)
     var out: [FuzzAction] = [.row(.launch)]
-    while out.count <= count {
-      let (_, action) = FuzzAction.draw(&random, apps: [AppID(0)])
-      if isOneAppAction(action) { out.append(action) }
-    }
+    while out.count <= count { out.append(FuzzAction.draw(&random, apps: [AppID(0)]).action) }
     return out
   }
 
@@ -62,10 +50,10 @@ struct ExplainRoundTripTests {
       options.ios = ios
       options.scenes = scenes
       options.alternatives = 0
-      let result = try ExplainSearch(log: log, options: options).run()
-      let e = try #require(result.explanations.first, "seed \(seed): \(actions.map(\.name)) not explained")
+      let answer = try ExplainSearch.answer(log: log, options: options)
+      let e = try #require(answer.result.explanations.first, "seed \(seed): \(actions.map(\.name)) not explained")
       // Its steps, replayed, show the log's lines after those from before it.
-      let replay = try Self.device(ios: ios, scenes: scenes)
+      let replay = try ExplainSearch(log: log, options: answer.options).device
       for s in e.steps { try s.step.take(on: replay, app: AppID(0)) }
       let got = Self.logged(replay, log)
       #expect(Array(got.dropFirst(e.beforeLog.count)) == log.events.map(\.symbol), "seed \(seed)")

@@ -21,7 +21,11 @@ extension Lifesim {
         before, and said; --sentry-states names the scheme. The search is breadth first over \
         lifesim explore's actions and the other overlays, notifications, URLs and \
         pushes, and matches the app's trace kept to the kinds of line the log shows; \
-        timestamps bound the waits. The shortest explanations come first. -o writes \
+        timestamps bound the waits. The shortest explanations come first. A log that \
+        search does not explain is searched again with the app's other windows \
+        opened, closed and disconnected (a scene app) and its code passing its memory \
+        limit in a step; then, unless --quirk names some, with each quirk of the device \
+        alone, and standard error says which explain it. -o writes \
         the steps as a script that lifesim run passes. Exit status: 0 explained; 1 \
         not explained (the first line no sequence reaches, and what the model sends \
         there); 2 a log with no lifecycle lines, an unknown format, a timestamp that \
@@ -59,6 +63,11 @@ extension Lifesim {
             help: "The longest sequence of steps tried (default: the longest an explanation of the log can be).")
     var depth: Int?
 
+    @Option(name: .customLong("quirk"),
+            help: ArgumentHelp("A documented variant of iOS the device has (reference §8), as lifesim.quirks names it; repeatable.",
+                               valueName: "name"))
+    var quirks: [String] = []
+
     @Option(parsing: .unconditional, help: "Other explanations of the same length to list.")
     var alternatives: Int = 3
 
@@ -84,6 +93,9 @@ extension Lifesim {
       // As `lifesim diagram` refuses a scene machine on a version without scenes.
       if scenes == true, (try? OSProfile(version: ios))?.supportsScenes == false {
         throw ValidationError("--scenes needs iOS 13 or later (asked: --ios \(ios))")
+      }
+      for q in quirks where Quirk(name: q) == nil {
+        throw ValidationError("unknown quirk '\(q)'; known quirks: \(Quirk.allCases.map(\.description).joined(separator: ", "))")
       }
       if let depth, depth < 1 { throw ValidationError("--depth must be ≥ 1") }
       if alternatives < 0 || alternatives > 100 { throw ValidationError("--alternatives must be between 0 and 100") }
@@ -124,13 +136,15 @@ extension Lifesim {
       options.alternatives = alternatives
       options.maxStates = maxStates
       options.maxUnlogged = maxUnlogged
-      let search = try ExplainSearch(log: parsed, options: options)
-      let result = search.run()
-      let report = ExplainReport(log: parsed, options: options, result: result)
+      options.quirks = QuirkSet(quirks.compactMap(Quirk.init(name:)))
+      let answer = try ExplainSearch.answer(log: parsed, options: options)
+      let result = answer.result
+      let report = ExplainReport(log: parsed, options: answer.options, result: result)
       // Every name from the log is shown escaped already; this keeps it so.
       writeOut(visibleControls(report.text))
-      printError("lifesim explain: \(result.states) state\(result.states == 1 ? "" : "s"), "
-                 + "\(result.steps) step\(result.steps == 1 ? "" : "s") taken")
+      printError("lifesim explain: \(answer.states) state\(answer.states == 1 ? "" : "s"), "
+                 + "\(answer.steps) step\(answer.steps == 1 ? "" : "s") taken")
+      for note in ExplainReport.notes(answer) { printError("lifesim explain: " + note) }
       let command = (["lifesim", "explain"] + CommandLine.arguments.dropFirst(2)).map(shellQuoted).joined(separator: " ")
       if let output, result.explanations.isEmpty, result.reached == 0 {
         printError("lifesim explain: no line of the log is explained: \(output) not written")

@@ -1,0 +1,70 @@
+import LifeSimEngine
+
+/// The app's own code, for a search where it acts: it runs in every
+/// callback and notification and does nothing, but in the one a step names
+/// it allocates past the limit (`ExplainStep.killedAt`), so that jetsam kills
+/// the process there as it would a real app's, or begins a background task
+/// (`ExplainStep.taskAt`) that it never ends.
+final class ExplainHost: DeviceHost {
+  /// Where the app's code runs.
+  enum Delivered: Equatable {
+    case callback(Callback), notification(AppNotification)
+
+    var name: String {
+      switch self {
+      case .callback(let c): return c.selector
+      case .notification(let n): return n.name
+      }
+    }
+  }
+
+  let app: AppID
+  /// What the code allocates to pass its limit, in MB.
+  let allocates: Double
+  private var dieAt = 0, taskAt = 0, calls = 0
+  /// Where the app's code acted in the last armed step.
+  private(set) var actedIn: Delivered?
+
+  init(app: AppID, allocates: Double) {
+    self.app = app
+    self.allocates = allocates
+  }
+
+  /// In the app's `kill`-th callback or notification from now its code
+  /// passes the limit, in the `task`-th it begins a task (0: in none).
+  func arm(kill: Int, task: Int) {
+    dieAt = kill
+    taskAt = task
+    calls = 0
+    if kill > 0 || task > 0 { actedIn = nil }
+  }
+
+  private func code(_ d: Delivered, app: AppID, on device: Device) throws {
+    guard dieAt > 0 || taskAt > 0, app == self.app else { return }
+    calls += 1
+    if calls == taskAt {
+      actedIn = d
+      taskAt = 0
+      _ = try device.beginBackgroundTask(app: app, name: "explain", expiration: nil)
+    }
+    guard calls == dieAt else { return }
+    actedIn = d
+    dieAt = 0
+    try device.allocate(allocates, app: app)
+  }
+
+  func handle(_ delivery: Delivery, on device: Device) throws -> HandlerResult {
+    try code(.callback(delivery.callback), app: delivery.app, on: device)
+    return .none
+  }
+
+  func observe(_ notification: AppNotification, app: AppID, on device: Device) throws {
+    try code(.notification(notification), app: app, on: device)
+  }
+
+  func fire(_ token: HostToken, on device: Device, app: AppID?) throws {}
+  func release(_ token: HostToken, on device: Device) {}
+  func expire(_ token: HostToken, task: Int32, app: AppID, on device: Device) throws {}
+  func backgroundTime(for app: AppID, on device: Device) throws -> SimTime { device.policy.backgroundTime }
+  func chooseVictim(_ candidates: [VictimCandidate], on device: Device) throws -> AppID { candidates[0].app }
+}

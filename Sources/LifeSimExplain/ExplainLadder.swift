@@ -1,0 +1,86 @@
+import LifeSimEngine
+
+/// What `lifesim explain` answers: the search on the device asked for, then,
+/// for a log it does not explain, wider searches.
+public struct ExplainAnswer: Sendable {
+  /// The result reported: the first search's, or the wider search's when
+  /// that one explains the log.
+  public var result: ExplainResult
+  /// The options of the search that gave `result`.
+  public var options: ExplainOptions
+  /// Distinct states reached and steps taken, over every search.
+  public var states = 0
+  public var steps = 0
+  /// The wider search (other windows, the app's own code acting in a step),
+  /// when the first explained nothing; and how far it reached.
+  public var widened: ExplainResult?
+  /// The quirks tried one at a time, when nothing explained the log and no
+  /// quirk was asked for; and those with which it is explained.
+  public var quirksTried: [Quirk] = []
+  public var quirksExplaining: [Quirk] = []
+}
+
+extension ExplainSearch {
+  /// Explains the log as the CLI does. First on the device the options make,
+  /// with the steps every log gets. A log that search does not explain, when
+  /// it tried every sequence (no bound stopped it), is searched again with
+  /// the steps only such a log needs, which would widen every search: the
+  /// app's other windows opened, closed and disconnected (a scene app), and
+  /// the app's own code in a step passing its memory limit or beginning a
+  /// background task. When that fails
+  /// too and no quirk was asked for, each quirk that can change this app's
+  /// callbacks is tried alone, to say which documented variant of iOS
+  /// (reference §8) would explain the log.
+  public static func answer(log: ParsedLog, options: ExplainOptions) throws -> ExplainAnswer {
+    let first = try ExplainSearch(log: log, options: options)
+    let result = first.run()
+    var answer = ExplainAnswer(result: result, options: options, states: result.states, steps: result.steps)
+    guard result.explanations.isEmpty, result.searchedAll else { return answer }
+    var wider = options
+    wider.windows = true
+    wider.appCode = true
+    let second = try ExplainSearch(log: log, options: wider).run()
+    answer.states += second.states
+    answer.steps += second.steps
+    if !second.explanations.isEmpty {
+      answer.result = second
+      answer.options = wider
+      return answer
+    }
+    answer.widened = second
+    guard options.quirks.members.isEmpty, second.searchedAll else { return answer }
+    for q in first.quirksThatMatter {
+      var o = options
+      o.quirks = QuirkSet([q])
+      let r = try ExplainSearch(log: log, options: o).run()
+      answer.states += r.states
+      answer.steps += r.steps
+      answer.quirksTried.append(q)
+      if !r.explanations.isEmpty { answer.quirksExplaining.append(q) }
+    }
+    return answer
+  }
+
+  /// The quirks that can change what this app is sent on this device.
+  var quirksThatMatter: [Quirk] {
+    Quirk.allCases.filter { q in
+      switch q {
+      case .sceneForceQuitEntersBackground, .disconnectOnBackground, .forceQuitDeletesRestoration: return scenes
+      case .exitsOnSuspendTerminateOnly: return device.profile.honoursExitsOnSuspend
+      case .backgroundLaunchEntersBackground: return true
+      case .rootAppearsBeforeActive: return !log.screens.isEmpty
+      case .prewarmSkipsLaunchMethods: return device.profile.prewarms
+      }
+    }
+  }
+}
+
+extension ExplainResult {
+  /// No bound stopped the search: every sequence it may take was tried.
+  public var searchedAll: Bool {
+    switch stop {
+    case .exhausted, .maxUnlogged: return true
+    default: return false
+    }
+  }
+}
