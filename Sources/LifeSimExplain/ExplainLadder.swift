@@ -18,11 +18,21 @@ public struct ExplainAnswer: Sendable {
   /// quirk was asked for; and those with which it is explained.
   public var quirksTried: [Quirk] = []
   public var quirksExplaining: [Quirk] = []
+  /// The first search stopped at `--max-states`, and the log was searched
+  /// again with the fewest unlogged steps in a row it allows: that search's
+  /// `--max-unlogged` (the options of `result` when it explains the log),
+  /// and its result when it does not.
+  public var narrowed: Int?
+  public var narrowedResult: ExplainResult?
+  /// The first search's `--max-unlogged`.
+  public var askedUnlogged = 0
 }
 
 extension ExplainSearch {
   /// Explains the log as the CLI does. First on the device the options make,
-  /// with the steps every log gets. A log that search does not explain, when
+  /// with the steps every log gets. A search that stops at `--max-states` is
+  /// made again with the fewest unlogged steps in a row (none, or for a timed
+  /// log the wait before each line), which a log that shows every step needs. A log that search does not explain, when
   /// it tried every sequence (no bound stopped it), is searched again with
   /// the steps only such a log needs, which would widen every search: the
   /// app's other windows opened, closed and disconnected (a scene app), and
@@ -35,6 +45,26 @@ extension ExplainSearch {
     let first = try ExplainSearch(log: log, options: options)
     let result = first.run()
     var answer = ExplainAnswer(result: result, options: options, states: result.states, steps: result.steps)
+    answer.askedUnlogged = options.maxUnlogged
+    if result.explanations.isEmpty, case .maxStates = result.stop {
+      // Most of a bounded search goes on unlogged detours (an overlay, a
+      // warning, a push before the log starts) that each line multiplies; a
+      // log that shows every step searches far fewer states with none, or,
+      // when timed, with only the wait before each line.
+      let fewest = first.timed ? 1 : 0
+      guard options.maxUnlogged > fewest else { return answer }
+      var narrow = options
+      narrow.maxUnlogged = fewest
+      let r = try ExplainSearch(log: log, options: narrow).run()
+      answer.states += r.states
+      answer.steps += r.steps
+      answer.narrowed = fewest
+      if r.explanations.isEmpty { answer.narrowedResult = r } else {
+        answer.result = r
+        answer.options = narrow
+      }
+      return answer
+    }
     guard result.explanations.isEmpty, result.searchedAll else { return answer }
     var wider = options
     wider.windows = true

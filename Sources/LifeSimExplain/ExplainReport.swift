@@ -237,6 +237,17 @@ public struct ExplainReport {
   /// quirk explains a log the first search did not.
   public static func notes(_ a: ExplainAnswer) -> [String] {
     var out: [String] = []
+    if let fewest = a.narrowed {
+      let bound = "the search with --max-unlogged \(a.askedUnlogged) stopped at its --max-states"
+      let steps = fewest == 0 ? "no step that accounts for no line" : "at most \(fewest) step in a row that accounts for no line"
+      if let r = a.narrowedResult {
+        out.append("\(bound); nor is the log explained with \(steps) (--max-unlogged \(fewest)"
+                   + (r.reached > a.result.reached ? ", which reaches its first \(r.reached) lines)" : ")"))
+      } else {
+        out.append("\(bound); explained with \(steps) (--max-unlogged \(fewest)): the shortest such explanation, "
+                   + "though one with more unlogged steps in a row was not ruled out")
+      }
+    }
     let wider = a.result.scenes && a.options.model?.showsWindowsSideBySide != false
       ? "the app's other windows opened, closed or disconnected and its own code in a step (passing its memory limit, beginning a background task)"
       : "the app's own code in a step (passing its memory limit, beginning a background task)"

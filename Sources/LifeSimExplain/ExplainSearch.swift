@@ -122,7 +122,8 @@ public final class ExplainSearch {
   private var screenSymbol: [String: Int] = [:]
   /// The log's kind of each Flutter state, in `Flutter.states` order (-1: not logged).
   private var flutterSymbol: [Int]
-  private let timed: Bool
+  /// Every line of the log has a time (and there are two or more).
+  let timed: Bool
   /// The bounds in force: the options', or those the log's length gives.
   public let depth: Int
   public let maxStates: Int
