@@ -32,10 +32,16 @@ struct ExplainOptionsAndClockTests {
     let shallow = try lifesim(["explain", log, "--depth", "1"])
     #expect(shallow.status == 1)
     #expect(shallow.stdout.contains("not explained within --depth 1 steps (a larger --depth searches further)"), "\(shallow.stdout)")
-    let few = try lifesim(["explain", log, "--max-states", "3"])
+    // With no unlogged step allowed, a search out of states is not made again.
+    let few = try lifesim(["explain", log, "--max-states", "2", "--max-unlogged", "0"])
     #expect(few.status == 1)
-    #expect(few.stdout.contains("not explained within --max-states 3 distinct states (a larger --max-states searches further"),
+    #expect(few.stdout.contains("not explained within --max-states 2 distinct states (a larger --max-states searches further"),
             "\(few.stdout)")
+    // With more, it is made again with none, which explains this log.
+    let again = try lifesim(["explain", log, "--max-states", "3"])
+    #expect(again.status == 0, "\(again.stdout)")
+    #expect(again.stderr.contains("the search with --max-unlogged 3 stopped at its --max-states; explained with no step"),
+            "\(again.stderr)")
   }
 
   /// The alternatives are bounded by the ways into a state the search
