@@ -101,13 +101,13 @@ public struct BackgroundTime: Equatable, Sendable {
       if !facts.audioMode { playingAudio = false }
       // §0 "Suspension": right after the snapshot, unless a task or a mode holds it.
       guard startStretch(facts) else { return Effects(.snapshot, .then(.idle)) }
-      guard facts.budget != nil else { return Effects(.snapshot, .askBudget, .then(.idle)) }
+      guard let budget = facts.budget else { return Effects(.snapshot, .askBudget, .then(.idle)) }
       // With the budget known, the step ends here: the snapshot and the
       // deadlines hold nothing, so `.idle` would read the same facts.
-      var effects = Effects<BackgroundEffect>(.snapshot)
-      for e in budgetOrAsk(facts) { effects.append(e) }
-      if !isHeld(facts) { effects.append(.suspend) }
-      return effects
+      let (expiration, limit) = start(budget, facts)
+      let snapshot = BackgroundEffect.snapshot
+      let expire = BackgroundEffect.schedule(.taskExpiration, at: expiration), kill = BackgroundEffect.schedule(.taskDeadline, at: limit)
+      return isHeld(facts) ? Effects(snapshot, expire, kill) : Effects(snapshot, expire, kill, .suspend)
 
     case .rest:
       guard startStretch(facts) else { return Effects(.then(.idle)) }
