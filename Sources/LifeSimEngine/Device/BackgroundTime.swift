@@ -101,13 +101,13 @@ public struct BackgroundTime: Equatable, Sendable {
       if !facts.audioMode { playingAudio = false }
       // §0 "Suspension": right after the snapshot, unless a task or a mode holds it.
       guard startStretch(facts) else { return Effects(.snapshot, .then(.idle)) }
-      guard facts.budget != nil else { return Effects(.snapshot, .askBudget, .then(.idle)) }
+      guard let budget = facts.budget else { return Effects(.snapshot, .askBudget, .then(.idle)) }
       // With the budget known, the step ends here: the snapshot and the
       // deadlines hold nothing, so `.idle` would read the same facts.
-      var effects = Effects<BackgroundEffect>(.snapshot)
-      for e in budgetOrAsk(facts) { effects.append(e) }
-      if !isHeld(facts) { effects.append(.suspend) }
-      return effects
+      let (expiration, limit) = start(budget, facts)
+      let snapshot = BackgroundEffect.snapshot
+      let expire = BackgroundEffect.schedule(.taskExpiration, at: expiration), kill = BackgroundEffect.schedule(.taskDeadline, at: limit)
+      return isHeld(facts) ? Effects(snapshot, expire, kill) : Effects(snapshot, expire, kill, .suspend)
 
     case .rest:
       guard startStretch(facts) else { return Effects(.then(.idle)) }
@@ -131,18 +131,10 @@ public struct BackgroundTime: Equatable, Sendable {
       return effects
 
     case .launchWindowOpens:
-      // §2.8: the window opens as the event is delivered, within the usual budget.
-      var effects = deadline == nil && startStretch(facts) ? budgetOrAsk(facts) : Effects()
-      let end = facts.now + facts.launchTime
-      launchEnd = end
-      effects.append(.schedule(.backgroundLaunchEnd, at: end))
-      return effects
+      return launchWindowOpens(facts)
 
     case .launchWindowEnds:
-      // §2.8 steps 4–5: the snapshot, then suspension once the code returns.
-      guard launchEnd != nil, facts.state == .background else { return Effects() }
-      launchEnd = nil
-      return Effects(.snapshot, .schedule(.idleCheck, at: facts.now))
+      return launchWindowEnds(facts)
 
     case .taskEnded(let task):
       return end(task, facts)
@@ -165,17 +157,16 @@ public struct BackgroundTime: Equatable, Sendable {
         // §0: a task still open at the limit kills the process silently.
         return tasks.isEmpty ? Effects() : Effects(.kill(.backgroundTask, code: facts.taskKillCode))
       case .backgroundLaunchEnd:
-        return reduce(.launchWindowEnds, facts: facts)
+        return launchWindowEnds(facts)
       case .idleCheck:
-        return reduce(.idle, facts: facts)
+        return idle(facts)
       }
 
     case .expire(let pid, let through):
       return expireNext(pid: pid, through: through, facts)
 
     case .idle:
-      guard facts.state == .background, !isHeld(facts) else { return Effects() }
-      return Effects(.suspend)
+      return idle(facts)
 
     case .forceQuit:
       // §2.6: in all cases, until the user opens the app.
@@ -187,29 +178,78 @@ public struct BackgroundTime: Equatable, Sendable {
       return Effects()
 
     case .launchRequested(let action, let callback):
-      // §2.6: after a force-quit, no background launch until the user opens the app.
-      if launchBlocked { return Effects(.refuseLaunch(action)) }
-      let woke = facts.state == .notRunning || facts.state == .suspended
-      if facts.state == .notRunning { return Effects(.apply(.launchInBackground), .then(.launched(callback, woke: woke))) }
-      return reduce(.launched(callback, woke: woke), facts: facts)
+      return launchRequested(action, callback, facts)
 
     case .launched(let callback, let woke):
-      if facts.state == .suspended { return Effects(.apply(.resume), .then(.resumed(callback, woke: woke))) }
-      return reduce(.resumed(callback, woke: woke), facts: facts)
+      return launched(callback, woke: woke, facts)
 
     case .resumed(let callback, let woke):
-      // §8.1's documented variant (Apple's article, step 2).
-      if woke && facts.launchEntersBackground { return Effects(.announceBackground, .then(.launchDelivers(callback))) }
-      return reduce(.launchDelivers(callback), facts: facts)
+      return resumed(callback, woke: woke, facts)
 
     case .launchDelivers(let callback):
-      // §2.8: the window opens as the event is delivered, so ctx:complete()
-      // inside it ends it.
-      guard facts.state == .background else { return Effects(.deliver(callback)) }
-      var effects = reduce(.launchWindowOpens, facts: facts)
-      effects.append(.deliver(callback))
-      return effects
+      return launchDelivers(callback, facts)
     }
+  }
+
+  // The steps more than one event takes are functions rather than calls of
+  // `reduce` on another event: a `reduce` that calls itself cannot be inlined
+  // whole into the loop that applies its effects (see `Screen`).
+
+  /// Suspend the process unless something holds it.
+  private func idle(_ facts: BackgroundFacts) -> Effects<BackgroundEffect> {
+    guard facts.state == .background, !isHeld(facts) else { return Effects() }
+    return Effects(.suspend)
+  }
+
+  /// §2.8: the window opens as the event is delivered, within the usual budget.
+  private mutating func launchWindowOpens(_ facts: BackgroundFacts) -> Effects<BackgroundEffect> {
+    var effects = deadline == nil && startStretch(facts) ? budgetOrAsk(facts) : Effects()
+    let end = facts.now + facts.launchTime
+    launchEnd = end
+    effects.append(.schedule(.backgroundLaunchEnd, at: end))
+    return effects
+  }
+
+  /// §2.8 steps 4–5: the snapshot, then suspension once the code returns.
+  @inline(never)  // a rare step: see Device+Effects.swift
+  private mutating func launchWindowEnds(_ facts: BackgroundFacts) -> Effects<BackgroundEffect> {
+    guard launchEnd != nil, facts.state == .background else { return Effects() }
+    launchEnd = nil
+    return Effects(.snapshot, .schedule(.idleCheck, at: facts.now))
+  }
+
+  /// §2.6: after a force-quit, no background launch until the user opens the app.
+  @inline(never)  // a rare step: see Device+Effects.swift
+  private mutating func launchRequested(_ action: DeviceAction, _ callback: Callback,
+                                        _ facts: BackgroundFacts) -> Effects<BackgroundEffect> {
+    if launchBlocked { return Effects(.refuseLaunch(action)) }
+    let woke = facts.state == .notRunning || facts.state == .suspended
+    if facts.state == .notRunning { return Effects(.apply(.launchInBackground), .then(.launched(callback, woke: woke))) }
+    return launched(callback, woke: woke, facts)
+  }
+
+  /// Launched if it did not run: resumed if it was suspended.
+  @inline(never)  // a rare step: see Device+Effects.swift
+  private mutating func launched(_ callback: Callback, woke: Bool, _ facts: BackgroundFacts) -> Effects<BackgroundEffect> {
+    if facts.state == .suspended { return Effects(.apply(.resume), .then(.resumed(callback, woke: woke))) }
+    return resumed(callback, woke: woke, facts)
+  }
+
+  /// §8.1's documented variant (Apple's article, step 2).
+  @inline(never)  // a rare step: see Device+Effects.swift
+  private mutating func resumed(_ callback: Callback, woke: Bool, _ facts: BackgroundFacts) -> Effects<BackgroundEffect> {
+    if woke && facts.launchEntersBackground { return Effects(.announceBackground, .then(.launchDelivers(callback))) }
+    return launchDelivers(callback, facts)
+  }
+
+  /// §2.8: the window opens as the event is delivered, so ctx:complete()
+  /// inside it ends it.
+  @inline(never)  // a rare step: see Device+Effects.swift
+  private mutating func launchDelivers(_ callback: Callback, _ facts: BackgroundFacts) -> Effects<BackgroundEffect> {
+    guard facts.state == .background else { return Effects(.deliver(callback)) }
+    var effects = launchWindowOpens(facts)
+    effects.append(.deliver(callback))
+    return effects
   }
 
   /// `endBackgroundTask(_:)`: the task closes and its expiration handler is

@@ -311,6 +311,18 @@ extension Device {
     }
   }
 
+  /// Walks an app along a route: a scene app walks its scenes
+  /// (`walkScenes`), an app-delegate app its process (`walkAppDelegate`).
+  /// Called directly, not as a `.walkScenes` effect, since no rule decides
+  /// it: each trip through an effects' switch is a jump that rarely goes
+  /// where the last one went.
+  func walk(_ route: Route, _ id: AppID, url: String? = nil) throws {
+    try cascade(for: id) {
+      if self[id].model == .scene { return try walkScenes(route, id, url: url) }
+      try walkAppDelegate(route, id, url: url)
+    }
+  }
+
   /// Takes an app off the screen, then snapshot and suspension.
   func sendToBackground(_ id: AppID) throws {
     let wasForeground = self[id].state == .active || self[id].state == .inactive

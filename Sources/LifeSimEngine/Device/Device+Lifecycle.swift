@@ -83,17 +83,10 @@ extension Device {
     return SceneRules.processChanged(to: to, hasScenes: !self[id].scenes.isEmpty)
   }
 
-  /// Walks an app along a route: the events of `Routes`, each through the table.
-  /// A URL is delivered just before the app becomes active (§2.7). Scene apps
-  /// walk their scenes instead (`walkScenes`).
-  func walk(_ route: Route, _ id: AppID, url: String? = nil) throws {
-    try cascade(for: id) {
-      if self[id].model == .scene { return try run(.walkScenes(route), for: id, url: url) }
-      try walkAppDelegate(route, id, url: url)
-    }
-  }
-
-  private func walkAppDelegate(_ route: Route, _ id: AppID, url: String?) throws {
+  /// Walks an app-delegate app along a route: the events of `Routes`, each
+  /// through the table. A URL is delivered just before the app becomes
+  /// active (§2.7).
+  func walkAppDelegate(_ route: Route, _ id: AppID, url: String?) throws {
     let state = self[id].state
     guard let events = Routes.events(route, from: state) else { return }
     let cold = state == .notRunning

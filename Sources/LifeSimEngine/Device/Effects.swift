@@ -58,17 +58,19 @@ public struct Effects<Effect: Equatable & Sendable>: Equatable, Sendable, Sequen
     }
   }
 
+  /// Hands out the effects by shifting them down a slot: no index to
+  /// switch on and no unwrap per effect (a step's effects are filled from
+  /// the first slot, so the first empty one ends them).
   public struct Iterator: IteratorProtocol {
-    let effects: Effects
-    var index = 0
+    var e0, e1, e2, e3: Effect?
     public mutating func next() -> Effect? {
-      guard index < effects.count else { return nil }
-      defer { index += 1 }
-      return effects[index]
+      let e = e0
+      e0 = e1; e1 = e2; e2 = e3; e3 = nil
+      return e
     }
   }
 
-  public func makeIterator() -> Iterator { Iterator(effects: self) }
+  public func makeIterator() -> Iterator { Iterator(e0: e0, e1: e1, e2: e2, e3: e3) }
 
   public var underestimatedCount: Int { count }
 }

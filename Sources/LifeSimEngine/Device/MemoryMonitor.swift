@@ -68,7 +68,7 @@ public struct MemoryMonitor: Sendable {
 
     case .check:
       let now = self.level(used: usedMB, policy: policy)
-      guard now != level else { return reduce(.lookAgain, usedMB: usedMB, policy: policy) }
+      guard now != level else { return lookAgain(usedMB: usedMB, policy: policy) }
       let rising = now > level
       level = now
       // Every rise warns, before any kill; the warnings' handlers may change
@@ -76,15 +76,10 @@ public struct MemoryMonitor: Sendable {
       return rising ? Effects(.recordLevel(now), .warnEveryApp, .then(.lookAgain)) : Effects(.recordLevel(now), .then(.lookAgain))
 
     case .lookAgain:
-      let now = self.level(used: usedMB, policy: policy)
-      if now == .critical { return Effects(.jetsam) }
-      return reduce(.noVictim, usedMB: usedMB, policy: policy)
+      return lookAgain(usedMB: usedMB, policy: policy)
 
     case .noVictim:
-      let now = self.level(used: usedMB, policy: policy)
-      guard now != level else { return Effects() }
-      level = now
-      return Effects(.recordLevel(now))
+      return noVictim(usedMB: usedMB, policy: policy)
 
     case .simulatedWarning:
       // §0 "Memory warning": the warning alone; the level is not the monitor's to change.
@@ -95,6 +90,26 @@ public struct MemoryMonitor: Sendable {
       // what the user sees survives.
       return Effects(.killBelow(.foreground, reason: .vmPageShortage))
     }
+  }
+}
+
+// The steps more than one event takes, as functions rather than calls of
+// `reduce` on another event: a `reduce` that calls itself cannot be inlined
+// whole into the loop that applies its effects (see `Screen`).
+extension MemoryMonitor {
+  /// Still critical: jetsam; else the level it ends at.
+  private mutating func lookAgain(usedMB: Double, policy: Policy) -> Effects<MemoryEffect> {
+    let now = self.level(used: usedMB, policy: policy)
+    if now == .critical { return Effects(.jetsam) }
+    return noVictim(usedMB: usedMB, policy: policy)
+  }
+
+  /// Nothing (more) to free: the level it ends at is recorded if it changed.
+  private mutating func noVictim(usedMB: Double, policy: Policy) -> Effects<MemoryEffect> {
+    let now = self.level(used: usedMB, policy: policy)
+    guard now != level else { return Effects() }
+    level = now
+    return Effects(.recordLevel(now))
   }
 }
 

@@ -166,23 +166,18 @@ public struct Screen: Sendable, Equatable {
       return Effects(.walk(.toActive, back))
 
     case .openSwitcher:
-      // §2.5: the app in front resigns active.
-      clearInterruption()
-      if isSwitcherOpen { return Effects() }
-      isSwitcherOpen = true
-      guard let f = frontmost else { return Effects() }
-      return Effects(.walk(.toInactive, f))
+      return openSwitcher()
 
     case .switchTo(let id):
       // §2.5: the switcher opens first, then the app picked comes to the front.
-      var effects = reduce(.openSwitcher, facts: facts)
+      var effects = openSwitcher()
       effects.append(.then(.bringToFront(id)))
       return effects
 
     case .forceQuit(let id):
       // §2.6: the switcher opens first (the app in front resigns), then the
       // user swipes the app away, in front, in the background or suspended.
-      var effects = reduce(.openSwitcher, facts: facts)
+      var effects = openSwitcher()
       effects.append(.swipeAway(id))
       return effects
 
@@ -190,14 +185,10 @@ public struct Screen: Sendable, Equatable {
       // The previous app leaves, the switcher and any overlay close.
       closeOverlays()
       if let f = frontmost, f != id { return Effects(.sendToBackground(f), .then(.takeFront(id))) }
-      return reduce(.takeFront(id), facts: facts)
+      return takeFront(id)
 
     case .takeFront(let id):
-      var effects = Effects<ScreenEffect>()
-      if frontmost != id { effects.append(.countOpen(id)) }
-      frontmost = id
-      effects.append(.bringForward(id))
-      return effects
+      return takeFront(id)
 
     case .notificationArrives(let id, let remote, let app):
       // §2.12: in front and active, an app with a UNUserNotificationCenter
@@ -219,6 +210,30 @@ public struct Screen: Sendable, Equatable {
       }
       return Effects(.bringForwardOpening(id, remote: remote, callback: callback))
     }
+  }
+}
+
+// The steps more than one event takes, as functions rather than calls of
+// `reduce` on another event: a `reduce` that calls itself cannot be inlined
+// whole into the loop that applies its effects, and its second copy, out of
+// line, puts the common steps in two places in the instruction cache.
+extension Screen {
+  /// §2.5: the switcher opens, and the app in front resigns active.
+  private mutating func openSwitcher() -> Effects<ScreenEffect> {
+    clearInterruption()
+    if isSwitcherOpen { return Effects() }
+    isSwitcherOpen = true
+    guard let f = frontmost else { return Effects() }
+    return Effects(.walk(.toInactive, f))
+  }
+
+  /// The app comes to the front: an open if it was not there, and forward.
+  private mutating func takeFront(_ id: AppID) -> Effects<ScreenEffect> {
+    var effects = Effects<ScreenEffect>()
+    if frontmost != id { effects.append(.countOpen(id)) }
+    frontmost = id
+    effects.append(.bringForward(id))
+    return effects
   }
 }
 
