@@ -18,14 +18,19 @@ public struct ExplainAnswer: Sendable {
   /// quirk was asked for; and those with which it is explained.
   public var quirksTried: [Quirk] = []
   public var quirksExplaining: [Quirk] = []
+  /// Those tried whose search a bound stopped: whether they explain the log
+  /// is not known.
+  public var quirksCut: [Quirk] = []
   /// The first search stopped at `--max-states`, and the log was searched
   /// again with the fewest unlogged steps in a row it allows: that search's
   /// `--max-unlogged` (the options of `result` when it explains the log),
   /// and its result when it does not.
   public var narrowed: Int?
   public var narrowedResult: ExplainResult?
-  /// The first search's `--max-unlogged`.
+  /// The first search's `--max-unlogged`, and its `--max-states` when it
+  /// stopped there.
   public var askedUnlogged = 0
+  public var askedStates: Int?
 }
 
 extension ExplainSearch {
@@ -46,7 +51,8 @@ extension ExplainSearch {
     let result = first.run()
     var answer = ExplainAnswer(result: result, options: options, states: result.states, steps: result.steps)
     answer.askedUnlogged = options.maxUnlogged
-    if result.explanations.isEmpty, case .maxStates = result.stop {
+    if result.explanations.isEmpty, case .maxStates(let m) = result.stop {
+      answer.askedStates = m
       // Most of a bounded search goes on unlogged detours (an overlay, a
       // warning, a push before the log starts) that each line multiplies; a
       // log that shows every step searches far fewer states with none, or,
@@ -59,7 +65,15 @@ extension ExplainSearch {
       answer.states += r.states
       answer.steps += r.steps
       answer.narrowed = fewest
-      if r.explanations.isEmpty { answer.narrowedResult = r } else {
+      if r.explanations.isEmpty {
+        answer.narrowedResult = r
+        // The answer names the first line no sequence reaches: the one the
+        // search that got further names.
+        if r.reached > result.reached {
+          answer.result = r
+          answer.options = narrow
+        }
+      } else {
         answer.result = r
         answer.options = narrow
       }
@@ -86,7 +100,7 @@ extension ExplainSearch {
       answer.states += r.states
       answer.steps += r.steps
       answer.quirksTried.append(q)
-      if !r.explanations.isEmpty { answer.quirksExplaining.append(q) }
+      if !r.explanations.isEmpty { answer.quirksExplaining.append(q) } else if !r.searchedAll { answer.quirksCut.append(q) }
     }
     return answer
   }

@@ -13,6 +13,17 @@ public struct ExplainReport {
     self.result = result
   }
 
+  /// The answer of `ExplainSearch.answer`: its result, with the options of
+  /// the search that gave it, told whether the narrow search was already made.
+  public init(log: ParsedLog, answer: ExplainAnswer) {
+    self.init(log: log, options: answer.options, result: answer.result)
+    narrowTried = answer.narrowed != nil
+  }
+
+  /// The search was already made again with the fewest unlogged steps in a
+  /// row, so a search out of states does not advise it.
+  var narrowTried = false
+
   var device: String {
     let quirks = options.quirks.members.map(\.description)
     return "iOS \(options.ios)" + (options.model.map { ", \($0.name)" } ?? "") + (result.scenes ? ", an app with scenes" : ", an app without scenes")
@@ -68,7 +79,10 @@ public struct ExplainReport {
           out += "  alternative \(i + 1):\n" + steps(e, indent: "    ")
         }
       }
-      if result.alternativesCut {
+      if let m = result.alternativesCutAtStates {
+        out += "other explanations of the same length may be left out: the search stopped at --max-states \(m) "
+          + "(a larger --max-states finds them)\n"
+      } else if result.alternativesCut {
         out += "other explanations of the same length may be left out: the search keeps \(ExplainSearch.ways) ways into each state\n"
       }
       return out
@@ -88,7 +102,7 @@ public struct ExplainReport {
     case .maxStates(let m):
       out += "not explained within --max-states \(m) distinct states (a larger --max-states searches further"
       let fewest = timed ? 1 : 0
-      if options.maxUnlogged > fewest {
+      if options.maxUnlogged > fewest && !narrowTried {
         out += "; --max-unlogged \(fewest), for a log that shows every step\(timed ? " but the waits between its lines" : ""), "
           + "searches far fewer states than --max-unlogged \(options.maxUnlogged)"
       }
@@ -237,14 +251,25 @@ public struct ExplainReport {
   /// quirk explains a log the first search did not.
   public static func notes(_ a: ExplainAnswer) -> [String] {
     var out: [String] = []
+    /// "--max-states N" of a search that a bound stopped.
+    func bound(_ r: ExplainResult) -> String? {
+      if case .maxStates(let m) = r.stop { return "--max-states \(m)" }
+      if case .depth(let d) = r.stop { return "--depth \(d)" }
+      return nil
+    }
     if let fewest = a.narrowed {
-      let bound = "the search with --max-unlogged \(a.askedUnlogged) stopped at its --max-states"
+      let first = "the search with --max-unlogged \(a.askedUnlogged) stopped at --max-states \(a.askedStates ?? 0)"
       let steps = fewest == 0 ? "no step that accounts for no line" : "at most \(fewest) step in a row that accounts for no line"
       if let r = a.narrowedResult {
-        out.append("\(bound); nor is the log explained with \(steps) (--max-unlogged \(fewest)"
-                   + (r.reached > a.result.reached ? ", which reaches its first \(r.reached) lines)" : ")"))
+        let reach = r.reached == 0 ? " (it reaches none of the log's lines)" : " (it reaches the first \(r.reached) of the log's lines)"
+        if bound(r) != nil {
+          out.append("\(first); so did the search with \(steps) (--max-unlogged \(fewest))\(reach): "
+                     + "a larger --max-states searches further")
+        } else {
+          out.append("\(first); nor is the log explained with \(steps) (--max-unlogged \(fewest))\(reach)")
+        }
       } else {
-        out.append("\(bound); explained with \(steps) (--max-unlogged \(fewest)): the shortest such explanation, "
+        out.append("\(first); explained with \(steps) (--max-unlogged \(fewest)): the shortest such explanation, "
                    + "though one with more unlogged steps in a row was not ruled out")
       }
     }
@@ -256,16 +281,27 @@ public struct ExplainReport {
     }
     if let w = a.widened {
       let further = w.reached > a.result.reached ? " (with them the first \(w.reached) of its lines are)" : ""
-      out.append("nor is it explained with \(wider)\(further)")
+      if let b = bound(w) {
+        out.append("the search with \(wider) stopped at \(b)\(further), so it is not known whether they explain the log, "
+                   + "and no quirk was tried: a larger \(b.split(separator: " ")[0]) searches further")
+      } else {
+        out.append("nor is it explained with \(wider)\(further)")
+      }
     }
     for q in a.quirksExplaining {
       out.append("with --quirk \(q) the log is explained: a documented variant of iOS, not lifesim's default "
                  + "(docs/reference.md \(q.reference): \(q.summary))")
     }
-    if !a.quirksTried.isEmpty && a.quirksExplaining.isEmpty {
-      out.append("nor with any one quirk (tried \(a.quirksTried.map(\.description).joined(separator: ", ")))")
+    if !a.quirksCut.isEmpty {
+      out.append("with --quirk \(a.quirksCut.map(\.description).joined(separator: ", ")) the search stopped at its bound, "
+                 + "so it is not known whether \(a.quirksCut.count == 1 ? "that quirk explains" : "one of them explains") "
+                 + "the log: a larger --max-states searches further")
     }
-    if let w = a.widened, w.searchedAll, a.quirksExplaining.isEmpty {
+    let searchedOut = a.quirksTried.filter { !a.quirksCut.contains($0) }
+    if !searchedOut.isEmpty && a.quirksExplaining.isEmpty {
+      out.append("nor with any one quirk (tried \(searchedOut.map(\.description).joined(separator: ", ")))")
+    }
+    if let w = a.widened, w.searchedAll, a.quirksExplaining.isEmpty, a.quirksCut.isEmpty {
       out.append("what explain does not model may be why: the app's code doing more than passing its memory limit or "
                  + "beginning a background task (ending a task, timers), windows side by side, "
                  + (a.options.quirks.members.isEmpty ? "several quirks at once" : "other quirks"))

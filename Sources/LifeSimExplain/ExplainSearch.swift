@@ -107,6 +107,9 @@ public struct ExplainResult: Sendable {
   /// Fewer other explanations were found than asked for, and some may have
   /// been left out: the search keeps `ExplainSearch.ways` ways into a state.
   public var alternativesCut = false
+  /// The search found explanations, then stopped at `--max-states` (this
+  /// many) in the same step: others of the same length may be left out.
+  public var alternativesCutAtStates: Int?
 }
 
 /// The breadth-first search from a log to the steps that produce it.
@@ -560,6 +563,9 @@ public final class ExplainSearch {
         if result.explanations.count > options.alternatives { break }
       }
       result.alternativesCut = !listedAll && result.explanations.count <= options.alternatives
+      if case .maxStates(let m) = result.stop, result.explanations.count <= options.alternatives {
+        result.alternativesCutAtStates = m
+      }
       result.stop = nil
     } else {
       result.reached = best

@@ -218,8 +218,8 @@ public enum LogReader {
       do {
         _ = try readBreadcrumbs(content)
         return .sentry
-      } catch let e as LogReadError where e.description.hasPrefix("breadcrumb ") {
-        return .sentry  // breadcrumbs, with a bad time: read, it says which
+      } catch let e as LogReadError where e.description.hasPrefix("breadcrumb ") || e.description.hasPrefix("a list of ") {
+        return .sentry  // breadcrumbs with a bad time, or whole events: read, it says which
       } catch let e as LogReadError where e.parse {
         unparsed = e.description
       } catch {}
@@ -628,7 +628,13 @@ public enum LogReader {
       if let o = whole as? [String: Any], let s = o["sdk"] as? [String: Any] {
         sdk = (s["name"], s["version"])
       }
-      if let a = whole as? [Any] { list = a } else if let o = whole as? [String: Any] {
+      if let a = whole as? [Any] {
+        guard !isListOfEvents(a) else {
+          throw LogReadError(description: "a list of \(a.count) Sentry event\(a.count == 1 ? "" : "s"), not of breadcrumbs: "
+                             + "explain reads the breadcrumbs of one event; give it one event")
+        }
+        list = a
+      } else if let o = whole as? [String: Any] {
         if let b = o["breadcrumbs"] as? [String: Any] { list = b["values"] as? [Any] }
         else if let b = o["breadcrumbs"] as? [Any] { list = b }
         else if let entries = o["entries"] as? [Any] { list = breadcrumbEntry(entries) }
@@ -742,11 +748,23 @@ public enum LogReader {
   /// it could not read): `invalid value around character 7, line 2`.
   /// The breadcrumbs of an event as Sentry's web API returns it: an entry of
   /// `entries` whose `type` is `breadcrumbs`, its `data.values`.
+  /// An event with several such entries has them read in turn.
   static func breadcrumbEntry(_ entries: [Any]) -> [Any]? {
+    var all: [Any]?
     for case let entry as [String: Any] in entries where entry["type"] as? String == "breadcrumbs" {
-      return (entry["data"] as? [String: Any])?["values"] as? [Any]
+      guard let values = (entry["data"] as? [String: Any])?["values"] as? [Any] else { continue }
+      all = (all ?? []) + values
     }
-    return nil
+    return all
+  }
+
+  /// A list whose items are whole events (with their own `breadcrumbs` or
+  /// `entries`), not breadcrumbs.
+  static func isListOfEvents(_ list: [Any]) -> Bool {
+    !list.isEmpty && list.allSatisfy { item in
+      guard let o = item as? [String: Any] else { return false }
+      return o["category"] == nil && (o["breadcrumbs"] != nil || o["entries"] != nil)
+    }
   }
 
   static func whyNotJSON(_ error: Error, in bytes: [UInt8], firstLine: Int?) -> String {

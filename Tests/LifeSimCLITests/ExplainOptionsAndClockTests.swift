@@ -40,7 +40,7 @@ struct ExplainOptionsAndClockTests {
     // With more, it is made again with none, which explains this log.
     let again = try lifesim(["explain", log, "--max-states", "3"])
     #expect(again.status == 0, "\(again.stdout)")
-    #expect(again.stderr.contains("the search with --max-unlogged 3 stopped at its --max-states; explained with no step"),
+    #expect(again.stderr.contains("the search with --max-unlogged 3 stopped at --max-states 3; explained with no step"),
             "\(again.stderr)")
   }
 

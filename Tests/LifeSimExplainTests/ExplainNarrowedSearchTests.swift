@@ -33,14 +33,22 @@ struct ExplainNarrowedSearchTests {
     #expect(e.steps.map { $0.step.name(bundle: "b") }.filter { $0.hasPrefix("push") }
             == ["push Feed", "push Detail", "push Profile", "push Settings", "push Search"])
     #expect(ExplainReport.notes(a).first?.hasPrefix(
-      "the search with --max-unlogged 3 stopped at its --max-states; explained with at most 1 step in a row") == true)
+      "the search with --max-unlogged 3 stopped at --max-states 2000; explained with at most 1 step in a row") == true)
   }
 
-  @Test func whenTheNarrowSearchStopsTooTheAnswerIsTheFirstSearchs() throws {
+  @Test func whenTheNarrowSearchStopsTooTheBoundIsNamedAndNotAdvised() throws {
     let a = try Self.answer(maxStates: 300)
-    #expect(a.narrowed == 1 && a.narrowedResult != nil)
-    #expect(a.result.explanations.isEmpty && a.options.maxUnlogged == 3)
-    #expect(ExplainReport.notes(a).first?.contains("nor is the log explained with at most 1 step in a row") == true)
+    let r = try #require(a.narrowedResult)
+    #expect(a.narrowed == 1 && a.askedStates == 300 && r.stop == .maxStates(300))
+    // The answer is that of the search that got further, which advises no
+    // --max-unlogged already tried.
+    #expect(a.result.explanations.isEmpty && a.result.reached >= r.reached)
+    let note = try #require(ExplainReport.notes(a).first)
+    #expect(note.hasPrefix("the search with --max-unlogged 3 stopped at --max-states 300; so did the search with "
+                           + "at most 1 step in a row that accounts for no line (--max-unlogged 1) (it reaches the first"), "\(note)")
+    #expect(note.hasSuffix("a larger --max-states searches further"))
+    let text = ExplainReport(log: try LogReader.read(Self.log, sentryStates: .legacy), answer: a).text
+    #expect(text.contains("not explained within --max-states 300 distinct states (a larger --max-states searches further)\n"), "\(text)")
   }
 
   @Test func aSearchNotBoundedIsNotMadeAgain() throws {

@@ -34,6 +34,26 @@ struct SentryAPIEventTests {
     #expect(fromAPI.sentryStates == .legacy && fromAPI.ignored == 1)
   }
 
+  @Test func everyBreadcrumbsEntryIsReadInTurn() throws {
+    let split = #"""
+      {"entries": [
+        {"type": "breadcrumbs", "data": {"values": [{"category": "app.lifecycle", "data": {"state": "foreground"}}]}},
+        {"type": "message", "data": {"formatted": "x"}},
+        {"type": "breadcrumbs", "data": {"values": [{"category": "app.lifecycle", "data": {"state": "background"}}]}}
+      ]}
+      """#
+    let log = try LogReader.read(split)
+    #expect(log.events.map { log.symbols[$0.symbol].name } == ["app.lifecycle foreground", "app.lifecycle background"])
+  }
+
+  @Test func aListOfEventsIsRefusedWithWhatToGive() {
+    #expect {
+      try LogReader.read("[\(Self.api), \(Self.payload)]")
+    } throws: { error in
+      "\(error)" == "a list of 2 Sentry events, not of breadcrumbs: explain reads the breadcrumbs of one event; give it one event"
+    }
+  }
+
   @Test func anAPIEventWithoutABreadcrumbsEntryIsNoLog() {
     let none = #"{"entries": [{"type": "exception", "data": {"values": []}}]}"#
     #expect(throws: LogReadError.self) { try LogReader.read(none) }

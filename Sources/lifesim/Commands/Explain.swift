@@ -139,7 +139,7 @@ extension Lifesim {
       options.quirks = QuirkSet(quirks.compactMap(Quirk.init(name:)))
       let answer = try ExplainSearch.answer(log: parsed, options: options)
       let result = answer.result
-      let report = ExplainReport(log: parsed, options: answer.options, result: result)
+      let report = ExplainReport(log: parsed, answer: answer)
       // Every name from the log is shown escaped already; this keeps it so.
       writeOut(visibleControls(report.text))
       printError("lifesim explain: \(answer.states) state\(answer.states == 1 ? "" : "s"), "
