@@ -21,6 +21,10 @@ public struct ExplainAnswer: Sendable {
   /// Those tried whose search a bound stopped: whether they explain the log
   /// is not known.
   public var quirksCut: [Quirk] = []
+  /// Quirks asked for (`--quirk`) that change nothing this search can show:
+  /// a scene quirk for an app without scenes, a quirk of a version that is
+  /// not this one's.
+  public var quirksIdle: [Quirk] = []
   /// The first search stopped at `--max-states`, and the log was searched
   /// again with the fewest unlogged steps in a row it allows: that search's
   /// `--max-unlogged` (the options of `result` when it explains the log),
@@ -51,6 +55,8 @@ extension ExplainSearch {
     let result = first.run()
     var answer = ExplainAnswer(result: result, options: options, states: result.states, steps: result.steps)
     answer.askedUnlogged = options.maxUnlogged
+    let matter = first.quirksThatMatter
+    answer.quirksIdle = options.quirks.members.filter { !matter.contains($0) }
     if result.explanations.isEmpty, case .maxStates(let m) = result.stop {
       answer.askedStates = m
       // Most of a bounded search goes on unlogged detours (an overlay, a

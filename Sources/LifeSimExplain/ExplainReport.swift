@@ -251,6 +251,11 @@ public struct ExplainReport {
   /// quirk explains a log the first search did not.
   public static func notes(_ a: ExplainAnswer) -> [String] {
     var out: [String] = []
+    for q in a.quirksIdle {
+      let app = a.result.scenes ? "an app with scenes" : "an app without scenes"
+      out.append("--quirk \(q) changes nothing explain can show on iOS \(a.options.ios) for \(app) and this log: "
+                 + "\(q.summary) (docs/reference.md \(q.reference))")
+    }
     /// "--max-states N" of a search that a bound stopped.
     func bound(_ r: ExplainResult) -> String? {
       if case .maxStates(let m) = r.stop { return "--max-states \(m)" }

@@ -1,3 +1,4 @@
+import LifeSimEngine
 import Testing
 @testable import LifeSimExplain
 
@@ -72,5 +73,23 @@ struct ExplainBoundsNamedTests {
                           + "(a larger --max-states finds them)\n"), "\(text)")
     let all = try Self.answer(log, maxStates: 200_000, alternatives: 3)
     #expect(all.result.alternativesCutAtStates == nil && all.result.explanations.count > cut.result.explanations.count)
+  }
+}
+
+/// A quirk given that can change nothing explain shows (a scene quirk for an
+/// app without scenes) is said, not ignored in silence.
+struct ExplainIdleQuirkTests {
+  @Test func aQuirkThatCannotApplyIsSaid() throws {
+    let log = try LogReader.read("applicationDidBecomeActive:\napplicationDidEnterBackground:\n")
+    var options = ExplainOptions()
+    options.alternatives = 0
+    options.scenes = false
+    options.quirks = QuirkSet([.disconnectOnBackground, .backgroundLaunchEntersBackground])
+    let a = try ExplainSearch.answer(log: log, options: options)
+    #expect(a.quirksIdle == [.disconnectOnBackground])
+    let notes = ExplainReport.notes(a)
+    #expect(notes.first?.hasPrefix("--quirk disconnect_on_background changes nothing explain can show on iOS 17 "
+                                   + "for an app without scenes and this log: ") == true, "\(notes)")
+    #expect(!notes.contains { $0.contains("--quirk background_launch_enters_background changes nothing") })
   }
 }
