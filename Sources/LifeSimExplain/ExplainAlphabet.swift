@@ -23,6 +23,18 @@ public struct ExplainStep: Equatable, Sendable {
   /// process is killed there: 0 when it is not.
   public var killedAt = 0
   public var killedIn = ""
+  /// What kills it there: its memory, or the watchdog of that callback
+  /// (the code runs past the watchdog's limit).
+  public var killedBy = KillCause.ownMemory
+
+  /// Why the app's own code gets its process killed in a callback.
+  public enum KillCause: Equatable, Sendable {
+    /// It allocates past the per-process limit: jetsam (§0).
+    case ownMemory
+    /// It blocks past the limit of the watchdog that callback runs under,
+    /// as a launch that takes too long (§0 "Watchdogs", 0x8badf00d).
+    case watchdog
+  }
   /// The app's own code begins a background task (and does not end it) in
   /// its `taskAt`-th callback or notification of the step, `taskIn`: 0 when it does not.
   public var taskAt = 0
@@ -32,10 +44,11 @@ public struct ExplainStep: Equatable, Sendable {
 
   /// The step with the app killed for its own memory in its `at`-th callback
   /// or notification of it, `name`.
-  func killed(at: Int, in name: String) -> ExplainStep {
+  func killed(at: Int, in name: String, by cause: KillCause = .ownMemory) -> ExplainStep {
     var s = self
     s.killedAt = at
     s.killedIn = name
+    s.killedBy = cause
     return s
   }
 
@@ -51,13 +64,16 @@ public struct ExplainStep: Equatable, Sendable {
   /// Its name, as `lifesim explore` names its steps, with what the app's
   /// own code does in it, if anything.
   public func name(bundle: String) -> String {
-    if killedAt > 0 { return base(bundle: bundle) + ", killed in \(killedIn) (own memory)" }
+    if killedAt > 0 { return base(bundle: bundle) + ", killed in \(killedIn) (\(killedBy == .watchdog ? "watchdog" : "own memory"))" }
     if taskAt > 0 { return base(bundle: bundle) + ", background task begun in \(taskIn)" }
     return base(bundle: bundle)
   }
 
   /// What it is, in words, for the explanation.
   public var words: String {
+    if killedAt > 0, killedBy == .watchdog {
+      return baseWords + "; in its \(killedIn) the app's code runs past the watchdog's limit and is killed (0x8badf00d)"
+    }
     if killedAt > 0 { return baseWords + "; in its \(killedIn) the app's code passes its memory limit and is killed" }
     if taskAt > 0 { return baseWords + "; in its \(taskIn) the app's code begins a background task" }
     return baseWords
@@ -66,6 +82,7 @@ public struct ExplainStep: Equatable, Sendable {
   /// The Lua that takes it on `dev`, with the app `app`; what the app's own
   /// code does in it is the script's `code` (`ExplainReport.codeLua`) told where.
   public var lua: String {
+    if killedAt > 0, killedBy == .watchdog { return "calls, hang_at = 0, \(killedAt); \(baseLua); hang_at = nil" }
     if killedAt > 0 { return "calls, die_at = 0, \(killedAt); \(baseLua); die_at = nil" }
     if taskAt > 0 { return "calls, task_at = 0, \(taskAt); \(baseLua); task_at = nil" }
     return baseLua
@@ -109,6 +126,18 @@ public struct ExplainStep: Equatable, Sendable {
   /// Its name, with the ways of bringing the app forward (a tap on its
   /// icon, the switcher, a notification, a URL) named as a launch: what
   /// tells two explanations apart when a log shows the same of each.
+  /// The step as an answer tells it (`story`): a launch for each way of
+  /// bringing the app forward.
+  var asTold: ExplainStep {
+    switch kind {
+    case .switchTo, .openNotification, .openRemoteNotification, .openURL:
+      var launch = self
+      launch.kind = .launch
+      return launch
+    default: return self
+    }
+  }
+
   func story(bundle: String) -> String {
     switch kind {
     case .switchTo, .openNotification, .openRemoteNotification, .openURL:
@@ -203,8 +232,8 @@ public struct ExplainStep: Equatable, Sendable {
   /// whose app code is explain's (`ExplainSearch` with `appCode`).
   public func take(on device: Device, app: AppID) throws {
     guard killedAt > 0 || taskAt > 0, let host = device.host as? ExplainHost else { return try takeBase(on: device, app: app) }
-    host.arm(kill: killedAt, task: taskAt)
-    defer { host.arm(kill: 0, task: 0) }
+    host.arm(kill: killedBy == .ownMemory ? killedAt : 0, hang: killedBy == .watchdog ? killedAt : 0, task: taskAt)
+    defer { host.arm(kill: 0, hang: 0, task: 0) }
     try takeBase(on: device, app: app)
   }
 

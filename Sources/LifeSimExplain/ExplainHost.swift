@@ -3,8 +3,9 @@ import LifeSimEngine
 /// The app's own code, for a search where it acts: it runs in every
 /// callback and notification and does nothing, but in the one a step names
 /// it allocates past the limit (`ExplainStep.killedAt`), so that jetsam kills
-/// the process there as it would a real app's, or begins a background task
-/// (`ExplainStep.taskAt`) that it never ends.
+/// the process there as it would a real app's, or blocks past the watchdog's
+/// limit there, or begins a background task (`ExplainStep.taskAt`) that it
+/// never ends.
 final class ExplainHost: DeviceHost {
   /// Where the app's code runs.
   enum Delivered: Equatable {
@@ -21,7 +22,7 @@ final class ExplainHost: DeviceHost {
   let app: AppID
   /// What the code allocates to pass its limit, in MB.
   let allocates: Double
-  private var dieAt = 0, taskAt = 0, calls = 0
+  private var dieAt = 0, hangAt = 0, taskAt = 0, calls = 0
   /// Where the app's code acted in the last armed step.
   private(set) var actedIn: Delivered?
 
@@ -31,21 +32,34 @@ final class ExplainHost: DeviceHost {
   }
 
   /// In the app's `kill`-th callback or notification from now its code
-  /// passes the limit, in the `task`-th it begins a task (0: in none).
-  func arm(kill: Int, task: Int) {
+  /// passes the memory limit, in the `hang`-th it blocks past every
+  /// watchdog's limit, in the `task`-th it begins a task (0: in none).
+  func arm(kill: Int, hang: Int, task: Int) {
     dieAt = kill
+    hangAt = hang
     taskAt = task
     calls = 0
-    if kill > 0 || task > 0 { actedIn = nil }
+    if kill > 0 || hang > 0 || task > 0 { actedIn = nil }
+  }
+
+  /// Longer than any watchdog's limit: code that blocks this long is killed
+  /// by the watchdog of the callback it runs in, if it has one.
+  static func hang(_ p: Policy) -> SimTime {
+    max(p.watchdogLaunch, p.watchdogBackground, p.watchdogTerminate, p.watchdogSceneUpdate) + .seconds(1)
   }
 
   private func code(_ d: Delivered, app: AppID, on device: Device) throws {
-    guard dieAt > 0 || taskAt > 0, app == self.app else { return }
+    guard dieAt > 0 || hangAt > 0 || taskAt > 0, app == self.app else { return }
     calls += 1
     if calls == taskAt {
       actedIn = d
       taskAt = 0
       _ = try device.beginBackgroundTask(app: app, name: "explain", expiration: nil)
+    }
+    if calls == hangAt {
+      actedIn = d
+      hangAt = 0
+      try device.work(Self.hang(device.policy))
     }
     guard calls == dieAt else { return }
     actedIn = d

@@ -212,7 +212,7 @@ public struct ExplainReport {
     let exits = options.quirks.contains(.exitsOnSuspendTerminateOnly) ? ", exits_on_suspend = true" : ""
     s += "local app = dev:install{ bundle = \(quoted(options.bundle)), scenes = \(result.scenes), background_modes = { \(modes) }\(exits)\(root) }\n"
     let acts = e.steps.contains { $0.step.killedAt > 0 || $0.step.taskAt > 0 }
-    if acts, let limit = options.limitMB { s += codeLua(limit: limit) }
+    if acts, let limit = options.limitMB { s += codeLua(limit: limit, hang: options.hang) }
     s += implementedLua(kills: acts) + "\n"
     s += log.flutterWalks ? flutterLogged : logged
     for step in e.steps { s += "\(step.step.lua)  -- \(step.step.words); \(lines(step))\n" }
@@ -232,14 +232,16 @@ public struct ExplainReport {
   /// every callback and notification, and in the step's `die_at`-th
   /// allocates past the app's limit, so that jetsam kills it, or in its
   /// `task_at`-th begins a background task.
-  func codeLua(limit: Int) -> String {
+  func codeLua(limit: Int, hang: SimTime) -> String {
     var s = "-- The app's code runs in each callback and notification; where a step sets die_at, in its die_at-th\n"
     s += "-- of that step, it allocates past the app's limit (\(limit) MB) and jetsam kills the process; where\n"
+    s += "-- it sets hang_at, in its hang_at-th it blocks for \(formatNumber(hang.seconds)) s, past the watchdog's limit; where\n"
     s += "-- a step sets task_at, in its task_at-th it begins a background task, which it never ends.\n"
-    s += "local die_at, task_at, calls = nil, nil, 0\n"
+    s += "local die_at, hang_at, task_at, calls = nil, nil, nil, 0\n"
     s += "local function code(ctx)\n"
     s += "  calls = calls + 1\n"
     s += "  if calls == task_at then ctx:begin_background_task(\"explain\") end\n"
+    s += "  if calls == hang_at then ctx:work(\(formatNumber(hang.seconds))) end\n"
     s += "  if calls == die_at then ctx:allocate(\(limit)) end\n"
     s += "end\n"
     s += "app:on(\"*\", code)\n"
@@ -279,8 +281,8 @@ public struct ExplainReport {
       }
     }
     let wider = a.result.scenes && a.options.model?.showsWindowsSideBySide != false
-      ? "the app's other windows opened, closed or disconnected and its own code in a step (passing its memory limit, beginning a background task)"
-      : "the app's own code in a step (passing its memory limit, beginning a background task)"
+      ? "the app's other windows opened, closed or disconnected and its own code in a step (passing its memory limit, blocking past its watchdog, beginning a background task)"
+      : "the app's own code in a step (passing its memory limit, blocking past its watchdog, beginning a background task)"
     if a.options.appCode, !a.result.explanations.isEmpty {
       out.append("no sequence of the ordinary steps explains the log; explained with \(wider)")
     }
@@ -307,8 +309,8 @@ public struct ExplainReport {
       out.append("nor with any one quirk (tried \(searchedOut.map(\.description).joined(separator: ", ")))")
     }
     if let w = a.widened, w.searchedAll, a.quirksExplaining.isEmpty, a.quirksCut.isEmpty {
-      out.append("what explain does not model may be why: the app's code doing more than passing its memory limit or "
-                 + "beginning a background task (ending a task, timers), windows side by side, "
+      out.append("what explain does not model may be why: the app's code doing more than passing its memory limit, "
+                 + "blocking past its watchdog or beginning a background task (ending a task, timers), windows side by side, "
                  + (a.options.quirks.members.isEmpty ? "several quirks at once" : "other quirks"))
     }
     return out

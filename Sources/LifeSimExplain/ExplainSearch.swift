@@ -40,6 +40,12 @@ public struct ExplainOptions: Sendable {
   /// limit (a device with none has no limit).
   public var memoryMB: Int? { appCode && model == nil ? Self.ownMemoryMB : nil }
 
+  /// How long the app's code blocks where a step has the watchdog kill it:
+  /// past every watchdog's limit on this version.
+  public var hang: SimTime {
+    (try? OSProfile(version: ios)).map { ExplainHost.hang(Policy(profile: $0)) } ?? .seconds(3_600)
+  }
+
   /// The app's memory limit, when it may pass it: what its code allocates to.
   public var limitMB: Int? {
     guard appCode else { return nil }
@@ -196,6 +202,14 @@ public final class ExplainSearch {
     var events: Range<Int>
     var before: [Int]
     var after: [Int] = []
+
+    /// From the same node, a step the answer names alike (the ways of
+    /// bringing the app forward are all a launch), accounting for the same
+    /// lines: every explanation through one is one through the other.
+    func tellsTheSame(as other: Edge) -> Bool {
+      parent == other.parent && events == other.events && before == other.before && after == other.after
+        && step.asTold == other.step.asTold
+    }
   }
 
   struct Node {
@@ -258,9 +272,13 @@ public final class ExplainSearch {
     var step: Int
     var wait: Int64
     /// The app's callback or notification where it is killed for its own
-    /// memory, or (negative) where it begins a background task; 0: none.
+    /// memory, past `watchdogCode` where its watchdog kills it, or
+    /// (negative) where it begins a background task; 0: none.
     var code = 0
   }
+
+  /// Added to a `Move`'s callback for a watchdog's kill there.
+  static let watchdogCode = 1 << 20
 
   /// The device steps actually taken (the others were read back from the
   /// transitions already taken from the same device state).
@@ -440,14 +458,15 @@ public final class ExplainSearch {
           /// The step again, with the app killed for its own memory in its
           /// last callback or notification before `out[upTo]`: the step's
           /// records up to `out[upTo - 1]` and no more, when the kill gives them.
-          func killed(before upTo: Int) -> (Transition, ExplainStep)? {
+          func killed(before upTo: Int, by cause: ExplainStep.KillCause) -> (Transition, ExplainStep)? {
             guard appCode, upTo > 0, upTo < out.count, out[upTo].ord - 1 >= out[upTo - 1].ord else { return nil }
             let at = out[upTo].ord - 1
-            guard let made = acted(Move(from: node.device, step: number, wait: 0, code: at), step.killed(at: at, in: ""))
+            let code = cause == .watchdog ? Self.watchdogCode + at : at
+            guard let made = acted(Move(from: node.device, step: number, wait: 0, code: code), step.killed(at: at, in: "", by: cause))
             else { return nil }
             // Only a kill that leaves exactly the records before it is the one meant.
             guard made.marks.filter({ $0.ord != nil }) == taken.marks.filter({ ($0.ord ?? 0) > 0 && $0.ord! <= at }) else { return nil }
-            return (made, step.killed(at: at, in: made.actedIn?.name ?? ""))
+            return (made, step.killed(at: at, in: made.actedIn?.name ?? "", by: cause))
           }
           /// The step again, with the app's code beginning a background task
           /// in its last callback or notification, when that leaves the step's
@@ -475,7 +494,11 @@ public final class ExplainSearch {
                 if matched > 0, matched == out.count - j, matched < n, let t = withTask() { children.append((matched, j, 0, t)) }
               } else {
                 note(matched, at: at, late: late)
-                if matched > 0, let t = killed(before: j + matched) { children.append((matched, j, 0, t)) }
+                if matched > 0 {
+                  for cause in [ExplainStep.KillCause.ownMemory, .watchdog] {
+                    if let t = killed(before: j + matched, by: cause) { children.append((matched, j, 0, t)) }
+                  }
+                }
               }
             }
             children.append((0, out.count, 0, nil))
@@ -487,7 +510,11 @@ public final class ExplainSearch {
             }
             else {
               note(node.k + matched, at: at, late: late)
-              if matched > 0, let t = killed(before: matched) { children.append((node.k + matched, 0, 0, t)) }
+              if matched > 0 {
+                for cause in [ExplainStep.KillCause.ownMemory, .watchdog] {
+                  if let t = killed(before: matched, by: cause) { children.append((node.k + matched, 0, 0, t)) }
+                }
+              }
             }
           }
           for (k, skip, after, acting) in children {
@@ -508,7 +535,10 @@ public final class ExplainSearch {
             // there (an alternative), a longer one is dropped.
             if let seen = visited[digest], idle >= nodes[seen].idle {
               if nodes[seen].depth == depth, idle == nodes[seen].idle {
-                if nodes[seen].parents.count < Self.ways { nodes[seen].parents.append(edge) } else { nodes[seen].waysCut = true }
+                // A way the answer tells apart from none already kept (the
+                // same step before, as the answer names it) is no other way.
+                if nodes[seen].parents.contains(where: { $0.tellsTheSame(as: edge) }) {
+                } else if nodes[seen].parents.count < Self.ways { nodes[seen].parents.append(edge) } else { nodes[seen].waysCut = true }
               }
               continue
             }

@@ -64,6 +64,18 @@ struct ExplainWiderStepsCLITests {
                     + "in its scene:willConnectToSession:options: the app's code passes its memory limit and is killed → lines 1–3"])
   }
 
+  @Test func theAppKilledByItsLaunchWatchdog() throws {
+    try Self.replays("watchdog", """
+      10:00:00.000 application(_:willFinishLaunchingWithOptions:)
+      10:00:20.300 application(_:willFinishLaunchingWithOptions:)
+      10:00:20.400 application(_:didFinishLaunchingWithOptions:)
+      10:00:20.500 applicationDidBecomeActive(_:)
+
+      """, expect: ["1. launch com.example.app, killed in application:willFinishLaunchingWithOptions: (watchdog): the user taps "
+                    + "the app's icon; in its application:willFinishLaunchingWithOptions: the app's code runs past the "
+                    + "watchdog's limit and is killed (0x8badf00d) → line 1"])
+  }
+
   @Test func theAppHeldByABackgroundTaskOfItsCode() throws {
     try Self.replays("task", """
       10:00:00.000 application:didFinishLaunchingWithOptions:
