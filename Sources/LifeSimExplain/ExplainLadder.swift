@@ -40,16 +40,17 @@ public struct ExplainAnswer: Sendable {
 extension ExplainSearch {
   /// Explains the log as the CLI does. First on the device the options make,
   /// with the steps every log gets. A search that stops at `--max-states` is
-  /// made again with the fewest unlogged steps in a row (none, or for a timed
-  /// log the wait before each line), which a log that shows every step needs. A log that search does not explain, when
-  /// it tried every sequence (no bound stopped it), is searched again with
-  /// the steps only such a log needs, which would widen every search: the
-  /// app's other windows opened, closed and disconnected (a scene app), and
-  /// the app's own code in a step passing its memory limit or beginning a
-  /// background task. When that fails
-  /// too and no quirk was asked for, each quirk that can change this app's
-  /// callbacks is tried alone, to say which documented variant of iOS
-  /// (reference §8) would explain the log.
+  /// made again with the fewest unlogged steps in a row (none, or for a
+  /// timed log the wait before each line), which a log that shows every step
+  /// needs. A log the first search does not explain, when it tried every
+  /// sequence (no bound stopped it), is searched again with the steps only
+  /// such a log needs, which would widen every search: the app's other
+  /// windows opened, closed and disconnected (a scene app), and the app's
+  /// own code in a step passing its memory limit, blocking past its watchdog
+  /// or beginning a background task. When that fails too and no quirk was
+  /// asked for, each quirk that can change this app's callbacks is tried
+  /// alone, to say which documented variant of iOS (reference §8) would
+  /// explain the log.
   public static func answer(log: ParsedLog, options: ExplainOptions) throws -> ExplainAnswer {
     let first = try ExplainSearch(log: log, options: options)
     let result = first.run()
@@ -99,7 +100,7 @@ extension ExplainSearch {
     }
     answer.widened = second
     guard options.quirks.members.isEmpty, second.searchedAll else { return answer }
-    for q in first.quirksThatMatter {
+    for q in matter {
       var o = options
       o.quirks = QuirkSet([q])
       let r = try ExplainSearch(log: log, options: o).run()

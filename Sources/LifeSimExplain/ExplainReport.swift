@@ -230,8 +230,9 @@ public struct ExplainReport {
 
   /// The Lua of the app's own code where a step has it act: it runs in
   /// every callback and notification, and in the step's `die_at`-th
-  /// allocates past the app's limit, so that jetsam kills it, or in its
-  /// `task_at`-th begins a background task.
+  /// allocates past the app's limit, so that jetsam kills it, in its
+  /// `hang_at`-th blocks past the watchdog's limit, or in its `task_at`-th
+  /// begins a background task.
   func codeLua(limit: Int, hang: SimTime) -> String {
     var s = "-- The app's code runs in each callback and notification; where a step sets die_at, in its die_at-th\n"
     s += "-- of that step, it allocates past the app's limit (\(limit) MB) and jetsam kills the process; where\n"
@@ -269,9 +270,9 @@ public struct ExplainReport {
       let steps = fewest == 0 ? "no step that accounts for no line" : "at most \(fewest) step in a row that accounts for no line"
       if let r = a.narrowedResult {
         let reach = r.reached == 0 ? " (it reaches none of the log's lines)" : " (it reaches the first \(r.reached) of the log's lines)"
-        if bound(r) != nil {
-          out.append("\(first); so did the search with \(steps) (--max-unlogged \(fewest))\(reach): "
-                     + "a larger --max-states searches further")
+        if let b = bound(r) {
+          out.append("\(first); the search with \(steps) (--max-unlogged \(fewest)) stopped at \(b) too\(reach): "
+                     + "a larger \(b.split(separator: " ")[0]) searches further")
         } else {
           out.append("\(first); nor is the log explained with \(steps) (--max-unlogged \(fewest))\(reach)")
         }

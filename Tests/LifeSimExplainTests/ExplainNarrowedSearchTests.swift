@@ -44,8 +44,9 @@ struct ExplainNarrowedSearchTests {
     // --max-unlogged already tried.
     #expect(a.result.explanations.isEmpty && a.result.reached >= r.reached)
     let note = try #require(ExplainReport.notes(a).first)
-    #expect(note.hasPrefix("the search with --max-unlogged 3 stopped at --max-states 300; so did the search with "
-                           + "at most 1 step in a row that accounts for no line (--max-unlogged 1) (it reaches the first"), "\(note)")
+    #expect(note.hasPrefix("the search with --max-unlogged 3 stopped at --max-states 300; the search with "
+                           + "at most 1 step in a row that accounts for no line (--max-unlogged 1) stopped at --max-states 300 too "
+                           + "(it reaches the first"), "\(note)")
     #expect(note.hasSuffix("a larger --max-states searches further"))
     let text = ExplainReport(log: try LogReader.read(Self.log, sentryStates: .legacy), answer: a).text
     #expect(text.contains("not explained within --max-states 300 distinct states (a larger --max-states searches further)\n"), "\(text)")
