@@ -1,7 +1,8 @@
 // View controllers and views (reference §5–§6): the actions on them (the
-// navigation stack, modal presentation, children, views, rotation), the
-// windows, and the layout pass. Every appearance sequence comes from one table
-// per kind (`ScreenChange.steps`); what each step delivers, and the rules of
+// navigation stack, modal presentation, children, views), a device action's
+// passes over the view controllers on screen, the windows, and the layout
+// pass. Every appearance sequence comes from one table per kind
+// (`ScreenChange.steps`); what each step delivers, and the rules of
 // children, views and the appearance machine, are `ViewHierarchy.reduce`
 // (`UI/ViewControllerRules.swift`), applied in `Device+Effects.swift`; which
 // change of the stack or the modal chain a window refuses, and what one does
@@ -74,19 +75,22 @@ extension Device {
     try changeStack(.dismiss(cancelled: cancel), app: id, window: w)
   }
 
-  /// Rotates the device: the view controllers on screen get
-  /// `viewWillTransitionToSize:withTransitionCoordinator:` (iOS 8+), then one
-  /// layout pass, with no appearance callbacks (§5.3: layout follows bounds).
-  public func rotate() throws {
-    try begin(.rotate)
-    if let f = frontmost, self[f].state.isExecuting, let w = focusWindowIndex(f), self[f].windows[w].shown {
-      try cascade(for: f) {
-        let shown = visible(in: self[f].windows[w])
-        for vc in shown { try run(.willTransitionToSize(vc), app: f) }
-        for vc in shown { try changingHierarchy(of: vc) { try run(.boundsChanged(vc), app: f) } }
+  /// Takes a device action's passes over the view controllers on screen in
+  /// the frontmost app's focus window, parent first: every one of them hears
+  /// a pass before any hears the next (rotation: the new size, then the
+  /// bounds, §5.3). A pass that lays out runs with the window marked as
+  /// changing, as every layout pass does. What each view controller gets is
+  /// the pass's event, through `ViewHierarchy.reduce`.
+  func reachOnScreen(_ passes: (event: (ObjectID) -> ViewControllerEvent, laysOut: Bool)...) throws {
+    guard let f = frontmost, self[f].state.isExecuting, let w = focusWindowIndex(f), self[f].windows[w].shown else { return }
+    try cascade(for: f) {
+      let shown = visible(in: self[f].windows[w])
+      for pass in passes {
+        for vc in shown {
+          if pass.laysOut { try changingHierarchy(of: vc) { try run(pass.event(vc), app: f) } } else { try run(pass.event(vc), app: f) }
+        }
       }
     }
-    try settle()
   }
 
   // MARK: - Containment (reference §5.6)

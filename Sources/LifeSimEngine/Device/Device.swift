@@ -28,8 +28,8 @@
 /// device sends back once the handlers before it ran. The rest of the
 /// device's files run the cascades the effects start:
 ///
-/// - `Device+Actions.swift`: what the user and the system do, each a refusal
-///   check (`begin`), a part's event and `settle`;
+/// - `Device+Actions.swift`: the action table and what the user and the
+///   system do, each a refusal check (`begin`), a part's event and `settle`;
 /// - `Device+Lifecycle.swift`, `Device+Scenes.swift`: walking the process and
 ///   scene machines (`AppLifecycle`, `SceneLifecycle`);
 /// - `Device+Delivery.swift`: the one path by which app code hears of anything;
