@@ -1,9 +1,9 @@
 import Testing
 @testable import LifeSimEngine
 
-/// A rotation and a memory warning as they reach view controllers, through
-/// `ViewHierarchy.reduce` with no device (§2.9, §5.3, §5.5).
-struct RotationAndMemoryWarningReduceTests {
+/// A memory warning as it reaches view controllers, through
+/// `ViewHierarchy.reduce` with no device (§2.9, §5.5).
+struct MemoryWarningReduceTests {
   let app = AppID(0)
 
   func facts(_ version: Int) throws -> ViewControllerFacts {
@@ -23,14 +23,6 @@ struct RotationAndMemoryWarningReduceTests {
     h[view: v].inWindow = inWindow
     h[view: v].needsLayout = false
     return (h, vc, v)
-  }
-
-  @Test func aRotationTellsOfTheNewSizeFromIOS8ThenLaysOutOnce() throws {
-    var (h, vc, v) = screen(inWindow: true)
-    #expect(h.reduce(.willTransitionToSize(vc), facts: try facts(8)) == [.deliver(.viewWillTransitionToSize, vc)])
-    #expect(h.reduce(.willTransitionToSize(vc), facts: try facts(7)).isEmpty)
-    #expect(h.reduce(.boundsChanged(vc), facts: try facts(17)) == [.layout(vc, passes: 1)])
-    #expect(h[view: v].needsLayout)
   }
 
   @Test func aViewControllerOnScreenIsOnlyWarned() throws {
