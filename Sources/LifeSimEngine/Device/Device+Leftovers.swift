@@ -72,8 +72,8 @@ extension OSProfile {
       return (.absent(version: version), nil, "§5.5")
     case .viewWillTransitionToSize where !hasViewWillTransitionToSize:
       return (.absent(version: version), nil, "§5.3")
-    case .userNotificationCenterWillPresent where version < 10,
-         .userNotificationCenterDidReceive where version < 10:
+    case .userNotificationCenterWillPresent where !hasNotificationCenterDelegate,
+         .userNotificationCenterDidReceive where !hasNotificationCenterDelegate:
       return (.absent(version: version), .didReceiveRemoteNotification, "§2.12")
     default:
       return nil
