@@ -83,7 +83,14 @@ public enum Interruption: UInt8, CaseIterable, Sendable, CustomStringConvertible
   case notificationCenterPeek
 
   public var description: String {
-    ["call", "alert", "control_center", "notification_center", "siri", "notification_center_peek"][Int(rawValue)]
+    switch self {
+    case .call: return "call"
+    case .alert: return "alert"
+    case .controlCenter: return "control_center"
+    case .notificationCenter: return "notification_center"
+    case .siri: return "siri"
+    case .notificationCenterPeek: return "notification_center_peek"
+    }
   }
 
   public init?(name: String) {

@@ -3,7 +3,14 @@ public enum WatchdogKind: UInt8, CaseIterable, Sendable, CustomStringConvertible
   case launch, background, terminate
   /// Resigning, becoming active, entering the foreground (§3.1 `scene-update`).
   case sceneUpdate
-  public var description: String { ["launch", "background", "terminate", "scene-update"][Int(rawValue)] }
+  public var description: String {
+    switch self {
+    case .launch: return "launch"
+    case .background: return "background"
+    case .terminate: return "terminate"
+    case .sceneUpdate: return "scene-update"
+    }
+  }
 }
 
 /// An armed watchdog: the app whose callbacks it watches and when it bites.

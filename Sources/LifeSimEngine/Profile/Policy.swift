@@ -84,5 +84,11 @@ public enum VictimOrder: String, CaseIterable, Sendable {
 public enum MemoryLevel: UInt8, CaseIterable, Sendable, Comparable, CustomStringConvertible {
   case normal, warning, critical
   public static func < (a: MemoryLevel, b: MemoryLevel) -> Bool { a.rawValue < b.rawValue }
-  public var description: String { ["normal", "warning", "critical"][Int(rawValue)] }
+  public var description: String {
+    switch self {
+    case .normal: return "normal"
+    case .warning: return "warning"
+    case .critical: return "critical"
+    }
+  }
 }

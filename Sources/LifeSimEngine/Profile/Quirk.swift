@@ -32,38 +32,45 @@ public enum Quirk: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   case forceQuitDeletesRestoration
 
   /// The name scripts use.
-  public var description: String { Quirk.names[Int(rawValue)] }
+  public var description: String { row.name }
 
   /// The reference section that documents the contradiction.
-  public var reference: String { ["§8.2", "§8.3", "§8.7", "§8.1", "§8.8", "§8.11", "§8.12"][Int(rawValue)] }
+  public var reference: String { row.reference }
 
   /// One line for help texts and errors.
-  public var summary: String {
-    [
-      "force-quit of a frontmost scene app gives sceneDidEnterBackground: then applicationWillTerminate: (early iOS 13, iPhone)",
-      "a scene disconnects right after sceneDidEnterBackground:",
-      "UIApplicationExitsOnSuspend apps get applicationWillTerminate: with no applicationDidEnterBackground:",
-      "a background launch or wake gets applicationDidEnterBackground: before the event (Apple's article)",
-      "the root view controller's viewDidAppear: comes before …DidBecomeActive: at launch (iOS 8, 11 per Neuburg)",
-      "a prewarm runs no launch methods; they run at the user's tap (Apple DTS, late iOS 15)",
-      "a force-quit deletes the scenes' restoration activities (Apple's sample documentation)",
-    ][Int(rawValue)]
-  }
+  public var summary: String { row.summary }
 
   public init?(name: String) {
-    guard let i = Quirk.names.firstIndex(of: name) else { return nil }
-    self.init(rawValue: UInt8(i))
+    guard let quirk = Quirk.allCases.first(where: { $0.description == name }) else { return nil }
+    self = quirk
   }
 
-  static let names = [
-    "scene_force_quit_enters_background",
-    "disconnect_on_background",
-    "exits_on_suspend_terminate_only",
-    "background_launch_enters_background",
-    "root_appears_before_active",
-    "prewarm_skips_launch_methods",
-    "force_quit_deletes_restoration",
-  ]
+  // A switch, not arrays indexed by the raw value: a case added out of order
+  // would give the quirks after it each other's names without a word.
+  private var row: (name: String, reference: String, summary: String) {
+    switch self {
+    case .sceneForceQuitEntersBackground:
+      return ("scene_force_quit_enters_background", "§8.2",
+              "force-quit of a frontmost scene app gives sceneDidEnterBackground: then applicationWillTerminate: (early iOS 13, iPhone)")
+    case .disconnectOnBackground:
+      return ("disconnect_on_background", "§8.3", "a scene disconnects right after sceneDidEnterBackground:")
+    case .exitsOnSuspendTerminateOnly:
+      return ("exits_on_suspend_terminate_only", "§8.7",
+              "UIApplicationExitsOnSuspend apps get applicationWillTerminate: with no applicationDidEnterBackground:")
+    case .backgroundLaunchEntersBackground:
+      return ("background_launch_enters_background", "§8.1",
+              "a background launch or wake gets applicationDidEnterBackground: before the event (Apple's article)")
+    case .rootAppearsBeforeActive:
+      return ("root_appears_before_active", "§8.8",
+              "the root view controller's viewDidAppear: comes before …DidBecomeActive: at launch (iOS 8, 11 per Neuburg)")
+    case .prewarmSkipsLaunchMethods:
+      return ("prewarm_skips_launch_methods", "§8.11",
+              "a prewarm runs no launch methods; they run at the user's tap (Apple DTS, late iOS 15)")
+    case .forceQuitDeletesRestoration:
+      return ("force_quit_deletes_restoration", "§8.12",
+              "a force-quit deletes the scenes' restoration activities (Apple's sample documentation)")
+    }
+  }
 }
 
 /// A set of quirks, as a bit mask.

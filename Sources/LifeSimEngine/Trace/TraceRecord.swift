@@ -9,15 +9,28 @@ public struct AppID: Hashable, Comparable, Sendable {
 public enum RecordKind: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   case callback, notification, state, action, expire, kill, dataLoss, memory, snapshot, warning, log
 
-  public var description: String { RecordKind.names[Int(rawValue)] }
-
-  public init?(name: String) {
-    guard let i = RecordKind.names.firstIndex(of: name) else { return nil }
-    self.init(rawValue: UInt8(i))
+  // A switch, not an array indexed by the raw value: a case added out of
+  // order would shift every name after it without a word.
+  public var description: String {
+    switch self {
+    case .callback: return "callback"
+    case .notification: return "notification"
+    case .state: return "state"
+    case .action: return "action"
+    case .expire: return "expire"
+    case .kill: return "kill"
+    case .dataLoss: return "data_loss"
+    case .memory: return "memory"
+    case .snapshot: return "snapshot"
+    case .warning: return "warning"
+    case .log: return "log"
+    }
   }
 
-  static let names = ["callback", "notification", "state", "action", "expire", "kill",
-                      "data_loss", "memory", "snapshot", "warning", "log"]
+  public init?(name: String) {
+    guard let kind = RecordKind.allCases.first(where: { $0.description == name }) else { return nil }
+    self = kind
+  }
 }
 
 /// Why a process died (reference §3–§4).

@@ -44,7 +44,13 @@ public enum Appearance: UInt8, MachineValue {
   case deallocated
 
   public var description: String {
-    ["disappeared", "appearing", "appeared", "disappearing", "deallocated"][Int(rawValue)]
+    switch self {
+    case .disappeared: return "disappeared"
+    case .appearing: return "appearing"
+    case .appeared: return "appeared"
+    case .disappearing: return "disappearing"
+    case .deallocated: return "deallocated"
+    }
   }
 }
 
@@ -56,7 +62,14 @@ public enum AppearanceEvent: UInt8, MachineValue {
   case release
 
   public var description: String {
-    ["willAppear", "didAppear", "willDisappear", "didDisappear", "dealloc", "release"][Int(rawValue)]
+    switch self {
+    case .willAppear: return "willAppear"
+    case .didAppear: return "didAppear"
+    case .willDisappear: return "willDisappear"
+    case .didDisappear: return "didDisappear"
+    case .dealloc: return "dealloc"
+    case .release: return "release"
+    }
   }
 }
 
