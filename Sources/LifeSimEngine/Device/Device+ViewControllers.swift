@@ -5,7 +5,9 @@
 // children, views and the appearance machine, are `ViewHierarchy.reduce`
 // (`UI/ViewControllerRules.swift`), applied in `Device+Effects.swift`; which
 // change of the stack or the modal chain a window refuses, and what one does
-// to them, are `ViewHierarchy.refusal` and `Window.reduce`, in the same file.
+// to them, are `ViewHierarchy.refusal` and `Window.reduce`, in the same file;
+// which change of children or views an object refuses is
+// `ViewHierarchy.refusal(of:)`, there too.
 extension Device {
   // MARK: - Lookup
 
@@ -100,11 +102,7 @@ extension Device {
   @discardableResult
   public func addChild(_ spec: ObjectSpec, to parent: ObjectID) throws -> ObjectID {
     let id = objects[vc: parent].app
-    try beginViewAction(.addChild, app: id, detail: spec.className) {
-      guard objects[vc: parent].appearance != .deallocated else {
-        throw SimulationError.invalidAction(.action(.addChild), .deallocated(className: objects[vc: parent].spec.className))
-      }
-    }
+    try beginViewAction(.addChild, app: id, detail: spec.className) { try check(.addChild(to: parent)) }
     let child = objects.makeViewController(spec, app: id, classIndex: trace.classIndex(of: spec.className),
                                            scene: objects[vc: parent].scene, placement: .child(of: parent))
     try asAppCode(id) { try changingHierarchy(of: parent) { try run(.childAdded(child), app: id) } }
@@ -116,12 +114,11 @@ extension Device {
   /// was on screen), `removeFromParent()` (UIKit calls
   /// `didMoveToParentViewController:`), then `dealloc`.
   public func removeFromParent(_ child: ObjectID) throws {
-    guard case .child(let parent) = objects[vc: child].placement, objects[vc: child].appearance != .deallocated else {
-      throw SimulationError.invalidAction(.action(.removeFromParent), .notChild(className: objects[vc: child].spec.className))
-    }
+    try check(.removeFromParent(child))
     let id = objects[vc: child].app
     try beginViewAction(.removeFromParent, app: id, detail: objects[vc: child].spec.className)
-    try asAppCode(id) { try changingHierarchy(of: parent) { try run(.childRemoved(child), app: id) } }
+    // A child is made for its parent's window: its window is the parent's.
+    try asAppCode(id) { try changingHierarchy(of: child) { try run(.childRemoved(child), app: id) } }
     try endViewAction()
   }
 
@@ -153,10 +150,8 @@ extension Device {
   /// window moves if it was in a window, `didMoveToSuperview`, then `dealloc`
   /// for it and its subviews.
   public func removeView(_ v: ObjectID) throws {
+    try check(.removeView(v))
     let view = objects[view: v]
-    guard !view.deallocated else {
-      throw SimulationError.invalidAction(.action(.removeView), .alreadyRemoved(className: view.spec.className))
-    }
     let id = view.app
     try beginViewAction(.removeView, app: id, detail: view.spec.className)
     try asAppCode(id) { try changingHierarchy(of: view.owner) { try run(.viewRemoved(v), app: id) } }
@@ -454,17 +449,19 @@ extension Device {
     if runningApp == nil { try settle() }
   }
 
+  /// Checks a change of children or views (`ViewHierarchy.refusal(of:)`).
+  private func check(_ edit: ViewEdit) throws {
+    if let refusal = objects.refusal(of: edit) { throw SimulationError.invalidAction(.action(edit.action), refusal) }
+  }
+
+  /// The owner and the superview of a view added to `parent`, once the check let it through.
   private func resolve(_ parent: ViewParent) throws -> (ObjectID, ObjectID?) {
     switch parent {
     case .viewController(let vc):
-      guard objects[vc: vc].appearance != .deallocated else {
-        throw SimulationError.invalidAction(.action(.addView), .deallocated(className: objects[vc: vc].spec.className))
-      }
+      try check(.addView(toViewController: vc))
       return (vc, nil)
     case .view(let v):
-      guard !objects[view: v].deallocated else {
-        throw SimulationError.invalidAction(.action(.addView), .removed(className: objects[view: v].spec.className))
-      }
+      try check(.addSubview(to: v))
       return (objects[view: v].owner, v)
     }
   }

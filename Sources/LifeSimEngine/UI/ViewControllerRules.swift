@@ -492,3 +492,54 @@ extension Window {
     }
   }
 }
+
+// MARK: - Children and views (§5.6, §6)
+
+/// A change of a view controller's children or of the views, named by the
+/// object it starts from, as a check (`ViewHierarchy.refusal(of:)`) sees it.
+public enum ViewEdit: Equatable, Sendable {
+  /// `addChild(_:)` to this view controller (§5.6).
+  case addChild(to: ObjectID)
+  /// `removeFromParent()` of this view controller (§5.6).
+  case removeFromParent(ObjectID)
+  /// A new view added to this view controller's view (§6).
+  case addView(toViewController: ObjectID)
+  /// A new view added to this view (§6).
+  case addSubview(to: ObjectID)
+  /// This view removed from its superview (§6).
+  case removeView(ObjectID)
+
+  /// The action of the action table that makes the change.
+  public var action: DeviceAction {
+    switch self {
+    case .addChild: return .addChild
+    case .removeFromParent: return .removeFromParent
+    case .addView, .addSubview: return .addView
+    case .removeView: return .removeView
+    }
+  }
+}
+
+extension ViewHierarchy {
+  /// Whether the object a change of children or views starts from takes it,
+  /// and if not, why: a deallocated view controller has no view to hold a
+  /// child or a view, only a child has a parent to leave, and a removed view
+  /// is gone for good (§5.5, §5.6, §6). Unlike the navigation checks it asks
+  /// nothing of the window: the change is the object's own.
+  public func refusal(of edit: ViewEdit) -> Refusal? {
+    switch edit {
+    case .addChild(let vc), .addView(let vc):
+      return self[vc: vc].appearance == .deallocated ? .deallocated(className: self[vc: vc].spec.className) : nil
+    case .removeFromParent(let vc):
+      // A child removed before was deallocated: it has no parent any more.
+      guard case .child = self[vc: vc].placement, self[vc: vc].appearance != .deallocated else {
+        return .notChild(className: self[vc: vc].spec.className)
+      }
+      return nil
+    case .addSubview(let v):
+      return self[view: v].deallocated ? .removed(className: self[view: v].spec.className) : nil
+    case .removeView(let v):
+      return self[view: v].deallocated ? .alreadyRemoved(className: self[view: v].spec.className) : nil
+    }
+  }
+}
