@@ -159,6 +159,34 @@ extension Device {
     }
   }
 
+  /// What the profile and the quirks say about launches without the user's tap.
+  var systemLaunchFacts: SystemLaunchFacts { SystemLaunchFacts(profile: profile, quirks: quirks) }
+
+  /// Applies a step of a prewarm, of the tap that ends it, or of an intent
+  /// that does not open the app (`SystemLaunch.reduce`), and its effects; a
+  /// follow-up runs in the same loop, reading the state the effects left.
+  @inline(never)  // a rare step: see the top of this file
+  func run(_ event: SystemLaunchEvent, for id: AppID) throws {
+    var next: SystemLaunchEvent? = event
+    while let event = next {
+      next = nil
+      let state = self[id].state, available = protectedData.available, facts = systemLaunchFacts
+      for effect in SystemLaunch.reduce(event, prewarm: &self[id].prewarm, state: state,
+                                        protectedDataAvailable: available, facts: facts) {
+        switch effect {
+        case .notPrewarmed:
+          log("not prewarmed: iOS \(profile.version) does not prewarm apps (reference §2.1)", app: id)
+        case .prewarmedBeforeMain:
+          log("prewarmed before UIApplicationMain: the launch methods wait for the tap (quirk prewarm_skips_launch_methods, §8.11)", app: id)
+        case .apply(let event): try apply(event, to: id)
+        case .background(let event): try run(event, for: id)
+        case .deliver(let callback): try deliver(callback, to: id)
+        case .then(let follow): next = follow
+        }
+      }
+    }
+  }
+
   /// What the profile, the policy and an app say about view controllers' rules.
   func viewControllerFacts(_ id: AppID) -> ViewControllerFacts {
     ViewControllerFacts(profile: profile, policy: policy, implemented: self[id].implemented)
