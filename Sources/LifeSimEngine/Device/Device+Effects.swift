@@ -187,6 +187,29 @@ extension Device {
     }
   }
 
+  /// What the profile, the model and the quirks say about scene state restoration.
+  var restorationFacts: RestorationFacts { RestorationFacts(profile: profile, model: model, quirks: quirks) }
+
+  /// Applies a step of scene state restoration (`App.reduce(_: RestorationEvent)`)
+  /// and its effects; what the scene delegate returns runs in the same loop.
+  @inline(never)  // a rare step: see the top of this file
+  func run(_ event: RestorationEvent, for id: AppID) throws {
+    var next: RestorationEvent? = event
+    while let event = next {
+      next = nil
+      for effect in self[id].reduce(event) {
+        switch effect {
+        case .ask(let scene):
+          if case .token(let token) = try deliver(.stateRestorationActivity, to: id, scene: scene) {
+            next = .returned(token, scene: scene)
+          }
+        case .release(let token):
+          host?.release(token, on: self)
+        }
+      }
+    }
+  }
+
   /// What the profile, the policy and an app say about view controllers' rules.
   func viewControllerFacts(_ id: AppID) -> ViewControllerFacts {
     ViewControllerFacts(profile: profile, policy: policy, implemented: self[id].implemented)
@@ -314,8 +337,8 @@ extension Device {
     // record comes then: just before its state becomes notRunning.
     if self[id].state.isRunning { pendingUserKill = id }
     defer { pendingUserKill = nil }
-    let carried = restorationSurvivingForceQuit(id)  // §2.11, FB9855914
-    defer { carryRestoration(carried, to: id) }
+    let carried = self[id].takeActivitySurvivingForceQuit(facts: restorationFacts)  // §2.11, FB9855914
+    defer { try? run(RestorationEvent.forceQuitEnded(surviving: carried), for: id) }  // releases only: nothing here throws
     try cascade(for: id) {
       if self[id].model == .scene {
         try terminateScenes(id)
