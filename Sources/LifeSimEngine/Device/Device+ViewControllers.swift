@@ -7,7 +7,8 @@
 // change of the stack or the modal chain a window refuses, and what one does
 // to them, are `ViewHierarchy.refusal` and `Window.reduce`, in the same file;
 // which change of children or views an object refuses is
-// `ViewHierarchy.refusal(of:)`, there too.
+// `ViewHierarchy.refusal(of:)`, and which view controllers and views a layout
+// pass reaches is `needsLayoutPass`, `takesLayout` and `takesDisplay`, there too.
 extension Device {
   // MARK: - Lookup
 
@@ -262,7 +263,7 @@ extension Device {
     for app in processes.executing() {
       try cascade(for: app) {
         for window in self[app].windows where window.shown {
-          for vc in window.hierarchy where objects[vc: vc].inWindow && needsPass(vc) {
+          for vc in window.hierarchy where objects.needsLayoutPass(vc) {
             try changingHierarchy(of: vc) { try layoutPass(vc, passes: 1) }
           }
         }
@@ -323,20 +324,10 @@ extension Device {
       try deliverUI(.viewWillLayoutSubviews, vc: vc)
       try deliverUI(.viewDidLayoutSubviews, vc: vc)
       if pass == 0 {
-        for v in objects.views(under: vc) where objects[view: v].inWindow && objects[view: v].needsLayout {
-          objects[view: v].needsLayout = false
-          try deliverUI(.layoutSubviews, view: v)
-        }
+        for v in objects.views(under: vc) where objects.takesLayout(v) { try deliverUI(.layoutSubviews, view: v) }
       }
     }
-    for v in objects.views(under: vc) where objects[view: v].inWindow && objects[view: v].needsDisplay {
-      objects[view: v].needsDisplay = false
-      try deliverUI(.drawRect, view: v)
-    }
-  }
-
-  private func needsPass(_ vc: ObjectID) -> Bool {
-    objects.views(under: vc).contains { objects[view: $0].inWindow && (objects[view: $0].needsLayout || objects[view: $0].needsDisplay) }
+    for v in objects.views(under: vc) where objects.takesDisplay(v) { try deliverUI(.drawRect, view: v) }
   }
 
   /// `willMoveToWindow:` for every view, then `didMoveToWindow` for every view,
@@ -344,8 +335,7 @@ extension Device {
   func moveToWindow(_ moving: [ObjectID], entering: Bool) throws {
     for v in moving { try deliverUI(.willMoveToWindow, view: v) }
     for v in moving {
-      objects[view: v].inWindow = entering
-      if entering { objects[view: v].needsLayout = true }
+      objects.movesToWindow(v, entering: entering)
       try deliverUI(.didMoveToWindow, view: v)
     }
   }

@@ -543,3 +543,47 @@ extension ViewHierarchy {
     }
   }
 }
+
+// MARK: - The layout and display pass (§5.3, §6)
+
+extension ViewHierarchy {
+  /// A view controller in a window gets a pass of its own at the next
+  /// run-loop turn when a view under it in the window needs layout or
+  /// display: one added, moved into the window, or resized since the last (§6).
+  public func needsLayoutPass(_ vc: ObjectID) -> Bool {
+    self[vc: vc].inWindow && anyNeedsPass(self[vc: vc].subviews)
+  }
+
+  /// Walks the views without collecting them: the check runs for every view
+  /// controller of every shown window at each pass that is due.
+  private func anyNeedsPass(_ views: [ObjectID]) -> Bool {
+    for v in views {
+      let view = self[view: v]
+      if view.inWindow && (view.needsLayout || view.needsDisplay) || anyNeedsPass(view.subviews) { return true }
+    }
+    return false
+  }
+
+  /// Whether a view lays out in this pass: in a window and marked since the
+  /// last. The mark is cleared before `layoutSubviews` runs: what its
+  /// handler changes waits for the next pass (§6).
+  public mutating func takesLayout(_ v: ObjectID) -> Bool {
+    guard self[view: v].inWindow, self[view: v].needsLayout else { return false }
+    self[view: v].needsLayout = false
+    return true
+  }
+
+  /// Whether a view draws in this pass (`drawRect:`), as `takesLayout` (§6).
+  public mutating func takesDisplay(_ v: ObjectID) -> Bool {
+    guard self[view: v].inWindow, self[view: v].needsDisplay else { return false }
+    self[view: v].needsDisplay = false
+    return true
+  }
+
+  /// A view enters or leaves a window, between `willMoveToWindow:` and
+  /// `didMoveToWindow`; one that enters lays out at the next pass (§6).
+  public mutating func movesToWindow(_ v: ObjectID, entering: Bool) {
+    self[view: v].inWindow = entering
+    if entering { self[view: v].needsLayout = true }
+  }
+}
