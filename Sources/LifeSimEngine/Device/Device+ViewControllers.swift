@@ -197,19 +197,16 @@ extension Device {
   /// up to its layout pass, and waits for the activation for `viewDidAppear:`
   /// (§2.1 steps 4–6; §8.8's quirk moves it before the activation).
   func showWindow(_ id: AppID, scene: Int32) throws {
-    guard let w = self[id].windows.firstIndex(where: { $0.scene == scene }), !self[id].windows[w].shown,
-          let root = self[id].windows[w].stack.first else { return }
-    self[id].windows[w].shown = true
-    self[id].windows[w].awaitingDidAppear = true
-    try change(.installRoot, a: nil, b: root, app: id, window: w)
+    guard let w = self[id].windows.firstIndex(where: { $0.scene == scene }),
+          self[id].windows[w].changes(on: .shows) else { return }
+    try walkWindow(self[id].windows[w].reduce(.shows), app: id, window: w)
   }
 
   /// The root's `viewDidAppear:`, at the activation (§2.1 step 6).
   func finishShowingWindow(_ id: AppID, scene: Int32) throws {
-    guard let w = self[id].windows.firstIndex(where: { $0.scene == scene }), self[id].windows[w].awaitingDidAppear,
-          let root = self[id].windows[w].stack.first else { return }
-    self[id].windows[w].awaitingDidAppear = false
-    try change(.finishRoot, a: nil, b: root, app: id, window: w)
+    guard let w = self[id].windows.firstIndex(where: { $0.scene == scene }),
+          self[id].windows[w].changes(on: .activates) else { return }
+    try walkWindow(self[id].windows[w].reduce(.activates), app: id, window: w)
   }
 
   /// The activation of a window, with its root's pending `viewDidAppear:` on
@@ -225,10 +222,10 @@ extension Device {
   /// disappears before the app terminates (§0, §3.7).
   @inline(never)  // a rare step: see Device+Effects.swift
   func disappearForExit(_ id: AppID) throws {
-    for w in self[id].windows.indices where self[id].windows[w].shown {
-      self[id].windows[w].exiting = true
-      guard let top = self[id].windows[w].hierarchy.last, objects[vc: top].appearance == .appeared else { continue }
-      try change(.exitOnSuspend, a: top, b: nil, app: id, window: w)
+    for w in self[id].windows.indices {
+      let top = self[id].windows[w].presented.last ?? self[id].windows[w].stack.last
+      let appeared = top.map { objects[vc: $0].appearance == .appeared } ?? false
+      try walkWindow(self[id].windows[w].reduce(.exits(topAppeared: appeared)), app: id, window: w)
     }
   }
 
@@ -294,6 +291,12 @@ extension Device {
       }
     }
     try body()
+  }
+
+  /// Walks the screen change a window's own step asks for (`Window.reduce(_: WindowEvent)`).
+  private func walkWindow(_ walk: WindowWalk?, app id: AppID, window w: Int) throws {
+    guard let walk else { return }
+    try change(walk.kind, a: walk.a, b: walk.b, app: id, window: w)
   }
 
   /// Walks one kind's table with A and B (reference §5.4), each step through

@@ -587,3 +587,66 @@ extension ViewHierarchy {
     if entering { self[view: v].needsLayout = true }
   }
 }
+
+// MARK: - A window's own steps (§2.1, §3.7)
+
+/// A step of a window's own life, apart from its stack and modal chain.
+public enum WindowEvent: Equatable, Sendable {
+  /// Its scene connected, or the app-delegate app's launch reached the
+  /// window: shown for the first time in this process (§2.1 steps 4–6).
+  case shows
+  /// Its app or scene becomes active (§2.1 step 6).
+  case activates
+  /// Home with `UIApplicationExitsOnSuspend` (§0, §3.7); `topAppeared`: the
+  /// view controller on top has appeared.
+  case exits(topAppeared: Bool)
+}
+
+/// A screen change a window's step walks, between A and B (§5.4).
+public struct WindowWalk: Equatable, Sendable {
+  public var kind: ScreenChange
+  public var a: ObjectID?
+  public var b: ObjectID?
+
+  public init(_ kind: ScreenChange, a: ObjectID?, b: ObjectID?) {
+    self.kind = kind
+    self.a = a
+    self.b = b
+  }
+}
+
+extension Window {
+  /// Whether one of a window's own steps changes it. The device asks before
+  /// `reduce`: changing a window that a saved state shares copies the app's
+  /// windows, and the activation asks at every activation.
+  public func changes(on event: WindowEvent) -> Bool {
+    switch event {
+    case .shows: return !shown && !stack.isEmpty
+    case .activates: return awaitingDidAppear && !stack.isEmpty
+    case .exits: return shown
+    }
+  }
+
+  /// One of a window's own steps: its flags change at once, and the screen
+  /// change it walks, if any, follows. The root appears up to its layout
+  /// pass when the window is first shown and gets `viewDidAppear:` at the
+  /// activation (§2.1 steps 4–6); an exit makes the top disappear for good,
+  /// and no change starts after it (§0, §3.7).
+  public mutating func reduce(_ event: WindowEvent) -> WindowWalk? {
+    guard changes(on: event) else { return nil }
+    switch event {
+    case .shows:
+      shown = true
+      awaitingDidAppear = true
+      return WindowWalk(.installRoot, a: nil, b: stack[0])
+    case .activates:
+      awaitingDidAppear = false
+      return WindowWalk(.finishRoot, a: nil, b: stack[0])
+    case .exits(let topAppeared):
+      exiting = true
+      // Only a top on screen has something to disappear from.
+      guard topAppeared, let top = presented.last ?? stack.last else { return nil }
+      return WindowWalk(.exitOnSuspend, a: top, b: nil)
+    }
+  }
+}
