@@ -32,6 +32,14 @@ public enum SystemLaunchRequest: Equatable, Sendable {
   case prewarm
   /// `dev:run_intent`; `opensApp` is the intent's `openAppWhenRun` (§2.13).
   case intent(opensApp: Bool)
+
+  /// The action of the action table that asks for it.
+  public var action: DeviceAction {
+    switch self {
+    case .prewarm: return .prewarm
+    case .intent: return .runIntent
+    }
+  }
 }
 
 /// Why the system refuses a launch without the user's tap.

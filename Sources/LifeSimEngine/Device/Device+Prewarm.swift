@@ -27,7 +27,7 @@ extension Device {
 
   /// Checks a launch without the user's tap (`SystemLaunch.refusal`).
   func check(_ request: SystemLaunchRequest, app id: AppID) throws {
-    let action: DeviceAction = request == .prewarm ? .prewarm : .runIntent
+    let action = request.action
     switch SystemLaunch.refusal(of: request, state: self[id].state, locked: isLocked, facts: systemLaunchFacts) {
     case nil: return
     case .processRunning(let state):

@@ -7,8 +7,10 @@
 // change of the stack or the modal chain a window refuses, and what one does
 // to them, are `ViewHierarchy.refusal` and `Window.reduce`, in the same file;
 // which change of children or views an object refuses is
-// `ViewHierarchy.refusal(of:)`, and which view controllers and views a layout
-// pass reaches is `needsLayoutPass`, `takesLayout` and `takesDisplay`, there too.
+// `ViewHierarchy.refusal(of:)`, what a window's own steps (shown, activated,
+// exited) do is `Window.reduce(_: WindowEvent)`, and which view controllers
+// and views a layout pass reaches is `needsLayoutPass`, `takesLayout` and
+// `takesDisplay`, there too.
 extension Device {
   // MARK: - Lookup
 

@@ -28,6 +28,12 @@ struct SystemLaunchReduceTests {
     return result
   }
 
+  @Test func eachRequestIsTheActionThatAsksForIt() {
+    #expect(SystemLaunchRequest.prewarm.action == .prewarm)
+    #expect(SystemLaunchRequest.intent(opensApp: true).action == .runIntent)
+    #expect(SystemLaunchRequest.intent(opensApp: false).action == .runIntent)
+  }
+
   @Test func theSystemPrewarmsOnlyAnAppWithNoProcess() throws {
     let f = try facts(15)
     #expect(SystemLaunch.refusal(of: .prewarm, state: .notRunning, locked: true, facts: f) == nil)
