@@ -159,6 +159,57 @@ extension Device {
     }
   }
 
+  /// What the profile and the quirks say about launches without the user's tap.
+  var systemLaunchFacts: SystemLaunchFacts { SystemLaunchFacts(profile: profile, quirks: quirks) }
+
+  /// Applies a step of a prewarm, of the tap that ends it, or of an intent
+  /// that does not open the app (`SystemLaunch.reduce`), and its effects; a
+  /// follow-up runs in the same loop, reading the state the effects left.
+  @inline(never)  // a rare step: see the top of this file
+  func run(_ event: SystemLaunchEvent, for id: AppID) throws {
+    var next: SystemLaunchEvent? = event
+    while let event = next {
+      next = nil
+      let state = self[id].state, available = protectedData.available, facts = systemLaunchFacts
+      for effect in SystemLaunch.reduce(event, prewarm: &self[id].prewarm, state: state,
+                                        protectedDataAvailable: available, facts: facts) {
+        switch effect {
+        case .notPrewarmed:
+          log("not prewarmed: iOS \(profile.version) does not prewarm apps (reference §2.1)", app: id)
+        case .prewarmedBeforeMain:
+          log("prewarmed before UIApplicationMain: the launch methods wait for the tap (quirk prewarm_skips_launch_methods, §8.11)", app: id)
+        case .apply(let event): try apply(event, to: id)
+        case .background(let event): try run(event, for: id)
+        case .deliver(let callback): try deliver(callback, to: id)
+        case .then(let follow): next = follow
+        }
+      }
+    }
+  }
+
+  /// What the profile, the model and the quirks say about scene state restoration.
+  var restorationFacts: RestorationFacts { RestorationFacts(profile: profile, model: model, quirks: quirks) }
+
+  /// Applies a step of scene state restoration (`App.reduce(_: RestorationEvent)`)
+  /// and its effects; what the scene delegate returns runs in the same loop.
+  @inline(never)  // a rare step: see the top of this file
+  func run(_ event: RestorationEvent, for id: AppID) throws {
+    var next: RestorationEvent? = event
+    while let event = next {
+      next = nil
+      for effect in self[id].reduce(event) {
+        switch effect {
+        case .ask(let scene):
+          if case .token(let token) = try deliver(.stateRestorationActivity, to: id, scene: scene) {
+            next = .returned(token, scene: scene)
+          }
+        case .release(let token):
+          host?.release(token, on: self)
+        }
+      }
+    }
+  }
+
   /// What the profile, the policy and an app say about view controllers' rules.
   func viewControllerFacts(_ id: AppID) -> ViewControllerFacts {
     ViewControllerFacts(profile: profile, policy: policy, implemented: self[id].implemented)
@@ -286,8 +337,8 @@ extension Device {
     // record comes then: just before its state becomes notRunning.
     if self[id].state.isRunning { pendingUserKill = id }
     defer { pendingUserKill = nil }
-    let carried = restorationSurvivingForceQuit(id)  // §2.11, FB9855914
-    defer { carryRestoration(carried, to: id) }
+    let carried = self[id].takeActivitySurvivingForceQuit(facts: restorationFacts)  // §2.11, FB9855914
+    defer { try? run(RestorationEvent.forceQuitEnded(surviving: carried), for: id) }  // releases only: nothing here throws
     try cascade(for: id) {
       if self[id].model == .scene {
         try terminateScenes(id)

@@ -10,20 +10,13 @@ extension Device {
   ///   opens the app while the device is locked.
   public func runIntent(_ id: AppID, name: String, opensApp: Bool) throws {
     try begin(.runIntent, app: id, detail: opensApp ? name + " opens app" : name) {
-      guard profile.hasAppIntents else {
-        throw SimulationError.invalidAction(.action(.runIntent), .noAppIntents(ios: profile.version))
-      }
-      if opensApp { try requireUnlocked(.action(.runIntent)) }
+      try check(.intent(opensApp: opensApp), app: id)
     }
     if opensApp {
+      // The user's tap, as far as the screen can tell (`Screen.reduce`).
       try run(.bringToFront(id))
-      try settle()
-      return
-    }
-    try cascade(for: id) {
-      if self[id].state == .notRunning { try apply(.launchInBackground, to: id) }
-      if self[id].state == .suspended { try apply(.resume, to: id) }
-      if self[id].state == .background { try run(.launchWindowOpens, for: id) }
+    } else {
+      try cascade(for: id) { try run(SystemLaunchEvent.intent, for: id) }
     }
     try settle()
   }

@@ -7,50 +7,33 @@ extension Device {
   /// the background, no scene connects and no configuration is asked for, and
   /// the process is suspended until the user opens the app. Before iOS 15 the
   /// system does not prewarm: a `log` record says so and nothing happens.
+  /// What follows is `SystemLaunch.reduce`'s.
   /// - Throws: `invalidAction` for an app whose process runs.
   public func prewarm(_ id: AppID) throws {
-    try begin(.prewarm, app: id) {
-      guard !self[id].state.isRunning else {
-        throw SimulationError.invalidAction(.action(.prewarm), .processRunning(app: self[id].config.bundle, state: self[id].state))
-      }
-    }
-    guard profile.prewarms else {
-      log("not prewarmed: iOS \(profile.version) does not prewarm apps (reference §2.1)", app: id)
-      try settle()
-      return
-    }
-    if quirks.contains(.prewarmSkipsLaunchMethods) {
-      // §8.11, DTS: the prewarm stops before UIApplicationMain, so app code
-      // sees nothing until the tap, which is then a cold launch.
-      log("prewarmed before UIApplicationMain: the launch methods wait for the tap (quirk prewarm_skips_launch_methods, §8.11)", app: id)
-      try settle()
-      return
-    }
-    self[id].prewarm = Prewarm(activePrewarmEnvironment: profile.activePrewarmEnvironment,
-                               withoutProtectedData: !protectedData.available)
-    try cascade(for: id) {
-      try apply(.launchInBackground, to: id)
-      guard self[id].state == .background else { return }
-      // Held in the background with no scene until the tap: a task the
-      // launch methods began keeps it running within the usual budget.
-      try run(.rest, for: id)
-    }
+    try begin(.prewarm, app: id) { try check(.prewarm, app: id) }
+    try cascade(for: id) { try run(SystemLaunchEvent.prewarm, for: id) }
     try settle()
   }
 
   /// The user's tap reaches a prewarmed process: no second launch methods;
   /// the environment loses `ActivePrewarm`, and protected data that was
   /// unavailable during the prewarm becomes available before the scene
-  /// connects (§2.1 "Prewarming", the iOS 15.0 log).
+  /// connects (§2.1 "Prewarming", the iOS 15.0 log; `SystemLaunch.reduce`).
   @inline(never)  // a rare step: see Device+Effects.swift
   func endPrewarm(_ id: AppID) throws {
-    guard let warm = self[id].prewarm else { return }
-    self[id].prewarm = nil
-    try cascade(for: id) {
-      if self[id].state == .suspended { try apply(.resume, to: id) }
-      if warm.withoutProtectedData && protectedData.available {
-        try deliver(.protectedDataDidBecomeAvailable, to: id)
-      }
+    guard self[id].prewarm != nil else { return }
+    try cascade(for: id) { try run(SystemLaunchEvent.tap, for: id) }
+  }
+
+  /// Checks a launch without the user's tap (`SystemLaunch.refusal`).
+  func check(_ request: SystemLaunchRequest, app id: AppID) throws {
+    let action = request.action
+    switch SystemLaunch.refusal(of: request, state: self[id].state, locked: isLocked, facts: systemLaunchFacts) {
+    case nil: return
+    case .processRunning(let state):
+      throw SimulationError.invalidAction(.action(action), .processRunning(app: self[id].config.bundle, state: state))
+    case .noAppIntents: throw SimulationError.invalidAction(.action(action), .noAppIntents(ios: profile.version))
+    case .locked: throw SimulationError.locked(.action(action))
     }
   }
 

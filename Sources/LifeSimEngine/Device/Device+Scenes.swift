@@ -29,7 +29,7 @@ extension Device {
       try requireOpen(id, number, .action(.closeScene))
     }
     try run(.openSwitcher)
-    if self[id].scenes.count == 1 && keepsLastClosedSession {
+    if self[id].scenes.count == 1 && restorationFacts.keepsLastClosedSession {
       try closeLastWindowKeepingSession(id)  // §2.11, iPadOS 15
     } else if self[id].scenes.count == 1 {
       // §2.6 (Douglas Hill, FB6185896): closing the last one terminates the process.
@@ -192,11 +192,11 @@ extension Device {
       // §2.1 step 5: the configuration is asked for new sessions only.
       if callback == .configurationForConnecting && self[id].scenes[i].hasSession { continue }
       if callback == .sceneWillConnect {
-        if !self[id].scenes[i].hasSession { adoptCarriedRestoration(id, scene: i) }
+        if !self[id].scenes[i].hasSession { try run(RestorationEvent.connects(scene: number), for: id) }
         self[id].scenes[i].hasSession = true
       }
       try deliver(callback, to: id, scene: number, url: callback == .sceneWillConnect ? url : nil)
-      if callback == .sceneDidEnterBackground { try askRestorationActivity(id, scene: number) }  // §2.11
+      if callback == .sceneDidEnterBackground { try run(RestorationEvent.enteredBackground(scene: number), for: id) }  // §2.11
       if callback == .sceneWillConnect {
         // §2.1 step 6: the window and the root are made in willConnect, and the
         // root appears before the scene comes forward.
@@ -269,7 +269,9 @@ extension Device {
   /// `application:didDiscardSceneSessions:`.
   func discardSessions(_ numbers: [Int32], of id: AppID) {
     guard !numbers.isEmpty else { return }
-    releaseRestoration(of: numbers, in: id)
+    for i in self[id].scenes.indices where numbers.contains(self[id].scenes[i].number) {
+      try? run(RestorationEvent.discarded(scene: self[id].scenes[i].number), for: id)  // releases only: nothing here throws
+    }
     self[id].scenes.removeAll { numbers.contains($0.number) }
     self[id].discardedSessions += numbers
   }

@@ -6,7 +6,12 @@
 // children, views and the appearance machine, are `ViewHierarchy.reduce`
 // (`UI/ViewControllerRules.swift`), applied in `Device+Effects.swift`; which
 // change of the stack or the modal chain a window refuses, and what one does
-// to them, are `ViewHierarchy.refusal` and `Window.reduce`, in the same file.
+// to them, are `ViewHierarchy.refusal` and `Window.reduce`, in the same file;
+// which change of children or views an object refuses is
+// `ViewHierarchy.refusal(of:)`, what a window's own steps (shown, activated,
+// exited) do is `Window.reduce(_: WindowEvent)`, and which view controllers
+// and views a layout pass reaches is `needsLayoutPass`, `takesLayout` and
+// `takesDisplay`, there too.
 extension Device {
   // MARK: - Lookup
 
@@ -104,11 +109,7 @@ extension Device {
   @discardableResult
   public func addChild(_ spec: ObjectSpec, to parent: ObjectID) throws -> ObjectID {
     let id = objects[vc: parent].app
-    try beginViewAction(.addChild, app: id, detail: spec.className) {
-      guard objects[vc: parent].appearance != .deallocated else {
-        throw SimulationError.invalidAction(.action(.addChild), .deallocated(className: objects[vc: parent].spec.className))
-      }
-    }
+    try beginViewAction(.addChild, app: id, detail: spec.className) { try check(.addChild(to: parent)) }
     let child = objects.makeViewController(spec, app: id, classIndex: trace.classIndex(of: spec.className),
                                            scene: objects[vc: parent].scene, placement: .child(of: parent))
     try asAppCode(id) { try changingHierarchy(of: parent) { try run(.childAdded(child), app: id) } }
@@ -120,12 +121,11 @@ extension Device {
   /// was on screen), `removeFromParent()` (UIKit calls
   /// `didMoveToParentViewController:`), then `dealloc`.
   public func removeFromParent(_ child: ObjectID) throws {
-    guard case .child(let parent) = objects[vc: child].placement, objects[vc: child].appearance != .deallocated else {
-      throw SimulationError.invalidAction(.action(.removeFromParent), .notChild(className: objects[vc: child].spec.className))
-    }
+    try check(.removeFromParent(child))
     let id = objects[vc: child].app
     try beginViewAction(.removeFromParent, app: id, detail: objects[vc: child].spec.className)
-    try asAppCode(id) { try changingHierarchy(of: parent) { try run(.childRemoved(child), app: id) } }
+    // A child is made for its parent's window: its window is the parent's.
+    try asAppCode(id) { try changingHierarchy(of: child) { try run(.childRemoved(child), app: id) } }
     try endViewAction()
   }
 
@@ -157,10 +157,8 @@ extension Device {
   /// window moves if it was in a window, `didMoveToSuperview`, then `dealloc`
   /// for it and its subviews.
   public func removeView(_ v: ObjectID) throws {
+    try check(.removeView(v))
     let view = objects[view: v]
-    guard !view.deallocated else {
-      throw SimulationError.invalidAction(.action(.removeView), .alreadyRemoved(className: view.spec.className))
-    }
     let id = view.app
     try beginViewAction(.removeView, app: id, detail: view.spec.className)
     try asAppCode(id) { try changingHierarchy(of: view.owner) { try run(.viewRemoved(v), app: id) } }
@@ -205,19 +203,16 @@ extension Device {
   /// up to its layout pass, and waits for the activation for `viewDidAppear:`
   /// (§2.1 steps 4–6; §8.8's quirk moves it before the activation).
   func showWindow(_ id: AppID, scene: Int32) throws {
-    guard let w = self[id].windows.firstIndex(where: { $0.scene == scene }), !self[id].windows[w].shown,
-          let root = self[id].windows[w].stack.first else { return }
-    self[id].windows[w].shown = true
-    self[id].windows[w].awaitingDidAppear = true
-    try change(.installRoot, a: nil, b: root, app: id, window: w)
+    guard let w = self[id].windows.firstIndex(where: { $0.scene == scene }),
+          self[id].windows[w].changes(on: .shows) else { return }
+    try walkWindow(self[id].windows[w].reduce(.shows), app: id, window: w)
   }
 
   /// The root's `viewDidAppear:`, at the activation (§2.1 step 6).
   func finishShowingWindow(_ id: AppID, scene: Int32) throws {
-    guard let w = self[id].windows.firstIndex(where: { $0.scene == scene }), self[id].windows[w].awaitingDidAppear,
-          let root = self[id].windows[w].stack.first else { return }
-    self[id].windows[w].awaitingDidAppear = false
-    try change(.finishRoot, a: nil, b: root, app: id, window: w)
+    guard let w = self[id].windows.firstIndex(where: { $0.scene == scene }),
+          self[id].windows[w].changes(on: .activates) else { return }
+    try walkWindow(self[id].windows[w].reduce(.activates), app: id, window: w)
   }
 
   /// The activation of a window, with its root's pending `viewDidAppear:` on
@@ -233,10 +228,10 @@ extension Device {
   /// disappears before the app terminates (§0, §3.7).
   @inline(never)  // a rare step: see Device+Effects.swift
   func disappearForExit(_ id: AppID) throws {
-    for w in self[id].windows.indices where self[id].windows[w].shown {
-      self[id].windows[w].exiting = true
-      guard let top = self[id].windows[w].hierarchy.last, objects[vc: top].appearance == .appeared else { continue }
-      try change(.exitOnSuspend, a: top, b: nil, app: id, window: w)
+    for w in self[id].windows.indices {
+      let top = self[id].windows[w].presented.last ?? self[id].windows[w].stack.last
+      let appeared = top.map { objects[vc: $0].appearance == .appeared } ?? false
+      try walkWindow(self[id].windows[w].reduce(.exits(topAppeared: appeared)), app: id, window: w)
     }
   }
 
@@ -271,7 +266,7 @@ extension Device {
     for app in processes.executing() {
       try cascade(for: app) {
         for window in self[app].windows where window.shown {
-          for vc in window.hierarchy where objects[vc: vc].inWindow && needsPass(vc) {
+          for vc in window.hierarchy where objects.needsLayoutPass(vc) {
             try changingHierarchy(of: vc) { try layoutPass(vc, passes: 1) }
           }
         }
@@ -304,6 +299,12 @@ extension Device {
     try body()
   }
 
+  /// Walks the screen change a window's own step asks for (`Window.reduce(_: WindowEvent)`).
+  private func walkWindow(_ walk: WindowWalk?, app id: AppID, window w: Int) throws {
+    guard let walk else { return }
+    try change(walk.kind, a: walk.a, b: walk.b, app: id, window: w)
+  }
+
   /// Walks one kind's table with A and B (reference §5.4), each step through
   /// `ViewHierarchy.reduce`.
   func change(_ kind: ScreenChange, a: ObjectID?, b: ObjectID?, app id: AppID, window w: Int) throws {
@@ -332,20 +333,10 @@ extension Device {
       try deliverUI(.viewWillLayoutSubviews, vc: vc)
       try deliverUI(.viewDidLayoutSubviews, vc: vc)
       if pass == 0 {
-        for v in objects.views(under: vc) where objects[view: v].inWindow && objects[view: v].needsLayout {
-          objects[view: v].needsLayout = false
-          try deliverUI(.layoutSubviews, view: v)
-        }
+        for v in objects.views(under: vc) where objects.takesLayout(v) { try deliverUI(.layoutSubviews, view: v) }
       }
     }
-    for v in objects.views(under: vc) where objects[view: v].inWindow && objects[view: v].needsDisplay {
-      objects[view: v].needsDisplay = false
-      try deliverUI(.drawRect, view: v)
-    }
-  }
-
-  private func needsPass(_ vc: ObjectID) -> Bool {
-    objects.views(under: vc).contains { objects[view: $0].inWindow && (objects[view: $0].needsLayout || objects[view: $0].needsDisplay) }
+    for v in objects.views(under: vc) where objects.takesDisplay(v) { try deliverUI(.drawRect, view: v) }
   }
 
   /// `willMoveToWindow:` for every view, then `didMoveToWindow` for every view,
@@ -353,8 +344,7 @@ extension Device {
   func moveToWindow(_ moving: [ObjectID], entering: Bool) throws {
     for v in moving { try deliverUI(.willMoveToWindow, view: v) }
     for v in moving {
-      objects[view: v].inWindow = entering
-      if entering { objects[view: v].needsLayout = true }
+      objects.movesToWindow(v, entering: entering)
       try deliverUI(.didMoveToWindow, view: v)
     }
   }
@@ -458,17 +448,19 @@ extension Device {
     if runningApp == nil { try settle() }
   }
 
+  /// Checks a change of children or views (`ViewHierarchy.refusal(of:)`).
+  private func check(_ edit: ViewEdit) throws {
+    if let refusal = objects.refusal(of: edit) { throw SimulationError.invalidAction(.action(edit.action), refusal) }
+  }
+
+  /// The owner and the superview of a view added to `parent`, once the check let it through.
   private func resolve(_ parent: ViewParent) throws -> (ObjectID, ObjectID?) {
     switch parent {
     case .viewController(let vc):
-      guard objects[vc: vc].appearance != .deallocated else {
-        throw SimulationError.invalidAction(.action(.addView), .deallocated(className: objects[vc: vc].spec.className))
-      }
+      try check(.addView(toViewController: vc))
       return (vc, nil)
     case .view(let v):
-      guard !objects[view: v].deallocated else {
-        throw SimulationError.invalidAction(.action(.addView), .removed(className: objects[view: v].spec.className))
-      }
+      try check(.addSubview(to: v))
       return (objects[view: v].owner, v)
     }
   }

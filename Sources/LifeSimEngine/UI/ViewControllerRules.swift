@@ -492,3 +492,161 @@ extension Window {
     }
   }
 }
+
+// MARK: - Children and views (§5.6, §6)
+
+/// A change of a view controller's children or of the views, named by the
+/// object it starts from, as a check (`ViewHierarchy.refusal(of:)`) sees it.
+public enum ViewEdit: Equatable, Sendable {
+  /// `addChild(_:)` to this view controller (§5.6).
+  case addChild(to: ObjectID)
+  /// `removeFromParent()` of this view controller (§5.6).
+  case removeFromParent(ObjectID)
+  /// A new view added to this view controller's view (§6).
+  case addView(toViewController: ObjectID)
+  /// A new view added to this view (§6).
+  case addSubview(to: ObjectID)
+  /// This view removed from its superview (§6).
+  case removeView(ObjectID)
+
+  /// The action of the action table that makes the change.
+  public var action: DeviceAction {
+    switch self {
+    case .addChild: return .addChild
+    case .removeFromParent: return .removeFromParent
+    case .addView, .addSubview: return .addView
+    case .removeView: return .removeView
+    }
+  }
+}
+
+extension ViewHierarchy {
+  /// Whether the object a change of children or views starts from takes it,
+  /// and if not, why: a deallocated view controller has no view to hold a
+  /// child or a view, only a child has a parent to leave, and a removed view
+  /// is gone for good (§5.5, §5.6, §6). Unlike the navigation checks it asks
+  /// nothing of the window: the change is the object's own.
+  public func refusal(of edit: ViewEdit) -> Refusal? {
+    switch edit {
+    case .addChild(let vc), .addView(let vc):
+      return self[vc: vc].appearance == .deallocated ? .deallocated(className: self[vc: vc].spec.className) : nil
+    case .removeFromParent(let vc):
+      // A child removed before was deallocated: it has no parent any more.
+      guard case .child = self[vc: vc].placement, self[vc: vc].appearance != .deallocated else {
+        return .notChild(className: self[vc: vc].spec.className)
+      }
+      return nil
+    case .addSubview(let v):
+      return self[view: v].deallocated ? .removed(className: self[view: v].spec.className) : nil
+    case .removeView(let v):
+      return self[view: v].deallocated ? .alreadyRemoved(className: self[view: v].spec.className) : nil
+    }
+  }
+}
+
+// MARK: - The layout and display pass (§5.3, §6)
+
+extension ViewHierarchy {
+  /// A view controller in a window gets a pass of its own at the next
+  /// run-loop turn when a view under it in the window needs layout or
+  /// display: one added, moved into the window, or resized since the last (§6).
+  public func needsLayoutPass(_ vc: ObjectID) -> Bool {
+    self[vc: vc].inWindow && anyNeedsPass(self[vc: vc].subviews)
+  }
+
+  /// Walks the views without collecting them: the check runs for every view
+  /// controller of every shown window at each pass that is due.
+  private func anyNeedsPass(_ views: [ObjectID]) -> Bool {
+    for v in views {
+      let view = self[view: v]
+      if view.inWindow && (view.needsLayout || view.needsDisplay) || anyNeedsPass(view.subviews) { return true }
+    }
+    return false
+  }
+
+  /// Whether a view lays out in this pass: in a window and marked since the
+  /// last. The mark is cleared before `layoutSubviews` runs: what its
+  /// handler changes waits for the next pass (§6).
+  public mutating func takesLayout(_ v: ObjectID) -> Bool {
+    guard self[view: v].inWindow, self[view: v].needsLayout else { return false }
+    self[view: v].needsLayout = false
+    return true
+  }
+
+  /// Whether a view draws in this pass (`drawRect:`), as `takesLayout` (§6).
+  public mutating func takesDisplay(_ v: ObjectID) -> Bool {
+    guard self[view: v].inWindow, self[view: v].needsDisplay else { return false }
+    self[view: v].needsDisplay = false
+    return true
+  }
+
+  /// A view enters or leaves a window, between `willMoveToWindow:` and
+  /// `didMoveToWindow`; one that enters lays out at the next pass (§6).
+  public mutating func movesToWindow(_ v: ObjectID, entering: Bool) {
+    self[view: v].inWindow = entering
+    if entering { self[view: v].needsLayout = true }
+  }
+}
+
+// MARK: - A window's own steps (§2.1, §3.7)
+
+/// A step of a window's own life, apart from its stack and modal chain.
+public enum WindowEvent: Equatable, Sendable {
+  /// Its scene connected, or the app-delegate app's launch reached the
+  /// window: shown for the first time in this process (§2.1 steps 4–6).
+  case shows
+  /// Its app or scene becomes active (§2.1 step 6).
+  case activates
+  /// Home with `UIApplicationExitsOnSuspend` (§0, §3.7); `topAppeared`: the
+  /// view controller on top has appeared.
+  case exits(topAppeared: Bool)
+}
+
+/// A screen change a window's step walks, between A and B (§5.4).
+public struct WindowWalk: Equatable, Sendable {
+  public var kind: ScreenChange
+  public var a: ObjectID?
+  public var b: ObjectID?
+
+  public init(_ kind: ScreenChange, a: ObjectID?, b: ObjectID?) {
+    self.kind = kind
+    self.a = a
+    self.b = b
+  }
+}
+
+extension Window {
+  /// Whether one of a window's own steps changes it. The device asks before
+  /// `reduce`: changing a window that a saved state shares copies the app's
+  /// windows, and the activation asks at every activation.
+  public func changes(on event: WindowEvent) -> Bool {
+    switch event {
+    case .shows: return !shown && !stack.isEmpty
+    case .activates: return awaitingDidAppear && !stack.isEmpty
+    case .exits: return shown
+    }
+  }
+
+  /// One of a window's own steps: its flags change at once, and the screen
+  /// change it walks, if any, follows. The root appears up to its layout
+  /// pass when the window is first shown and gets `viewDidAppear:` at the
+  /// activation (§2.1 steps 4–6); an exit makes the top disappear for good,
+  /// and no change starts after it (§0, §3.7).
+  public mutating func reduce(_ event: WindowEvent) -> WindowWalk? {
+    guard changes(on: event) else { return nil }
+    switch event {
+    case .shows:
+      shown = true
+      awaitingDidAppear = true
+      return WindowWalk(.installRoot, a: nil, b: stack[0])
+    case .activates:
+      awaitingDidAppear = false
+      return WindowWalk(.finishRoot, a: nil, b: stack[0])
+    case .exits(let topAppeared):
+      exiting = true
+      // Only a top on screen has something to disappear from.
+      guard topAppeared, let top = presented.last ?? stack.last else { return nil }
+      return WindowWalk(.exitOnSuspend, a: top, b: nil)
+    }
+  }
+}
