@@ -16,11 +16,19 @@
 ///   background launches, what a process's death drops;
 /// - `MemoryMonitor.reduce`: levels, warnings, jetsam;
 /// - `SceneRules`: what a scene app's process and scenes ask of each other;
+/// - `SystemLaunch.reduce` (App/SystemLaunch.swift): the launches the system
+///   makes without the user's tap, prewarming and App Intents, and which of
+///   them it refuses (`SystemLaunch.refusal`);
+/// - `App.reduce(_: RestorationEvent)` (App/Restoration.swift): scene state
+///   restoration, when the activity is asked for, which session holds it,
+///   what a force-quit carries;
 /// - `ViewHierarchy.reduce` (UI/ViewControllerRules.swift): screen changes,
 ///   appearance, containment, views, the silent release of the view
-///   controllers of a window that goes with its scene or its process; with `ViewHierarchy.refusal` and
-///   `Window.reduce`, the push, pop, presentation or dismissal a window
-///   refuses, and what one it takes does to its stack or modal chain.
+///   controllers of a window that goes with its scene or its process, the
+///   layout pass's choices; with `ViewHierarchy.refusal` and `Window.reduce`,
+///   the push, pop, presentation, dismissal or view edit a window or an
+///   object refuses, what one it takes does to its stack or modal chain, and
+///   what a window shown, activated or exited walks.
 ///
 /// The device applies the effects in one place, `Device+Effects.swift`, and
 /// there too what a process's death does to each part (`processEnded`); where
