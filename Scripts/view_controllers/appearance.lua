@@ -106,3 +106,25 @@ lifesim.test("rotation: a layout pass with no appearance callbacks", function()
   dev:rotate()
   lifesim.expect_callbacks(dev.trace:callbacks{ since = m }, { "viewWillLayoutSubviews", "viewDidLayoutSubviews" })
 end)
+
+lifesim.test("rotation: a view controller pushed when the size changes is the one laid out", function()
+  local dev = lifesim.device{ ios = 17 }
+  local app = dev:install{ bundle = "com.example.notes", root = { class = "Root" } }
+  app:on("viewWillTransitionToSize:withTransitionCoordinator:", function(ctx)
+    if ctx.vc.class == "Root" then ctx.app:push{ class = "Detail" } end
+  end)
+  dev:launch(app)
+  local m = dev:mark()
+  dev:rotate()
+  -- Root left the screen in the first pass: the layout pass is Detail's.
+  local laid = {}
+  for _, r in ipairs(dev.trace:records{ kind = "callback", since = m }) do
+    if r.callback == "viewDidLayoutSubviews" then laid[#laid + 1] = r.vc end
+  end
+  lifesim.expect_eq(laid[#laid], "Detail")
+  for _, r in ipairs(dev.trace:records{ kind = "callback", since = m }) do
+    if r.vc == "Root" and r.callback == "viewDidLayoutSubviews" then
+      error("Root laid out after it disappeared")
+    end
+  end
+end)

@@ -83,7 +83,7 @@ public struct App: Sendable {
   /// The process was prewarmed and waits for the user's tap (§2.1 "Prewarming").
   public internal(set) var prewarm: Prewarm?
   /// A restoration activity that survived a force-quit, for the next new
-  /// session (§2.11, FB9855914).
+  /// session (§2.11, §8.12).
   public internal(set) var carriedRestorationActivity: HostToken?
   /// Resident memory of the process in MB; the config's value at launch, 0
   /// when not running.

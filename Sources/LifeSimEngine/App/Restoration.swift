@@ -3,10 +3,10 @@
 public struct RestorationFacts: Equatable, Sendable {
   /// A force-quit deletes every activity, as Apple's sample documentation
   /// says (quirk `force_quit_deletes_restoration`, §8.12); by default the
-  /// one of the window shown last survives, as on the devices (FB9855914).
+  /// one of the window shown last survives, as on the devices (§8.12).
   public var forceQuitDeletesRestoration: Bool
   /// The last window closed in the switcher keeps its session: an iPad from
-  /// iPadOS 15 (Apple Developer Forums thread 702040).
+  /// iPadOS 15 (§2.11).
   public var keepsLastClosedSession: Bool
 
   public init(forceQuitDeletesRestoration: Bool = false, keepsLastClosedSession: Bool = false) {
@@ -60,7 +60,7 @@ extension App {
       guard let i = sceneIndex(number) else { return Effects(.release(token)) }
       return Self.replace(&scenes[i].restorationActivity, with: token)
     case .connects(let number):
-      // A new session takes the activity a force-quit left (FB9855914).
+      // A new session takes the activity a force-quit left (§8.12).
       guard let token = carriedRestorationActivity, let i = sceneIndex(number) else { return Effects() }
       carriedRestorationActivity = nil
       return Self.replace(&scenes[i].restorationActivity, with: token)
@@ -75,8 +75,8 @@ extension App {
     }
   }
 
-  /// The activity a force-quit does not delete on the devices (FB9855914,
-  /// iOS 15): the one of the window shown last, taken out of its session so
+  /// The activity a force-quit does not delete on the devices (iOS 15,
+  /// §8.12): the one of the window shown last, taken out of its session so
   /// that the discard does not release it; `.forceQuitEnded` carries it.
   public mutating func takeActivitySurvivingForceQuit(facts: RestorationFacts) -> HostToken? {
     guard !facts.forceQuitDeletesRestoration, let focus = focusScene, let i = sceneIndex(focus),

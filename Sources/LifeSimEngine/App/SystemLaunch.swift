@@ -119,7 +119,7 @@ public enum SystemLaunch {
     switch event {
     case .prewarm:
       guard facts.prewarms else { return Effects(.notPrewarmed) }
-      // §8.11, DTS: the prewarm stops before UIApplicationMain.
+      // §8.11: the prewarm stops before UIApplicationMain.
       if facts.prewarmSkipsLaunchMethods { return Effects(.prewarmedBeforeMain) }
       // The launch methods run in the background; no scene connects and no
       // configuration is asked for.

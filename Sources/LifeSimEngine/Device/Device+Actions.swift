@@ -355,7 +355,8 @@ extension Device {
   /// (§5.3: layout follows bounds).
   public func rotate() throws {
     try begin(.rotate)
-    try reachOnScreen((ViewControllerEvent.willTransitionToSize, laysOut: false), (ViewControllerEvent.boundsChanged, laysOut: true))
+    try reachOnScreen(ViewControllerEvent.willTransitionToSize)
+    try reachOnScreen(ViewControllerEvent.boundsChanged, laysOut: true)
     try settle()
   }
 

@@ -337,7 +337,7 @@ extension Device {
     // record comes then: just before its state becomes notRunning.
     if self[id].state.isRunning { pendingUserKill = id }
     defer { pendingUserKill = nil }
-    let carried = self[id].takeActivitySurvivingForceQuit(facts: restorationFacts)  // §2.11, FB9855914
+    let carried = self[id].takeActivitySurvivingForceQuit(facts: restorationFacts)  // §2.11, §8.12
     defer { try? run(RestorationEvent.forceQuitEnded(surviving: carried), for: id) }  // releases only: nothing here throws
     try cascade(for: id) {
       if self[id].model == .scene {

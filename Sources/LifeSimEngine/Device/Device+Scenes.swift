@@ -32,7 +32,7 @@ extension Device {
     if self[id].scenes.count == 1 && restorationFacts.keepsLastClosedSession {
       try closeLastWindowKeepingSession(id)  // §2.11, iPadOS 15
     } else if self[id].scenes.count == 1 {
-      // §2.6 (Douglas Hill, FB6185896): closing the last one terminates the process.
+      // §2.6: closing the last one terminates the process.
       try forceQuitCascade(id)
     } else {
       let wasOnScreen = self[id].state == .active || self[id].state == .inactive
@@ -192,11 +192,19 @@ extension Device {
       // §2.1 step 5: the configuration is asked for new sessions only.
       if callback == .configurationForConnecting && self[id].scenes[i].hasSession { continue }
       if callback == .sceneWillConnect {
-        if !self[id].scenes[i].hasSession { try run(RestorationEvent.connects(scene: number), for: id) }
+        // Only a force-quit's activity waits for a new session: checked here,
+        // the rule's call is skipped on every other connection.
+        if !self[id].scenes[i].hasSession, self[id].carriedRestorationActivity != nil {
+          try run(RestorationEvent.connects(scene: number), for: id)
+        }
         self[id].scenes[i].hasSession = true
       }
       try deliver(callback, to: id, scene: number, url: callback == .sceneWillConnect ? url : nil)
-      if callback == .sceneDidEnterBackground { try run(RestorationEvent.enteredBackground(scene: number), for: id) }  // §2.11
+      // §2.11: asked only of an app that implements it; checked here, the
+      // rule's call is skipped on every other scene's trip to the background.
+      if callback == .sceneDidEnterBackground && self[id].implemented.contains(.stateRestorationActivity) {
+        try run(RestorationEvent.enteredBackground(scene: number), for: id)
+      }
       if callback == .sceneWillConnect {
         // §2.1 step 6: the window and the root are made in willConnect, and the
         // root appears before the scene comes forward.

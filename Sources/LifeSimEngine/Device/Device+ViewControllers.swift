@@ -80,20 +80,18 @@ extension Device {
     try changeStack(.dismiss(cancelled: cancel), app: id, window: w)
   }
 
-  /// Takes a device action's passes over the view controllers on screen in
-  /// the frontmost app's focus window, parent first: every one of them hears
-  /// a pass before any hears the next (rotation: the new size, then the
-  /// bounds, §5.3). A pass that lays out runs with the window marked as
-  /// changing, as every layout pass does. What each view controller gets is
-  /// the pass's event, through `ViewHierarchy.reduce`.
-  func reachOnScreen(_ passes: (event: (ObjectID) -> ViewControllerEvent, laysOut: Bool)...) throws {
+  /// One pass of a device action over the view controllers on screen in the
+  /// frontmost app's focus window, parent first, each through
+  /// `ViewHierarchy.reduce`. Which ones are on screen is read when the pass
+  /// starts: app code in an earlier pass may have changed the screen (a push
+  /// from `viewWillTransitionToSize:`), and the view controllers on screen
+  /// are the ones a rotation lays out (§5.3). A pass that lays out runs with
+  /// the window marked as changing, as every layout pass does.
+  func reachOnScreen(_ event: (ObjectID) -> ViewControllerEvent, laysOut: Bool = false) throws {
     guard let f = frontmost, self[f].state.isExecuting, let w = focusWindowIndex(f), self[f].windows[w].shown else { return }
     try cascade(for: f) {
-      let shown = visible(in: self[f].windows[w])
-      for pass in passes {
-        for vc in shown {
-          if pass.laysOut { try changingHierarchy(of: vc) { try run(pass.event(vc), app: f) } } else { try run(pass.event(vc), app: f) }
-        }
+      for vc in visible(in: self[f].windows[w]) {
+        if laysOut { try changingHierarchy(of: vc) { try run(event(vc), app: f) } } else { try run(event(vc), app: f) }
       }
     }
   }
@@ -109,7 +107,7 @@ extension Device {
   @discardableResult
   public func addChild(_ spec: ObjectSpec, to parent: ObjectID) throws -> ObjectID {
     let id = objects[vc: parent].app
-    try beginViewAction(.addChild, app: id, detail: spec.className) { try check(.addChild(to: parent)) }
+    try beginViewAction(.addChild, app: id, detail: spec.className) { try checkViewEdit(.addChild(to: parent)) }
     let child = objects.makeViewController(spec, app: id, classIndex: trace.classIndex(of: spec.className),
                                            scene: objects[vc: parent].scene, placement: .child(of: parent))
     try asAppCode(id) { try changingHierarchy(of: parent) { try run(.childAdded(child), app: id) } }
@@ -121,7 +119,7 @@ extension Device {
   /// was on screen), `removeFromParent()` (UIKit calls
   /// `didMoveToParentViewController:`), then `dealloc`.
   public func removeFromParent(_ child: ObjectID) throws {
-    try check(.removeFromParent(child))
+    try checkViewEdit(.removeFromParent(child))
     let id = objects[vc: child].app
     try beginViewAction(.removeFromParent, app: id, detail: objects[vc: child].spec.className)
     // A child is made for its parent's window: its window is the parent's.
@@ -157,7 +155,7 @@ extension Device {
   /// window moves if it was in a window, `didMoveToSuperview`, then `dealloc`
   /// for it and its subviews.
   public func removeView(_ v: ObjectID) throws {
-    try check(.removeView(v))
+    try checkViewEdit(.removeView(v))
     let view = objects[view: v]
     let id = view.app
     try beginViewAction(.removeView, app: id, detail: view.spec.className)
@@ -449,7 +447,7 @@ extension Device {
   }
 
   /// Checks a change of children or views (`ViewHierarchy.refusal(of:)`).
-  private func check(_ edit: ViewEdit) throws {
+  private func checkViewEdit(_ edit: ViewEdit) throws {
     if let refusal = objects.refusal(of: edit) { throw SimulationError.invalidAction(.action(edit.action), refusal) }
   }
 
@@ -457,10 +455,10 @@ extension Device {
   private func resolve(_ parent: ViewParent) throws -> (ObjectID, ObjectID?) {
     switch parent {
     case .viewController(let vc):
-      try check(.addView(toViewController: vc))
+      try checkViewEdit(.addView(toViewController: vc))
       return (vc, nil)
     case .view(let v):
-      try check(.addSubview(to: v))
+      try checkViewEdit(.addSubview(to: v))
       return (objects[view: v].owner, v)
     }
   }

@@ -27,7 +27,7 @@ public enum Quirk: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   /// reports up to iOS 18, where they run during the prewarm.
   case prewarmSkipsLaunchMethods
   /// §8.12: Apple's sample documentation: a force-quit deletes the scenes'
-  /// preserved state. The default follows an iOS 15 radar (FB9855914), where
+  /// preserved state. The default follows an iOS 15 bug report, where
   /// the relaunch still receives it.
   case forceQuitDeletesRestoration
 

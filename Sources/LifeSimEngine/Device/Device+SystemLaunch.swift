@@ -1,6 +1,11 @@
-// Prewarming (reference §2.1 "Prewarming", §8.11): from iOS 15 the system
-// starts an app's process ahead of the user's tap, runs its launch methods
-// with no scene, and holds it until the tap reuses it.
+// The launches the system makes without the user's tap, whose rules are
+// `SystemLaunch`'s (App/SystemLaunch.swift). Prewarming (reference §2.1
+// "Prewarming", §8.11): from iOS 15 the system starts an app's process ahead
+// of the user's tap, runs its launch methods with no scene, and holds it
+// until the tap reuses it. App Intents, Shortcuts and Siri (§2.13): an intent
+// runs in the app's process; `openAppWhenRun` says whether the app comes to
+// the screen. Then what a process reads of how it was launched, and the
+// models whose side button reactivates the app before it leaves.
 extension Device {
   /// `dev:prewarm(app)`: the system starts the app's process before any tap
   /// (after a reboot, or when it predicts a launch). The launch methods run in
@@ -10,8 +15,28 @@ extension Device {
   /// What follows is `SystemLaunch.reduce`'s.
   /// - Throws: `invalidAction` for an app whose process runs.
   public func prewarm(_ id: AppID) throws {
-    try begin(.prewarm, app: id) { try check(.prewarm, app: id) }
+    try begin(.prewarm, app: id) { try checkSystemLaunch(.prewarm, app: id) }
     try cascade(for: id) { try run(SystemLaunchEvent.prewarm, for: id) }
+    try settle()
+  }
+
+  /// `dev:run_intent(app, { name =, opens_app = })`: Shortcuts or Siri runs an
+  /// intent of the app. An intent that does not open the app launches the
+  /// process in the background (its launch methods run) or wakes it, creates
+  /// no scene, and holds it for a background launch's window; one that opens
+  /// the app brings it forward as a tap does.
+  /// - Throws: `invalidAction` before iOS 16; `locked` for an intent that
+  ///   opens the app while the device is locked.
+  public func runIntent(_ id: AppID, name: String, opensApp: Bool) throws {
+    try begin(.runIntent, app: id, detail: opensApp ? name + " opens app" : name) {
+      try checkSystemLaunch(.intent(opensApp: opensApp), app: id)
+    }
+    if opensApp {
+      // The user's tap, as far as the screen can tell (`Screen.reduce`).
+      try run(.bringToFront(id))
+    } else {
+      try cascade(for: id) { try run(SystemLaunchEvent.intent, for: id) }
+    }
     try settle()
   }
 
@@ -26,7 +51,7 @@ extension Device {
   }
 
   /// Checks a launch without the user's tap (`SystemLaunch.refusal`).
-  func check(_ request: SystemLaunchRequest, app id: AppID) throws {
+  func checkSystemLaunch(_ request: SystemLaunchRequest, app id: AppID) throws {
     let action = request.action
     switch SystemLaunch.refusal(of: request, state: self[id].state, locked: isLocked, facts: systemLaunchFacts) {
     case nil: return
