@@ -260,7 +260,11 @@ extension Device {
       }, kind: .dataLoss, at: now)
     }
     deathReason = nil
-    try? run(.processEnded, for: id)  // releases only: nothing here throws
+    if self[id].background.holdsHandlers {
+      try? run(.processEnded, for: id)  // releases only: nothing here throws
+    } else {
+      _ = self[id].background.ended()  // nothing to release: no effects
+    }
     self[id].unsaved = 0
     self[id].prewarm = nil
     watchdogs.processEnded(id)
