@@ -24,6 +24,8 @@ extension Device {
           try walk(route, id)
         case .sendToBackground(let id):
           try sendToBackground(id)
+        case .leaveScreen(let id):
+          screen.appLeft(id)
         case .reactivateOnLock(let id):
           try reactivateOnLock(id)
         case .countOpen(let id):
