@@ -135,7 +135,8 @@ extension Device {
         case .release(let token):
           host?.release(token, on: self)
         case .snapshot:
-          recordSnapshot(id)
+          // Asked here: with the trace off (a batch), no call at all.
+          if trace.isEnabled { recordSnapshot(id) }
         case .suspend:
           try apply(.suspend, to: id)
         case .kill(let reason, let code):
