@@ -188,7 +188,8 @@ public struct ProcessTable: Sendable {
   /// Changes a process's state. Starting gives it a new pid and its
   /// configured footprint; ending takes both away.
   /// - Returns: the pid the process had before the change (0 if none).
-  @discardableResult
+  /// Inlined into `Device.setState`, its one caller, which every state change goes through.
+  @discardableResult @inline(__always)
   mutating func setState(_ id: AppID, _ to: AppState) -> Int32 {
     let i = Int(id.index)
     let from = apps[i].state, pid = apps[i].pid

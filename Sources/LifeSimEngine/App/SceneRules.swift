@@ -62,6 +62,8 @@ public enum SceneRules {
   }
 
   /// `follow`, given what the scenes imply (`implied(_:and:)` folded over them).
+  /// Inlined into the device's one caller, which runs it on every scene change.
+  @inline(__always)
   public static func follow(_ state: AppState, implied: AppState?,
                             table: TransitionTable<AppState, AppEvent>) -> LifecycleEffect? {
     guard state.isExecuting else { return nil }

@@ -265,11 +265,17 @@ public struct BackgroundTime: Equatable, Sendable {
     return effects
   }
 
+  /// A death has a handler to release: only then does `.processEnded` have
+  /// effects. Without one, the device calls `ended()` directly, as it calls
+  /// `left()`, rather than run the rules' loop on every death.
+  public var holdsHandlers: Bool { tasks.contains { $0.expiration != nil } }
+
   /// The process died: its tasks go with it, each handler released, never
   /// run (§3.4), a step per handler; then its audio stops and its deadlines
   /// are void. A force-quit's block on background launches stays (§2.6).
+  /// - Returns: no effects unless `holdsHandlers`.
   @inline(never)  // a rare step: see Device+Effects.swift
-  private mutating func ended() -> Effects<BackgroundEffect> {
+  public mutating func ended() -> Effects<BackgroundEffect> {
     if let i = tasks.firstIndex(where: { $0.expiration != nil }), let handler = tasks[i].expiration {
       tasks.removeSubrange(...i)
       return Effects(.release(handler), .then(.processEnded))

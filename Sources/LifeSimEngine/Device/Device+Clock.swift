@@ -166,9 +166,16 @@ extension Device {
   ///   budget (the host calls it after recording a script's own text).
   @inline(__always)
   public func checkTrace() throws {
-    if let budget = trace.budget, budget.isExceeded {
-      throw SimulationError.traceFull(records: trace.records.count, limit: budget.limit)
-    }
+    if let budget = trace.budget, budget.isExceeded { try refuseTraceFull(limit: budget.limit) }
+  }
+
+  // The refusals and the record below are out of line: inlined into every
+  // action, they would spread its few common instructions over twice as
+  // many cache lines.
+
+  @inline(never)
+  private func refuseTraceFull(limit: Int) throws {
+    throw SimulationError.traceFull(records: trace.records.count, limit: limit)
   }
 
   /// Records the action, after checking that it is not made from inside app
@@ -178,16 +185,29 @@ extension Device {
   /// (`launch` with a URL records `open_url`).
   func begin(_ action: DeviceAction, as operation: Operation? = nil, app: AppID? = nil, detail: String? = nil,
              checks: () throws -> Void = {}) throws {
-    if let busy, busy != .script {
-      throw SimulationError.reentrant(operation ?? .action(action), inside: activity(busy))
-    }
+    if let busy, busy != .script { try refuseReentrant(operation ?? .action(action), inside: busy) }
     try checkTrace()
     try checks()
+    if trace.isEnabled { recordAction(action, app: app, detail: detail) }
+  }
+
+  @inline(never)
+  private func refuseReentrant(_ operation: Operation, inside busy: Busy) throws {
+    throw SimulationError.reentrant(operation, inside: activity(busy))
+  }
+
+  @inline(never)
+  private func recordAction(_ action: DeviceAction, app: AppID?, detail: String?) {
     trace.append({ $0.action = action; $0.app = app; $0.detail = detail }, kind: .action, at: now)
   }
 
   func requireUnlocked(_ operation: Operation) throws {
-    if isLocked { throw SimulationError.locked(operation) }
+    if isLocked { try refuseLocked(operation) }
+  }
+
+  @inline(never)
+  private func refuseLocked(_ operation: Operation) throws {
+    throw SimulationError.locked(operation)
   }
 
   /// A readable name for what is running, for error messages.

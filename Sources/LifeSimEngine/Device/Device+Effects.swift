@@ -24,6 +24,8 @@ extension Device {
           try walk(route, id)
         case .sendToBackground(let id):
           try sendToBackground(id)
+        case .leaveScreen(let id):
+          screen.appLeft(id)
         case .reactivateOnLock(let id):
           try reactivateOnLock(id)
         case .countOpen(let id):
@@ -133,7 +135,8 @@ extension Device {
         case .release(let token):
           host?.release(token, on: self)
         case .snapshot:
-          recordSnapshot(id)
+          // Asked here: with the trace off (a batch), no call at all.
+          if trace.isEnabled { recordSnapshot(id) }
         case .suspend:
           try apply(.suspend, to: id)
         case .kill(let reason, let code):
@@ -311,7 +314,11 @@ extension Device {
       }, kind: .dataLoss, at: now)
     }
     deathReason = nil
-    try? run(.processEnded, for: id)  // releases only: nothing here throws
+    if self[id].background.holdsHandlers {
+      try? run(.processEnded, for: id)  // releases only: nothing here throws
+    } else {
+      _ = self[id].background.ended()  // nothing to release: no effects
+    }
     self[id].unsaved = 0
     self[id].prewarm = nil
     watchdogs.processEnded(id)

@@ -35,7 +35,15 @@ extension Device {
 
   /// The memory check that `scheduleMemoryCheck` scheduled came due: the
   /// rules are `MemoryMonitor.reduce`'s.
-  func checkMemory() throws { try run(.checkDue) }
+  func checkMemory() throws { try run(.checkDue(overLimit: anyOverLimit())) }
+
+  /// A running process is over its own limit (§0).
+  func anyOverLimit() -> Bool {
+    for i in apps.indices where self[AppID(i)].state.isRunning && memory.overLimit(self[AppID(i)].footprintMB) {
+      return true
+    }
+    return false
+  }
 
   /// Kills every running process over its own limit (§0).
   func killOverLimit() throws {

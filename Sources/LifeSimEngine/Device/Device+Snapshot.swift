@@ -30,7 +30,7 @@ public struct DeviceState {
   var deliveryURL: String?
   var inClockLoop = false
   var nextTaskID: Int32 = 1
-  var killedWhileRunning: AppID?
+  @usableFromInline var killedWhileRunning: AppID?
   var deathReason: KillReason?
   var pendingUserKill: AppID?
   var openedNotification: Device.OpenedNotification?

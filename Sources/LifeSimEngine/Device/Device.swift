@@ -73,7 +73,7 @@ public final class Device {
   /// writes each part in place through the accessor of the same name
   /// (`kernel`, `trace`, `processes`, ...), which yields the part itself, not
   /// a copy of it.
-  @exclusivity(unchecked) var state: DeviceState
+  @exclusivity(unchecked) @usableFromInline var state: DeviceState
 
   public let profile: OSProfile
   /// The seed of the device's generator.
@@ -233,7 +233,9 @@ public final class Device {
   /// `deliveryURL`.
   public var deliveryURLNow: String? { state.deliveryURL }
   /// Whether `app` was killed while its own code ran (`killedWhileRunning`).
-  public func wasKilledWhileRunning(_ app: AppID) -> Bool { state.killedWhileRunning == app }
+  /// Inlinable: the bridge asks after every handler, and a call into this
+  /// module for one comparison costs it a cache line of its own.
+  @inlinable public func wasKilledWhileRunning(_ app: AppID) -> Bool { state.killedWhileRunning == app }
   /// Why a process is dying, for its `data_loss` record.
   var deathReason: KillReason? {
     _read { yield state.deathReason }

@@ -7,7 +7,7 @@
 /// allocate each time.
 ///
 ///     var effects = Effects<ScreenEffect>(.sendToBackground(app))
-///     effects.append(.then(.wentHome))
+///     effects.append(.leaveScreen(app))
 ///     for effect in effects { /* apply it */ }
 public struct Effects<Effect: Equatable & Sendable>: Equatable, Sendable, Sequence, ExpressibleByArrayLiteral {
   /// The most effects one step may return.

@@ -60,20 +60,16 @@ public struct MemoryMonitor: Sendable {
   @inline(__always)
   public mutating func reduce(_ event: MemoryEvent, usedMB: Double, policy: Policy) -> Effects<MemoryEffect> {
     switch event {
-    case .checkDue:
+    case .checkDue(let overLimit):
       // Cleared first: a kill below asks for another check, at this instant.
       checkScheduled = false
       guard ramMB != nil else { return Effects() }
-      return Effects(.killOverLimit, .then(.check))
+      // With no process over its own limit there is nothing to kill first,
+      // and the memory in use is already what `.check` would read.
+      return overLimit ? Effects(.killOverLimit, .then(.check)) : check(usedMB: usedMB, policy: policy)
 
     case .check:
-      let now = self.level(used: usedMB, policy: policy)
-      guard now != level else { return lookAgain(usedMB: usedMB, policy: policy) }
-      let rising = now > level
-      level = now
-      // Every rise warns, before any kill; the warnings' handlers may change
-      // the memory in use, so the part looks again after them.
-      return rising ? Effects(.recordLevel(now), .warnEveryApp, .then(.lookAgain)) : Effects(.recordLevel(now), .then(.lookAgain))
+      return check(usedMB: usedMB, policy: policy)
 
     case .lookAgain:
       return lookAgain(usedMB: usedMB, policy: policy)
@@ -97,6 +93,17 @@ public struct MemoryMonitor: Sendable {
 // `reduce` on another event: a `reduce` that calls itself cannot be inlined
 // whole into the loop that applies its effects (see `Screen`).
 extension MemoryMonitor {
+  /// The processes over their own limit are gone: compare the level.
+  private mutating func check(usedMB: Double, policy: Policy) -> Effects<MemoryEffect> {
+    let now = self.level(used: usedMB, policy: policy)
+    guard now != level else { return lookAgain(usedMB: usedMB, policy: policy) }
+    let rising = now > level
+    level = now
+    // Every rise warns, before any kill; the warnings' handlers may change
+    // the memory in use, so the part looks again after them.
+    return rising ? Effects(.recordLevel(now), .warnEveryApp, .then(.lookAgain)) : Effects(.recordLevel(now), .then(.lookAgain))
+  }
+
   /// Still critical: jetsam; else the level it ends at.
   private mutating func lookAgain(usedMB: Double, policy: Policy) -> Effects<MemoryEffect> {
     let now = self.level(used: usedMB, policy: policy)
@@ -115,8 +122,9 @@ extension MemoryMonitor {
 
 /// A step of a memory check (`MemoryMonitor.reduce`).
 public enum MemoryEvent: Equatable, Sendable {
-  /// The check scheduled when memory changed comes due.
-  case checkDue
+  /// The check scheduled when memory changed comes due; `overLimit`: a
+  /// running process is over its own limit (`MemoryMonitor.overLimit`).
+  case checkDue(overLimit: Bool)
   /// The processes over their own limit are gone: compare the level.
   case check
   /// Warnings were delivered, or jetsam freed memory: still critical?

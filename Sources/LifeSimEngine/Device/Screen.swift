@@ -11,8 +11,7 @@
 ///
 ///     var s = Screen()
 ///     s.frontmost = notes
-///     s.reduce(.home, facts: facts)       // [.sendToBackground(notes), .then(.wentHome)]
-///     s.reduce(.wentHome, facts: facts)   // [], and nothing is in front
+///     s.reduce(.home, facts: facts)   // [.sendToBackground(notes), .leaveScreen(notes)]
 public struct Screen: Sendable, Equatable {
   /// The app on screen (or the one that returns on unlock).
   public var frontmost: AppID?
@@ -72,11 +71,9 @@ public struct Screen: Sendable, Equatable {
       // §2.2: the app on screen goes to the background.
       closeOverlays()
       guard let f = frontmost else { return Effects() }
-      return Effects(.sendToBackground(f), .then(.wentHome))
-
-    case .wentHome:
-      frontmost = nil
-      return Effects()
+      // Its handlers see it in front while it goes; no action can run in
+      // them, so after them it is in front or has died, and then nothing is.
+      return Effects(.sendToBackground(f), .leaveScreen(f))
 
     case .lock:
       // §2.3: from iOS 5 like Home, but the app stays the one to return on
@@ -282,8 +279,6 @@ public enum ScreenEvent: Equatable, Sendable {
   case notificationOpened(AppID, remote: Bool, app: NotificationApp)
 
   // MARK: Follow-ups
-  /// The app Home sent away has gone.
-  case wentHome
   /// Protected data came back after an unlock.
   case protectedDataUnlocked
   /// The app resigned under a Notification Center peek.
@@ -304,6 +299,9 @@ public enum ScreenEffect: Equatable, Sendable {
   /// The app leaves the screen: the background, its snapshot, suspension
   /// (or its exit).
   case sendToBackground(AppID)
+  /// Nothing is in front any more, once the effects before it ran
+  /// (`appLeft`): the app Home sent away.
+  case leaveScreen(AppID)
   /// The model's resign, activate, resign on lock (§2.3), before the app goes.
   case reactivateOnLock(AppID)
   /// The app comes to a screen it was not on: an open (and a cold one when

@@ -79,6 +79,7 @@ public struct Kernel: Sendable {
 
   /// Schedules `action` at `time`, which may not lie in the past.
   /// - Complexity: O(log n)
+  @inline(never)  // one copy of the heap's insertion for every caller, not one per effects loop
   public mutating func schedule(_ action: EventAction, at time: SimTime) {
     precondition(time >= now, "scheduled in the past: \(time) < \(now)")
     queue.insert(ScheduledEvent(time: time, sequence: nextSequence, action: action))

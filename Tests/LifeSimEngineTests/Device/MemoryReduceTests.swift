@@ -17,10 +17,28 @@ struct MemoryReduceTests {
   @Test func aCheckDueKillsProcessesOverTheirLimitFirstAndOnlyWithAMemoryModel() {
     var m = MemoryMonitor(ramMB: 1000, model: nil)
     _ = m.requestCheck()
-    #expect(m.reduce(.checkDue, usedMB: critical, policy: policy) == [.killOverLimit, .then(.check)])
+    #expect(m.reduce(.checkDue(overLimit: true), usedMB: critical, policy: policy) == [.killOverLimit, .then(.check)])
     #expect(!m.checkScheduled && m.level == .normal)
     var none = MemoryMonitor(ramMB: nil, model: nil)
-    #expect(none.reduce(.checkDue, usedMB: 1e9, policy: policy) == [])
+    #expect(none.reduce(.checkDue(overLimit: true), usedMB: 1e9, policy: policy) == [])
+    #expect(none.reduce(.checkDue(overLimit: false), usedMB: 1e9, policy: policy) == [])
+  }
+
+  @Test func aCheckDueWithNoProcessOverItsLimitIsTheCheckItself() {
+    for used in [normal, warning, critical] {
+      for start in [MemoryLevel.normal, .warning, .critical] {
+        var due = MemoryMonitor(ramMB: 1000, model: nil), checked = due
+        due.level = start
+        checked.level = start
+        _ = due.requestCheck()
+        #expect(due.reduce(.checkDue(overLimit: false), usedMB: used, policy: policy)
+                == checked.reduce(.check, usedMB: used, policy: policy))
+        #expect(due.level == checked.level && !due.checkScheduled)
+      }
+    }
+    var m = MemoryMonitor(ramMB: 1000, model: nil)
+    #expect(m.reduce(.checkDue(overLimit: false), usedMB: warning, policy: policy)
+            == [.recordLevel(.warning), .warnEveryApp, .then(.lookAgain)])
   }
 
   @Test func aRiseIsRecordedAndWarnsEveryAppBeforeLookingAgain() {
