@@ -59,3 +59,15 @@ lifesim.test("intents that open the app need the device unlocked; App Intents ne
   ok, err = pcall(dev.run_intent, dev, notes, {})
   assert(not ok and err:find("'name'", 1, true), err)
 end)
+
+lifesim.test("a process killed in an intent's launch methods is gone: the rest of the launch does not run", function()
+  local dev = lifesim.device{ ios = 17, memory_mb = 4000 }
+  local notes = dev:install{ bundle = "com.example.notes" }
+  notes:on(LAUNCH[1], function(ctx) ctx:allocate(3000) end)   -- past its own limit
+  local m = dev:mark()
+  dev:run_intent(notes, { name = "AddNote" })
+  lifesim.expect_callbacks(dev.trace:callbacks{ app = notes, since = m }, { LAUNCH[1] })
+  local kills = dev.trace:records{ kind = "kill", since = m }
+  assert(#kills == 1 and kills[1].reason == "per-process-limit", "one kill, for its own limit")
+  assert(notes.state == "notRunning" and not notes.running)
+end)

@@ -107,3 +107,20 @@ lifesim.test("iOS 12: no prewarming; a log record says so and the tap is a cold 
   assert(#logs == 1 and logs[1].detail:find("does not prewarm", 1, true), "a log record explains it")
   assert(dev.profile.prewarming == false and lifesim.device{ ios = 15 }.profile.prewarming == true)
 end)
+
+lifesim.test("a process killed in a prewarm's launch methods is gone; the tap launches the app cold", function()
+  local dev = lifesim.device{ ios = 17, memory_mb = 4000 }
+  local notes = dev:install{ bundle = "com.example.notes" }
+  local first = true
+  notes:on(LAUNCH[1], function(ctx)
+    if first then first = false; ctx:allocate(3000) end   -- past its own limit, once
+  end)
+  local m = dev:mark()
+  dev:prewarm(notes)
+  lifesim.expect_callbacks(dev.trace:callbacks{ app = notes, since = m }, { LAUNCH[1] })
+  assert(notes.state == "notRunning" and notes.launches == 1, "killed during the prewarm")
+  m = dev:mark()
+  dev:launch(notes)
+  lifesim.expect_callbacks(h.only(dev.trace:callbacks{ app = notes, since = m }, LAUNCH), LAUNCH)
+  assert(notes.launches == 2 and notes.state == "active", "a cold launch at the tap")
+end)
