@@ -6,10 +6,7 @@ import Testing
 struct AppearanceReduceTests {
   let app = AppID(0)
 
-  func facts() throws -> ViewControllerFacts {
-    let profile = try OSProfile(version: 17)
-    return ViewControllerFacts(profile: profile, policy: Policy(profile: profile), implemented: CallbackSet())
-  }
+  func facts() throws -> ViewControllerFacts { try .ios(17) }
 
   func edge(_ from: Appearance, _ event: AppearanceEvent) -> Int {
     AppearanceLifecycle.table.edge(from: from, on: event)!

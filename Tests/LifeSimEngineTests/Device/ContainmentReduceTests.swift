@@ -7,11 +7,6 @@ import Testing
 struct ContainmentReduceTests {
   let app = AppID(0)
 
-  func facts(_ version: Int) throws -> ViewControllerFacts {
-    let profile = try OSProfile(version: version)
-    return ViewControllerFacts(profile: profile, policy: Policy(profile: profile), implemented: CallbackSet())
-  }
-
   /// A container in a window, in `appearance`, and a child made for it.
   func containerAndChild(_ appearance: Appearance, inWindow: Bool = true) -> (ViewHierarchy, ObjectID, ObjectID) {
     var h = ViewHierarchy()
@@ -39,7 +34,7 @@ struct ContainmentReduceTests {
 
   @Test func aChildAddedToAContainerOnScreenAppearsBeforeItsDidMove() throws {
     var (h, p, c) = containerAndChild(.appeared)
-    #expect(chain(.childAdded(c), &h, try facts(17)) == [
+    #expect(chain(.childAdded(c), &h, try .ios(17)) == [
       .create(c), .deliver(.willMoveToParent, c), .loadView(p), .loadView(c),
       .appear(c, .willAppear), .moveToWindow(c, entering: true), .deliver(.viewIsAppearing, c),
       .layout(c, passes: 2), .appear(c, .didAppear), .deliver(.didMoveToParent, c),
@@ -49,7 +44,7 @@ struct ContainmentReduceTests {
 
   @Test func aChildAddedOffScreenOnlyMovesToItsParent() throws {
     var (h, p, c) = containerAndChild(.appeared, inWindow: false)
-    #expect(chain(.childAdded(c), &h, try facts(17)) == [
+    #expect(chain(.childAdded(c), &h, try .ios(17)) == [
       .create(c), .deliver(.willMoveToParent, c), .loadView(p), .loadView(c), .deliver(.didMoveToParent, c),
     ])
     #expect(!h[vc: c].inWindow)
@@ -57,33 +52,33 @@ struct ContainmentReduceTests {
 
   @Test func aChildAddedMidAppearanceWaitsForItsContainersDidAppearExceptOnIOS6() throws {
     var (h, _, c) = containerAndChild(.appearing)
-    let ios7 = chain(.childAdded(c), &h, try facts(7))
+    let ios7 = chain(.childAdded(c), &h, try .ios(7))
     #expect(Array(ios7.suffix(2)) == [.layout(c, passes: 2), .deliver(.didMoveToParent, c)])
     #expect(!h[vc: c].hasAppeared)
     (h, _, c) = containerAndChild(.appearing)
-    let ios6 = chain(.childAdded(c), &h, try facts(6))
+    let ios6 = chain(.childAdded(c), &h, try .ios(6))
     #expect(Array(ios6.suffix(3)) == [.layout(c, passes: 2), .deliver(.viewDidAppear, c), .deliver(.didMoveToParent, c)])
   }
 
   @Test func aChildOnScreenDisappearsWhenRemovedAndIsDeallocatedOnceItHas() throws {
     var (h, p, c) = containerAndChild(.appeared)
-    _ = chain(.childAdded(c), &h, try facts(17))
+    _ = chain(.childAdded(c), &h, try .ios(17))
     h[vc: c].appearance = .appeared
     // The device applies each step's effects before the next is reduced;
     // here the child stays as it was, so it is not released.
-    #expect(chain(.childRemoved(c), &h, try facts(17)) == [
+    #expect(chain(.childRemoved(c), &h, try .ios(17)) == [
       .deliver(.willMoveToParent, c), .appear(c, .willDisappear), .moveToWindow(c, entering: false),
       .appear(c, .didDisappear), .deliver(.didMoveToParent, c),
     ])
     #expect(h[vc: p].children.isEmpty && !h[vc: c].inWindow)
     h[vc: c].appearance = .disappeared
-    #expect(h.reduce(.childGone(c), facts: try facts(17)) == [.appear(c, .dealloc), .deallocViews(c)])
+    #expect(h.reduce(.childGone(c), facts: try .ios(17)) == [.appear(c, .dealloc), .deallocViews(c)])
   }
 
   @Test func aChildOffScreenIsDetachedWithNoAppearanceCallbacks() throws {
     var (h, p, c) = containerAndChild(.disappeared, inWindow: false)
-    _ = chain(.childAdded(c), &h, try facts(17))
-    #expect(chain(.childRemoved(c), &h, try facts(17)) == [
+    _ = chain(.childAdded(c), &h, try .ios(17))
+    #expect(chain(.childRemoved(c), &h, try .ios(17)) == [
       .deliver(.willMoveToParent, c), .deliver(.didMoveToParent, c), .appear(c, .dealloc), .deallocViews(c),
     ])
     #expect(h[vc: p].children.isEmpty)

@@ -6,11 +6,6 @@ import Testing
 struct MemoryWarningReduceTests {
   let app = AppID(0)
 
-  func facts(_ version: Int) throws -> ViewControllerFacts {
-    let profile = try OSProfile(version: version)
-    return ViewControllerFacts(profile: profile, policy: Policy(profile: profile), implemented: CallbackSet())
-  }
-
   /// A view controller with a loaded view holding one subview.
   func screen(inWindow: Bool) -> (ViewHierarchy, ObjectID, ObjectID) {
     var h = ViewHierarchy()
@@ -27,25 +22,25 @@ struct MemoryWarningReduceTests {
 
   @Test func aViewControllerOnScreenIsOnlyWarned() throws {
     var (h, vc, _) = screen(inWindow: true)
-    #expect(h.reduce(.memoryWarning(vc, onScreen: true), facts: try facts(5))
+    #expect(h.reduce(.memoryWarning(vc, onScreen: true), facts: try .ios(5))
       == [.deliver(.viewControllerDidReceiveMemoryWarning, vc)])
     #expect(h[vc: vc].viewLoaded)
   }
 
   @Test func offScreenOnIOS5ItsViewUnloadsWithViewWillUnloadFirst() throws {
     var (h, vc, v) = screen(inWindow: false)
-    #expect(h.reduce(.memoryWarning(vc, onScreen: false), facts: try facts(5)) == [
+    #expect(h.reduce(.memoryWarning(vc, onScreen: false), facts: try .ios(5)) == [
       .deliver(.viewControllerDidReceiveMemoryWarning, vc), .deliver(.viewWillUnload, vc), .then(.viewUnloads(vc)),
     ])
-    #expect(h.reduce(.viewUnloads(vc), facts: try facts(5)) == [.deliver(.viewDidUnload, vc)])
+    #expect(h.reduce(.viewUnloads(vc), facts: try .ios(5)) == [.deliver(.viewDidUnload, vc)])
     #expect(!h[vc: vc].viewLoaded && h[vc: vc].subviews.isEmpty && h[view: v].deallocated)
   }
 
   @Test func offScreenOnIOS4ThereIsNoViewWillUnloadAndFromIOS6NothingUnloads() throws {
     var (h, vc, _) = screen(inWindow: false)
-    #expect(h.reduce(.memoryWarning(vc, onScreen: false), facts: try facts(4))
+    #expect(h.reduce(.memoryWarning(vc, onScreen: false), facts: try .ios(4))
       == [.deliver(.viewControllerDidReceiveMemoryWarning, vc), .then(.viewUnloads(vc))])
-    #expect(h.reduce(.memoryWarning(vc, onScreen: false), facts: try facts(6)).isEmpty)
+    #expect(h.reduce(.memoryWarning(vc, onScreen: false), facts: try .ios(6)).isEmpty)
     #expect(h[vc: vc].viewLoaded)
   }
 }

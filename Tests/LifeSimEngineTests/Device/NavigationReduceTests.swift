@@ -7,11 +7,6 @@ import Testing
 struct NavigationReduceTests {
   let app = AppID(0)
 
-  func facts(_ version: Int) throws -> ViewControllerFacts {
-    let profile = try OSProfile(version: version)
-    return ViewControllerFacts(profile: profile, policy: Policy(profile: profile), implemented: CallbackSet())
-  }
-
   func make(_ h: inout ViewHierarchy, _ placement: Placement) -> ObjectID {
     h.makeViewController(ObjectSpec(className: "Screen", creation: .code), app: app, classIndex: 0,
                          scene: 0, placement: placement)
@@ -20,7 +15,7 @@ struct NavigationReduceTests {
   @Test func aPushAndAPopWalkTheirTablesAndATurnedBackSwipeTheCancelledOne() throws {
     var h = ViewHierarchy()
     let a = make(&h, .stack), b = make(&h, .stack)
-    let f = try facts(17)
+    let f = try ViewControllerFacts.ios(17)
     #expect(h.reduce(.pushed(a: a, b: b), facts: f) == [.walk(.push, a: a, b: b)])
     #expect(h.reduce(.popped(a: a, b: b, cancelled: false), facts: f) == [.walk(.pop, a: a, b: b)])
     #expect(h.reduce(.popped(a: a, b: b, cancelled: true), facts: f) == [.walk(.popCancelled, a: a, b: b)])
@@ -29,7 +24,7 @@ struct NavigationReduceTests {
   @Test func aSheetLeavesThePresenterAloneAndAFullScreenOneDoesNot() throws {
     var h = ViewHierarchy()
     let a = make(&h, .stack), sheet = make(&h, .presented(.pageSheet)), full = make(&h, .presented(.fullScreen))
-    let f = try facts(17)
+    let f = try ViewControllerFacts.ios(17)
     #expect(h.reduce(.presented(a: a, b: sheet), facts: f) == [.walk(.presentOver, a: a, b: sheet)])
     #expect(h.reduce(.dismissed(a: a, b: sheet, cancelled: false), facts: f) == [.walk(.dismissOver, a: a, b: sheet)])
     #expect(h.reduce(.dismissed(a: a, b: sheet, cancelled: true), facts: f) == [.walk(.dismissCancelled, a: a, b: sheet)])
@@ -38,7 +33,7 @@ struct NavigationReduceTests {
   }
 
   @Test func aPresentationThatNamesNoStyleIsASheetFromIOS13() throws {
-    #expect(try facts(13).defaultModalStyle == .pageSheet)
-    #expect(try facts(12).defaultModalStyle == .fullScreen)
+    #expect(try ViewControllerFacts.ios(13).defaultModalStyle == .pageSheet)
+    #expect(try ViewControllerFacts.ios(12).defaultModalStyle == .fullScreen)
   }
 }

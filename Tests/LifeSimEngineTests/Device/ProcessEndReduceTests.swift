@@ -37,6 +37,31 @@ struct ProcessEndReduceTests {
     #expect(b.tasks.isEmpty && b.epoch == 1)
   }
 
+  // A death that leaves no expiration handler to release: `holdsHandlers` is
+  // false exactly when `.processEnded` has no effects, so the device may call
+  // `ended()` directly instead of running the background rules' loop.
+
+  @Test func holdsHandlersIsWhetherTheDeathHasEffects() {
+    let cases: [[BackgroundTask]] = [[], [task(1)], [task(1), task(2)], [task(1, handler: 10)], [task(1), task(2, handler: 20)]]
+    for tasks in cases {
+      var b = BackgroundTime(epoch: 2, deadline: t, launchEnd: nil, playingAudio: true, tasks: tasks)
+      let holds = b.holdsHandlers
+      #expect(holds == tasks.contains { $0.expiration != nil })
+      #expect(b.reduce(.processEnded, facts: facts()).isEmpty == !holds)
+    }
+  }
+
+  @Test func endedWithoutHandlersIsTheWholeRule() {
+    var direct = BackgroundTime(epoch: 2, deadline: t, launchEnd: t, playingAudio: true, launchBlocked: true,
+                                tasks: [task(1), task(2)])
+    var reduced = direct
+    #expect(!direct.holdsHandlers)
+    #expect(direct.ended().isEmpty)
+    #expect(reduced.reduce(.processEnded, facts: facts()).isEmpty)
+    #expect(direct == reduced)
+    #expect(direct == BackgroundTime(epoch: 3, deadline: nil, launchEnd: nil, playingAudio: false, launchBlocked: true))
+  }
+
   @Test func aReleasedViewControllerLeavesTheWindowSilentlyWithItsViewsAndChildren() throws {
     var h = ViewHierarchy()
     let app = AppID(0)

@@ -4,11 +4,6 @@ import Testing
 /// A rotation (§5.3): the rule through `ViewHierarchy.reduce` with no device,
 /// and the action on a device, without Lua.
 struct RotationTests {
-  func facts(_ version: Int) throws -> ViewControllerFacts {
-    let profile = try OSProfile(version: version)
-    return ViewControllerFacts(profile: profile, policy: Policy(profile: profile), implemented: CallbackSet())
-  }
-
   @Test func eachViewControllerHearsOfTheNewSizeFromIOS8ThenLaysOutOnce() throws {
     var h = ViewHierarchy()
     let vc = h.makeViewController(ObjectSpec(className: "List", creation: .code), app: AppID(0), classIndex: 0,
@@ -19,10 +14,10 @@ struct RotationTests {
     h[vc: vc].subviews = [v]
     h[view: v].inWindow = true
     h[view: v].needsLayout = false  // laid out already
-    #expect(h.reduce(.willTransitionToSize(vc), facts: try facts(8)) == [.deliver(.viewWillTransitionToSize, vc)])
-    #expect(h.reduce(.willTransitionToSize(vc), facts: try facts(7)).isEmpty)
+    #expect(h.reduce(.willTransitionToSize(vc), facts: try .ios(8)) == [.deliver(.viewWillTransitionToSize, vc)])
+    #expect(h.reduce(.willTransitionToSize(vc), facts: try .ios(7)).isEmpty)
     #expect(!h[view: v].needsLayout)
-    #expect(h.reduce(.boundsChanged(vc), facts: try facts(17)) == [.layout(vc, passes: 1)])
+    #expect(h.reduce(.boundsChanged(vc), facts: try .ios(17)) == [.layout(vc, passes: 1)])
     #expect(h[view: v].needsLayout)
   }
 

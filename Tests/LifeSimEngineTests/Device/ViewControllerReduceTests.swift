@@ -6,11 +6,6 @@ import Testing
 struct ViewControllerReduceTests {
   let app = AppID(0)
 
-  func facts(_ version: Int, implemented: CallbackSet = CallbackSet()) throws -> ViewControllerFacts {
-    let profile = try OSProfile(version: version)
-    return ViewControllerFacts(profile: profile, policy: Policy(profile: profile), implemented: implemented)
-  }
-
   /// A root on screen (A) and a new view controller (B) about to be pushed.
   func rootAndNew() -> (ViewHierarchy, ObjectID, ObjectID) {
     var h = ViewHierarchy()
@@ -33,7 +28,7 @@ struct ViewControllerReduceTests {
 
   @Test func aPushOnIOS17GivesTheAppearanceCallbacksInOrder() throws {
     var (h, a, b) = rootAndNew()
-    let effects = walk(.push, &h, a: a, b: b, facts: try facts(17))
+    let effects = walk(.push, &h, a: a, b: b, facts: try .ios(17))
     #expect(effects == [
       [.create(b), .loadView(b)],
       [.appear(a, .willDisappear)],
@@ -52,17 +47,17 @@ struct ViewControllerReduceTests {
 
   @Test func beforeIOS13NoViewControllerGetsViewIsAppearing() throws {
     var (h, a, b) = rootAndNew()
-    let effects = walk(.push, &h, a: a, b: b, facts: try facts(12))
+    let effects = walk(.push, &h, a: a, b: b, facts: try .ios(12))
     #expect(effects[4] == [.forwardIsAppearing(b)])
   }
 
   @Test func onIOS13To16OnlyAnImplementerGetsViewIsAppearing() throws {
     var (h, a, b) = rootAndNew()
-    #expect(walk(.push, &h, a: a, b: b, facts: try facts(15))[4] == [.forwardIsAppearing(b)])
+    #expect(walk(.push, &h, a: a, b: b, facts: try .ios(15))[4] == [.forwardIsAppearing(b)])
     var implemented = CallbackSet()
     implemented.insert(.viewIsAppearing)
     (h, a, b) = rootAndNew()
-    #expect(walk(.push, &h, a: a, b: b, facts: try facts(15, implemented: implemented))[4]
+    #expect(walk(.push, &h, a: a, b: b, facts: try .ios(15, implemented: implemented))[4]
       == [.deliver(.viewIsAppearing, b), .forwardIsAppearing(b)])
   }
 
@@ -72,19 +67,19 @@ struct ViewControllerReduceTests {
                                      scene: 0, placement: .child(of: a))
     h[vc: a].children.append(child)
     h[vc: child].appearance = .appearing
-    #expect(h.reduce(.childIsAppearing(child), facts: try facts(17)) == [.deliver(.viewIsAppearing, child)])
-    #expect(h.reduce(.childIsAppearing(child), facts: try facts(15)).isEmpty)
+    #expect(h.reduce(.childIsAppearing(child), facts: try .ios(17)) == [.deliver(.viewIsAppearing, child)])
+    #expect(h.reduce(.childIsAppearing(child), facts: try .ios(15)).isEmpty)
     // A child not appearing with its container gets nothing, whatever the version.
     h[vc: child].appearance = .appeared
-    #expect(h.reduce(.childIsAppearing(child), facts: try facts(17)).isEmpty)
+    #expect(h.reduce(.childIsAppearing(child), facts: try .ios(17)).isEmpty)
   }
 
   @Test func aPopRevealsAViewControllerThatKeepsItsSize() throws {
     var (h, a, b) = rootAndNew()
-    _ = walk(.push, &h, a: a, b: b, facts: try facts(17))
+    _ = walk(.push, &h, a: a, b: b, facts: try .ios(17))
     h[vc: a].appearance = .disappeared
     h[vc: b].appearance = .appeared
-    let effects = walk(.pop, &h, a: a, b: b, facts: try facts(17))
+    let effects = walk(.pop, &h, a: a, b: b, facts: try .ios(17))
     #expect(effects[4] == [.layout(a, passes: 0)])
     #expect(effects.last == [.appear(b, .dealloc), .deallocViews(b)])
     #expect(ScreenChange.pop.settledAt == 7)
@@ -92,9 +87,9 @@ struct ViewControllerReduceTests {
 
   @Test func aStepWithoutItsPartyDoesNothing() throws {
     var (h, _, b) = rootAndNew()
-    #expect(h.reduce(.step(.willDisappear(.a), a: nil, b: b), facts: try facts(17)).isEmpty)
+    #expect(h.reduce(.step(.willDisappear(.a), a: nil, b: b), facts: try .ios(17)).isEmpty)
     // A view already in the window does not enter it again.
-    #expect(h.reduce(.step(.enterWindow(.b), a: nil, b: b), facts: try facts(17)) == [.moveToWindow(b, entering: true)])
-    #expect(h.reduce(.step(.enterWindow(.b), a: nil, b: b), facts: try facts(17)).isEmpty)
+    #expect(h.reduce(.step(.enterWindow(.b), a: nil, b: b), facts: try .ios(17)) == [.moveToWindow(b, entering: true)])
+    #expect(h.reduce(.step(.enterWindow(.b), a: nil, b: b), facts: try .ios(17)).isEmpty)
   }
 }

@@ -7,10 +7,7 @@ import Testing
 struct ViewReduceTests {
   let app = AppID(0)
 
-  func facts() throws -> ViewControllerFacts {
-    let profile = try OSProfile(version: 17)
-    return ViewControllerFacts(profile: profile, policy: Policy(profile: profile), implemented: CallbackSet())
-  }
+  func facts() throws -> ViewControllerFacts { try .ios(17) }
 
   func owner(inWindow: Bool) -> (ViewHierarchy, ObjectID) {
     var h = ViewHierarchy()
