@@ -65,6 +65,7 @@ static void ls_raise_limit(lua_State *L, ls_state *S, int level) {
     case LS_TRIP_RUN:
       what = "instruction limit reached for the run (--max-instructions)";
       break;
+    case LS_TRIP_KILL: what = "the app's process was killed (SIGKILL): nothing more of this handler runs"; break;
     default:
       what = "interrupted (Ctrl-C)";
   }
@@ -106,6 +107,15 @@ void ls_reset_budget(lua_State *L, long long per_run) {
   S->refused = 0;
   S->system_refused = 0;
   lua_sethook(L, ls_hook, LUA_MASKCOUNT, HOOK_STEP);
+}
+
+void ls_trip_kill(lua_State *L) {
+  ls_state *S = ls_getstate(L);
+  if (S->tripped != LS_TRIP_NONE) return;
+  S->tripped = LS_TRIP_KILL;
+  S->kill_depth = S->depth;
+  lua_sethook(L, ls_hook, LUA_MASKCOUNT, 1);  /* and the handler's own thread, from a coroutine: */
+  if (S->running != NULL && S->running != L) lua_sethook(S->running, ls_hook, LUA_MASKCOUNT, 1);
 }
 
 void ls_interrupt(lua_State *L) {
@@ -182,7 +192,7 @@ static int ls_protected(lua_State *L, int nargs, int nresults, int msgh, int nes
   S->depth--;
   S->deny = saved_deny;
   if (nested) S->call_remaining = saved_call;
-  if (S->tripped == LS_TRIP_CALL && nested) {
+  if ((S->tripped == LS_TRIP_CALL && nested) || (S->tripped == LS_TRIP_KILL && S->depth < S->kill_depth)) {
     S->tripped = LS_TRIP_NONE;
     lua_sethook(L, ls_hook, LUA_MASKCOUNT, HOOK_STEP);
   }
@@ -428,8 +438,15 @@ static int ls_finish(lua_State *L, ls_state *S, int saved_deny, int r, const cha
   }
 }
 
+/* Code of a killed handler that escaped the hook (a coroutine it resumed, a
+   message handler) reaches nothing of lifesim. */
+static void ls_refuse_after_kill(lua_State *L, ls_state *S) {
+  if (S->tripped == LS_TRIP_KILL) { lua_sethook(L, ls_hook, LUA_MASKCOUNT, 1); ls_raise_limit(L, S, 1); }
+}
+
 static int ls_trampoline(lua_State *L) {
   ls_state *S = ls_getstate(L);
+  ls_refuse_after_kill(L, S);
   int id = (int)lua_tointeger(L, lua_upvalueindex(1));
   int saved = S->deny;
   S->deny = 0;
@@ -449,6 +466,7 @@ static int ls_index_trampoline(lua_State *L) {
   // (object, key): a method, else a field's getter, else the fallback.
   lua_settop(L, 2);
   ls_state *S = ls_getstate(L);
+  ls_refuse_after_kill(L, S);
   /* dev.stats is a field, never a method: known by its key's address. */
   const void *device = S->stats_key != NULL && lua_topointer(L, 2) == S->stats_key
     ? ls_touserdata_kind(L, 1, S->stats_kind) : NULL;

@@ -43,6 +43,7 @@ public struct TimelineEvent: Sendable {
     case .log: kind = .log
     case .warning: kind = .warning
     case .snapshot: kind = .snapshot
+    case .wait: kind = .other
     }
     app = r.app.map(trace.name(of:))
     scene = r.scene.map(Int.init)

@@ -193,7 +193,7 @@ public final class REPL {
     case .action: code = "1"
     case .kill: code = "1;31"
     case .dataLoss: code = "31"
-    case .expire, .warning: code = "33"
+    case .expire, .warning, .wait: code = "33"
     case .memory: code = "35"
     case .snapshot, .log: code = "2"
     }

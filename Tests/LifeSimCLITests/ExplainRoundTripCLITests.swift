@@ -35,12 +35,14 @@ struct ExplainRoundTripCLITests {
     "Scripts/compare/modern.lua": noTrace,
     "Scripts/modern/side_by_side.lua": windows,
     "Scripts/modern/restoration.lua": restoration,
+    "Scripts/background/busy_main_thread.lua": busy,
   ]
 
   static let noTrace = "lifesim run prints no trace: its devices live inside lifesim.test or an experiment, or it makes none"
   static let noApp = "its first device's trace has no app callbacks: nothing to explain"
   static let apps = "its first device runs several apps, whose lines interleave; explain simulates one app"
   static let windows = "its app opens a second window (dev:open_scene), a step explain does not take"
+  static let busy = "its apps are killed, and told late, while a handler works (reference §3.8), steps explain does not take"
   static let restoration = "its app implements stateRestorationActivityForScene:, which the app explain simulates does not"
 
   static var scripts: [String] {

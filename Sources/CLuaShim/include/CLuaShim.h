@@ -51,6 +51,7 @@ typedef struct ls_state {
   long long handler_budget;    // budget given to each nested protected call
   int tripped;                 // 0, or which limit tripped (sticky until reset)
   int depth;                   // nesting of ls_pcall
+  int kill_depth;              // with LS_TRIP_KILL: the depth of the killed app's handler
   lua_State *running;          // the thread of the innermost ls_pcall, or NULL
   void *host;                  // the Swift runtime (unretained)
   const void *metatables[32];  // each kind's metatable (the registry keeps it), to check userdata by pointer
@@ -75,6 +76,9 @@ typedef struct ls_state {
 #define LS_TRIP_RUN 2
 #define LS_TRIP_INTERRUPT 3
 #define LS_TRIP_MEMORY 4
+/* The process whose handler runs was killed: nothing more of the handler runs,
+   even under a pcall, until its protected call returns. */
+#define LS_TRIP_KILL 5
 
 /// Creates a state with lifesim's allocator, panic handler and count hook.
 /// Returns NULL when out of memory.
@@ -184,6 +188,9 @@ void ls_set_budgets(lua_State *L, long long per_run, long long per_call);
 void ls_reset_budget(lua_State *L, long long per_run);
 /// Asks the running Lua code to stop at the next hook (signal-safe).
 void ls_interrupt(lua_State *L);
+/* The running handler's process was killed: every instruction of it raises
+   until the protected call of the handler at this depth returns. */
+void ls_trip_kill(lua_State *L);
 /// Installs the REPL's SIGINT handler. With a state, Ctrl-C interrupts it (and a
 /// second Ctrl-C ends the process); with NULL, Ctrl-C is only recorded.
 void ls_sigint_target(lua_State *L);

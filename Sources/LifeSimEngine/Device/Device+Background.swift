@@ -157,15 +157,6 @@ extension Device {
     try run(.launchWindowEnds, for: id)
   }
 
-  // MARK: - Watchdogs (§3.1)
-
-  /// `ctx:work` of the running app: a watchdog armed for it bites at its deadline.
-  func checkWatchdog(working app: AppID, until target: SimTime) throws {
-    guard let w = watchdogs.bite(working: app, until: target) else { return }
-    kernel.advance(to: w.deadline)
-    try systemKill(app, reason: .watchdog, code: profile.watchdogKillCode, detail: w.kind.description)
-  }
-
   // MARK: - Killing
 
   /// Ends a process with no callback (jetsam, a watchdog, the task limit): a
@@ -189,6 +180,7 @@ extension Device {
   func protectedDataLocks(epoch: UInt32) throws {
     guard protectedData.lockEventFired(epoch: epoch, deviceLocked: isLocked) else { return }
     for app in processes.executing() {
+      if !workFrames.isEmpty, isMainThreadBusy(app) { wait(app, .deliver(.protectedDataWillBecomeUnavailable)); continue }
       try cascade(for: app) { try deliver(.protectedDataWillBecomeUnavailable, to: app) }
     }
   }
@@ -197,6 +189,7 @@ extension Device {
   func protectedDataUnlocks() throws {
     guard protectedData.deviceUnlocked() else { return }
     for app in processes.executing() {
+      if !workFrames.isEmpty, isMainThreadBusy(app) { wait(app, .deliver(.protectedDataDidBecomeAvailable)); continue }
       try cascade(for: app) { try deliver(.protectedDataDidBecomeAvailable, to: app) }
     }
   }
@@ -219,6 +212,9 @@ extension Device {
     // Killed otherwise (a watchdog in applicationWillTerminate:) before the
     // force-quit could: that is how it died.
     if pendingUserKill == id && reason != .user { pendingUserKill = nil }
+    // §3.8: a process killed while a handler of it works says where it was
+    // (a watchdog's record names the watchdog, which watches that handler).
+    let detail = workFrames.isEmpty || detail != nil ? detail : duringWork(id)
     trace.append({ $0.app = id; $0.reason = reason; $0.code = code; $0.detail = detail }, kind: .kill, at: now)
     stats.killsByReason[Int(reason.rawValue)] += 1
     deathReason = reason

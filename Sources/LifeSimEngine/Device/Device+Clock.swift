@@ -57,19 +57,62 @@ extension Device {
   }
 
   /// Makes the running handler take `duration` of virtual time (`ctx:work`).
+  ///
+  /// The device does not wait for the app (reference §3.8): while the
+  /// handler works, the events due meanwhile run at their times, the script's
+  /// and the system's and other apps'. What they ask of this app's main thread
+  /// waits for it (`wait`); what the system does to its process happens then:
+  /// a kill ends the work there, and the handler with it (`processKilled`).
+  /// A watchdog armed for the app, or started by a request that waits, bites
+  /// at its deadline (§3.1).
   public func work(_ duration: SimTime) throws {
-    guard let app = runningApp else {
+    guard let app = runningApp, let running = busy else {
       throw SimulationError.outsideAppCode(.work)
     }
     let target = try clockTime(after: max(duration, .zero), .work)
-    try checkWatchdog(working: app, until: target)
-    kernel.advance(to: target)
+    guard target > now else { return }
+    let pid = self[app].pid
+    // What watches this app now: its own callback's watchdog, fixed while its
+    // code runs (another app's launch may replace the one slot meanwhile).
+    let armed = watchdogs.armed.flatMap { $0.app == app ? $0 : nil }
+    workFrames.append(WorkFrame(app: app, pid: pid, running: running, start: now, end: target, armed: armed))
+    let wasInLoop = inClockLoop
+    busy = nil
+    defer {
+      busy = running
+      inClockLoop = wasInLoop
+      workFrames.removeLast()
+    }
+    if !screenChanges.isEmpty { try continueScreenChanges() }
+    if isAlive(app, pid) { try runEvents(upTo: target) }
+    if isAlive(app, pid), let bite = workFrames[workFrames.count - 1].bite(self), bite.deadline < target {
+      // The watchdog bites before the work is done: the events up to its
+      // deadline ran, and the process dies at it.
+      kernel.advance(to: max(now, bite.deadline))
+      watchdogs.processEnded(app)
+      try systemKill(app, reason: .watchdog, code: profile.watchdogKillCode, detail: bite.kind.description)
+    }
+    if isAlive(app, pid) {
+      if now > target { recordLateWork(app, target: target) }
+      kernel.advance(to: max(now, target))
+      return
+    }
+    busy = running
+    killedWhileRunning = app
+    throw SimulationError.processKilled(app)
+  }
+
+  /// Whether the process `pid` of `app` still runs.
+  @inline(__always)
+  func isAlive(_ app: AppID, _ pid: Int32) -> Bool {
+    self[app].pid == pid && self[app].state.isRunning
   }
 
   /// Lets every event due now fire, unless a clock loop is already doing so.
   func settle() throws {
     guard !inClockLoop, busy == nil else { return }
     try flushLayout()
+    if !waiting.isEmpty { try runWaiting() }
     try runEvents(upTo: now)
     checkInvariants()
   }
@@ -79,10 +122,16 @@ extension Device {
     if inClockLoop { throw SimulationError.reentrant(operation, inside: .clock) }
   }
 
+  /// Runs the events due up to `limit`, in (time, sequence) order. Inside a
+  /// handler's work (`work`) the loop stops early where the working process
+  /// dies or a watchdog that watches it bites.
   private func runEvents(upTo limit: SimTime) throws {
+    let wasInLoop = inClockLoop
     inClockLoop = true
-    defer { inClockLoop = false }
+    defer { inClockLoop = wasInLoop }
     var instant = now, atInstant = 0
+    var limit = limit
+    if !workFrames.isEmpty { limit = workLimit(limit) }
     while let event = kernel.popDue(upTo: limit) {
       if now == instant {
         atInstant += 1
@@ -92,13 +141,31 @@ extension Device {
         atInstant = 1
       }
       try process(event)
-      try flushLayout()
-      checkInvariants()
+      if workFrames.isEmpty {
+        try flushLayout()
+        if !waiting.isEmpty { try runWaiting() }
+        checkInvariants()
+      } else {
+        // A cascade below is half done: its invariants hold once it ends.
+        try flushLayout()
+        if !waiting.isEmpty { try runWaiting() }
+        let f = workFrames[workFrames.count - 1]
+        if !isAlive(f.app, f.pid) { return }
+        limit = workLimit(limit)
+      }
       try step()  // between two events, where stopping loses none
     }
   }
 
-  private func process(_ event: ScheduledEvent) throws {
+  /// The events a handler's work lets run: up to `limit`, and only those
+  /// before a watchdog that watches the working app bites (it was armed
+  /// before anything the handler scheduled, so it comes first at its time).
+  private func workLimit(_ limit: SimTime) -> SimTime {
+    guard let bite = workFrames[workFrames.count - 1].bite(self), bite.deadline <= limit else { return limit }
+    return SimTime(microseconds: max(now.microseconds, bite.deadline.microseconds - 1))
+  }
+
+  func process(_ event: ScheduledEvent) throws {
     switch event.action {
     case .script(let token):
       defer { host?.release(token, on: self) }
@@ -108,6 +175,10 @@ extension Device {
     case .appTimer(let id, let pid, let token):
       guard self[id].pid == pid else {
         host?.release(token, on: self)
+        return
+      }
+      if !workFrames.isEmpty, isMainThreadBusy(id) {
+        wait(id, .event(event))  // reference §3.8: it runs on the main thread
         return
       }
       if self[id].state == .suspended {
@@ -122,6 +193,12 @@ extension Device {
       }
     case .process(let id, let pid, let epoch, let what):
       guard self[id].background.counts(pid: pid, epoch: epoch, self[id].pid, self[id].state) else { return }
+      // §3.8: the task limit kills at its time; the expiration handlers, the
+      // end of a launch window and suspension wait for the running code.
+      if what != .taskDeadline, !workFrames.isEmpty, isMainThreadBusy(id) {
+        wait(id, .event(event))
+        return
+      }
       try run(.due(what, pid: pid, epoch: epoch), for: id)
     case .device(.memoryCheck, _):
       try checkMemory()
@@ -137,6 +214,230 @@ extension Device {
     guard !parked.isEmpty else { return }
     self[id].parkedTimers.removeAll()
     for event in parked { kernel.schedule(event.action, at: now) }
+  }
+}
+
+// The main thread (reference §3.8): a handler that works keeps its app's main
+// thread busy while the device goes on; what the system tells the app waits
+// for it, in order, and runs when the app's code has returned.
+extension Device {
+  /// A handler's work in progress (`ctx:work`, `ctx:save{ seconds }`).
+  public struct WorkFrame: Sendable {
+    public var app: AppID
+    public var pid: Int32
+    /// The handler that works.
+    public var running: Busy
+    public var start: SimTime
+    public var end: SimTime
+    /// The watchdog of the handler's own callback, if one watches it.
+    var armed: Watchdog?
+
+    /// The first watchdog to bite the working app: its callback's own, or
+    /// one started by a request that waits for its main thread (§3.1, §3.8).
+    func bite(_ device: Device) -> Watchdog? {
+      var first = armed
+      for w in device.waiting where w.app == app && w.pid == pid {
+        guard let deadline = w.watchdog else { continue }
+        if first == nil || deadline < first!.deadline {
+          first = Watchdog(app: app, deadline: deadline, kind: .sceneUpdate)
+        }
+      }
+      return first
+    }
+  }
+
+  /// A screen change under way (`run(_: ScreenEvent)`): its steps, the next
+  /// one to take, and the event that follows them. A handler that works in
+  /// one of its steps lets the rest go on meanwhile (§3.8).
+  public struct ScreenChangeInProgress: Sendable {
+    var effects: Effects<ScreenEffect>
+    var next = 0
+    var follow: ScreenEvent?
+    var url: String?
+    var scene: Int32?
+
+    init(effects: Effects<ScreenEffect>, url: String?, scene: Int32?) {
+      self.effects = effects
+      self.url = url
+      self.scene = scene
+    }
+  }
+
+  /// Something the system asked of an app whose main thread was busy.
+  public struct Waiting: Sendable {
+    public var app: AppID
+    public var pid: Int32
+    /// When the system asked.
+    public var asked: SimTime
+    /// When the scene-update watchdog of the request bites, if it has one:
+    /// it counts from the time asked (§3.1, §3.8).
+    var watchdog: SimTime?
+    var step: Step
+
+    enum Step: Sendable {
+      /// An app timer or a process deadline, run as it would have run.
+      case event(ScheduledEvent)
+      case walk(Route, url: String?)
+      case sendToBackground
+      case reactivateOnLock
+      case bringForward(url: String?, scene: Int32?)
+      case deliver(Callback)
+      case memoryWarning
+    }
+  }
+
+  /// Whether a handler of the app's process is working now, so that its
+  /// main thread cannot take anything else.
+  func isMainThreadBusy(_ id: AppID) -> Bool {
+    let pid = self[id].pid
+    for f in workFrames where f.app == id && f.pid == pid { return true }
+    return false
+  }
+
+  /// The work frame of the app's running process, if it is working.
+  func workFrame(of id: AppID) -> WorkFrame? {
+    let pid = self[id].pid
+    return workFrames.last { $0.app == id && $0.pid == pid }
+  }
+
+  /// Holds a request for the app's main thread until its code returns.
+  @inline(never)
+  func wait(_ id: AppID, _ step: Waiting.Step) {
+    var watchdog: SimTime?
+    switch step {
+    case .walk, .sendToBackground, .reactivateOnLock, .bringForward:
+      // A scene update: its watchdog starts when the system asks (§3.1).
+      if !watchdogs.debugger { watchdog = now + policy.watchdogSceneUpdate }
+    case .event, .deliver, .memoryWarning:
+      break
+    }
+    waiting.append(Waiting(app: id, pid: self[id].pid, asked: now, watchdog: watchdog, step: step))
+  }
+
+  /// Runs, in the order asked, what waited for main threads that are free now.
+  @inline(never)
+  func runWaiting() throws {
+    var i = 0
+    while i < waiting.count {
+      let w = waiting[i]
+      if isMainThreadBusy(w.app) && self[w.app].pid == w.pid {
+        i += 1
+        continue
+      }
+      waiting.remove(at: i)
+      guard self[w.app].pid == w.pid, self[w.app].state.isRunning else {
+        dropWaiting(w)
+        continue
+      }
+      try runWaited(w)
+      i = 0  // what it ran may have freed or filled other queues
+    }
+  }
+
+  private func runWaited(_ w: Waiting) throws {
+    let id = w.app
+    switch w.step {
+    case .deliver, .memoryWarning:
+      // Suspended meanwhile: it hears nothing (§0, §2.9).
+      guard self[id].state.isExecuting else { return }
+    default: break
+    }
+    if trace.isEnabled { recordWait(w) }
+    let savedAsked = deliveryAskedAt
+    deliveryAskedAt = w.watchdog == nil ? nil : w.asked
+    defer { deliveryAskedAt = savedAsked }
+    switch w.step {
+    case .event(let event): try process(event)
+    case .walk(let route, let url): try walk(route, id, url: url)
+    case .sendToBackground: try sendToBackground(id)
+    case .reactivateOnLock: try reactivateOnLock(id)
+    case .bringForward(let url, let scene): try bringForward(id, url: url, scene: scene)
+    case .deliver(let callback):
+      try cascade(for: id) { try deliver(callback, to: id) }
+    case .memoryWarning:
+      stats.memoryWarnings += 1
+      try cascade(for: id) {
+        try deliver(.didReceiveMemoryWarning, to: id)
+        try warnViewControllers(id)
+      }
+    }
+  }
+
+  /// A `wait` record: what waited for the app's main thread, and how long.
+  @inline(never)
+  private func recordWait(_ w: Waiting) {
+    let what: String
+    switch w.step {
+    case .event(let e):
+      if case .appTimer = e.action { what = "an app timer" } else { what = "a background deadline" }
+    case .walk(let route, _): what = "the walk \(route)"
+    case .sendToBackground: what = "leaving the screen"
+    case .reactivateOnLock: what = "reactivation on lock"
+    case .bringForward: what = "coming forward"
+    case .deliver(let c): what = c.selector
+    case .memoryWarning: what = "a memory warning"
+    }
+    let waited = now - w.asked
+    trace.append({ $0.app = w.app; $0.detail = "\(what), asked at t=\(w.asked.shortDescription), waited \(waited.shortDescription) s for the main thread" },
+                 kind: .wait, at: now)
+  }
+
+  /// A handler's work that ended late: another handler's work began inside
+  /// it and ran past its end, and lifesim runs one handler's code at a time.
+  @inline(never)
+  private func recordLateWork(_ id: AppID, target: SimTime) {
+    heldByWork += 1
+    trace.append({
+      $0.app = id
+      $0.detail = "the work meant to end at t=\(target.shortDescription) ended \((now - target).shortDescription) s late: a handler that worked inside it ran until t=\(now.shortDescription), and one handler's code runs at a time here"
+    }, kind: .wait, at: now)
+  }
+
+  /// Drops what waited for a process that is gone, releasing its timers.
+  func dropWaiting(_ w: Waiting) {
+    if case .event(let e) = w.step, case .appTimer(_, _, let token) = e.action { host?.release(token, on: self) }
+  }
+
+  /// The process ended: nothing waits for it any more.
+  func dropWaiting(of id: AppID, pid: Int32) {
+    guard !waiting.isEmpty else { return }
+    var kept: [Waiting] = []
+    for w in waiting {
+      if w.app == id && w.pid == pid { dropWaiting(w) } else { kept.append(w) }
+    }
+    waiting = kept
+  }
+
+  /// What the system has decided for the app, which its code may not have
+  /// heard yet: the state the last request that waits leads to, else the
+  /// state the app has been told (`app.system_state`).
+  public func systemState(_ id: AppID) -> AppState {
+    var s = self[id].state
+    guard s.isRunning else { return s }
+    for w in waiting where w.app == id && w.pid == self[id].pid {
+      switch w.step {
+      case .walk(.toActive, _), .bringForward: s = .active
+      case .walk(.toBackground, _), .sendToBackground: s = .background
+      case .walk(.toInactive, _): s = .inactive
+      default: break
+      }
+    }
+    return s
+  }
+
+  /// The words a kill record adds when the process died in the middle of a
+  /// handler's work: "during X, 4 s into 8 s of work".
+  func duringWork(_ id: AppID) -> String? {
+    guard !workFrames.isEmpty, let f = workFrame(of: id) else { return nil }
+    let name: String
+    switch f.running {
+    case .callback(_, let c): name = c.selector
+    case .notification(_, let n): name = n.name
+    case .appTimer: name = "an app timer"
+    case .expiration: name = "an expiration handler"
+    case .script, .policy: name = "app code"
+    }
+    return "during \(name), \((now - f.start).shortDescription) s into \((f.end - f.start).shortDescription) s of work"
   }
 }
 

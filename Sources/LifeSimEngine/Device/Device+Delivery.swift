@@ -74,6 +74,7 @@ extension Device {
   @inline(__always) @discardableResult
   private func send(_ running: Busy, handled: Bool, kind: RecordKind, record: (inout TraceRecord) -> Void,
                     call: (DeviceHost) throws -> HandlerResult) throws -> HandlerResult {
+    if !workFrames.isEmpty { noteForeignDelivery(running) }
     guard handled, let host else {
       trace.append(record, kind: kind, at: now)
       try armWatchdog(running) {}
@@ -97,13 +98,35 @@ extension Device {
     }
   }
 
+  /// A callback for an app whose handler works, from something other than
+  /// the app's own code: lifesim runs it now, and says so (§3.8).
+  @inline(never)
+  private func noteForeignDelivery(_ running: Busy) {
+    let id: AppID
+    switch running {
+    case .callback(let a, _), .notification(let a, _): id = a
+    default: return
+    }
+    guard runningApp != id, let f = workFrame(of: id) else { return }
+    let name: String
+    if case .callback(_, let c) = running { name = c.selector } else if case .notification(_, let n) = running { name = n.name } else { name = "?" }
+    warn("\(name) delivered while the main thread was busy with the work begun at t=\(f.start.shortDescription): it was not held for the main thread", app: id)
+  }
+
   /// Runs `body` under the callback's watchdog, if it has one (reference
   /// §3.1), and restores what it replaced after.
   @inline(__always)
   private func armWatchdog<T>(_ running: Busy, _ body: () throws -> T) rethrows -> T {
     var replaced: Watchdog??
     if case .callback(let app, let callback) = running {
-      replaced = watchdogs.arm(for: callback, app: app, at: now, policy: policy)
+      // A scene update that waited for the main thread counts from when the
+      // system asked (§3.1, §3.8): the first watched callback of it does.
+      var at = now
+      if let asked = deliveryAskedAt, watchdogs.watches(callback) {
+        at = asked
+        deliveryAskedAt = nil
+      }
+      replaced = watchdogs.arm(for: callback, app: app, at: at, policy: policy)
     }
     defer {
       // What the callback's watchdog replaced comes back, unless its process

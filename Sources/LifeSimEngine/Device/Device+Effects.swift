@@ -15,10 +15,40 @@ extension Device {
   ///
   /// A follow-up runs in the same loop, not by recursion.
   func run(_ event: ScreenEvent, url: String? = nil, scene: Int32? = nil) throws {
-    var next: ScreenEvent? = event
-    while let event = next {
-      next = nil
-      for effect in screen.reduce(event, facts: screenFacts) {
+    screenChanges.append(ScreenChangeInProgress(effects: screen.reduce(event, facts: screenFacts), url: url, scene: scene))
+    defer { screenChanges.removeLast() }
+    try continueScreenChange(screenChanges.count - 1)
+  }
+
+  /// The screen changes under way do not wait for a handler that works in
+  /// one of them (§3.8): their remaining steps run now, innermost first, as
+  /// they would have after it.
+  @inline(never)
+  func continueScreenChanges() throws {
+    var f = screenChanges.count - 1
+    while f >= 0 {
+      try continueScreenChange(f)
+      f -= 1
+    }
+  }
+
+  /// Runs the steps of screen change `f` not yet taken, and its follow-ups.
+  private func continueScreenChange(_ f: Int) throws {
+    while true {
+      let i = screenChanges[f].next
+      if i == screenChanges[f].effects.count {
+        guard let follow = screenChanges[f].follow else { return }
+        screenChanges[f].follow = nil
+        screenChanges[f].effects = screen.reduce(follow, facts: screenFacts)
+        screenChanges[f].next = 0
+        continue
+      }
+      screenChanges[f].next = i + 1
+      let effect = screenChanges[f].effects[i]
+      let url = screenChanges[f].url, scene = screenChanges[f].scene
+        // §3.8: the screen changes now; what the app is told waits for its
+        // main thread when a handler of it is working.
+        if !workFrames.isEmpty, try waitsForMainThread(effect, url: url, scene: scene) { continue }
         switch effect {
         case .walk(let route, let id):
           try walk(route, id)
@@ -32,12 +62,7 @@ extension Device {
           stats.opens += 1
           if self[id].state == .notRunning { stats.coldOpens += 1 }
         case .bringForward(let id):
-          if self[id].prewarm != nil { try endPrewarm(id) }  // §2.1 "Prewarming": the tap reuses the process
-          if let scene {
-            try cascade(for: id) { try walkScenes(.toActive, id, url: url, scene: scene) }
-          } else {
-            try walk(.toActive, id, url: url)
-          }
+          try bringForward(id, url: url, scene: scene)
         case .lockProtectedData:
           lockProtectedData()
         case .unlockProtectedData:
@@ -49,10 +74,61 @@ extension Device {
         case .bringForwardOpening(let id, let remote, let callback):
           try bringForwardOpening(id, remote: remote, callback: callback)
         case .then(let follow):
-          next = follow
+          screenChanges[f].follow = follow
         }
-      }
     }
+  }
+
+  /// Brings an app forward: the scene the user picked, or the app.
+  func bringForward(_ id: AppID, url: String?, scene: Int32?) throws {
+    if self[id].prewarm != nil { try endPrewarm(id) }  // §2.1 "Prewarming": the tap reuses the process
+    if let scene {
+      try cascade(for: id) { try walkScenes(.toActive, id, url: url, scene: scene) }
+    } else {
+      try walk(.toActive, id, url: url)
+    }
+  }
+
+  /// A screen effect for an app whose main thread is busy (§3.8): what the
+  /// app is told waits; a swipe in the switcher kills the process at once,
+  /// as SIGKILL does, with no callback.
+  /// - Returns: true when the effect was taken care of here.
+  @inline(never)
+  private func waitsForMainThread(_ effect: ScreenEffect, url: String?, scene: Int32?) throws -> Bool {
+    switch effect {
+    // Where the system has already put the app (its own walk there is under
+    // way, or waits), there is nothing more to ask.
+    case .sendToBackground(let id) where isMainThreadBusy(id) && (systemState(id) == .background || systemState(id) == .suspended): break
+    case .walk(.toBackground, let id) where isMainThreadBusy(id) && (systemState(id) == .background || systemState(id) == .suspended): break
+    case .bringForward(let id) where isMainThreadBusy(id) && scene == nil && url == nil && systemState(id) == .active: break
+    case .walk(let route, let id) where isMainThreadBusy(id): wait(id, .walk(route, url: url))
+    case .sendToBackground(let id) where isMainThreadBusy(id): wait(id, .sendToBackground)
+    case .reactivateOnLock(let id) where isMainThreadBusy(id): wait(id, .reactivateOnLock)
+    case .bringForward(let id) where isMainThreadBusy(id): wait(id, .bringForward(url: url, scene: scene))
+    case .deliver(let callback, let id) where isMainThreadBusy(id): wait(id, .deliver(callback))
+    // Once: a force-quit of it may already be running its termination.
+    case .swipeAway(let id) where isMainThreadBusy(id): if pendingUserKill != id { try killBusyForForceQuit(id) }
+    default: return false
+    }
+    return true
+  }
+
+  /// The user swipes away an app whose handler is working: the process dies
+  /// now, with no callback (§2.6, §3.8), and its scene sessions go as a
+  /// force-quit's do.
+  @inline(never)
+  func killBusyForForceQuit(_ id: AppID) throws {
+    let carried = self[id].takeActivitySurvivingForceQuit(facts: restorationFacts)  // §2.11, §8.12
+    defer { try? run(RestorationEvent.forceQuitEnded(surviving: carried), for: id) }  // releases only: nothing here throws
+    if pendingUserKill == id { pendingUserKill = nil }
+    recordKill(id, reason: .user)
+    if self[id].model == .scene {
+      try run(Effects(.apply(.kill), .discardSessions), for: id)
+    } else {
+      try apply(.kill, to: id)
+    }
+    screen.appLeft(id)
+    try run(.forceQuit, for: id)
   }
 
   /// Applies what a scene app's process and scenes ask of each other, in order.
@@ -322,6 +398,7 @@ extension Device {
     self[id].unsaved = 0
     self[id].prewarm = nil
     watchdogs.processEnded(id)
+    dropWaiting(of: id, pid: pid)
     scheduleMemoryCheck()
     var dropped = self[id].parkedTimers
     self[id].parkedTimers.removeAll()
@@ -361,6 +438,10 @@ extension Device {
   @inline(never)  // a rare step: see Device+Effects.swift
   func sendMemoryWarnings() throws {
     for app in processes.executing() {
+      if !workFrames.isEmpty, isMainThreadBusy(app) {
+        wait(app, .memoryWarning)  // §3.8
+        continue
+      }
       stats.memoryWarnings += 1
       try cascade(for: app) {
         try deliver(.didReceiveMemoryWarning, to: app)
@@ -396,6 +477,7 @@ extension Device {
       return
     }
     try walk(.toBackground, id)
-    if wasForeground { try settleInBackground(id) }
+    // Not when the user brought it back while its code ran: that waits (§3.8).
+    if wasForeground && (waiting.isEmpty || systemState(id) != .active) { try settleInBackground(id) }
   }
 }

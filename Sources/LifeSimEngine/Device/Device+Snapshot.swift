@@ -36,6 +36,11 @@ public struct DeviceState {
   var openedNotification: Device.OpenedNotification?
   var forwardCount = 0
   var launchRefusedURL = false
+  var workFrames: [Device.WorkFrame] = []
+  var waiting: [Device.Waiting] = []
+  var deliveryAskedAt: SimTime?
+  var heldByWork = 0
+  var screenChanges: [Device.ScreenChangeInProgress] = []
 
   /// The stored properties of `Device` besides `state`, which a state leaves
   /// out on purpose (for the test that keeps the list complete).

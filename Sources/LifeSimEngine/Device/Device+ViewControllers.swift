@@ -262,6 +262,11 @@ extension Device {
     guard objects.layoutPending else { return }
     objects.layoutPending = false
     for app in processes.executing() {
+      // A working app lays out once its code returns (§3.8).
+      if !workFrames.isEmpty, isMainThreadBusy(app) {
+        objects.layoutPending = true
+        continue
+      }
       try cascade(for: app) {
         for window in self[app].windows where window.shown {
           for vc in window.hierarchy where objects.needsLayoutPass(vc) {

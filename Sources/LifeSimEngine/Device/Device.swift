@@ -236,6 +236,32 @@ public final class Device {
   /// Inlinable: the bridge asks after every handler, and a call into this
   /// module for one comparison costs it a cache line of its own.
   @inlinable public func wasKilledWhileRunning(_ app: AppID) -> Bool { state.killedWhileRunning == app }
+  /// The handlers working now, innermost last (reference §3.8).
+  public internal(set) var workFrames: [WorkFrame] {
+    _read { yield state.workFrames }
+    _modify { yield &state.workFrames }
+  }
+  /// What waits for a busy main thread, in the order asked (reference §3.8).
+  public internal(set) var waiting: [Waiting] {
+    _read { yield state.waiting }
+    _modify { yield &state.waiting }
+  }
+  /// When the system asked for the scene update being delivered late, so its
+  /// watchdog counts from then (reference §3.1, §3.8).
+  var deliveryAskedAt: SimTime? {
+    _read { yield state.deliveryAskedAt }
+    _modify { yield &state.deliveryAskedAt }
+  }
+  /// How many handlers' work ended later than asked (`recordLateWork`).
+  public internal(set) var heldByWork: Int {
+    _read { yield state.heldByWork }
+    _modify { yield &state.heldByWork }
+  }
+  /// The screen changes under way, innermost last (reference §3.8).
+  var screenChanges: [ScreenChangeInProgress] {
+    _read { yield state.screenChanges }
+    _modify { yield &state.screenChanges }
+  }
   /// Why a process is dying, for its `data_loss` record.
   var deathReason: KillReason? {
     _read { yield state.deathReason }

@@ -326,6 +326,19 @@ public enum ScreenEffect: Equatable, Sendable {
   case then(ScreenEvent)
 }
 
+extension ScreenEffect {
+  /// The app the effect is about, if it is about one.
+  var app: AppID? {
+    switch self {
+    case .walk(_, let id), .sendToBackground(let id), .leaveScreen(let id), .reactivateOnLock(let id),
+         .countOpen(let id), .bringForward(let id), .swipeAway(let id), .deliver(_, let id),
+         .bringForwardOpening(let id, _, _):
+      return id
+    case .lockProtectedData, .unlockProtectedData, .then: return nil
+    }
+  }
+}
+
 /// What the profile and the device model say about the screen's rules,
 /// passed in so that `Screen.reduce` reads nothing else.
 public struct ScreenFacts: Equatable, Sendable {

@@ -56,6 +56,16 @@ public struct Watchdogs: Sendable {
     return .some(saved)
   }
 
+  /// Whether `callback` has a watchdog.
+  func watches(_ callback: Callback) -> Bool {
+    switch callback {
+    case .didEnterBackground, .sceneDidEnterBackground, .willTerminate, .willResignActive, .didBecomeActive,
+         .willEnterForeground, .sceneWillResignActive, .sceneDidBecomeActive, .sceneWillEnterForeground:
+      return true
+    default: return false
+    }
+  }
+
   /// Puts back what `arm` replaced.
   mutating func restore(_ saved: Watchdog?) { armed = saved }
 
@@ -68,14 +78,6 @@ public struct Watchdogs: Sendable {
   /// `…DidBecomeActive:` was delivered: the app's launch is over.
   mutating func launchFinished(app: AppID) {
     if armed?.kind == .launch && armed?.app == app { armed = nil }
-  }
-
-  /// The app's code runs until `target`: the watchdog that bites first, if
-  /// one watches it (it is disarmed; the caller kills at its deadline).
-  mutating func bite(working app: AppID, until target: SimTime) -> Watchdog? {
-    guard let w = armed, w.app == app, target > w.deadline else { return nil }
-    armed = nil
-    return w
   }
 
   /// The process ended: nothing of it is watched any more.

@@ -43,6 +43,15 @@ public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
   public var seconds: Double { Double(microseconds) / 1_000_000 }
 
   /// Seconds with exactly six decimals, built from the integer (no rounding drift).
+  /// The seconds with no trailing zeros ("4", "2.5"), for sentences.
+  public var shortDescription: String {
+    var d = description
+    guard d.contains(".") else { return d }
+    while d.hasSuffix("0") { d.removeLast() }
+    if d.hasSuffix(".") { d.removeLast() }
+    return d
+  }
+
   public var description: String {
     var out = ""
     append(to: &out)

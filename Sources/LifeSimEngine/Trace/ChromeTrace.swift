@@ -156,7 +156,7 @@ public final class ChromeTraceWriter: TraceFormatter, @unchecked Sendable {
         out.append(jsonString: d)
       }
       out.append(literal: "}}")
-    case .kill, .dataLoss, .expire, .snapshot, .warning, .log, .action, .memory:
+    case .kill, .dataLoss, .expire, .snapshot, .warning, .log, .action, .memory, .wait:
       instant(r, pid: pid, tid: 1, scope: r.kind == .kill || r.kind == .dataLoss ? "p" : "t", &out)
     }
   }

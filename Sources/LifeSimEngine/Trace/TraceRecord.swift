@@ -8,6 +8,8 @@ public struct AppID: Hashable, Comparable, Sendable {
 /// The kinds of trace record.
 public enum RecordKind: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   case callback, notification, state, action, expire, kill, dataLoss, memory, snapshot, warning, log
+  /// Something the system asked of an app waited for its busy main thread (reference §3.8).
+  case wait
 
   // A switch, not an array indexed by the raw value: a case added out of
   // order would shift every name after it without a word.
@@ -24,6 +26,7 @@ public enum RecordKind: UInt8, CaseIterable, Sendable, CustomStringConvertible {
     case .snapshot: return "snapshot"
     case .warning: return "warning"
     case .log: return "log"
+    case .wait: return "wait"
     }
   }
 

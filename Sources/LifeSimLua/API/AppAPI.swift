@@ -23,7 +23,10 @@ extension API {
             "An interactive sheet dismissal, finished or cancelled.") { try $0.appGesture { try $0.dismissGesture(app: $1, cancel: $2) } },
 
     appField("bundle", "The bundle id.") { L, _, _, app in push(L, app.config.bundle) },
-    appField("state", "\"notRunning\", \"inactive\", \"active\", \"background\" or \"suspended\".") { L, _, _, app in push(L, app.state.description) },
+    appField("state", "What the app has been told: \"notRunning\", \"inactive\", \"active\", \"background\" or \"suspended\".") { L, _, _, app in push(L, app.state.description) },
+    appField("system_state", "What the system has decided for the app: its state, or where the requests that wait for its busy main thread lead (ctx:work).") { L, slot, id, _ in
+      push(L, slot.device.systemState(id).description)
+    },
     appField("pid", "The process id while it runs, else nil.") { L, _, _, app in
       if app.pid != 0 { push(L, Int(app.pid)) } else { lua_pushnil(L) }
     },

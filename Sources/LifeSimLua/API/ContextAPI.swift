@@ -66,8 +66,15 @@ extension LuaRuntime {
     // (no copy of the entry).
     let h = try checkHandle(1, .context)
     guard contexts.isLive(device: h.device, app: h.index) else { throw Self.expiredContext }
-    return (try slot(h.device), AppID(Int(h.index)))
+    let slot = try slot(h.device), app = AppID(Int(h.index))
+    // Its handler is live but waits for its work (reference §3.8): what runs
+    // now is other code, which may not act as the app.
+    guard slot.device.runningApp == app else { throw Self.waitingContext }
+    return (slot, app)
   }
+
+  static let waitingContext = ScriptError(
+    message: "this ctx belongs to a handler that is working (ctx:work) while other code runs; only the code that runs now may use its own ctx")
 
   static let expiredContext = ScriptError(
     message: "this ctx belongs to a handler that has returned; use the ctx passed to the function that is running")

@@ -237,7 +237,9 @@ extension LuaRuntime {
   /// the newest device; nil when there is none, or its trace is off.
   private func printTarget() -> (Device, AppID?)? {
     if let info = contexts.innermost, let slot = devices[info.device], slot.device.recordsTrace {
-      return (slot.device, info.app)
+      // A script function that runs while a handler works (reference §3.8)
+      // is not that app's code.
+      return (slot.device, slot.device.runningApp == info.app ? info.app : nil)
     }
     guard let slot = devices.newest, slot.device.recordsTrace else { return nil }
     return (slot.device, nil)

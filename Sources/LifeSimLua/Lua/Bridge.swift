@@ -300,6 +300,13 @@ extension LuaRuntime {
     } catch SimulationError.handlerFailed(let failure) {
       pushErrorObject(failure)
       return LS_RAISE
+    } catch SimulationError.processKilled(let app) {
+      // A SIGKILL: the handler's code may catch the error, but runs no
+      // further (the count hook raises at its next instruction).
+      _ = app
+      ls_trip_kill(L)
+      push(L, named("the app's process was killed (SIGKILL): nothing more of this handler runs", by: API.rows[Int(id)]))
+      return LS_RAISE_WHERE
     } catch let e as SimulationError {
       let message = named(luaMessage(for: e), by: API.rows[Int(id)])
       if e.isRefusal { lastRefusal = message }

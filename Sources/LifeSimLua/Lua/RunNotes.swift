@@ -22,6 +22,12 @@ extension LuaRuntime {
       for h in device.unreachableHandlers {
         lines.append("lifesim: warning: \(prefix)\(describe(h, on: device))")
       }
+      if device.heldByWork > 0 {
+        let n = device.heldByWork
+        lines.append("lifesim: note: \(prefix)\(n == 1 ? "one handler's" : "\(n) handlers'") work (ctx:work) ended later than the script asked: "
+                     + "another handler worked inside it and ran past its end, and lifesim runs one handler's code at a time "
+                     + "(the trace's wait records say where; reference §3.8)")
+      }
       guard includingLeftovers else { continue }
       let left = device.leftoverWork
       guard !left.isEmpty else { continue }

@@ -1,0 +1,203 @@
+import Testing
+@testable import LifeSimEngine
+
+/// A host whose handlers and scheduled functions are closures, so a test can
+/// act at a time of its choosing while a handler works.
+private final class ScriptedHost: DeviceHost {
+  var onHandle: ((Delivery, Device) throws -> Void)?
+  var onFire: [Int: (Device) throws -> Void] = [:]
+  var ranAfterKill = false
+
+  func handle(_ d: Delivery, on device: Device) throws -> HandlerResult {
+    try onHandle?(d, device)
+    return .none
+  }
+  func observe(_ n: AppNotification, app: AppID, on device: Device) throws {}
+  func fire(_ token: HostToken, on device: Device, app: AppID?) throws { try onFire[token.rawValue]?(device) }
+  func release(_ token: HostToken, on device: Device) {}
+  func expire(_ token: HostToken, task: Int32, app: AppID, on device: Device) throws {}
+  func backgroundTime(for app: AppID, on device: Device) throws -> SimTime { .seconds(30) }
+  func chooseVictim(_ candidates: [VictimCandidate], on device: Device) throws -> AppID { candidates[0].app }
+}
+
+/// Reference §3.8: the device does not wait for an app's busy main thread.
+struct BusyMainThreadTests {
+  private func scene(_ dev: Device) throws -> (AppID, ScriptedHost) {
+    let app = try dev.install(AppConfig(bundle: "com.example.notes"))
+    let host = ScriptedHost()
+    dev.host = host
+    return (app, host)
+  }
+
+  @Test func aSwipeInsideASaveKillsAtItsTimeAndTheSaveIsLost() throws {
+    let dev = Device(profile: try OSProfile(version: 17), seed: 1)
+    let (app, host) = try scene(dev)
+    dev.setHandled(.sceneDidEnterBackground, for: app)
+    host.onHandle = { d, dev in
+      guard d.callback == .sceneDidEnterBackground else { return }
+      try dev.markDirty(app: app, count: 3)
+      try dev.save(app: app, taking: .seconds(8))
+      host.ranAfterKill = true
+    }
+    try dev.launch(app)
+    host.onFire[1] = { dev in try dev.home() }
+    host.onFire[2] = { dev in try dev.openSwitcher(); try dev.forceQuit(app) }
+    dev.schedule(HostToken(1), at: .seconds(10))
+    dev.schedule(HostToken(2), at: .seconds(14))
+    try dev.run()
+    #expect(!host.ranAfterKill)
+    let kill = dev.trace.records(kind: .kill)
+    #expect(kill.map(\.time) == [.seconds(14)] && kill.map(\.reason) == [.user])
+    #expect(kill.first?.detail == "during sceneDidEnterBackground:, 4 s into 8 s of work")
+    let loss = dev.trace.records(kind: .dataLoss)
+    #expect(loss.map(\.time) == [.seconds(14)] && loss.first?.unsaved == 3)
+    #expect(dev[app].state == .notRunning && dev.killedWhileRunning == nil && dev.workFrames.isEmpty)
+    // The handler's record carries the time it ran until the kill.
+    let worked = dev.trace.records(kind: .callback).last { $0.callback == .sceneDidEnterBackground }
+    #expect(worked?.duration == .seconds(4))
+  }
+
+  @Test func whatTheAppIsToldWaitsAndArrivesInOrder() throws {
+    let dev = Device(profile: try OSProfile(version: 12), seed: 1)
+    let app = try dev.install(AppConfig(bundle: "com.example.notes"))
+    let host = ScriptedHost()
+    dev.host = host
+    dev.setHandled(.didBecomeActive, for: app)
+    var states: [String] = []
+    host.onHandle = { d, dev in
+      if d.callback == .didBecomeActive && dev.now == .zero { try dev.work(.seconds(4)) }
+    }
+    host.onFire[1] = { dev in
+      try dev.home()
+      states.append("\(dev[app].state)/\(dev.systemState(app))")
+    }
+    dev.schedule(HostToken(1), at: .seconds(1))
+    try dev.launch(app)
+    #expect(states == ["active/background"])
+    // Home is recorded at t=1; the app's callbacks come at t=4, in order.
+    #expect(dev.trace.records(kind: .action).map(\.time) == [.zero, .seconds(1)])
+    let late = dev.trace.records(kind: .callback).filter { $0.time == .seconds(4) }.compactMap(\.callback)
+    #expect(late == [.willResignActive, .didEnterBackground])
+    let wait = dev.trace.records(kind: .wait)
+    #expect(wait.count == 1 && wait.first?.time == .seconds(4))
+    #expect(wait.first?.detail == "leaving the screen, asked at t=1, waited 3 s for the main thread")
+    #expect(dev[app].state == .suspended && dev.waiting.isEmpty)
+  }
+
+  @Test func aLateSceneUpdateCountsItsWatchdogFromTheTimeAsked() throws {
+    let dev = Device(profile: try OSProfile(version: 12), seed: 1)
+    let app = try dev.install(AppConfig(bundle: "com.example.notes"))
+    let host = ScriptedHost()
+    dev.host = host
+    dev.setHandled(.didBecomeActive, for: app)
+    // A timer's handler has no watchdog of its own: it works from t=1.
+    host.onHandle = { d, dev in
+      if d.callback == .didBecomeActive { try dev.scheduleAppTimer(HostToken(7), app: app, after: .seconds(1)) }
+    }
+    host.onFire[7] = { dev in try dev.work(.seconds(60)) }
+    host.onFire[1] = { dev in try dev.home() }
+    dev.schedule(HostToken(1), at: .seconds(5))
+    try dev.launch(app)
+    try dev.run()
+    // Home at t=5 asks for a scene update: 10 s later the busy app dies.
+    let kill = dev.trace.records(kind: .kill)
+    #expect(kill.map(\.time) == [.seconds(15)] && kill.map(\.reason) == [.watchdog])
+    #expect(kill.first?.detail == "scene-update")
+    #expect(dev.trace.records(kind: .callback).filter { $0.time > .zero }.isEmpty)
+  }
+
+  @Test func nestedHandlersOfTheKilledAppUnwindTogether() throws {
+    let dev = Device(profile: try OSProfile(version: 12), seed: 1)
+    let app = try dev.install(AppConfig(bundle: "com.example.notes", footprintMB: 100))
+    let host = ScriptedHost()
+    dev.host = host
+    dev.setHandled(.didEnterBackground, for: app)
+    dev.setHandled(.didReceiveMemoryWarning, for: app)
+    var outerReturned = false
+    host.onHandle = { d, dev in
+      if d.callback == .didEnterBackground {
+        _ = try dev.beginBackgroundTask(app: app, name: "save", expiration: nil)
+        try dev.work(.seconds(10))
+        outerReturned = true
+      }
+    }
+    host.onFire[1] = { dev in try dev.memoryWarning() }
+    host.onFire[2] = { dev in try dev.forceQuit(app) }
+    try dev.launch(app)
+    dev.schedule(HostToken(1), at: .seconds(2))
+    dev.schedule(HostToken(2), at: .seconds(3))
+    try dev.home()
+    #expect(!outerReturned)
+    // The memory warning waited for the main thread, and died with the process.
+    #expect(dev.trace.records(kind: .callback).filter { $0.callback == .didReceiveMemoryWarning }.isEmpty)
+    #expect(dev.trace.records(kind: .kill).map(\.time) == [.seconds(3)])
+    #expect(dev.waiting.isEmpty && dev.workFrames.isEmpty && dev.busy == nil)
+    #expect(dev.invariantViolations().isEmpty)
+  }
+
+  @Test func anotherAppsCallbacksAndTimersRunDuringTheWork() throws {
+    let dev = Device(profile: try OSProfile(version: 12), seed: 1)
+    let a = try dev.install(AppConfig(bundle: "a"))
+    let b = try dev.install(AppConfig(bundle: "b"))
+    let host = ScriptedHost()
+    dev.host = host
+    dev.setHandled(.didEnterBackground, for: a)
+    dev.setHandled(.didBecomeActive, for: b)
+    var seen: [String] = []
+    host.onHandle = { d, dev in
+      if d.app == a && d.callback == .didEnterBackground {
+        _ = try dev.beginBackgroundTask(app: a, name: "upload", expiration: nil)
+        try dev.work(.seconds(6))
+        seen.append("a done at \(dev.now.shortDescription)")
+      } else if d.app == b {
+        seen.append("b active at \(dev.now.shortDescription)")
+      }
+    }
+    host.onFire[1] = { dev in try dev.launch(b) }
+    try dev.launch(a)
+    dev.schedule(HostToken(1), at: .seconds(3))
+    try dev.home()  // a works from t=0 to t=6; b comes forward at t=3
+    #expect(seen == ["b active at 3", "a done at 6"])
+    #expect(dev.now == .seconds(6))
+    #expect(dev.trace.records(kind: .wait).isEmpty && dev.heldByWork == 0)
+  }
+
+  @Test func theRestOfAScreenChangeDoesNotWaitForAHandler() throws {
+    let dev = Device(profile: try OSProfile(version: 12), seed: 1)
+    let a = try dev.install(AppConfig(bundle: "a"))
+    let b = try dev.install(AppConfig(bundle: "b"))
+    let host = ScriptedHost()
+    dev.host = host
+    dev.setHandled(.didEnterBackground, for: a)
+    dev.setHandled(.didBecomeActive, for: b)
+    var seen: [String] = []
+    host.onHandle = { d, dev in
+      if d.app == a { try dev.work(.seconds(3)); seen.append("a done at \(dev.now.shortDescription)") }
+      if d.app == b { seen.append("b active at \(dev.now.shortDescription)") }
+    }
+    try dev.launch(a)
+    try dev.launch(b)  // a leaves the screen and works 3 s there; b comes forward meanwhile
+    #expect(seen == ["b active at 0", "a done at 3"])
+    #expect(dev[b].state == .active && dev[a].state == .suspended && dev.frontmost == b)
+    #expect(dev.screenChanges.isEmpty && dev.invariantViolations().isEmpty)
+  }
+
+  @Test func aComebackWhileTheAppStillWorksLeavesItInFront() throws {
+    let dev = Device(profile: try OSProfile(version: 12), seed: 1)
+    let app = try dev.install(AppConfig(bundle: "com.example.notes"))
+    let host = ScriptedHost()
+    dev.host = host
+    dev.setHandled(.didEnterBackground, for: app)
+    host.onHandle = { d, dev in if d.callback == .didEnterBackground { try dev.work(.seconds(4)) } }
+    host.onFire[1] = { dev in try dev.launch(app) }
+    try dev.launch(app)
+    dev.schedule(HostToken(1), at: .seconds(2))
+    let m = dev.mark()
+    try dev.home()
+    #expect(dev[app].state == .active && dev.frontmost == app)
+    #expect(dev.callbacks(since: m) == ["applicationWillResignActive:", "applicationDidEnterBackground:",
+                                        "applicationWillEnterForeground:", "applicationDidBecomeActive:"])
+    // Never suspended in between: the user's tap waited for it.
+    #expect(!dev.trace.records(kind: .state, since: m).contains { $0.toName == "suspended" })
+  }
+}
