@@ -129,8 +129,9 @@ extension Lifesim {
       if report.interrupted {
         let signal = stopSignal.pointee
         let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
-        printError("lifesim: stopped by \(name): \(report.kept) run\(report.kept == 1 ? " is" : "s are") kept in \(output); "
-                   + "this continues the batch: \(resumeCommand())")
+        let kept = "\(report.kept) run\(report.kept == 1 ? " is" : "s are") kept in \(report.keptIn)"
+        let replaced = report.replaces.map { " (\($0) is as it was: --force replaces it when the batch ends)" } ?? ""
+        printError("lifesim: stopped by \(name): \(kept)\(replaced); this continues the batch: \(resumeCommand())")
         throw ExitCode(128 + signal)
       }
       if !quiet {
@@ -218,7 +219,7 @@ extension Lifesim {
     }
 
     func run() throws {
-      try ResultMerge.merge(parts, into: output, allowPartial: allowPartial)
+      try ResultMerge.merge(parts, into: output, allowPartial: allowPartial) { printError($0) }
     }
   }
 
