@@ -197,6 +197,25 @@ public final class BatchRunner {
         throw BatchError("\(spec.place): the parameter \(shownName(name)) \(problem)")
       }
     }
+    // A file that keeps only text (CSV), or keeps numbers apart from the
+    // rest (SQLite), would write two values of a parameter alike, and a
+    // summary or a resume would take them for one.
+    let format = try ResultFormat(path: options.output)
+    if format != .jsonl {
+      for p in spec.params {
+        var seen: [String: ParamValue] = [:]
+        for v in p.values {
+          var key = v.description
+          if format == .sqlite { if case .number = v { key = "n" + key } else { key = "t" + key } }
+          if let other = seen[key], other != v {
+            throw BatchError("\(spec.place): the parameter \(shownName(p.name)) has the values \(Self.shown(other)) and "
+                             + "\(Self.shown(v)), which a .\(format.rawValue) file writes alike; write .jsonl, which keeps "
+                             + "each value's type, or give them values that read apart")
+          }
+          seen[key] = v
+        }
+      }
+    }
     for name in spec.metrics ?? [] {
       if let problem = columnNameProblem(name) {
         throw BatchError("\(spec.place): the metric \(shownName(name)) \(problem)")
@@ -271,7 +290,15 @@ public final class BatchRunner {
     }
     sink.newHeader = headerWithRunFiles()
     if let failure {
-      if readTheOutput { sink.discard() } else { sink.close() }
+      if readTheOutput {
+        sink.discard()
+      } else {
+        sink.close()
+        if let replaced = sink.replaces {
+          notice("lifesim: \(sink.kept) run\(sink.kept == 1 ? " is" : "s are") kept in \(sink.rowsPath) and \(replaced) is as it was: "
+                 + "--resume continues the batch and then replaces it, --force starts again")
+        }
+      }
       throw failure
     }
     if interrupted {
@@ -288,6 +315,12 @@ public final class BatchRunner {
                              isolationSeconds: isolationSeconds, isolatedRuns: isolatedRuns)
     if devicesOnOptionVersion == 0 { report.versionsInsteadOfOption = ownVersions.sorted() }
     return report
+  }
+
+  /// A parameter's value as Lua writes it: a string quoted.
+  static func shown(_ v: ParamValue) -> String {
+    if case .text(let t) = v { return "\"" + t + "\"" }
+    return v.description
   }
 
   /// Seeds per point, at most: what an experiment file's `seeds` may say.

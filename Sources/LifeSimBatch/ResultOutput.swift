@@ -105,8 +105,10 @@ final class ResultOutput {
           throw BatchError("\(named) is not a regular file: an SQLite result is written only where there is none, or over a regular file with --force")
         }
         guard force else {
+          let unfinished = fileType(staging) == nil ? "" : " (\(staging) holds the runs of a batch that was to replace it "
+            + "and did not finish: --resume continues them)"
           throw BatchError("\(named) already exists: lifesim batch does not overwrite a file; --resume continues it (if this "
-                           + "experiment wrote it), --force replaces it, or give -o another name")
+                           + "experiment wrote it), --force replaces it, or give -o another name" + unfinished)
         }
         guard regular else {
           path = target

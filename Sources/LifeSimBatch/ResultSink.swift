@@ -377,9 +377,12 @@ public protocol ResultSource {
   var metricNames: [String] { get }
   /// The next row, or nil at the end.
   mutating func nextRow() throws -> ParsedRow?
+  /// Whether the file keeps a metric's type (JSONL, SQLite), or only its text (CSV).
+  var keepsTypes: Bool { get }
 }
 
 extension ResultReader: ResultSource {
+  public var keepsTypes: Bool { format != .csv }
   public var paramNames: [String] { columns?.params ?? header?.params.map(\.name) ?? [] }
   public var metricNames: [String] { columns?.metrics ?? [] }
   public mutating func nextRow() throws -> ParsedRow? {

@@ -80,6 +80,26 @@ private func text(_ v: DatabaseValue) -> String {
   }
 }
 
+/// A metric as SQLite keeps it: numbers (NULL is NaN), and text.
+private func scalar(_ v: DatabaseValue) -> JSONScalar {
+  switch v.storage {
+  case .null: return .number(.nan)
+  case .int64(let i): return .number(Double(i))
+  case .double(let x): return .number(x)
+  case .string(let s): return .text(s)
+  case .blob(let d): return .text(String(decoding: d, as: UTF8.self))
+  }
+}
+
+private extension DatabaseValue.Storage {
+  var isNumber: Bool {
+    switch self {
+    case .int64, .double: return true
+    default: return false
+    }
+  }
+}
+
 private func wrap<T>(_ path: String, _ body: () throws -> T) throws -> T {
   do { return try body() } catch let e as DatabaseError {
     throw BatchError("\(path): \(e.message ?? "\(e)")")
@@ -246,6 +266,7 @@ public struct SQLiteResults: ResultSource {
   public let header: ResultHeader?
   public let paramNames: [String]
   public var metricNames: [String] { fixedMetrics ?? [] }
+  public var keepsTypes: Bool { true }
   /// The metric names the runs fixed (nil until a run succeeded).
   let fixedMetrics: [String]?
   private let queue: DatabaseQueue
@@ -292,27 +313,35 @@ public struct SQLiteResults: ResultSource {
   /// The next 1,000 runs after `lastRun`, with their parameters and metrics.
   private mutating func loadPage() throws {
     let after = lastRun, params = paramNames, order = fixedMetrics ?? []
+    var grid: [String: [JSONScalar]] = [:]
+    for p in header?.params ?? [] { grid[p.name] = p.values }
     page = try wrap(path) {
       try queue.read { db in
         let runs = try Row.fetchAll(db, sql: "SELECT run, seed, status, error FROM runs WHERE run > ? ORDER BY run LIMIT 1000",
                                     arguments: [after])
         guard let first = runs.first, let last = runs.last else { return [] }
         let lo: Int = first["run"], hi: Int = last["run"]
-        var values: [Int: [String: String]] = [:]
+        var values: [Int: [String: DatabaseValue]] = [:]
         for r in try Row.fetchAll(db, sql: "SELECT run, name, value FROM params WHERE run BETWEEN ? AND ?", arguments: [lo, hi]) {
-          values[r["run"], default: [:]][r["name"]] = text(r["value"] as DatabaseValue)
+          values[r["run"], default: [:]][r["name"]] = r["value"] as DatabaseValue
         }
-        var metrics: [Int: [(String, String)]] = [:]
+        var metrics: [Int: [(String, DatabaseValue)]] = [:]
         for r in try Row.fetchAll(db, sql: "SELECT run, name, value FROM metrics WHERE run BETWEEN ? AND ? ORDER BY run, name",
                                   arguments: [lo, hi]) {
-          metrics[r["run"], default: []].append((r["name"], text(r["value"] as DatabaseValue)))
+          metrics[r["run"], default: []].append((r["name"], r["value"] as DatabaseValue))
         }
         return runs.map { r in
           let run: Int = r["run"]
           var ms = metrics[run] ?? []
           if !order.isEmpty { ms.sort { (order.firstIndex(of: $0.0) ?? .max, $0.0) < (order.firstIndex(of: $1.0) ?? .max, $1.0) } }
-          return ParsedRow(run: run, params: params.map { ($0, values[run]?[$0] ?? "") }, seed: r["seed"],
-                           status: r["status"], metrics: ms.map { (name: $0.0, value: $0.1) }, error: r["error"])
+          let ps = params.map { ($0, values[run]?[$0] ?? DatabaseValue.null) }
+          var row = ParsedRow(run: run, params: ps.map { ($0.0, $0.1.isNull ? "" : text($0.1)) }, seed: r["seed"],
+                              status: r["status"], metrics: ms.map { (name: $0.0, value: text($0.1)) }, error: r["error"])
+          row.typedParams = ps.map { name, v in
+            typedParam(text(v), grid: grid[name], storedAsText: !(v.storage.isNumber))
+          }
+          row.typedMetrics = ms.map { scalar($0.1) }
+          return row
         }
       }
     }
