@@ -42,6 +42,9 @@ extension API {
 
 extension LuaRuntime {
   static let deviceKeys = ["ios", "seed", "memory_mb", "model", "debugger", "quirks", "passcode", "trace"]
+  /// The most RAM a device may be given (`memory_mb`): ten terabytes, far
+  /// past any iPhone, and small enough for every sum of footprints.
+  static let maxDeviceMemoryMB = 9_999_999
 
   /// `lifesim.device{ ios = 17, seed = 1, memory_mb = 4096, debugger = false }`
   func lifesimDevice() throws -> Int32 {
@@ -75,8 +78,8 @@ extension LuaRuntime {
       passcode = try o.optional("passcode") ?? false
       recordsTrace = try o.optional("trace") ?? true
       if let m = try o.optional("memory_mb", as: Double.self) {
-        guard m == m.rounded(), m > 0, m < 1e7 else {
-          throw o.fail("field 'memory_mb' must be a whole number of MB > 0, got \(m)")
+        guard m == m.rounded(), m > 0, m <= Double(Self.maxDeviceMemoryMB) else {
+          throw o.fail("field 'memory_mb' must be a whole number of MB from 1 to \(Self.maxDeviceMemoryMB), got \(formatNumber(m))")
         }
         memoryMB = Int(m)
       }
