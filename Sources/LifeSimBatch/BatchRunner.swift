@@ -101,6 +101,10 @@ public struct BatchReport: Sendable {
   /// the output then holds.
   public var interrupted = false
   public var kept = 0
+  /// The file that holds the runs of an interrupted batch, and the file it
+  /// replaces when the batch is resumed to its end (nil: it is the output).
+  public var keptIn = ""
+  public var replaces: String?
   /// The first failure's message, to show the user.
   public var firstError: String?
   /// Seconds the workers spent putting the state after loading back before
@@ -123,6 +127,9 @@ public final class BatchRunner {
   public private(set) var spec: ExperimentSpec
 
   private let lock = NSCondition()
+  /// The state that loaded the experiment: it finds the files a resumed
+  /// output's header names, to check they are as they were.
+  private let main: LuaRuntime
   /// The runs this invocation makes, handed out in run order by `nextRun`
   /// without a list of them (a batch may have a billion runs): the shard's
   /// runs, less those the output already holds.
@@ -150,6 +157,17 @@ public final class BatchRunner {
   private var reloadNoticed = false
   private var devicesOnOptionVersion = 0
   private var ownVersions: Set<Int> = []
+  /// The runtime options of every state (the batch's, with a digest for the files runs read).
+  private let runtimeOptions: RuntimeOptions
+  /// The modules and data files the experiment and its runs read, with their
+  /// digests: those the output's header records, and those runs read since.
+  private var knownFiles = ReadFiles()
+  /// What the output's header records of them (nil: it records none, an older file).
+  private var recordedFiles: ReadFiles?
+  /// Set when the batch stopped because a run read its output.
+  private var readTheOutput = false
+  /// The header the output has (the one it was made with, or the one it had when resumed).
+  private var writtenHeader: ResultHeader?
 
   /// Loads the experiment (running its file once, in a state of its own) and
   /// expands its grid.
@@ -157,8 +175,12 @@ public final class BatchRunner {
   public init(options: BatchOptions) throws {
     self.options = options
     _ = try ResultFormat(path: options.output)
-    let main = try LuaRuntime(options: options.runtime)
+    var runtimeOptions = options.runtime
+    runtimeOptions.fileDigest = { sha256Hex($0) }
+    self.runtimeOptions = runtimeOptions
+    let main = try LuaRuntime(options: runtimeOptions)
     spec = try main.loadExperiment(options.experiment)
+    if let clash = main.readOutput { throw BatchError("\(options.experiment): \(clash)") }
     if let s = options.seeds { spec.seeds = s }
     guard spec.seeds >= 1, spec.seeds <= Self.maxSeeds else {
       throw BatchError("--seeds must be between 1 and \(Self.maxSeeds), got \(spec.seeds)")
@@ -175,21 +197,43 @@ public final class BatchRunner {
         throw BatchError("\(spec.place): the parameter \(shownName(name)) \(problem)")
       }
     }
+    // A file that keeps only text (CSV), or keeps numbers apart from the
+    // rest (SQLite), would write two values of a parameter alike, and a
+    // summary or a resume would take them for one.
+    let format = try ResultFormat(path: options.output)
+    if format != .jsonl {
+      for p in spec.params {
+        var seen: [String: ParamValue] = [:]
+        for v in p.values {
+          var key = v.description
+          if format == .sqlite { if case .number = v { key = "n" + key } else { key = "t" + key } }
+          if let other = seen[key], other != v {
+            throw BatchError("\(spec.place): the parameter \(shownName(p.name)) has the values \(Self.shown(other)) and "
+                             + "\(Self.shown(v)), which a .\(format.rawValue) file writes alike; write .jsonl, which keeps "
+                             + "each value's type, or give them values that read apart")
+          }
+          seen[key] = v
+        }
+      }
+    }
     for name in spec.metrics ?? [] {
       if let problem = columnNameProblem(name) {
         throw BatchError("\(spec.place): the metric \(shownName(name)) \(problem)")
       }
     }
-    header = try ResultHeader(spec: spec, file: options.experiment)
+    header = try ResultHeader(spec: spec, file: options.experiment, options: options.runtime, files: main.takeLoadedFiles())
+    self.main = main
     sink = try resultSink(path: options.output, params: spec.params.map(\.name), declaredMetrics: spec.metrics)
   }
 
   /// Runs the batch. `progress` is called after each run, from a worker thread.
   public func run(progress: @escaping (BatchProgress) -> Void = { _ in }) throws -> BatchReport {
     self.progress = progress
-    let opened: (done: Set<Int>, metrics: [String]?)
+    sink.notice = notice
+    let opened: OpenedOutput
     do {
       opened = try sink.open(header: header, resume: options.resume, force: options.force) { try check($0, in: options.output) }
+      try checkFiles(of: opened.header)
     } catch {
       sink.close()
       throw error
@@ -244,8 +288,17 @@ public final class BatchRunner {
       }
       for t in threads { pthread_join(t, nil) }
     }
+    sink.newHeader = headerWithRunFiles()
     if let failure {
-      sink.close()
+      if readTheOutput {
+        sink.discard()
+      } else {
+        sink.close()
+        if let replaced = sink.replaces {
+          notice("lifesim: \(sink.kept) run\(sink.kept == 1 ? " is" : "s are") kept in \(sink.rowsPath) and \(replaced) is as it was: "
+                 + "--resume continues the batch and then replaces it, --force starts again")
+        }
+      }
       throw failure
     }
     if interrupted {
@@ -253,6 +306,8 @@ public final class BatchRunner {
       var report = BatchReport(spec: spec, ran: nextWrite, skipped: skipped, failed: failed, firstError: firstError)
       report.interrupted = true
       report.kept = sink.kept
+      report.keptIn = sink.rowsPath
+      report.replaces = sink.replaces
       return report
     }
     try sink.finish()
@@ -260,6 +315,12 @@ public final class BatchRunner {
                              isolationSeconds: isolationSeconds, isolatedRuns: isolatedRuns)
     if devicesOnOptionVersion == 0 { report.versionsInsteadOfOption = ownVersions.sorted() }
     return report
+  }
+
+  /// A parameter's value as Lua writes it: a string quoted.
+  static func shown(_ v: ParamValue) -> String {
+    if case .text(let t) = v { return "\"" + t + "\"" }
+    return v.description
   }
 
   /// Seeds per point, at most: what an experiment file's `seeds` may say.
@@ -297,7 +358,7 @@ public final class BatchRunner {
       return
     }
     free(room)
-    var runtimeOptions = options.runtime
+    var runtimeOptions = self.runtimeOptions
     runtimeOptions.retainDevices = false
     let worker: ExperimentWorker
     let names = spec.params.map(\.name)
@@ -305,6 +366,10 @@ public final class BatchRunner {
       worker = try ExperimentWorker(experiment: options.experiment, options: runtimeOptions)
     } catch {
       stop(with: error)
+      return
+    }
+    if let clash = worker.readOutput {
+      stop(readingTheOutput: BatchError("\(options.experiment): \(clash)"))
       return
     }
     lock.lock()
@@ -319,7 +384,16 @@ public final class BatchRunner {
     while let (position, run) = claim() {
       let (point, seed) = spec.run(run)
       let outcome = worker.run(point: spec.points[point], names: names, seed: seed)
-      complete(position, ResultRow(run: run, params: spec.points[point], seed: seed, outcome: outcome))
+      if let clash = worker.readOutput {
+        // The run read the file this batch writes (or replaces): its rows
+        // would stand on a file they replace. Nothing of the batch is kept
+        // in place of the file (`ResultSink.discard`).
+        stop(readingTheOutput: BatchError("run \(run) (seed \(seed)): \(clash) (the batch stopped; \(options.output) "
+                                          + "is as it was)"))
+        break
+      }
+      complete(position, ResultRow(run: run, params: spec.points[point], seed: seed, outcome: outcome),
+               files: worker.takeLoadedFiles())
     }
     lock.lock()
     isolationSeconds += worker.isolationSeconds
@@ -354,9 +428,24 @@ public final class BatchRunner {
     return nil
   }
 
-  private func complete(_ position: Int, _ row: ResultRow) {
+  private func complete(_ position: Int, _ row: ResultRow, files: [LoadedFile]) {
     lock.lock()
     defer { lock.unlock() }
+    for f in files {
+      if let had = knownFiles.add(f) {
+        // The same name read with other bytes: runs of two versions of a
+        // module or data file would be mixed in one file.
+        if failure == nil {
+          let what = f.kind == .module ? "the module '\(f.name)' (\(f.path))" : "the data file '\(f.name)' (\(f.path))"
+          failure = BatchError("run \(row.run): \(what) has changed: its sha256 is \(f.digest!.prefix(12)), "
+                               + "not \(had.prefix(12)) as when the batch (or the batch that wrote \(options.output)) read it; "
+                               + "a result file holds the runs of one version of every file the experiment reads; "
+                               + "put it back as it was, or start a new file")
+        }
+        lock.broadcast()
+        return
+      }
+    }
     finished[position] = row
     do {
       while let next = finished.removeValue(forKey: nextWrite) {
@@ -370,6 +459,17 @@ public final class BatchRunner {
     lock.broadcast()
   }
 
+  /// Stops the batch because a run read its output.
+  private func stop(readingTheOutput error: BatchError) {
+    lock.lock()
+    if failure == nil {
+      failure = error
+      readTheOutput = true
+    }
+    lock.broadcast()
+    lock.unlock()
+  }
+
   private func stop(with error: Error) {
     lock.lock()
     if failure == nil { failure = error }
@@ -378,6 +478,53 @@ public final class BatchRunner {
   }
 
   // MARK: - The output file
+
+  /// Checks the files a resumed output's header records against those the
+  /// experiment reads now: one it read when loading, here again, must be the
+  /// same bytes, and one only its runs read is hashed where `require` or
+  /// `read_csv` would find it now.
+  private func checkFiles(of found: ResultHeader?) throws {
+    knownFiles = header.files ?? ReadFiles()
+    writtenHeader = found ?? header
+    recordedFiles = writtenHeader?.files
+    guard let found, let recorded = found.files else { return }
+    for (kind, name, digest) in recorded.all {
+      let key = kind == .module ? knownFiles.modules[name] : knownFiles.data[name]
+      let what = kind == .module ? "the module '\(name)'" : "the data file '\(name)'"
+      if let now = key {
+        guard now == digest else {
+          throw BatchError("\(options.output) was written when \(what) had sha256 \(digest.prefix(12)); it has "
+                           + "\(now.prefix(12)) now: resuming would mix runs of both versions; put it back as it was, or start a new file")
+        }
+        continue
+      }
+      guard let path = main.currentPath(of: kind, name: name), let bytes = try? readFileBytes(path) else {
+        throw BatchError("\(options.output) was written by runs that read \(what), which is not found now: "
+                         + "resuming would mix runs without it; put it back, or start a new file")
+      }
+      let now = sha256Hex(bytes)
+      guard now == digest else {
+        throw BatchError("\(options.output) was written when \(what) (\(path)) had sha256 \(digest.prefix(12)); it has "
+                         + "\(now.prefix(12)) now: resuming would mix runs of both versions; put it back as it was, or start a new file")
+      }
+      _ = knownFiles.add(LoadedFile(kind: kind, name: name, path: path, digest: digest))
+    }
+    for (kind, name, _) in knownFiles.all where (kind == .module ? recorded.modules[name] : recorded.data[name]) == nil {
+      let what = kind == .module ? "the module '\(name)'" : "the data file '\(name)'"
+      throw BatchError("the experiment reads \(what) when it loads, and the batch that wrote \(options.output) did not: "
+                       + "resuming would mix runs of two versions; start a new file")
+    }
+  }
+
+  /// The output's header with the files the runs read since it was written,
+  /// or nil when it lists them all already (or lists none: an older file).
+  private func headerWithRunFiles() -> ResultHeader? {
+    guard var h = writtenHeader, let recorded = recordedFiles else { return nil }
+    let all = recorded.union(knownFiles)
+    guard all != recorded else { return nil }
+    h.files = all
+    return h
+  }
 
   /// A resumed row must be the experiment's run of that number.
   private func check(_ row: ParsedRow, in path: String) throws {

@@ -10,38 +10,26 @@ public enum ResultMerge {
   ///   (a shard that did not finish, or did not run); otherwise that is an
   ///   error naming the missing runs, and no output is left behind. Parts
   ///   from different batches (their header lines differ) are refused.
-  public static func merge(_ parts: [String], into output: String, allowPartial: Bool = false) throws {
+  public static func merge(_ parts: [String], into output: String, allowPartial: Bool = false,
+                           warn: (String) -> Void = { _ in }) throws {
     guard !parts.isEmpty else { throw BatchError("merge needs at least one part") }
     if let out = fileIdentity(output), let part = parts.first(where: { fileIdentity($0) == out }) {
       throw BatchError("\(output) is the part \(part): merging into it would overwrite it; write the merge to another file")
     }
-    // The merge is written beside the output under a temporary name and
-    // renamed over it only when complete: a refused or failed merge leaves
-    // an existing output as it was.
-    let url = URL(fileURLWithPath: output)
-    let temporary = url.deletingLastPathComponent()
-      .appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent).merging-\(getpid()).\(url.pathExtension)").path
+    let format = try ResultFormat(path: output)
+    for part in parts where try ResultFormat(path: part) != format {
+      throw BatchError("\(part) is \(try ResultFormat(path: part).rawValue) but \(output) is \(format.rawValue): parts and output must share a format")
+    }
+    // The merge takes the output's lock as a batch does (a file a batch is
+    // writing is refused), writes beside it, and renames only a complete
+    // merge over it: a refused or failed merge leaves an existing output as it was.
+    let out = try ResultOutput(named: output, mode: .replace,
+                               companions: format == .sqlite ? SQLiteResultSink.companions : [], notice: warn)
     do {
-      try mergeParts(parts, into: temporary, allowPartial: allowPartial)
-      if fileType(output) == S_IFDIR {
-        throw BatchError("\(output) is a directory: give -o the name of a result file (lifesim does not write into or remove a directory)")
-      }
-      if try ResultFormat(path: output) == .sqlite {
-        // The old database's log and shared memory belong to the file being
-        // replaced; left there, SQLite would read them as the new one's.
-        for suffix in ["-wal", "-shm", "-journal"] {
-          guard let type = fileType(output + suffix) else { continue }
-          guard type == S_IFREG else {
-            throw BatchError("\(output + suffix) exists beside \(output) and is not a regular file: give -o another name")
-          }
-          unlink(output + suffix)
-        }
-      }
-      guard rename(temporary, output) == 0 else {
-        throw BatchError("cannot write \(output): \(String(cString: strerror(errno)))")
-      }
+      try mergeParts(parts, into: out.path, format: format, allowPartial: allowPartial, warn: warn)
+      try out.commit()
     } catch {
-      for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) }
+      out.discard()
       throw error
     }
   }
@@ -53,23 +41,20 @@ public enum ResultMerge {
     return [UInt64(st.st_dev), UInt64(st.st_ino)]
   }
 
-  private static func mergeParts(_ parts: [String], into output: String, allowPartial: Bool) throws {
-    let format = try ResultFormat(path: output)
-    for part in parts where try ResultFormat(path: part) != format {
-      throw BatchError("\(part) is \(try ResultFormat(path: part).rawValue) but \(output) is \(format.rawValue): parts and output must share a format")
-    }
-    if format == .sqlite { return try SQLiteResults.merge(parts, into: output, allowPartial: allowPartial) }
+  private static func mergeParts(_ parts: [String], into output: String, format: ResultFormat, allowPartial: Bool,
+                                 warn: (String) -> Void) throws {
+    if format == .sqlite { return try SQLiteResults.merge(parts, into: output, allowPartial: allowPartial, warn: warn) }
     let readers = try parts.map { try ResultReader(path: $0) }
     // One batch: every part carries the same header (or, from before header
     // lines, none does).
-    let header = readers.first?.header
+    let first = readers.first?.header
     for r in readers {
-      switch (header, r.header) {
+      switch (first, r.header) {
       case (_?, _?), (nil, nil): break
-      default: throw BatchError("\(r.path) \(r.header == nil ? "has no" : "has a") header line and \(readers[0].path) \(header == nil ? "has none" : "has one"): not parts of one batch")
+      default: throw BatchError("\(r.path) \(r.header == nil ? "has no" : "has a") header line and \(readers[0].path) \(first == nil ? "has none" : "has one"): not parts of one batch")
       }
     }
-    try refuseMixedParts(readers.map { ($0.path, $0.header) })
+    let header = try mergedHeader(readers.map { ($0.path, $0.header) }, warn: warn)
     // CSV: every part has the same columns; a part whose runs all failed
     // before any succeeded may have no metric columns, and gets them.
     var columns: ResultColumns?
@@ -129,6 +114,26 @@ public enum ResultMerge {
   }
 }
 
+/// The header of a merge of `parts`: the first part's, with every file any
+/// part read (each part lists the files its own runs read), after refusing
+/// parts of different batches; nil when no part has a header.
+func mergedHeader(_ parts: [(path: String, header: ResultHeader?)], warn: (String) -> Void) throws -> ResultHeader? {
+  try refuseMixedParts(parts)
+  guard var header = parts.first?.header else { return nil }
+  let headers = parts.compactMap(\.header)
+  if headers.contains(where: { $0.options == nil || $0.files == nil }) {
+    let old = parts.filter { $0.header?.options == nil || $0.header?.files == nil }.map(\.path)
+    warn("lifesim: warning: \(old.joined(separator: ", ")) \(old.count == 1 ? "does" : "do") not record the options "
+         + "(--ios, --seed, --unsafe, the limits) or the modules and data files the experiment read (an older lifesim "
+         + "wrote \(old.count == 1 ? "it" : "them")): merge cannot check that the parts agree on them")
+    header.options = headers.allSatisfy { $0.options != nil } ? header.options : nil
+    header.files = nil
+  } else {
+    header.files = headers.dropFirst().reduce(header.files!) { $0.union($1.files!) }
+  }
+  return header
+}
+
 /// Refuses parts of different batches, naming the part that differs: the
 /// parts that agree with most others (with the first part's on a tie) are
 /// the batch, and each other part is named with what differs in it.
@@ -148,6 +153,12 @@ func refuseMixedParts(_ parts: [(path: String, header: ResultHeader?)]) throws {
   let named = odd.flatMap(\.paths)
   let others = batch.paths.count == 1 ? batch.paths[0] : "the other \(batch.paths.count) parts"
   let first = odd[0]
+  if first.header.sameExperiment(as: batch.header) {
+    // The same experiment, run with other options or other files.
+    throw BatchError("\(named.joined(separator: ", ")) and \(batch.paths.joined(separator: ", ")) ran the same experiment "
+                     + "with other options or files (\(first.header.difference(from: batch.header))): their runs are not "
+                     + "one batch's; merge only the parts of one batch, or run the odd ones again as the others ran")
+  }
   if first.paths.count == batch.paths.count {
     // No majority: neither is the odd one out, so both are named alike.
     throw BatchError("\(batch.paths.joined(separator: ", ")) and \(first.paths.joined(separator: ", ")) were written by "

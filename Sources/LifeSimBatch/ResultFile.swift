@@ -256,23 +256,38 @@ public struct ResultReader {
       for (i, name) in c.metrics.enumerated() where !fields[p + 3 + i].isEmpty {
         metrics.append((name, fields[p + 3 + i]))
       }
-      return ParsedRow(run: Int(fields[0]) ?? -1, params: Array(zip(c.params, fields[1..<(1 + p)])),
-                       seed: Int(fields[p + 1]) ?? 0, status: fields[p + 2], metrics: metrics,
-                       error: fields.last.flatMap { $0.isEmpty ? nil : $0 })
+      let values = Array(fields[1..<(1 + p)])
+      var row = ParsedRow(run: Int(fields[0]) ?? -1, params: Array(zip(c.params, values)),
+                          seed: Int(fields[p + 1]) ?? 0, status: fields[p + 2], metrics: metrics,
+                          error: fields.last.flatMap { $0.isEmpty ? nil : $0 })
+      // CSV has only text: a parameter's type is the grid's (the header),
+      // a metric is a number only as lifesim writes numbers.
+      row.typedParams = values.enumerated().map { i, text in
+        typedParam(text, grid: header?.params.first { $0.name == c.params[i] }?.values, storedAsText: nil)
+      }
+      row.typedMetrics = metrics.map { csvMetric($0.1) }
+      return row
     }
     guard let row = try? JSONDecoder().decode(JSONRow.self, from: Data(line.utf8)) else {
       throw BatchError("\(path): a line is not a lifesim JSON result: \(line.prefix(60))")
     }
-    func pairs(_ d: [String: JSONScalar]?) -> [(name: String, value: String)] {
-      (d ?? [:]).keys.sorted().map { ($0, d![$0]!.text) }
-    }
     // Parameters in the file's order when its header gives it.
-    var params = pairs(row.params)
-    if let order = header?.params.map(\.name), Set(order) == Set(params.map(\.name)) {
-      params = order.map { n in params.first { $0.name == n }! }
+    var names = (row.params ?? [:]).keys.sorted()
+    if let order = header?.params.map(\.name), Set(order) == Set(names) { names = order }
+    let metricNames = (row.metrics ?? [:]).keys.sorted()
+    var parsed = ParsedRow(run: row.run, params: names.map { ($0, row.params![$0]!.text) }, seed: row.seed,
+                           status: row.status, metrics: metricNames.map { ($0, row.metrics![$0]!.text) }, error: row.error)
+    parsed.typedParams = names.map { row.params![$0]! }
+    // JSON has no NaN or infinity: null is NaN, "inf" and "-inf" the infinities.
+    parsed.typedMetrics = metricNames.map { name -> JSONScalar in
+      switch row.metrics![name]! {
+      case .null: return .number(.nan)
+      case .text("inf"): return .number(.infinity)
+      case .text("-inf"): return .number(-.infinity)
+      case let v: return v
+      }
     }
-    return ParsedRow(run: row.run, params: params, seed: row.seed, status: row.status,
-                     metrics: pairs(row.metrics), error: row.error)
+    return parsed
   }
 
   /// One field of a CSV line (one line is one record in lifesim's files).
@@ -292,7 +307,7 @@ private struct JSONRow: Decodable {
   var error: String?
 }
 
-/// A row of a result file, as text.
+/// A row of a result file, as text, with the values' types.
 public struct ParsedRow: Sendable {
   public var run: Int
   public var params: [(name: String, value: String)]
@@ -300,6 +315,47 @@ public struct ParsedRow: Sendable {
   public var status: String
   public var metrics: [(name: String, value: String)]
   public var error: String?
+  /// The parameters' values and the metrics' values, in the order of
+  /// `params` and `metrics`, typed: as the file keeps them (JSONL, SQLite),
+  /// or as the header's grid and lifesim's way of writing numbers tell (CSV).
+  /// A number and a string that read alike are not the same value.
+  public var typedParams: [JSONScalar] = []
+  public var typedMetrics: [JSONScalar] = []
+
+  public init(run: Int, params: [(name: String, value: String)], seed: Int, status: String,
+              metrics: [(name: String, value: String)], error: String?) {
+    self.run = run
+    self.params = params
+    self.seed = seed
+    self.status = status
+    self.metrics = metrics
+    self.error = error
+    typedParams = params.map { .text($0.value) }
+    typedMetrics = metrics.map { csvMetric($0.value) }
+  }
+}
+
+/// A metric written as text (CSV): a number when it is written as lifesim
+/// writes numbers (`12`, `0.5`, `nan`, `inf`), else a label, so that
+/// `0x8badf00d` or ` 12` stay labels.
+func csvMetric(_ text: String) -> JSONScalar {
+  if let x = Double(text), ResultEncoding.number(x) == text { return .number(x) }
+  return .text(text)
+}
+
+/// A parameter's value read as text: the value of the grid (the header's)
+/// that is written so, of the kind the file stored when it says (SQLite
+/// keeps numbers apart from text; CSV does not). Without a grid, text.
+func typedParam(_ text: String, grid: [JSONScalar]?, storedAsText: Bool?) -> JSONScalar {
+  let match = grid?.first { v in
+    guard v.text == text else { return false }
+    guard let storedAsText else { return true }
+    if case .number = v { return !storedAsText }
+    return storedAsText
+  }
+  if let match { return match }
+  if storedAsText == false, let x = Double(text) { return .number(x) }
+  return .text(text)
 }
 
 /// Reads a file line by line through a small buffer.

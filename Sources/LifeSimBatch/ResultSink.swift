@@ -14,23 +14,44 @@ protocol ResultSink: AnyObject {
   /// after every run already there (true for CSV and JSONL; an SQLite view
   /// orders by run).
   var appendsOnly: Bool { get }
-  /// Opens the output for `header` and takes its lock (`ResultLock`).
+  /// Opens the output for `header` (`ResultOutput`, which takes its lock).
   /// Without `resume`, or when the file does not exist, it starts anew, over
-  /// an existing file only with `force` (`prepareNewOutput`). With `resume`,
-  /// it refuses a file from another batch and rows it cannot trust, passes
-  /// each row already there to `check`, and returns their runs and the
-  /// metric names its rows fixed (if any).
-  func open(header: ResultHeader, resume: Bool, force: Bool, check: (ParsedRow) throws -> Void) throws
-    -> (done: Set<Int>, metrics: [String]?)
+  /// an existing file only with `force`. With `resume`, it refuses a file
+  /// from another batch and rows it cannot trust, passes each row already
+  /// there to `check`, and returns their runs, the metric names its rows
+  /// fixed (if any) and the header the file had.
+  func open(header: ResultHeader, resume: Bool, force: Bool, check: (ParsedRow) throws -> Void) throws -> OpenedOutput
   /// Writes one row, the next in run order.
   func write(_ row: ResultRow) throws
-  /// Writes what is still held; the output is complete.
+  /// The header the file gets when it is finished or closed (the files the
+  /// runs read added to it), if it changes.
+  var newHeader: ResultHeader? { get set }
+  /// Writes what is still held; the output is complete (and replaces the
+  /// file it was named for, when it was written beside it).
   func finish() throws
   /// Closes the output of a batch that stops early (interrupted, or failed):
   /// what is written stays, and `--resume` continues it.
   func close()
+  /// Closes the output and removes what this batch made of it: the batch's
+  /// runs cannot be kept (they read the output), and an earlier file stays.
+  func discard()
   /// The runs the file holds: those it had, and those written since.
   var kept: Int { get }
+  /// The file that holds the rows (an unfinished file while a replacement is
+  /// made), and the file it replaces when finished, if it is another.
+  var rowsPath: String { get }
+  var replaces: String? { get }
+  /// Where the sink says what the user should know.
+  var notice: (String) -> Void { get set }
+}
+
+/// What opening an output found.
+struct OpenedOutput {
+  /// The runs it already held, and the metric names they fixed (CSV, SQLite).
+  var done: Set<Int> = []
+  var metrics: [String]?
+  /// The header of the file resumed (nil when new, or from before header lines).
+  var header: ResultHeader?
 }
 
 /// Opens the sink for a path's format.
@@ -43,7 +64,7 @@ func resultSink(path: String, params: [String], declaredMetrics: [String]?) thro
 /// A CSV or JSONL result file: the header line, then (CSV) the column line,
 /// then one line per run, each flushed as it is written.
 final class TextResultSink: ResultSink {
-  let path: String
+  let named: String
   let format: ResultFormat
   let params: [String]
   private var writer: ResultWriter?
@@ -52,12 +73,14 @@ final class TextResultSink: ResultSink {
   /// CSV rows of failed runs that come before the first successful one,
   /// whose metrics name the columns.
   private var held: [ResultRow] = []
-  private var lock: ResultLock?
+  private var output: ResultOutput?
   private(set) var kept = 0
   private let declaredMetrics: [String]?
+  var newHeader: ResultHeader?
+  var notice: (String) -> Void = { _ in }
 
   init(path: String, format: ResultFormat, params: [String], declaredMetrics: [String]?) {
-    self.path = path
+    self.named = path
     self.format = format
     self.params = params
     self.declaredMetrics = declaredMetrics
@@ -66,23 +89,20 @@ final class TextResultSink: ResultSink {
 
   var fixesMetrics: Bool { format == .csv }
   var appendsOnly: Bool { true }
+  var rowsPath: String { output?.path ?? named }
+  var replaces: String? { output?.staged == true ? output!.target : nil }
 
-  func open(header: ResultHeader, resume: Bool, force: Bool, check: (ParsedRow) throws -> Void) throws
-    -> (done: Set<Int>, metrics: [String]?)
-  {
-    guard resume, fileType(path) != nil else {
-      lock = try prepareNewOutput(path, force: force, companions: [])
+  func open(header: ResultHeader, resume: Bool, force: Bool, check: (ParsedRow) throws -> Void) throws -> OpenedOutput {
+    let output = try ResultOutput(named: named, mode: resume ? .resume : .new(force: force), companions: [], notice: notice)
+    self.output = output
+    let path = output.path
+    guard output.existing else {
       writer = try ResultWriter(path: path, append: false)
-      if lock == nil { lock = try ResultLock(path) }
       try writer!.write(header.line(for: format))
-      return ([], nil)
+      return OpenedOutput()
     }
-    guard fileType(path) == S_IFREG || fileType(path) == S_IFLNK else {
-      throw BatchError("\(path) is not a regular file: it cannot be a result file to resume")
-    }
-    lock = try ResultLock(path)
     let reader = try ResultReader(path: path)
-    try refuseOtherBatch(reader.header, path: path, header: header)
+    try refuseOtherBatch(reader.header, path: path, header: header, warn: notice)
     var metrics: [String]?
     if let c = reader.columns {
       guard c.params == params else {
@@ -115,8 +135,12 @@ final class TextResultSink: ResultSink {
       throw BatchError("cannot truncate \(path): \(String(cString: strerror(errno)))")
     }
     writer = try ResultWriter(path: path, append: true)
-    if reader.header == nil && keep == 0 { try writer!.write(header.line(for: format)) }
-    return (done, format == .csv ? metrics : nil)
+    var found = reader.header
+    if reader.header == nil && keep == 0 {
+      try writer!.write(header.line(for: format))
+      found = header
+    }
+    return OpenedOutput(done: done, metrics: format == .csv ? metrics : nil, header: found)
   }
 
   func write(_ row: ResultRow) throws {
@@ -145,14 +169,32 @@ final class TextResultSink: ResultSink {
       try writeHeld()
     }
     try writer?.close()
-    lock?.release()
+    try writeNewHeader()
+    try output?.commit()
   }
 
   func close() {
     // Failed runs held for want of columns are not written: the first
     // successful run names the columns, and --resume runs them again.
     try? writer?.close()
-    lock?.release()
+    do { try writeNewHeader() } catch { notice("lifesim: \(error)") }
+    output?.release()
+  }
+
+  func discard() {
+    try? writer?.close()
+    output?.discard()
+  }
+
+  /// Writes `newHeader` over the file's first line: the file is copied
+  /// beside itself with the new line, locked, and renamed over it.
+  private func writeNewHeader() throws {
+    guard let header = newHeader, let output else { return }
+    newHeader = nil
+    let from = output.path
+    try output.replaceContents { to in
+      try copyReplacingFirstLine(from: from, to: to, with: header.line(for: format))
+    }
   }
 
   private func writeColumns() throws {
@@ -237,64 +279,34 @@ func fileType(_ path: String) -> mode_t? {
   return st.st_mode & S_IFMT
 }
 
-/// Makes way for a new result file at `path`: nothing there, or (with
-/// `force`) a file to replace (for SQLite, a regular one), whose lock it takes first so that a
-/// file another batch is writing is not replaced under it. Files beside it
-/// (`companions`: an SQLite database's -wal and -shm) are removed only when
-/// they belong to a database being replaced, and only if they are regular
-/// files; lifesim never deletes a directory. Returns the lock taken, if any.
-func prepareNewOutput(_ path: String, force: Bool, companions: [String]) throws -> ResultLock? {
-  var lock: ResultLock?
-  if let type = fileType(path) {
-    var target = stat()
-    let regular = type == S_IFREG || (type == S_IFLNK && stat(path, &target) == 0 && target.st_mode & S_IFMT == S_IFREG)
-    if type == S_IFDIR || (type == S_IFLNK && target.st_mode & S_IFMT == S_IFDIR) {
-      throw BatchError("\(path) is a directory: give -o the name of a result file (lifesim does not write into or remove a directory)")
-    }
-    // A device or a pipe (not a regular file) is written, never removed:
-    // only a text format, whose writer opens it as it is.
-    guard regular || companions.isEmpty else {
-      throw BatchError("\(path) is not a regular file: an SQLite result is written only where there is none, or over a regular file with --force")
-    }
-    guard force else {
-      throw BatchError("\(path) already exists: lifesim batch does not overwrite a file; --resume continues it (if this "
-                       + "experiment wrote it), --force replaces it, or give -o another name")
-    }
-    lock = try ResultLock(path)
-  }
-  for suffix in companions {
-    let beside = path + suffix
-    guard let type = fileType(beside) else { continue }
-    guard type == S_IFREG, force else {
-      throw BatchError("\(beside) exists beside \(path)\(type == S_IFREG ? "" : " and is not a regular file"): "
-                       + "SQLite would read it as part of the new database; "
-                       + (type == S_IFREG ? "--force removes it with the old database, or give -o another name" : "give -o another name"))
-    }
-  }
-  if lock != nil || force {
-    for suffix in companions where fileType(path + suffix) == S_IFREG { unlink(path + suffix) }
-  }
-  return lock
-}
-
-/// The lock of a result file while a batch writes it: an exclusive `flock`
-/// on the file itself, released when the batch closes the file (or the
-/// process ends, however it ends), so no lock file is left behind. A second
-/// batch on the same file (a second --resume) is refused, not let in to
-/// write its runs twice.
+/// The lock of a result file while a command writes it: an exclusive
+/// `flock` on the file itself, released when the command closes the file (or
+/// the process ends, however it ends), so no lock file is left behind. A
+/// second batch on the same file (a second --resume), or a merge into it, is
+/// refused, not let in to write its runs twice or to replace it.
 final class ResultLock {
   private var fd: Int32
 
   init(_ path: String) throws {
-    fd = open(path, O_RDONLY | O_CLOEXEC)
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { throw BatchError("cannot open \(path): \(String(cString: strerror(errno)))") }
+    try take(path)
+  }
+
+  /// Locks a file just made (`fd` is then the lock's, closed with it).
+  init(fd: Int32, path: String) throws {
+    self.fd = fd
+    try take(path)
+  }
+
+  private func take(_ path: String) throws {
     guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
       let e = errno
       close(fd)
       fd = -1
       if e == EWOULDBLOCK {
-        throw BatchError("\(path) is in use: another lifesim batch is writing it (it holds the file's lock); "
-                         + "wait for that batch to end before resuming it, or write to another file")
+        throw BatchError("\(path) is in use: another lifesim batch is writing it (or a merge; it holds the file's lock); "
+                         + "wait for it to end before resuming or replacing the file, or write to another file")
       }
       throw BatchError("cannot lock \(path): \(String(cString: strerror(e)))")
     }
@@ -308,12 +320,48 @@ final class ResultLock {
   deinit { release() }
 }
 
-/// Refuses to go on with a file another batch wrote.
-func refuseOtherBatch(_ found: ResultHeader?, path: String, header: ResultHeader) throws {
+/// Copies a text file whose first line is a header, with `line` in its place.
+func copyReplacingFirstLine(from: String, to: String, with line: String) throws {
+  guard let input = fopen(from, "rb") else { throw BatchError("cannot read \(from): \(String(cString: strerror(errno)))") }
+  defer { fclose(input) }
+  guard let out = fopen(to, "wb") else { throw BatchError("cannot write \(to): \(String(cString: strerror(errno)))") }
+  var ok = true
+  var first = line
+  ok = first.withUTF8 { fwrite($0.baseAddress, 1, $0.count, out) == $0.count }
+  var skipping = true
+  var chunk = [UInt8](repeating: 0, count: 1 << 16)
+  while ok {
+    let n = fread(&chunk, 1, chunk.count, input)
+    if n == 0 { break }
+    var start = 0
+    if skipping {
+      guard let nl = chunk[0..<n].firstIndex(of: UInt8(ascii: "\n")) else { continue }
+      skipping = false
+      start = nl + 1
+    }
+    ok = chunk[start..<n].withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, out) == $0.count }
+  }
+  let failed = !ok || ferror(input) != 0 || fflush(out) != 0 || fsync(fileno(out)) != 0
+  let reason = String(cString: strerror(errno))
+  if fclose(out) != 0 || failed { throw BatchError("cannot write \(to): \(reason)") }
+}
+
+/// Refuses to go on with a file another batch wrote, and says (through
+/// `warn`) what a file from an older lifesim does not let it check.
+func refuseOtherBatch(_ found: ResultHeader?, path: String, header: ResultHeader, warn: (String) -> Void = { _ in }) throws {
   guard let found else { return }  // a file from before header lines: the rows are checked one by one
   guard found.sameBatch(as: header) else {
+    if found.sameExperiment(as: header) {
+      throw BatchError("\(path) was written by the same experiment with other options or files: "
+                       + "\(found.difference(from: header)); resume it as it was written (the same options and files), "
+                       + "or write to another file")
+    }
     throw BatchError("\(path) was written by a different experiment: \(found.summary), not \(header.summary) "
                      + "(\(found.difference(from: header))); write to another file, or delete it to start again")
+  }
+  if let missing = found.unrecorded(comparedWith: header) {
+    warn("lifesim: warning: \(path) does not record \(missing) (an older lifesim wrote it): --resume cannot check "
+         + "that its runs used the same; start a new file if they may differ")
   }
 }
 
@@ -329,9 +377,12 @@ public protocol ResultSource {
   var metricNames: [String] { get }
   /// The next row, or nil at the end.
   mutating func nextRow() throws -> ParsedRow?
+  /// Whether the file keeps a metric's type (JSONL, SQLite), or only its text (CSV).
+  var keepsTypes: Bool { get }
 }
 
 extension ResultReader: ResultSource {
+  public var keepsTypes: Bool { format != .csv }
   public var paramNames: [String] { columns?.params ?? header?.params.map(\.name) ?? [] }
   public var metricNames: [String] { columns?.metrics ?? [] }
   public mutating func nextRow() throws -> ParsedRow? {

@@ -80,6 +80,26 @@ private func text(_ v: DatabaseValue) -> String {
   }
 }
 
+/// A metric as SQLite keeps it: numbers (NULL is NaN), and text.
+private func scalar(_ v: DatabaseValue) -> JSONScalar {
+  switch v.storage {
+  case .null: return .number(.nan)
+  case .int64(let i): return .number(Double(i))
+  case .double(let x): return .number(x)
+  case .string(let s): return .text(s)
+  case .blob(let d): return .text(String(decoding: d, as: UTF8.self))
+  }
+}
+
+private extension DatabaseValue.Storage {
+  var isNumber: Bool {
+    switch self {
+    case .int64, .double: return true
+    default: return false
+    }
+  }
+}
+
 private func wrap<T>(_ path: String, _ body: () throws -> T) throws -> T {
   do { return try body() } catch let e as DatabaseError {
     throw BatchError("\(path): \(e.message ?? "\(e)")")
@@ -120,51 +140,41 @@ private func createView(_ db: Database, params: [String], metrics: [String]) thr
 
 /// A batch's SQLite output.
 final class SQLiteResultSink: ResultSink {
-  let path: String
+  let named: String
   let params: [String]
   private var db: DatabaseQueue?
   private var metrics: [String]?
   /// The declared metrics name the view's columns in their order, as they
   /// name a CSV file's.
   private let declaredMetrics: [String]?
-  private var lock: ResultLock?
+  private var output: ResultOutput?
   private(set) var kept = 0
+  var newHeader: ResultHeader?
+  var notice: (String) -> Void = { _ in }
 
   init(path: String, params: [String], declaredMetrics: [String]?) {
-    self.path = path
+    self.named = path
     self.params = params
     self.declaredMetrics = declaredMetrics
   }
 
   var fixesMetrics: Bool { true }
   var appendsOnly: Bool { false }
+  var rowsPath: String { output?.path ?? named }
+  var replaces: String? { output?.staged == true ? output!.target : nil }
+  private var path: String { rowsPath }
 
-  private static let companions = ["-wal", "-shm", "-journal"]
+  static let companions = ["-wal", "-shm", "-journal"]
 
-  func open(header: ResultHeader, resume: Bool, force: Bool, check: (ParsedRow) throws -> Void) throws
-    -> (done: Set<Int>, metrics: [String]?)
-  {
-    let exists = fileType(path) != nil
-    if !(resume && exists) {
-      lock = try prepareNewOutput(path, force: force, companions: Self.companions)
-      // The old database goes only once its lock is held: a database another
-      // batch is writing is not replaced under it.
-      if lock != nil, unlink(path) != 0 {
-        throw BatchError("cannot replace \(path): \(String(cString: strerror(errno)))")
-      }
-      lock?.release()
-      lock = nil
-    } else {
-      guard fileType(path) == S_IFREG || fileType(path) == S_IFLNK else {
-        throw BatchError("\(path) is not a regular file: it cannot be a result file to resume")
-      }
-      lock = try ResultLock(path)
-    }
+  func open(header: ResultHeader, resume: Bool, force: Bool, check: (ParsedRow) throws -> Void) throws -> OpenedOutput {
+    let output = try ResultOutput(named: named, mode: resume ? .resume : .new(force: force), companions: Self.companions,
+                                  notice: notice)
+    self.output = output
+    let path = output.path
     return try wrap(path) {
       let queue = try DatabaseQueue(path: path, configuration: configuration())
       db = queue
-      guard resume && exists else {
-        if lock == nil { lock = try ResultLock(path) }
+      guard output.existing else {
         try queue.write { db in
           try createTables(db, header: header)
           if let declared = declaredMetrics {
@@ -173,10 +183,10 @@ final class SQLiteResultSink: ResultSink {
           }
           try createView(db, params: params, metrics: declaredMetrics ?? [])
         }
-        return ([], nil)
+        return OpenedOutput()
       }
       var source = try SQLiteResults(queue: queue, path: path)
-      try refuseOtherBatch(source.header, path: path, header: header)
+      try refuseOtherBatch(source.header, path: path, header: header, warn: notice)
       if let declared = declaredMetrics, let fixed = source.fixedMetrics, Set(fixed) != Set(declared) {
         throw BatchError("\(path) has the metrics \(fixed.map(shownName).joined(separator: ", ")), "
                          + "the experiment declares \(declared.map(shownName).joined(separator: ", ")): it is not this experiment's file")
@@ -189,7 +199,7 @@ final class SQLiteResultSink: ResultSink {
       }
       metrics = source.fixedMetrics
       kept = trust.seen.count
-      return (trust.seen, metrics)
+      return OpenedOutput(done: trust.seen, metrics: metrics, header: source.header)
     }
   }
 
@@ -218,15 +228,31 @@ final class SQLiteResultSink: ResultSink {
   }
 
   func finish() throws {
-    try wrap(path) { if let db { try closeCleanly(db) } }
+    try wrap(path) {
+      try writeNewHeader()
+      if let db { try closeCleanly(db) }
+    }
     db = nil
-    lock?.release()
+    try output?.commit()
   }
 
   func close() {
+    do { try wrap(path) { try writeNewHeader() } } catch { notice("lifesim: \(error)") }
     if let db { try? closeCleanly(db) }
     db = nil
-    lock?.release()
+    output?.release()
+  }
+
+  func discard() {
+    if let db { try? db.close() }
+    db = nil
+    output?.discard()
+  }
+
+  private func writeNewHeader() throws {
+    guard let header = newHeader, let db else { return }
+    newHeader = nil
+    try db.write { db in try db.execute(sql: "UPDATE batch SET header = ?", arguments: [header.json]) }
   }
 }
 
@@ -240,6 +266,7 @@ public struct SQLiteResults: ResultSource {
   public let header: ResultHeader?
   public let paramNames: [String]
   public var metricNames: [String] { fixedMetrics ?? [] }
+  public var keepsTypes: Bool { true }
   /// The metric names the runs fixed (nil until a run succeeded).
   let fixedMetrics: [String]?
   private let queue: DatabaseQueue
@@ -286,27 +313,35 @@ public struct SQLiteResults: ResultSource {
   /// The next 1,000 runs after `lastRun`, with their parameters and metrics.
   private mutating func loadPage() throws {
     let after = lastRun, params = paramNames, order = fixedMetrics ?? []
+    var grid: [String: [JSONScalar]] = [:]
+    for p in header?.params ?? [] { grid[p.name] = p.values }
     page = try wrap(path) {
       try queue.read { db in
         let runs = try Row.fetchAll(db, sql: "SELECT run, seed, status, error FROM runs WHERE run > ? ORDER BY run LIMIT 1000",
                                     arguments: [after])
         guard let first = runs.first, let last = runs.last else { return [] }
         let lo: Int = first["run"], hi: Int = last["run"]
-        var values: [Int: [String: String]] = [:]
+        var values: [Int: [String: DatabaseValue]] = [:]
         for r in try Row.fetchAll(db, sql: "SELECT run, name, value FROM params WHERE run BETWEEN ? AND ?", arguments: [lo, hi]) {
-          values[r["run"], default: [:]][r["name"]] = text(r["value"] as DatabaseValue)
+          values[r["run"], default: [:]][r["name"]] = r["value"] as DatabaseValue
         }
-        var metrics: [Int: [(String, String)]] = [:]
+        var metrics: [Int: [(String, DatabaseValue)]] = [:]
         for r in try Row.fetchAll(db, sql: "SELECT run, name, value FROM metrics WHERE run BETWEEN ? AND ? ORDER BY run, name",
                                   arguments: [lo, hi]) {
-          metrics[r["run"], default: []].append((r["name"], text(r["value"] as DatabaseValue)))
+          metrics[r["run"], default: []].append((r["name"], r["value"] as DatabaseValue))
         }
         return runs.map { r in
           let run: Int = r["run"]
           var ms = metrics[run] ?? []
           if !order.isEmpty { ms.sort { (order.firstIndex(of: $0.0) ?? .max, $0.0) < (order.firstIndex(of: $1.0) ?? .max, $1.0) } }
-          return ParsedRow(run: run, params: params.map { ($0, values[run]?[$0] ?? "") }, seed: r["seed"],
-                           status: r["status"], metrics: ms.map { (name: $0.0, value: $0.1) }, error: r["error"])
+          let ps = params.map { ($0, values[run]?[$0] ?? DatabaseValue.null) }
+          var row = ParsedRow(run: run, params: ps.map { ($0.0, $0.1.isNull ? "" : text($0.1)) }, seed: r["seed"],
+                              status: r["status"], metrics: ms.map { (name: $0.0, value: text($0.1)) }, error: r["error"])
+          row.typedParams = ps.map { name, v in
+            typedParam(text(v), grid: grid[name], storedAsText: !(v.storage.isNumber))
+          }
+          row.typedMetrics = ms.map { scalar($0.1) }
+          return row
         }
       }
     }
@@ -317,50 +352,45 @@ public struct SQLiteResults: ResultSource {
   /// Joins shards' databases into one, in run order, with the checks of the
   /// text merge: one batch, no run twice, and (unless `allowPartial`) no run
   /// missing from the grid.
-  static func merge(_ parts: [String], into output: String, allowPartial: Bool) throws {
+  static func merge(_ parts: [String], into output: String, allowPartial: Bool, warn: (String) -> Void) throws {
     let sources = try parts.map { try SQLiteResults(path: $0) }
-    guard let header = sources.first?.header else { throw BatchError("merge needs at least one part") }
-    try refuseMixedParts(sources.map { ($0.path, $0.header) })
+    guard sources.first?.header != nil else { throw BatchError("merge needs at least one part") }
+    let header = try mergedHeader(sources.map { ($0.path, $0.header) }, warn: warn)!
     let metricLists = sources.compactMap(\.fixedMetrics).filter { !$0.isEmpty }
     if let first = metricLists.first, let other = metricLists.first(where: { Set($0) != Set(first) }) {
       throw varyingMetricsError(first, other)
     }
-    // `output` is a name of lifesim's own (merge writes beside the real
-    // output and renames); what may be left under it is removed, a file at
-    // a time, never a directory.
-    for suffix in ["", "-wal", "-shm", "-journal"] where fileType(output + suffix) == S_IFREG { unlink(output + suffix) }
-    do {
-      let queue = try wrap(output) { try DatabaseQueue(path: output, configuration: configuration()) }
-      try wrap(output) {
-        try queue.write { db in
-          try createTables(db, header: header)
-          let metrics = metricLists.first
-          if let metrics { try db.execute(sql: "UPDATE batch SET metrics = ?", arguments: [jsonArray(metrics)]) }
-          try createView(db, params: header.params.map(\.name), metrics: metrics ?? [])
-        }
-        for part in parts {
-          try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "ATTACH DATABASE ? AS part", arguments: [part])
-            defer { try? db.execute(sql: "DETACH DATABASE part") }
-            if let run = try Int.fetchOne(db, sql: "SELECT run FROM part.runs WHERE run IN (SELECT run FROM main.runs) ORDER BY run LIMIT 1") {
-              throw BatchError("run \(run) is in \(part) and in an earlier part: the parts overlap")
-            }
-            try db.inTransaction {
-              try db.execute(sql: "INSERT INTO main.runs SELECT * FROM part.runs ORDER BY run")
-              try db.execute(sql: "INSERT INTO main.params SELECT * FROM part.params ORDER BY run, name")
-              try db.execute(sql: "INSERT INTO main.metrics SELECT * FROM part.metrics ORDER BY run, name")
-              return .commit
-            }
+    // `output` is the merge's own new file (`ResultOutput`), empty and locked.
+    let queue = try wrap(output) { try DatabaseQueue(path: output, configuration: configuration()) }
+    try wrap(output) {
+      try queue.write { db in
+        try createTables(db, header: header)
+        let metrics = metricLists.first
+        if let metrics { try db.execute(sql: "UPDATE batch SET metrics = ?", arguments: [jsonArray(metrics)]) }
+        try createView(db, params: header.params.map(\.name), metrics: metrics ?? [])
+      }
+      for part in parts {
+        try queue.writeWithoutTransaction { db in
+          try db.execute(sql: "ATTACH DATABASE ? AS part", arguments: [part])
+          defer { try? db.execute(sql: "DETACH DATABASE part") }
+          if let run = try Int.fetchOne(db, sql: "SELECT run FROM part.runs WHERE run IN (SELECT run FROM main.runs) ORDER BY run LIMIT 1") {
+            throw BatchError("run \(run) is in \(part) and in an earlier part: the parts overlap")
+          }
+          try db.inTransaction {
+            try db.execute(sql: "INSERT INTO main.runs SELECT * FROM part.runs ORDER BY run")
+            try db.execute(sql: "INSERT INTO main.params SELECT * FROM part.params ORDER BY run, name")
+            try db.execute(sql: "INSERT INTO main.metrics SELECT * FROM part.metrics ORDER BY run, name")
+            return .commit
           }
         }
-        let present = try queue.read { db in try Int.fetchAll(db, sql: "SELECT run FROM runs ORDER BY run") }
-        let missing = missingRuns(present, total: header.runs)
-        if !missing.isEmpty && !allowPartial { throw missingError(missing) }
-        try closeCleanly(queue)
       }
-    } catch {
-      for suffix in ["", "-wal", "-shm", "-journal"] where fileType(output + suffix) == S_IFREG { unlink(output + suffix) }
-      throw error
+      let present = try queue.read { db in try Int.fetchAll(db, sql: "SELECT run FROM runs ORDER BY run") }
+      let missing = missingRuns(present, total: header.runs)
+      if !missing.isEmpty && !allowPartial {
+        try? queue.close()
+        throw missingError(missing)
+      }
+      try closeCleanly(queue)
     }
   }
 }

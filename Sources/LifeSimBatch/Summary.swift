@@ -70,6 +70,8 @@ public struct MetricSummary: Sendable, Equatable {
 /// The runs of one point of the grid.
 public struct PointSummary: Sendable {
   public var params: [(name: String, value: String)]
+  /// The point's values, typed (a number and a string that read alike are two points).
+  public var values: [JSONScalar] = []
   public var runs: Int
   public var failed: Int
   /// Numeric metrics over the point's successful runs (none when every run failed).
@@ -118,12 +120,25 @@ public struct ResultSummary: Sendable {
   /// Reads `path` (rows in run order, as `batch` and `merge` write them): CSV, JSONL or SQLite.
   public init(path: String) throws {
     var source = try openResults(path)
+    // CSV keeps only text: a column that holds a label anywhere is a column
+    // of labels (a status "404" beside "ok" is not averaged). JSONL and
+    // SQLite keep each value's type.
+    var labelColumns = Set<String>()
+    if !source.keepsTypes {
+      var scan = try openResults(path)
+      while let row = try scan.nextRow() {
+        for (m, v) in zip(row.metrics, row.typedMetrics) {
+          if case .text = v { labelColumns.insert(m.name) }
+        }
+      }
+    }
     var params = source.paramNames
     var metricNames = source.metricNames
     var points: [PointSummary] = []
     var runs = 0, failed = 0
     var firstError: String?
     var current: [(name: String, value: String)]?
+    var currentValues: [JSONScalar] = []
     var values: [String: [Double]] = [:]
     var labels: [String: LabelCounter] = [:]
     var pointRuns = 0, pointFailed = 0
@@ -132,7 +147,9 @@ public struct ResultSummary: Sendable {
       guard let p = current else { return }
       let ms = metricNames.compactMap { name in values[name].flatMap { $0.isEmpty ? nil : MetricSummary(name: name, values: $0) } }
       let ls = metricNames.compactMap { name in labels[name].map { (name, $0.counts) } }
-      points.append(PointSummary(params: p, runs: pointRuns, failed: pointFailed, metrics: ms, labels: ls))
+      var point = PointSummary(params: p, runs: pointRuns, failed: pointFailed, metrics: ms, labels: ls)
+      point.values = currentValues
+      points.append(point)
       values = [:]
       labels = [:]
       pointRuns = 0
@@ -149,9 +166,10 @@ public struct ResultSummary: Sendable {
       }
       lastRun = row.run
       if params.isEmpty && !row.params.isEmpty { params = row.params.map(\.name) }
-      if current.map({ !$0.elementsEqual(row.params, by: { $0 == $1 }) }) ?? true {
+      if current.map({ !$0.map(\.name).elementsEqual(row.params.map(\.name)) || currentValues != row.typedParams }) ?? true {
         close()
         current = row.params
+        currentValues = row.typedParams
       }
       runs += 1
       pointRuns += 1
@@ -161,9 +179,9 @@ public struct ResultSummary: Sendable {
         if firstError == nil { firstError = "run \(row.run) (seed \(row.seed)): \(row.error ?? "failed")" }
         continue
       }
-      for (name, text) in row.metrics {
+      for ((name, text), value) in zip(row.metrics, row.typedMetrics) {
         if !metricNames.contains(name) { metricNames.append(name) }
-        if let x = Double(text) {
+        if case .number(let x) = value, !labelColumns.contains(name) {
           values[name, default: []].append(x)
         } else {
           labels[name, default: LabelCounter()].add(text)
@@ -174,10 +192,42 @@ public struct ResultSummary: Sendable {
     self.params = params
     self.metrics = metricNames
     self.points = points
+    self.alike = Self.alikeTexts(points)
     self.runs = runs
     self.failed = failed
     self.firstError = firstError
     self.header = source.header
+  }
+
+  /// A point's values for a table: as written, except that a string is
+  /// quoted where another point's value of another type reads alike (1 and "1").
+  func shownValues(_ p: PointSummary) -> [String] {
+    p.params.indices.map { i in
+      let value = p.params[i].value
+      guard i < p.values.count, case .text = p.values[i], i < alike.count, alike[i].contains(value) else { return value }
+      return "\"" + value + "\""
+    }
+  }
+
+  /// For each parameter, the texts that values of different types share.
+  private var alike: [Set<String>] = []
+
+  private static func alikeTexts(_ points: [PointSummary]) -> [Set<String>] {
+    guard let n = points.first?.values.count else { return [] }
+    return (0..<n).map { i in
+      var kinds: [String: Set<String>] = [:]
+      for p in points where i < p.values.count {
+        let kind: String
+        switch p.values[i] {
+        case .number: kind = "n"
+        case .text: kind = "t"
+        case .bool: kind = "b"
+        case .null: kind = "0"
+        }
+        kinds[p.params[i].value, default: []].insert(kind)
+      }
+      return Set(kinds.filter { $0.value.count > 1 }.keys)
+    }
   }
 
   /// The metrics with numbers, and those with labels (a metric may be both
@@ -224,14 +274,14 @@ public struct ResultSummary: Sendable {
     let extra = hasNonFinite(name)
     return points.map { p in
       guard let m = p.metrics.first(where: { $0.name == name }) else {
-        return p.params.map(\.value) + [String(p.failed), "0"] + Array(repeating: none, count: 5) + (extra ? ["0"] : [])
+        return shownValues(p) + [String(p.failed), "0"] + Array(repeating: none, count: 5) + (extra ? ["0"] : [])
       }
       let tail = extra ? [m.nonFiniteText] : []
       guard m.count > 0 else {
-        return p.params.map(\.value) + [String(p.failed), "0"] + Array(repeating: none, count: 5) + tail
+        return shownValues(p) + [String(p.failed), "0"] + Array(repeating: none, count: 5) + tail
       }
       let ci = m.ci.map { "[\(short($0.lowerBound)), \(short($0.upperBound))]" } ?? none
-      return p.params.map(\.value) + [String(p.failed), String(m.count), short(m.mean), short(m.sd), ci, short(m.p50), short(m.p95)] + tail
+      return shownValues(p) + [String(p.failed), String(m.count), short(m.mean), short(m.sd), ci, short(m.p50), short(m.p95)] + tail
     }
   }
 
@@ -256,12 +306,12 @@ public struct ResultSummary: Sendable {
     for name in labelMetrics {
       let rows: [[String]] = points.map { p in
         let counts = p.labels.first { $0.name == name }?.counts ?? []
-        return p.params.map(\.value) + [String(p.failed), counts.map { "\($0.value): \($0.count)" }.joined(separator: ", ")]
+        return shownValues(p) + [String(p.failed), counts.map { "\($0.value): \($0.count)" }.joined(separator: ", ")]
       }
       table(name + " (labels)", titles: params.map(paramColumn) + ["failed", "values"], rows: rows)
     }
     if numeric.isEmpty && labelMetrics.isEmpty && !points.isEmpty {
-      table("runs", titles: params.map(paramColumn) + ["runs", "failed"], rows: points.map { $0.params.map(\.value) + [String($0.runs), String($0.failed)] })
+      table("runs", titles: params.map(paramColumn) + ["runs", "failed"], rows: points.map { shownValues($0) + [String($0.runs), String($0.failed)] })
     }
     if let firstError { out += "\nfirst failure: \(firstError)\n" }
     return out
@@ -299,12 +349,6 @@ public struct ResultSummary: Sendable {
     return out
   }
 
-  /// A parameter's value as JSON: typed as the header's grid gives it (a
-  /// number stays a number), a string without a header.
-  private func paramJSON(_ name: String, _ value: String) -> String {
-    let scalar = header?.params.first { $0.name == name }?.values.first { $0.text == value }
-    return scalar?.json ?? ResultEncoding.json(value)
-  }
 
   /// JSON: the file's header, the totals, and one object per point with its
   /// parameters (under "params", so no name can clash), its runs and
@@ -316,7 +360,8 @@ public struct ResultSummary: Sendable {
     out += ",\"runs\":\(runs),\"failed\":\(failed),\"first_error\":" + (firstError.map(ResultEncoding.json) ?? "null")
     out += ",\"points\":["
     out += points.map { p in
-      var s = "{\"params\":{" + p.params.map { ResultEncoding.json($0.name) + ":" + paramJSON($0.name, $0.value) }.joined(separator: ",")
+      // Each value typed as the file gives it (a number stays a number).
+      var s = "{\"params\":{" + zip(p.params, p.values).map { ResultEncoding.json($0.0.name) + ":" + $0.1.json }.joined(separator: ",")
       s += "},\"runs\":\(p.runs),\"failed\":\(p.failed),\"metrics\":{"
       var entries = p.metrics.map { m in
         var e = ResultEncoding.json(m.name) + ":{\"n\":\(m.count),\"mean\":\(number(m.mean)),\"sd\":\(number(m.sd)),\"ci95\":"
@@ -353,7 +398,7 @@ public struct ResultSummary: Sendable {
     for name in labelMetrics {
       let rows: [[String]] = points.map { p in
         let counts = p.labels.first { $0.name == name }?.counts ?? []
-        return p.params.map(\.value) + [String(p.failed), counts.map { "\($0.value): \($0.count)" }.joined(separator: ", ")]
+        return shownValues(p) + [String(p.failed), counts.map { "\($0.value): \($0.count)" }.joined(separator: ", ")]
       }
       out += "\n### \(cell(name)) (labels)\n\n" + table(params.map(paramColumn) + ["failed", "values"], rows, numericFrom: params.count)
     }

@@ -71,6 +71,14 @@ extension REPL {
         printError("cannot save to \(path): it is the session's script \(file); choose another file")
         return
       }
+      // The session read these too (`require`, `read_csv`): the saved script
+      // would need them as they are.
+      noteLoadedFiles()
+      if let read = loadedFiles.first(where: { sameFile(path, $0.path) }) {
+        let what = read.kind == .module ? "the module '\(read.name)' the session required" : "the data file '\(read.name)' the session read"
+        printError("cannot save to \(path): it is \(what) (\(read.path)); choose another file")
+        return
+      }
       guard let f = fopen(path, "w") else {
         printError("cannot write \(path): \(String(cString: strerror(errno)))")
         return
@@ -89,6 +97,7 @@ extension REPL {
   }
 
   private func reset() {
+    noteLoadedFiles()
     do {
       var options = config.options
       options.retainDevices = true

@@ -42,6 +42,9 @@ public final class REPL {
   var traceMode: TraceMode = .on
   /// The chunks that ran, in order, for `:save`.
   var session = SessionScript()
+  /// The modules and data files the session's runtimes read, for `:save`
+  /// to refuse writing over one.
+  var loadedFiles: [LoadedFile] = []
   /// Per device (in creation order), the first record not yet shown.
   var shown: [Int] = []
   /// A chunk typed at the prompt runs (not the start-up file, whose records stay unshown).
@@ -124,6 +127,11 @@ public final class REPL {
         say("dev:home(), dev:advance(30). Tab completes; :help for help, Ctrl-D to quit.")
       }
     }
+  }
+
+  /// Keeps what the runtime read since it was last asked.
+  func noteLoadedFiles() {
+    for f in runtime.takeLoadedFiles() where !loadedFiles.contains(where: { $0.path == f.path }) { loadedFiles.append(f) }
   }
 
   /// Evaluates a chunk. Returns false when it is unfinished (read another line).

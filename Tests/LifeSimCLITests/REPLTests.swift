@@ -180,6 +180,35 @@ struct REPLPipeTests {
     #expect(run.stdout + "\n" == r.stdout.components(separatedBy: "--TRACE--\n").last)
   }
 
+  /// `:save` refuses every file the session read, not only its script: a
+  /// module it required (from the file or at the prompt) and a data file.
+  @Test func saveRefusesEveryFileTheSessionRead() throws {
+    let dir = tempPath("repl-save-modules")
+    try? FileManager.default.removeItem(atPath: dir)
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let module = "return { k = 1 }\n", data = "0,com.example.a,open\n"
+    try module.write(toFile: dir + "/helper.lua", atomically: true, encoding: .utf8)
+    try module.write(toFile: dir + "/later.lua", atomically: true, encoding: .utf8)
+    try data.write(toFile: dir + "/usage.csv", atomically: true, encoding: .utf8)
+    try "helper = require 'helper'\n".write(toFile: dir + "/setup.lua", atomically: true, encoding: .utf8)
+    let r = try repl("""
+      later = require 'later'
+      rows = lifesim.workload.read_csv('usage.csv')
+      :save \(dir)/helper.lua
+      :reset
+      :save \(dir)/later.lua
+      :save \(dir)/usage.csv
+      :save \(dir)/saved.lua
+
+      """, [dir + "/setup.lua"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("cannot save to \(dir)/helper.lua: it is the module 'helper' the session required"), "\(r.stderr)")
+    #expect(r.stderr.contains("cannot save to \(dir)/later.lua: it is the module 'later' the session required"), "\(r.stderr)")
+    #expect(r.stderr.contains("cannot save to \(dir)/usage.csv: it is the data file 'usage.csv' the session read"), "\(r.stderr)")
+    #expect(contents(dir + "/helper.lua") == module && contents(dir + "/later.lua") == module && contents(dir + "/usage.csv") == data)
+    #expect(r.stdout.contains("saved"), "\(r.stdout)")
+  }
+
   @Test func aFailingFileStillOpensTheSession() throws {
     let file = try script("repl_broken.lua", "ready = true\nerror('broken setup')\n")
     let r = try repl("ready\n", [file])

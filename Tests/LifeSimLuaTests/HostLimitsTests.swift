@@ -56,6 +56,29 @@ struct HostLimitsTests {
     #expect(kept > 2 << 20 && kept < (2 << 20) + 65_536)
   }
 
+  /// The cap is shared by the run's devices: one that keeps no record
+  /// (trace = false) says so, rather than "with 0 records".
+  @Test func aDeviceWithoutRecordsSaysTheCapIsShared() throws {
+    let (_, _, failure) = try runScript("""
+      local a = lifesim.device{ ios = 17 }
+      local b = lifesim.device{ ios = 17, trace = false }
+      local app = b:install{ bundle = "com.example.b" }
+      pcall(function() for i = 1, 1e9 do a:log(string.rep("x", 100)) end end)
+      b:launch(app)
+      """) { o in o.maxTraceMemory = 1 << 20 }
+    let f = try #require(failure)
+    #expect(f.message.contains("test:5: dev:launch: the trace exceeded its memory cap of 1 MB (--max-trace-memory), which counts what every device"),
+            "\(f.message)")
+    #expect(f.message.contains("this device's trace has no records") && !f.message.contains("with 0 records"), "\(f.message)")
+  }
+
+  /// A refused `memory_mb` says the range it takes.
+  @Test func memoryMBSaysItsRange() throws {
+    let (_, _, failure) = try runScript("lifesim.device{ memory_mb = 1e8 }")
+    let f = try #require(failure)
+    #expect(f.message.contains("field 'memory_mb' must be a whole number of MB from 1 to 9999999, got 100000000"), "\(f.message)")
+  }
+
   @Test func printAndLogCountTowardsTheTrace() throws {
     let (_, _, failure) = try runScript("""
       local dev = lifesim.device{ ios = 12 }

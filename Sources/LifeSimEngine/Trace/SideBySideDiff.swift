@@ -28,10 +28,31 @@ public func sideBySideDiff(expected: [String], actual: [String]) -> String {
       rows.append(("-", expected[i], "")); i += 1
     }
   }
-  let width = max(8, expected.map(\.count).max() ?? 0)
+  // Each entry on one row: a line break or a tab inside one is shown
+  // escaped, or it would start a row of its own and shift the columns.
+  let shown = rows.map { ($0.0, diffCell($0.1), diffCell($0.2)) }
+  let width = max(8, shown.map(\.1.count).max() ?? 0)
   func pad(_ s: String) -> String { s + String(repeating: " ", count: max(0, width - s.count)) }
   var out = "  \(pad("expected")) | actual\n"
-  for (mark, e, a) in rows { out += "\(mark) \(pad(e)) | \(a)\n" }
+  for (mark, e, a) in shown { out += "\(mark) \(pad(e)) | \(a)\n" }
   out += "(- only expected, + only actual, ~ different)"
+  return out
+}
+
+/// An entry of a diff on one row: control characters (a line break, a tab,
+/// a NUL) and a backslash escaped as Lua writes them.
+func diffCell(_ s: String) -> String {
+  guard s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }) else { return s }
+  var out = ""
+  for u in s.unicodeScalars {
+    switch u {
+    case "\n": out += "\\n"
+    case "\r": out += "\\r"
+    case "\t": out += "\\t"
+    case "\\": out += "\\\\"
+    case _ where u.value < 0x20 || u.value == 0x7F: out += "\\x" + (u.value < 0x10 ? "0" : "") + String(u.value, radix: 16, uppercase: true)
+    default: out.unicodeScalars.append(u)
+    }
+  }
   return out
 }

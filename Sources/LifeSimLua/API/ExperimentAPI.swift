@@ -125,6 +125,11 @@ extension LuaRuntime {
         guard lua_type(L, -2) == LUA_TSTRING, let name = stringValue(L, -2) else {
           throw o.fail("field 'params' must map parameter names to lists of values")
         }
+        // A result file holds text: bytes that are not UTF-8 would be
+        // written as U+FFFD, and two names or values would become one.
+        if let bad = invalidUTF8(L, -2) {
+          throw o.fail("the parameter name \(shownName(name)) \(invalidUTF8Text(bad)); result files hold text, so names and values must be UTF-8")
+        }
         guard lua_type(L, -1) == LUA_TTABLE else {
           throw o.fail("parameter '\(name)' must be a list of values such as { 1, 2 }, got \(typeName(L, -1))")
         }
@@ -141,6 +146,10 @@ extension LuaRuntime {
             values.append(.number(x))
           case LUA_TSTRING:
             let text = stringValue(L, -1) ?? ""
+            if let bad = invalidUTF8(L, -1) {
+              throw o.fail("parameter '\(name)' value \(i) \(invalidUTF8Text(bad)); result files hold text, so two such "
+                           + "values would read alike: give the value as text (its hex digits, say) and decode it in run")
+            }
             guard !text.contains(where: \.isNewline) else {
               throw o.fail("parameter '\(name)' value \(i) spans lines; values are one line (a result row is one line)")
             }
@@ -333,10 +342,19 @@ extension LuaRuntime {
         lua_settop(L, t)
         return RunOutcome(error: "run returned a metric whose name is not a string; metrics are name = number")
       }
+      if let bad = invalidUTF8(L, -2) {
+        lua_settop(L, t)
+        return RunOutcome(error: "run returned the metric \(shownName(name)), whose name \(invalidUTF8Text(bad)); result files hold text")
+      }
       switch lua_type(L, -1) {
       case LUA_TNUMBER: metrics.append((name, .number(lua_tonumberx(L, -1, nil))))
       case LUA_TSTRING:
         let text = stringValue(L, -1) ?? ""
+        if let bad = invalidUTF8(L, -1) {
+          lua_settop(L, t)
+          return RunOutcome(error: "run returned the label '\(name)', which \(invalidUTF8Text(bad)); result files hold text, "
+                            + "so two such labels would read alike")
+        }
         guard !text.contains(where: \.isNewline) else {
           lua_settop(L, t)
           return RunOutcome(error: "run returned the label '\(name)' on several lines; labels are one line (a result row is one line)")

@@ -86,6 +86,14 @@ public final class ExperimentWorker {
     try runtime.pinLiveDevices()
   }
 
+  /// The modules and data files read since the last call (the loading's,
+  /// then each run's), and forgets them.
+  public func takeLoadedFiles() -> [LoadedFile] { runtime?.takeLoadedFiles() ?? [] }
+
+  /// What the loading or a run said when it tried to read one of the
+  /// command's outputs (`RuntimeOptions.outputs`), or nil.
+  public var readOutput: String? { runtime?.readOutput }
+
   /// Runs one (point, seed) from the state after loading (`runExperiment`).
   public func run(point: [ParamValue], names: [String], seed: Int) -> RunOutcome {
     if dirty {

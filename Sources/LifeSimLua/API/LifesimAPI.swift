@@ -42,6 +42,9 @@ extension API {
 
 extension LuaRuntime {
   static let deviceKeys = ["ios", "seed", "memory_mb", "model", "debugger", "quirks", "passcode", "trace"]
+  /// The most RAM a device may be given (`memory_mb`): ten terabytes, far
+  /// past any iPhone, and small enough for every sum of footprints.
+  static let maxDeviceMemoryMB = 9_999_999
 
   /// `lifesim.device{ ios = 17, seed = 1, memory_mb = 4096, debugger = false }`
   func lifesimDevice() throws -> Int32 {
@@ -75,8 +78,8 @@ extension LuaRuntime {
       passcode = try o.optional("passcode") ?? false
       recordsTrace = try o.optional("trace") ?? true
       if let m = try o.optional("memory_mb", as: Double.self) {
-        guard m == m.rounded(), m > 0, m < 1e7 else {
-          throw o.fail("field 'memory_mb' must be a whole number of MB > 0, got \(m)")
+        guard m == m.rounded(), m > 0, m <= Double(Self.maxDeviceMemoryMB) else {
+          throw o.fail("field 'memory_mb' must be a whole number of MB from 1 to \(Self.maxDeviceMemoryMB), got \(formatNumber(m))")
         }
         memoryMB = Int(m)
       }
@@ -270,14 +273,49 @@ extension LuaRuntime {
   /// places tried.
   func readModule() throws -> Int32 {
     let name = try args.string(1)
-    guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "-" }),
-          !name.hasPrefix("."), !name.contains("..")
-    else {
+    switch findModule(name) {
+    case .invalid:
       // The prelude raises it at the script's require line.
       lua_pushnil(L)
       push(L, "require: invalid module name '\(name)' (modules are found beside the script and in Scripts/lib, by names such as \"helpers\" or \"lib.util\")")
       return 2
+    case .notFound(let tried):
+      lua_pushnil(L)
+      push(L, "module '\(name)' not found; tried:\n\t" + tried.joined(separator: "\n\t"))
+      return 2
+    case .found(let path):
+      if let refusal = refuseReadingAnOutput(path) {
+        lua_pushnil(L)
+        push(L, "require: " + refusal)
+        return 2
+      }
+      guard let source = try? readFileBytes(path) else {
+        lua_pushnil(L)
+        push(L, "module '\(name)' not found; tried:\n\t\(path) (it cannot be read)")
+        return 2
+      }
+      noteLoaded(.module, name: name, path: path, bytes: source)
+      source.withUnsafeBufferPointer { buf in
+        buf.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
+      }
+      push(L, "@" + path)
+      return 2
     }
+  }
+
+  enum ModuleSearch {
+    case invalid
+    case notFound(tried: [String])
+    case found(String)
+  }
+
+  /// Where `require(name)` finds its module: the first regular file of that
+  /// name in `moduleDirectories()` (without `--unsafe`, not through a link
+  /// out of its folder).
+  func findModule(_ name: String) -> ModuleSearch {
+    guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "-" }),
+          !name.hasPrefix("."), !name.contains("..")
+    else { return .invalid }
     let relative = name.split(separator: ".").joined(separator: "/") + ".lua"
     var tried: [String] = []
     for dir in moduleDirectories() {
@@ -293,26 +331,14 @@ extension LuaRuntime {
       }
       // Only a regular file: reading a FIFO would block for ever.
       var st = stat()
-      if stat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+      guard stat(path, &st) == 0 else { continue }
+      if (st.st_mode & S_IFMT) != S_IFREG {
         tried[tried.count - 1] += " (not a regular file: refused)"
         continue
       }
-      if stat(path, &st) == 0, let refusal = refuseReadingAnOutput(path) {
-        lua_pushnil(L)
-        push(L, "require: " + refusal)
-        return 2
-      }
-      if let source = try? readFileBytes(path) {
-        source.withUnsafeBufferPointer { buf in
-          buf.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
-        }
-        push(L, "@" + path)
-        return 2
-      }
+      if access(path, R_OK) == 0 { return .found(path) }
     }
-    lua_pushnil(L)
-    push(L, "module '\(name)' not found; tried:\n\t" + tried.joined(separator: "\n\t"))
-    return 2
+    return .notFound(tried: tried)
   }
 
   /// The script's folder, its `lib`, then every `Scripts/lib` above it.

@@ -220,18 +220,15 @@ extension LuaRuntime {
     if !options.unsafe && (name.hasPrefix("/") || name.split(separator: "/").contains("..")) {
       throw ArgumentError(position: 1, message: "'\(name)': traces are read from beside the script, by a relative path without '..' (lifesim run --unsafe allows any path)")
     }
-    var path = name
-    var folder = "."
-    if let script = scriptPath, let slash = script.lastIndex(of: "/") {
-      folder = String(script[..<slash])
-      if folder.isEmpty { folder = "/" }
-    }
-    if !name.hasPrefix("/") && folder != "." { path = (folder == "/" ? "" : folder) + "/" + name }
+    let folder = scriptFolder
+    let path = dataPath(name)
     if !options.unsafe { try checkBesideScript(path, name: name, folder: folder) }
     if let refusal = refuseReadingAnOutput(path) { throw ScriptError(message: "read_csv: " + refusal) }
     let text: String
     do {
-      text = String(decoding: try readFileBytes(path, limit: Self.maxCSVBytes), as: UTF8.self)
+      let bytes = try readFileBytes(path, limit: Self.maxCSVBytes)
+      noteLoaded(.data, name: name, path: path, bytes: bytes)
+      text = String(decoding: bytes, as: UTF8.self)
     } catch {
       throw ScriptError(message: "cannot read \(path): \(error)")
     }
@@ -281,6 +278,20 @@ extension LuaRuntime {
 }
 
 extension LuaRuntime {
+  /// The folder of the script (`.` when it has none): where `read_csv` reads.
+  var scriptFolder: String {
+    guard let script = scriptPath, let slash = script.lastIndex(of: "/") else { return "." }
+    let folder = String(script[..<slash])
+    return folder.isEmpty ? "/" : folder
+  }
+
+  /// The path `read_csv(name)` reads: `name` in the script's folder (or as
+  /// it is when absolute, which only `--unsafe` allows).
+  func dataPath(_ name: String) -> String {
+    let folder = scriptFolder
+    return !name.hasPrefix("/") && folder != "." ? (folder == "/" ? "" : folder) + "/" + name : name
+  }
+
   /// The largest usage trace `read_csv` reads (64 MB): its rows become Lua
   /// tables several times its size.
   static let maxCSVBytes = 64 << 20

@@ -106,7 +106,15 @@ func luaMessage(for error: SimulationError) -> String {
   case .pastHorizon(let op, let span, let horizon):
     return "\(op.luaName): \(span) s of virtual time is more than a run may take, \(horizon) s (--max-time)"
   case .traceFull(let records, let limit):
-    return "the trace exceeded its memory cap of \(limit >> 20) MB (--max-trace-memory) with \(records) records; stream it (lifesim run --stream), record less, or raise the cap"
+    guard records == 0 else {
+      return "the trace exceeded its memory cap of \(limit >> 20) MB (--max-trace-memory) with \(records) records; stream it (lifesim run --stream), record less, or raise the cap"
+    }
+    // The cap is shared: a device that keeps no record (trace = false) is
+    // stopped by what the others keep, or by the names it holds.
+    return "the trace exceeded its memory cap of \(limit >> 20) MB (--max-trace-memory), which counts what every device "
+      + "of the run keeps for its trace (records, their text and the names of apps, scenes and views); this device's "
+      + "trace has no records, so the rest is the other devices' or the names': stream the traces (lifesim run --stream), "
+      + "record less, or raise the cap"
   case .replayRow(let row, let inner):
     return "workload:drive: replay row \(row): \(luaMessage(for: inner))"
   case .unsupportedVersion, .illegalTransition, .illegalSceneTransition, .inconsistent, .processKilled,

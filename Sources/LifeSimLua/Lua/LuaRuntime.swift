@@ -38,6 +38,10 @@ public struct RuntimeOptions: Sendable {
   /// script may not read one (`require`, `read_csv`), and the command then
   /// writes nothing (`LuaRuntime.readOutput`).
   public var outputs: [(option: String, path: String)] = []
+  /// The digest of a file's bytes, for the files a script reads besides
+  /// itself (`LoadedFile`): `lifesim batch` gives SHA-256 and records them
+  /// in a result file's header. Without it, the files are noted without one.
+  public var fileDigest: (@Sendable ([UInt8]) -> String)?
   /// Keep every device made, so their traces can be written after the script.
   public var retainDevices = true
   /// Keep every device's Lua object too, so the script's functions stay
@@ -185,6 +189,10 @@ public final class LuaRuntime {
   /// Set when the script tried to read one of the command's outputs
   /// (`RuntimeOptions.outputs`): the message. The command then writes nothing.
   public internal(set) var readOutput: String?
+  /// The modules and data files the script read (`LoadedFile`), since
+  /// `takeLoadedFiles` was last called.
+  @exclusivity(unchecked) var loadedFiles: [LoadedFile] = []
+  @exclusivity(unchecked) var loadedFileSet: Set<LoadedFile> = []
   /// How deep `describeErrorValue` is nested (an error's `__tostring` may raise).
   @exclusivity(unchecked) var describingErrors = 0
   @exclusivity(unchecked) var experimentMetatableRef: Int32 = 0

@@ -35,6 +35,37 @@ func stringValue(_ L: LuaState, _ i: Int32) -> String? {
   }
 }
 
+/// Where the string at `i` stops being UTF-8: the 1-based position and the
+/// value of the first byte that is not part of a well-formed character, or
+/// nil when it is all UTF-8 (or not a string). `stringValue` would turn such
+/// bytes into U+FFFD, so that two different strings would read alike.
+func invalidUTF8(_ L: LuaState, _ i: Int32) -> (position: Int, byte: UInt8)? {
+  guard lua_type(L, i) == LUA_TSTRING else { return nil }
+  var len = 0
+  guard let p = lua_tolstring(L, i, &len) else { return nil }
+  return p.withMemoryRebound(to: UInt8.self, capacity: len) { base in
+    let bytes = UnsafeBufferPointer(start: base, count: len)
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    var offset = 0
+    while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let u):
+        offset += UTF8.width(u)
+      case .emptyInput:
+        return nil
+      case .error:
+        return (offset + 1, bytes[offset])
+      }
+    }
+  }
+}
+
+/// "is not valid UTF-8 (byte 3 is 0xFF)", for refusals.
+func invalidUTF8Text(_ at: (position: Int, byte: UInt8)) -> String {
+  "is not valid UTF-8 (byte \(at.position) is 0x\(String(at.byte, radix: 16, uppercase: true)))"
+}
+
 // MARK: - Raw table fields (no metamethods run)
 
 /// Pushes `t[key]` without metamethods and returns its type; the caller pops

@@ -67,7 +67,12 @@ extension Lifesim {
         throw ValidationError("--seeds must be between 1 and \(BatchRunner.maxSeeds)")
       }
       if let shards, shards < 1 { throw ValidationError("--shards must be ≥ 1") }
-      if let shard { _ = try parseShard(shard) }
+      if let shard {
+        let s = try parseShard(shard)
+        if let shards, shards != s.count {
+          throw ValidationError("--shard \(shard) is one of \(s.count) shards, but --shards says \(shards): give one of them")
+        }
+      }
       if let output { _ = try parseFormat(output) }
       if force && resume { throw ValidationError("--force replaces the result file and --resume continues it: give one of them") }
       for f in filters where !f.contains("=") { throw ValidationError("--where takes name=value, got '\(f)'") }
@@ -102,6 +107,10 @@ extension Lifesim {
       } else if let (s, source) = try environmentShard() {
         options.shard = s
         printError("lifesim: shard \(s) (from \(source))")
+      } else if let shards {
+        // Without an index, the count alone would run the whole grid in silence.
+        throw ValidationError("--shards \(shards) gives the number of shards when the index comes from the environment "
+                              + "(JOB_COMPLETION_INDEX), which is not set; give --shard I/\(shards) to run shard I")
       }
       let runner = try BatchRunner(options: options)
       runner.notice = { printError($0) }
@@ -129,8 +138,9 @@ extension Lifesim {
       if report.interrupted {
         let signal = stopSignal.pointee
         let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
-        printError("lifesim: stopped by \(name): \(report.kept) run\(report.kept == 1 ? " is" : "s are") kept in \(output); "
-                   + "this continues the batch: \(resumeCommand())")
+        let kept = "\(report.kept) run\(report.kept == 1 ? " is" : "s are") kept in \(report.keptIn)"
+        let replaced = report.replaces.map { " (\($0) is as it was: --force replaces it when the batch ends)" } ?? ""
+        printError("lifesim: stopped by \(name): \(kept)\(replaced); this continues the batch: \(resumeCommand())")
         throw ExitCode(128 + signal)
       }
       if !quiet {
@@ -218,7 +228,7 @@ extension Lifesim {
     }
 
     func run() throws {
-      try ResultMerge.merge(parts, into: output, allowPartial: allowPartial)
+      try ResultMerge.merge(parts, into: output, allowPartial: allowPartial) { printError($0) }
     }
   }
 
@@ -366,7 +376,9 @@ final class ProgressDisplay: @unchecked Sendable {
       guard tenth > lastTenth else { return }
       lastTenth = tenth
       let resumed = p.already > 0 ? " (and \(p.already) already done)" : ""
-      fputs("lifesim: \(p.done)/\(p.total) runs\(resumed) (\(tenth * 10)%), \(String(format: "%.1f", rate)) runs/s, ETA \(clock(eta))\(failed)\n", stderr)
+      // A line at each tenth passed, with the share actually done (1 of 4
+      // runs passes the second tenth, and is 25%).
+      fputs("lifesim: \(p.done)/\(p.total) runs\(resumed) (\(p.done * 100 / p.total)%), \(String(format: "%.1f", rate)) runs/s, ETA \(clock(eta))\(failed)\n", stderr)
     }
   }
 

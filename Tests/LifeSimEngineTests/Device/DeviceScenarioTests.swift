@@ -444,6 +444,18 @@ struct ClockAndTimerTests {
     #expect(d.contains("+ "))
     #expect(d.contains("| d"))
   }
+
+  /// An entry with a line break or a tab stays on its row, escaped, and the
+  /// columns stay aligned.
+  @Test func sideBySideDiffKeepsEachEntryOnItsRow() {
+    let d = sideBySideDiff(expected: ["viewDidLoad\nextra", "b"], actual: ["viewDidLoad", "b\tc"])
+    let rows = d.split(separator: "\n")
+    #expect(rows.count == 4, "\(d)")
+    #expect(d.contains("viewDidLoad\\nextra"), "\(d)")
+    #expect(d.contains("| b\\tc"), "\(d)")
+    let bars = rows.dropLast().map { row in row.firstIndex(of: "|").map { row.distance(from: row.startIndex, to: $0) } ?? -1 }
+    #expect(Set(bars).count == 1, "\(d)")
+  }
 }
 
 struct DeviceModelTests {
