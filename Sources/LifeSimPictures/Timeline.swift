@@ -658,8 +658,11 @@ public final class Timeline {
     return t
   }
 
+  /// "512 MB", "1.5 MB"; a figure too large for a whole number of 64 bits
+  /// (or for three decimals) in Swift's shortest form ("1.7e+308 MB").
   static func megabytes(_ mb: Double) -> String {
-    (mb == mb.rounded() ? String(Int(mb)) : format3(mb)) + " MB"
+    guard abs(mb) < 1e15 else { return "\(mb) MB" }
+    return (mb == mb.rounded() ? String(Int(mb)) : format3(mb)) + " MB"
   }
 
   /// A callback's name as a mark's label: the selector alone for the app's
