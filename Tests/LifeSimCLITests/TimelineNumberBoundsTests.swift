@@ -82,4 +82,31 @@ struct TimelineNumberBoundsTests {
     #expect(r.status == 2, "\(r.stderr)")
     #expect(r.stderr.contains("back.jsonl:4: the record at 2.500000 s comes before device 1's previous one, at 5.000000 s"), "\(r.stderr)")
   }
+
+  /// Memory does not grow with the width times the lanes: 600 lanes at
+  /// 20,000 pixels need about what they need at 1,050 (a per-pixel array of
+  /// each lane's states took 280 MB more).
+  @Test func manyLanesAtAGreatWidthKeepMemoryFlat() throws {
+    let trace = Self.dir.appendingPathComponent("lanes.jsonl").path
+    var lines: [String] = []
+    for k in 0..<600 {
+      let app = "com.example.app" + String(k)
+      lines.append(#"{"device":1,"t":\#(k).0,"seq":\#(2 * k + 1),"kind":"state","app":"\#(app)","from":"notRunning","to":"active"}"#)
+      lines.append(#"{"device":1,"t":\#(k).5,"seq":\#(2 * k + 2),"kind":"state","app":"\#(app)","from":"active","to":"background"}"#)
+    }
+    try (lines.joined(separator: "\n") + "\n").write(toFile: trace, atomically: true, encoding: .utf8)
+    func peak(width: Int) throws -> Int {
+      let report = Self.dir.appendingPathComponent("peak\(width)").path
+      let svg = Self.dir.appendingPathComponent("lanes\(width).svg").path
+      let r = try lifesim(["timeline", trace, "-o", svg, "--width", String(width)],
+                          env: ["LIFESIM_PEAK_MEMORY_FILE": report, "ASAN_OPTIONS": "quarantine_size_mb=1"])
+      #expect(r.status == 0, "\(r.stderr)")
+      // Every lane is drawn.
+      #expect(contents(svg).components(separatedBy: "<title>active</title></rect>").count == 601)
+      return Int(contents(report).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+    let narrow = try peak(width: 1050), wide = try peak(width: 20_000)
+    #expect(narrow > 0 && wide > 0)
+    #expect(wide < narrow + 32_768, "peak \(narrow) kB at 1,050 pixels, \(wide) kB at 20,000")
+  }
 }
