@@ -97,9 +97,9 @@ public enum SVGPlot {
     let yTicks = niceTicks(min(0, allY.min()!), allY.max()!)
     let (x0, x1) = numericX ? (xTicks.first!, xTicks.last!) : (-0.5, Double(xValues.count) - 0.5)
     let (y0, y1) = (yTicks.first!, yTicks.last!)
-    func pxBase(_ v: Double) -> Double { left + (x1 == x0 ? 0.5 : (v - x0) / (x1 - x0)) * plotW }
+    func pxBase(_ v: Double) -> Double { left + (x1 == x0 ? 0.5 : share(v, x0, x1)) * plotW }
     func px(_ v: Double) -> Double { pxBase(v) }
-    func py(_ v: Double) -> Double { top + plotH - (y1 == y0 ? 0.5 : (v - y0) / (y1 - y0)) * plotH }
+    func py(_ v: Double) -> Double { top + plotH - (y1 == y0 ? 0.5 : share(v, y0, y1)) * plotH }
     func f(_ v: Double) -> String { String(format: "%.1f", v) }
 
     var svg = """
@@ -176,16 +176,32 @@ public enum SVGPlot {
 
   static func escape(_ s: String) -> String { xmlEscaped(s) }
 
+  /// Where `v` lies from `a` to `b`, as a share of the span. An axis from
+  /// near -1.8e308 to near 1.8e308 spans more than a Double holds: its ends
+  /// are halved first, which halves both terms exactly and leaves the share
+  /// as it is.
+  static func share(_ v: Double, _ a: Double, _ b: Double) -> Double {
+    let span = b - a
+    if span.isFinite { return (v - a) / span }
+    return (v / 2 - a / 2) / (b / 2 - a / 2)
+  }
+
   static func tickLabel(_ v: Double) -> String {
     if v == v.rounded() && abs(v) < 1e9 { return String(Int64(v)) }
-    return String(format: "%g", (v * 1e6).rounded() / 1e6)
+    // Rounded to a millionth where that stays finite (not near the largest Double).
+    let rounded = (v * 1e6).rounded() / 1e6
+    return String(format: "%g", rounded.isFinite ? rounded : v)
   }
 
   /// Round tick values covering [lo, hi]: steps of 1, 2 or 5 times a power of ten.
   static func niceTicks(_ lo: Double, _ hi: Double, count: Int = 6) -> [Double] {
-    let lo = lo
-    var hi = hi
-    if hi <= lo { hi = lo + (lo == 0 ? 1 : abs(lo) * 0.1) }
+    var lo = lo, hi = hi
+    if hi <= lo {
+      // One value: an axis a tenth of it wide, below it where above would pass the largest Double.
+      let pad = lo == 0 ? 1 : abs(lo) * 0.1
+      hi = lo + pad
+      if !hi.isFinite { (lo, hi) = (lo - pad, lo) }
+    }
     let raw = (hi - lo) / Double(count - 1)
     // Near the ends of the Double range no round step exists: the ends will do.
     guard raw.isFinite, raw > 0 else { return lo < hi ? [lo, hi] : [lo] }

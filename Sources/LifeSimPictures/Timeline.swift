@@ -7,8 +7,11 @@
 /// levels; a time axis.
 /// Two passes over the records, each in bounded memory: the first finds the
 /// range, the lanes and where nothing happens for long (those stretches are
-/// compressed and shaded, with the gap written); the second accumulates what
-/// each pixel column shows. Markers closer than a few pixels are drawn as one,
+/// compressed and shaded, with the gap written); the second draws each lane
+/// as it reads it, keeping only the runs of columns where one state holds
+/// (the records of a device come in time order), so that memory grows with
+/// what the picture shows, never with the trace's length or the picture's
+/// width times its lanes. Markers closer than a few pixels are drawn as one,
 /// with a count per kind ("×3") and the first selectors in its tooltip.
 public struct TimelineOptions: Sendable {
   /// The range shown, in virtual seconds (default: the whole trace).
@@ -61,8 +64,20 @@ public final class Timeline {
   private var columns = 0
   private static let states = ["active", "inactive", "background", "suspended",
                                "foregroundActive", "foregroundInactive"]
-  /// Per lane: per column, time spent in each drawn state.
-  private var occupancy: [[Float]] = []
+  /// A lane's band: the column being filled, the time spent in each drawn
+  /// state there, and the runs of columns finished, each drawn in the state
+  /// that holds most of every column in it.
+  private struct Band {
+    var column = -1
+    /// The last column finished.
+    var finished = -1
+    var open: (state: Int, start: Int)?
+    var runs: [(state: Int, start: Int, end: Int)] = []
+  }
+  private var bands: [Band] = []
+  /// Per lane, `states.count` at a time: the time spent in each state in the
+  /// lane's column being filled.
+  private var columnTime: [Float] = []
   private var current: [(state: Int?, since: Int64)] = []
   struct Bucket {
     var counts = [Int32](repeating: 0, count: MarkerKind.allCases.count)
@@ -188,7 +203,8 @@ public final class Timeline {
     }
     columns = Int(options.width)
     let laneCount = laneKeys.count
-    occupancy = Array(repeating: [Float](repeating: 0, count: columns * Timeline.states.count), count: laneCount)
+    bands = Array(repeating: Band(), count: laneCount)
+    columnTime = [Float](repeating: 0, count: laneCount * Timeline.states.count)
     current = laneStateAtStart.map { ($0.flatMap { Timeline.states.firstIndex(of: $0) }, tMin) }
     markers = Array(repeating: [:], count: laneCount)
     memoryMax = [Double](repeating: -1, count: columns)
@@ -214,15 +230,59 @@ public final class Timeline {
     return min(options.width, x + Double(max(0, t - cursor)) / max(total, 1) * drawable)
   }
 
+  /// A lane's state from `a` to `b`: the time it fills in each column. A
+  /// lane's spans come in time order, so the columns they reach never go back.
   private func addState(_ lane: Int, _ state: Int, from a: Int64, to b: Int64) {
     guard b > a else { return }
     let x0 = x(max(a, tMin)), x1 = x(min(b, tMax))
     var c = Int(x0)
     while Double(c) < x1, c < columns {
+      // Whole columns inside the span hold this state alone (the spans
+      // before and after reach none of them): one step for all of them.
+      if Double(c) >= x0, Double(c + 1) <= x1, c > bands[lane].finished, c > bands[lane].column {
+        let last = min(columns - 1, Int(x1.rounded(.down)) - 1)
+        finishColumn(lane)
+        if c > bands[lane].finished + 1 { extendRun(lane, bands[lane].finished + 1, -1) }
+        extendRun(lane, c, state)
+        bands[lane].finished = last
+        c = last + 1
+        continue
+      }
       let lo = max(Double(c), x0), hi = min(Double(c + 1), x1)
-      if hi > lo { occupancy[lane][c * Timeline.states.count + state] += Float(hi - lo) }
+      if hi > lo, c > bands[lane].finished, c >= bands[lane].column {
+        if c > bands[lane].column { finishColumn(lane) }
+        bands[lane].column = c
+        columnTime[lane * Timeline.states.count + state] += Float(hi - lo)
+      }
       c += 1
     }
+  }
+
+  /// The lane's column being filled is complete: the state that holds most
+  /// of it (over a quarter of it, else none) extends its run or starts one.
+  private func finishColumn(_ lane: Int) {
+    let c = bands[lane].column
+    guard c >= 0 else { return }
+    let n = Timeline.states.count
+    var best = -1, bestTime: Float = 0.25
+    for s in 0..<n where columnTime[lane * n + s] > bestTime {
+      best = s
+      bestTime = columnTime[lane * n + s]
+    }
+    for s in 0..<n { columnTime[lane * n + s] = 0 }
+    // The columns between the last finished and this one hold no state.
+    if c > bands[lane].finished + 1 { extendRun(lane, bands[lane].finished + 1, -1) }
+    extendRun(lane, c, best)
+    bands[lane].finished = c
+    bands[lane].column = -1
+  }
+
+  private func extendRun(_ lane: Int, _ c: Int, _ state: Int) {
+    if let r = bands[lane].open, r.state != state {
+      bands[lane].runs.append((r.state, r.start, c))
+      bands[lane].open = nil
+    }
+    if state >= 0 && bands[lane].open == nil { bands[lane].open = (state, c) }
   }
 
   /// `name` is made only for the first few markers of a bucket (its tooltip).
@@ -302,7 +362,12 @@ public final class Timeline {
 
   /// After pass 2: close what is open.
   public func finish() {
-    for l in current.indices { if let s = current[l].state { addState(l, s, from: current[l].since, to: tMax) } }
+    for l in current.indices {
+      if let s = current[l].state { addState(l, s, from: current[l].since, to: tMax) }
+      finishColumn(l)
+      if let r = bands[l].open { bands[l].runs.append((r.state, r.start, bands[l].finished + 1)) }
+      bands[l].open = nil
+    }
     // The memory in use holds between its changes: a column with no change
     // shows what the last one left.
     var last = memoryBefore ?? -1
@@ -385,26 +450,12 @@ public final class Timeline {
       out += "<text x=\"\(SVG.n(left - 10))\" y=\"\(SVG.n(y0 + h / 2 + 4))\" text-anchor=\"end\"\(key.scene == nil ? "" : " fill=\"#555555\" font-size=\"11\"")>"
       out += "\(SVG.escape(name))</text>\n"
       // State runs: the state that holds most of each column, joined.
-      var run: (state: Int, start: Int)?
-      func flush(_ end: Int) {
-        guard let r = run else { return }
+      for r in bands[l].runs {
         let state = Timeline.states[r.state]
         let band = (h - 6) * (Timeline.stateHeight[state] ?? 0.5)
-        out += "<rect x=\"\(SVG.n(X(Double(r.start))))\" y=\"\(SVG.n(y0 + h - 3 - band))\" width=\"\(SVG.n(Double(end - r.start)))\" "
+        out += "<rect x=\"\(SVG.n(X(Double(r.start))))\" y=\"\(SVG.n(y0 + h - 3 - band))\" width=\"\(SVG.n(Double(r.end - r.start)))\" "
         out += "height=\"\(SVG.n(band))\" fill=\"\(Timeline.stateColour[state] ?? "#999999")\"><title>\(SVG.escape(state))</title></rect>\n"
-        run = nil
       }
-      let n = Timeline.states.count
-      for c in 0..<columns {
-        var best = -1, bestTime: Float = 0.25
-        for s in 0..<n where occupancy[l][c * n + s] > bestTime {
-          best = s
-          bestTime = occupancy[l][c * n + s]
-        }
-        if let r = run, r.state != best { flush(c) }
-        if best >= 0 && run == nil { run = (best, c) }
-      }
-      flush(columns)
       // Markers over the band, callbacks named where there is room.
       out += drawMarkers(markers[l], y: y0 + h / 2, X: X, nameCallbacks: true)
     }
@@ -658,8 +709,11 @@ public final class Timeline {
     return t
   }
 
+  /// "512 MB", "1.5 MB"; a figure too large for a whole number of 64 bits
+  /// (or for three decimals) in Swift's shortest form ("1.7e+308 MB").
   static func megabytes(_ mb: Double) -> String {
-    (mb == mb.rounded() ? String(Int(mb)) : format3(mb)) + " MB"
+    guard abs(mb) < 1e15 else { return "\(mb) MB" }
+    return (mb == mb.rounded() ? String(Int(mb)) : format3(mb)) + " MB"
   }
 
   /// A callback's name as a mark's label: the selector alone for the app's

@@ -76,7 +76,24 @@ public struct JSONLTraceReader {
     public let description: String
   }
 
-  /// Calls `body` with each record, in order.
+  /// The latest virtual time a record may name, its duration included, in
+  /// seconds: the bound of `--from` and `--to`, which whole microseconds in
+  /// 64 bits hold with room for the drawing's arithmetic (the engine's clock
+  /// ends at half of it).
+  public static let maxSeconds = 9e12
+  /// The largest whole number a count field (`device`, `scene`, `unsaved`)
+  /// may hold: the engine writes them from 32 bits.
+  public static let maxCount = Double(Int32.max)
+
+  /// A field whose value the timeline cannot take, named for the refusal.
+  struct FieldError: Error {
+    let field: String
+    let message: String
+  }
+
+  /// Calls `body` with each record, in order. The records of one device must
+  /// come in time order, as lifesim writes them: the timeline draws each lane
+  /// as it reads it.
   public func forEach(_ body: (TimelineEvent) throws -> Void) throws {
     guard let file = fopen(path, "rb") else { throw ReadError(description: "cannot read \(path)") }
     defer { fclose(file) }
@@ -84,23 +101,69 @@ public struct JSONLTraceReader {
     var capacity = 0
     defer { free(line) }
     var number = 0
+    var lastTime: [Int: Int64] = [:]
     while true {
       let n = getline(&line, &capacity, file)
       if n < 0 { break }
       number += 1
       guard let line, n > 1 else { continue }
       let bytes = UnsafeRawBufferPointer(start: line, count: n).bindMemory(to: UInt8.self)
-      guard let e = Self.parse(bytes) else {
+      let parsed: TimelineEvent?
+      do {
+        parsed = try Self.parse(bytes)
+      } catch let f as FieldError {
+        throw ReadError(description: "\(path):\(number): field \"\(f.field)\" \(f.message)")
+      }
+      guard let e = parsed else {
         throw ReadError(description: "\(path):\(number): not a lifesim JSONL record (lifesim run --format jsonl writes them)")
       }
+      if let before = lastTime[e.device], e.time < before {
+        throw ReadError(description: "\(path):\(number): the record at \(Self.seconds(e.time)) s comes before device \(e.device)'s "
+          + "previous one, at \(Self.seconds(before)) s: a trace's records are in time order on each device (as lifesim run "
+          + "--format jsonl writes them); draw each trace on its own")
+      }
+      lastTime[e.device] = e.time
       try body(e)
     }
   }
 
-  /// One flat JSON object into an event; nil when it is not one. Keys are
-  /// compared as bytes, and a value becomes a `String` only when the event
-  /// keeps it: the reader runs over millions of lines.
-  static func parse(_ b: UnsafeBufferPointer<UInt8>) -> TimelineEvent? {
+  /// Microseconds as the seconds a trace writes ("12.500000").
+  static func seconds(_ us: Int64) -> String {
+    let sign = us < 0 ? "-" : "", m = us.magnitude
+    let fraction = String(m % 1_000_000)
+    return "\(sign)\(m / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)"
+  }
+
+  /// A time field in seconds as whole microseconds, refused beyond
+  /// `0...maxSeconds` (and NaN, which the range leaves out).
+  static func microseconds(_ seconds: Double, _ field: String) throws -> Int64 {
+    guard seconds >= 0, seconds <= maxSeconds else {
+      throw FieldError(field: field, message: "must be a time between 0 and 9e12 seconds, got \(seconds)")
+    }
+    return Int64((seconds * 1_000_000).rounded())
+  }
+
+  /// A count field as an `Int`, refused unless whole and in `0...maxCount`.
+  static func count(_ value: Double, _ field: String) throws -> Int {
+    guard value >= 0, value <= maxCount, value == value.rounded() else {
+      throw FieldError(field: field, message: "must be a whole number between 0 and \(Int32.max), got \(value)")
+    }
+    return Int(value)
+  }
+
+  /// A memory field in MB: a finite number ≥ 0.
+  static func megabytes(_ value: Double, _ field: String) throws -> Double {
+    guard value >= 0, value.isFinite else {
+      throw FieldError(field: field, message: "must be a finite number of MB ≥ 0, got \(value)")
+    }
+    return value
+  }
+
+  /// One flat JSON object into an event; nil when it is not one, a
+  /// `FieldError` when a number the timeline reads is out of its range.
+  /// Keys are compared as bytes, and a value becomes a `String` only when the
+  /// event keeps it: the reader runs over millions of lines.
+  static func parse(_ b: UnsafeBufferPointer<UInt8>) throws -> TimelineEvent? {
     var i = 0
     func skipSpace() { while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 } }
     /// A string's bytes (without the quotes) and whether it has escapes.
@@ -189,24 +252,24 @@ public struct JSONLTraceReader {
       }
       func string() -> String? { text.flatMap { decode($0.0, escaped: $0.escaped) } }
       switch key.count {
-      case 1 where equals(key, "t"): e.time = Int64(((value ?? 0) * 1_000_000).rounded())
+      case 1 where equals(key, "t"): e.time = try microseconds(value ?? 0, "t")
       case 2 where equals(key, "to"): e.to = string()
       case 2 where equals(key, "vc"): vc = string()
       case 3 where equals(key, "app"): e.app = string()
       case 4 where equals(key, "kind"): kindRange = text?.0
       case 4 where equals(key, "view"): view = string()
-      case 5 where equals(key, "scene"): e.scene = value.map { Int($0) }
-      case 6 where equals(key, "device"): e.device = Int(value ?? 1)
+      case 5 where equals(key, "scene"): e.scene = try value.map { try count($0, "scene") }
+      case 6 where equals(key, "device"): e.device = try count(value ?? 1, "device")
       case 6 where equals(key, "action"): action = string()
       case 6 where equals(key, "reason"): e.reason = string()
       case 6 where equals(key, "detail"): e.detail = string()
-      case 7 where equals(key, "used_mb"): e.usedMB = value
-      case 7 where equals(key, "unsaved"): e.unsaved = value.map { Int($0) }
+      case 7 where equals(key, "used_mb"): e.usedMB = try value.map { try megabytes($0, "used_mb") }
+      case 7 where equals(key, "unsaved"): e.unsaved = try value.map { try count($0, "unsaved") }
       case 8 where equals(key, "callback"): callback = string()
-      case 8 where equals(key, "limit_mb"): e.limitMB = value
-      case 8 where equals(key, "duration"): e.duration = Int64(((value ?? 0) * 1_000_000).rounded())
-      case 9 where equals(key, "jetsam_mb"): e.jetsamMB = value
-      case 10 where equals(key, "warning_mb"): e.warningMB = value
+      case 8 where equals(key, "limit_mb"): e.limitMB = try value.map { try megabytes($0, "limit_mb") }
+      case 8 where equals(key, "duration"): e.duration = try microseconds(value ?? 0, "duration")
+      case 9 where equals(key, "jetsam_mb"): e.jetsamMB = try value.map { try megabytes($0, "jetsam_mb") }
+      case 10 where equals(key, "warning_mb"): e.warningMB = try value.map { try megabytes($0, "warning_mb") }
       case 12 where equals(key, "notification"): notification = string()
       default: break
       }
@@ -217,6 +280,10 @@ public struct JSONLTraceReader {
       break
     }
     guard let k = kindRange else { return nil }
+    // The drawing adds a record's duration to its time: their sum stays in range too.
+    if e.duration > 0, e.time > Int64(maxSeconds * 1_000_000) - e.duration {
+      throw FieldError(field: "duration", message: "ends the record after 9e12 seconds (t \(seconds(e.time)) + duration \(seconds(e.duration)))")
+    }
     if equals(k, "state") { e.kind = .state }
     else if equals(k, "callback") { e.kind = .callback }
     else if equals(k, "notification") { e.kind = .notification }

@@ -15,8 +15,11 @@ extension Lifesim {
         warnings, with "×N" when a mark stands for N events; a memory band with \
         the warning and jetsam levels. Long idle stretches are compressed and \
         shaded, with their length written and the times of their ends on the \
-        axis. The trace is read twice, line by line: memory stays flat however \
-        long it is.
+        axis. The trace is read three times, line by line, and each lane keeps \
+        only where its drawn state changes: memory grows with what the picture \
+        shows, not with the trace's length or the width times the lanes. The \
+        records of each device must come in time order, as lifesim run writes \
+        them.
         """
     )
 
