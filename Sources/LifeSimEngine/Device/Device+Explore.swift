@@ -54,13 +54,15 @@ extension Device {
   /// machine's row in `Machine` finds them); each app's scenes,
   /// unsaved changes, footprint, open background tasks, audio, the order in
   /// which the apps were last used (jetsam's order) with its ties and
-  /// whether the last use is now, its view controllers'
-  /// classes; the screen (front app, lock, interruption,
-  /// switcher, call); the memory level and protected data; the pending
-  /// events that are still valid, by their delay from now, and the timers a
-  /// suspended app holds until it runs again; and the random
-  /// generator's state. It leaves out what cannot change behaviour: the
-  /// clock's absolute value, pids, sequence numbers and the trace.
+  /// whether the last use is now, the callbacks and notifications it
+  /// handles, a prewarm waiting for the tap; its view controllers, views and
+  /// windows (`writeHierarchyFingerprint`); the screen (front app, lock,
+  /// interruption, switcher, call); the memory level and protected data; the
+  /// pending events that are still valid, by their delay from now, and the
+  /// timers a suspended app holds until it runs again; the random
+  /// generator's state; and the policies in force. It leaves out what cannot
+  /// change behaviour: the clock's absolute value, pids, object ids,
+  /// sequence numbers and the trace.
   ///
   /// A pending timer is told apart by what `describe` says of its host token
   /// (the bridge gives the script function's definition, `file:line`); without
@@ -168,13 +170,19 @@ extension Device {
         guard case .appTimer(_, _, let token) = e.action else { continue }
         timer(token)
       }
+      // Which callbacks and notifications reach app code (a step may add a
+      // handler), and what a prewarm or a force-quit left for the next launch.
+      i64(Int64(bitPattern: self[id].handled.bits))
+      i64(Int64(bitPattern: self[id].implemented.bits))
+      i64(Int64(self[id].observed.bits))
+      if let p = self[id].prewarm {
+        u8(1); u8(p.activePrewarmEnvironment ? 1 : 0); u8(p.withoutProtectedData ? 1 : 0)
+      } else {
+        u8(0)
+      }
+      u8(self[id].carriedRestorationActivity == nil ? 0 : 1)
     }
-    for vc in objects.viewControllers where vc.appearance != .deallocated {
-      i64(Int64(vc.app.index))
-      i64(Int64(vc.scene))
-      text(vc.spec.className)
-      u8(vc.hasAppeared ? 1 : 0)
-    }
+    writeHierarchyFingerprint(to: &out)
     i64(Int64(frontmost?.index ?? -1))
     u8(isLocked ? 1 : 0)
     u8(interruption.map { $0.rawValue } ?? .max)
@@ -185,6 +193,7 @@ extension Device {
     u8(memory.level.rawValue)
     u8(protectedData.available ? 1 : 0)
     i64(Int64(bitPattern: random.state))
+    writePolicyFingerprint(to: &out)
     // Pending events still valid, by delay and what they do, in queue order.
     let pending = kernel.queue.unordered
     withUnsafeTemporaryAllocation(of: ScheduledEvent.self, capacity: pending.count) { buffer in
@@ -210,5 +219,97 @@ extension Device {
         i64((e.time - now).microseconds)
       }
     }
+  }
+
+  /// The view controllers and views that are not released, and each app's
+  /// windows: everything of the hierarchy that decides what a later push,
+  /// pop, layout pass or view change does (reference §5, §6). Objects are
+  /// named by their rank among the live ones of their kind (in order of
+  /// creation), not by their ids, which only grow: a pushed and popped view
+  /// controller leaves the same state as before.
+  func writeHierarchyFingerprint<Sink: FingerprintSink>(to out: inout Sink) {
+    let vcs = objects.viewControllers, views = objects.views
+    func u8(_ v: UInt8) { out.append(byte: v) }
+    func i64(_ v: Int64) { out.append(word: v) }
+    func flag(_ b: Bool) { out.append(byte: b ? 1 : 0) }
+    withUnsafeTemporaryAllocation(of: Int32.self, capacity: vcs.count + views.count) { rank in
+      var n: Int32 = 0
+      for k in vcs.indices {
+        rank[k] = vcs[k].appearance == .deallocated ? -1 : n
+        if vcs[k].appearance != .deallocated { n += 1 }
+      }
+      n = 0
+      for k in views.indices {
+        rank[vcs.count + k] = views[k].deallocated ? -1 : n
+        if !views[k].deallocated { n += 1 }
+      }
+      func vc(_ id: ObjectID) { i64(Int64(rank[Int(id.index)])) }
+      func view(_ id: ObjectID) { i64(Int64(rank[vcs.count + Int(id.index)])) }
+      func spec(_ s: ObjectSpec) {
+        out.append(text: s.className)
+        u8(s.creation == .storyboard ? 0 : s.creation == .xib ? 1 : 2)
+        flag(s.overridesLoadView)
+        i64(Int64(bitPattern: s.handled.bits))
+      }
+      for c in vcs where c.appearance != .deallocated {
+        i64(Int64(c.app.index))
+        i64(Int64(c.scene))
+        spec(c.spec)
+        flag(c.hasAppeared); flag(c.created); flag(c.viewLoaded); flag(c.inWindow)
+        switch c.placement {
+        case .stack: u8(0)
+        case .presented(let style):
+          u8(1)
+          u8(style == .fullScreen ? 0 : style == .pageSheet ? 1 : style == .formSheet ? 2 : 3)
+        case .child(let parent): u8(2); vc(parent)
+        }
+        i64(Int64(c.children.count))
+        for child in c.children { vc(child) }
+        i64(Int64(c.subviews.count))
+        for v in c.subviews { view(v) }
+      }
+      u8(.max)
+      for v in views where !v.deallocated {
+        i64(Int64(v.app.index))
+        i64(Int64(v.scene))
+        spec(v.spec)
+        vc(v.owner)
+        if let s = v.superview { view(s) } else { i64(-1) }
+        i64(Int64(v.subviews.count))
+        for sub in v.subviews { view(sub) }
+        flag(v.inWindow); flag(v.needsLayout); flag(v.needsDisplay)
+      }
+      u8(.max)
+      for app in apps {
+        i64(Int64(app.windows.count))
+        for w in app.windows {
+          i64(Int64(w.scene))
+          i64(Int64(w.stack.count))
+          for c in w.stack { vc(c) }
+          i64(Int64(w.presented.count))
+          for c in w.presented { vc(c) }
+          flag(w.shown); flag(w.awaitingDidAppear); flag(w.changing); flag(w.exiting)
+        }
+      }
+      flag(objects.layoutPending)
+    }
+  }
+
+  /// The policies in force (`dev:policy`, which a step may call): what the
+  /// watchdogs, jetsam, the background budget and the layout passes do next.
+  func writePolicyFingerprint<Sink: FingerprintSink>(to out: inout Sink) {
+    let p = policy
+    func time(_ t: SimTime) { out.append(word: t.microseconds) }
+    time(p.backgroundTime); time(p.expirationLead); time(p.backgroundLaunchTime); time(p.protectedDataDelay)
+    time(p.watchdogLaunch); time(p.watchdogBackground); time(p.watchdogTerminate); time(p.watchdogSceneUpdate)
+    out.append(byte: p.backgroundTimeFromHost ? 1 : 0)
+    out.append(byte: p.victimFromHost ? 1 : 0)
+    out.append(byte: p.victimOrder == .bands ? 0 : 1)
+    out.append(word: Int64(bitPattern: p.memoryWarningAt.bitPattern))
+    out.append(word: Int64(bitPattern: p.jetsamAt.bitPattern))
+    out.append(byte: p.reclaimSceneMB == nil ? 0 : 1)
+    out.append(word: Int64(bitPattern: (p.reclaimSceneMB ?? 0).bitPattern))
+    out.append(word: Int64(p.layoutPassesFirst))
+    out.append(word: Int64(p.layoutPassesRevealed))
   }
 }

@@ -256,13 +256,19 @@ extension LuaRuntime {
     }.map(\.name)
   }
 
-  /// What the search compares states by: the engine's fingerprint, with each
+  /// What the search compares states by: the engine's fingerprint of every
+  /// live device, in order of creation (a step, a handler or a timer may act
+  /// on any of them), with each
   /// pending timer named by its function's definition (`file:line`, not the
   /// slot it happens to sit in, which is reused), then the script's
   /// `lifesim.state_key`.
   func exploreFingerprint(on slot: DeviceSlot) throws -> [UInt8] {
     var fp: [UInt8] = []
-    slot.device.appendFingerprint(to: &fp) { token, out in self.appendFunctionOrigin(Int32(token.rawValue), in: slot, to: &out) }
+    devices.forEach { id, s in
+      fp.append(word: Int64(id))
+      s.device.appendFingerprint(to: &fp) { token, out in self.appendFunctionOrigin(Int32(token.rawValue), in: s, to: &out) }
+      appendPolicyFunctions(of: s, to: &fp)
+    }
     try appendStateKey(on: slot, to: &fp)
     return fp
   }
@@ -271,11 +277,27 @@ extension LuaRuntime {
   /// the bytes (what the search keeps of each state, at every step).
   func exploreDigest(on slot: DeviceSlot) throws -> StateDigest {
     var hasher = StateHasher()
-    slot.device.hashFingerprint(into: &hasher) { token, out in
-      self.appendFunctionOrigin(Int32(token.rawValue), in: slot, to: &out)
+    devices.forEach { id, s in
+      hasher.append(word: Int64(id))
+      s.device.hashFingerprint(into: &hasher) { token, out in
+        self.appendFunctionOrigin(Int32(token.rawValue), in: s, to: &out)
+      }
+      appendPolicyFunctions(of: s, to: &hasher)
     }
     try appendStateKey(on: slot, to: &hasher)
     return hasher.digest
+  }
+
+  /// Where the policy functions in force on a device were defined: a step
+  /// may set another (`dev:policy`), which decides what happens next.
+  private func appendPolicyFunctions<Sink: FingerprintSink>(of s: DeviceSlot, to out: inout Sink) {
+    let policy = s.device.policy
+    if policy.backgroundTimeFromHost, let fn = s.policyFunctions["background_time"] {
+      appendFunctionOrigin(fn, in: s, to: &out)
+    }
+    if policy.victimFromHost, let fn = s.policyFunctions["choose_victim"] {
+      appendFunctionOrigin(fn, in: s, to: &out)
+    }
   }
 
   /// Appends where the function in a store slot was defined, read raw

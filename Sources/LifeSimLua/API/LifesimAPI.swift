@@ -253,7 +253,7 @@ extension LuaRuntime {
   /// Only the prelude's `assert` calls it, to show the line that failed.
   func sourceLine() throws -> Int32 {
     let source = try args.string(1)
-    let line = Int(try args.number(2))
+    let line = try args.integer(2)
     guard source.hasPrefix("@"), line > 0, let bytes = try? readFileBytes(String(source.dropFirst())) else {
       lua_pushnil(L)
       return 1

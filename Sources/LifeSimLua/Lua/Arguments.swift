@@ -62,6 +62,16 @@ struct Arguments {
     return x
   }
 
+  /// An integer, as Lua's `luaL_checkinteger` takes it: a number with an
+  /// exact integer value that fits in 64 bits, else Lua's own words.
+  func integer(_ i: Int32) throws -> Int {
+    guard lua_type(L, i) == LUA_TNUMBER else { throw mismatch(i, "number") }
+    var isInteger: Int32 = 0
+    let n = lua_tointegerx(L, i, &isInteger)
+    guard isInteger != 0 else { throw ArgumentError(position: i, message: "number has no integer representation") }
+    return Int(n)
+  }
+
   /// A number of seconds as virtual time.
   func seconds(_ i: Int32, allowNegative: Bool = false) throws -> SimTime {
     let s: Double = try value(i)

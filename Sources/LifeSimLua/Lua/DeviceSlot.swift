@@ -217,6 +217,11 @@ struct DeviceSlots {
   /// The live devices' ids, in order of creation.
   var ids: [Int32] { slots.indices.filter { slots[$0] != nil }.map(Int32.init) }
 
+  /// Each live device with its id, in order of creation (no array made).
+  func forEach(_ body: (Int32, DeviceSlot) throws -> Void) rethrows {
+    for i in slots.indices { if let s = slots[i] { try body(Int32(i), s) } }
+  }
+
   /// The live device made last.
   var newest: DeviceSlot? { slots.last { $0 != nil } ?? nil }
 }

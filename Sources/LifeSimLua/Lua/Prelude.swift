@@ -22,13 +22,17 @@ local rawtype, rawnext, rawget, rawset, rawequal, select, error, pcall =
   type, next, rawget, rawset, rawequal, select, error, pcall
 local raw_tostring, raw_setmetatable, raw_getmetatable = tostring, setmetatable, getmetatable
 local getinfo, debug_getmetatable, debug_setmetatable = debug.getinfo, debug.getmetatable, debug.setmetatable
-local concat, raw_sort, floor = table.concat, table.sort, math.floor
+local concat, raw_sort, floor, math_tointeger = table.concat, table.sort, math.floor, math.tointeger
 local raw_format, raw_load = string.format, load
 -- The library functions the wrappers below call, as fields: an argument error
 -- then names the function as the script knows it ('load', not 'raw_load').
 local library = { load = load, randomseed = math.randomseed, collectgarbage = collectgarbage, rawset = rawset,
                   rawget = rawget }
 local loaded = package.loaded
+-- The host functions the prelude calls, as locals: no function holds the
+-- host table itself.
+local host_write, host_source_line, host_read_module, weak_mode =
+  host.write, host.source_line, host.read_module, host.weak_mode
 
 -- Error objects -------------------------------------------------------------
 local ErrorMT = {
@@ -49,7 +53,7 @@ end
 -- tostring without addresses --------------------------------------------------
 -- Tables, functions and threads get a number in order of first printing, which
 -- is the same in every run of the same script.
-local ids = raw_setmetatable({}, { __mode = "k", [host.weak_mode] = "k" })
+local ids = raw_setmetatable({}, { __mode = "k", [weak_mode] = "k" })
 local next_id = 0
 -- The type name Lua's messages use: the metatable's __name when it is a string.
 local function type_name(v)
@@ -186,7 +190,7 @@ function pairs(t)
   end, t, nil
 end
 
-local next_cache = raw_setmetatable({}, { __mode = "k", [host.weak_mode] = "k" })
+local next_cache = raw_setmetatable({}, { __mode = "k", [weak_mode] = "k" })
 function next(t, k)
   check_table(t, "next")
   t = view_target(t)
@@ -262,7 +266,7 @@ function print(...)
   local n = select("#", ...)
   local parts = {}
   for i = 1, n do parts[i] = tostring_at((select(i, ...)), 3) end
-  host.write(concat(parts, "\t") .. "\n")
+  host_write(concat(parts, "\t") .. "\n")
 end
 
 -- In C (format.c, ls_format): the same checks as a Lua function made, at a
@@ -286,7 +290,7 @@ function assert(v, message, ...)
   if message == nil then
     -- Show the line that failed, as pytest shows the failing expression.
     local info = getinfo(2, "Sl")
-    local line = info and info.currentline and host.source_line(info.source, info.currentline)
+    local line = info and info.currentline and host_source_line(info.source, info.currentline)
     text = line and ("assertion failed: " .. line) or "assertion failed!"
   else
     text = tostring_at(message, 3)
@@ -322,7 +326,7 @@ local function sandbox_require(name)
     error("require '" .. name .. "' is blocked in lifesim's sandbox (no access to the outside world); " ..
           "lifesim run --unsafe allows it", 2)
   end
-  local source, chunkname = host.read_module(name)
+  local source, chunkname = host_read_module(name)
   if not source then error(chunkname, 2) end
   -- A UTF-8 byte-order mark, which Lua's own file loader skips (no newline: lines keep their numbers).
   if source:sub(1, 3) == "\239\187\191" then source = source:sub(4) end
@@ -466,6 +470,102 @@ else
     if modules[name] ~= nil then return modules[name] end
     return sandbox_require(name)
   end
+
+  -- With --unsafe the debug library is the script's, but lifesim's own state
+  -- is not: the upvalues of lifesim's functions (a C function's upvalue says
+  -- which host function it runs, or holds the library function it wraps),
+  -- the locals of their frames (values the host pushed and reads back), the
+  -- registry and the user values of lifesim's objects. The host reads these
+  -- as the types it left there; a script that changed one could crash it.
+  local d, co_running, pack, unpack = debug, coroutine.running, table.pack, table.unpack
+  local d_getupvalue, d_setupvalue, d_upvalueid, d_upvaluejoin =
+    d.getupvalue, d.setupvalue, d.upvalueid, d.upvaluejoin
+  local d_getlocal, d_setlocal, d_getuservalue, d_setuservalue =
+    d.getlocal, d.setlocal, d.getuservalue, d.setuservalue
+  local function private_refused(name, what, level)
+    error("debug." .. name .. ": " .. what .. " are lifesim's own state, which scripts cannot reach " ..
+          "(not even with --unsafe)", level or 3)
+  end
+  -- lifesim's functions: the prelude's and every C function.
+  local function private_function(f)
+    if rawtype(f) ~= "function" then return false end
+    local info = getinfo(f, "S")
+    return info.what == "C" or info.source == "=lifesim"
+  end
+  local function check_function(name, f)
+    if private_function(f) then private_refused(name, "the upvalues of lifesim's functions and of C functions", 4) end
+  end
+  function d.getupvalue(f, n)
+    check_function("getupvalue", f)
+    return d_getupvalue(f, n)
+  end
+  function d.setupvalue(f, n, v)
+    check_function("setupvalue", f)
+    return d_setupvalue(f, n, v)
+  end
+  function d.upvalueid(f, n)
+    check_function("upvalueid", f)
+    return d_upvalueid(f, n)
+  end
+  function d.upvaluejoin(f1, n1, f2, n2)
+    check_function("upvaluejoin", f1)
+    check_function("upvaluejoin", f2)
+    return d_upvaluejoin(f1, n1, f2, n2)
+  end
+  -- getlocal/setlocal([thread,] f, n, ...): f is a function (its parameters'
+  -- names, no frame) or a level. A level of this thread counts from the
+  -- script's frame, one below the wrapper's: the wrapper passes level + 1
+  -- and makes no tail call, which would drop its frame and shift the count.
+  local function frame_call(name, real, ...)
+    local args, n = { ... }, select("#", ...)
+    local co = args[1]
+    if rawtype(co) == "thread" and rawequal(co, (co_running())) then
+      -- This thread's own frames: counted as without the thread.
+      for i = 1, n - 1 do args[i] = args[i + 1] end
+      args[n], n, co = nil, n - 1, nil
+    end
+    local at = rawtype(co) == "thread" and 2 or 1
+    local f = args[at]
+    if rawtype(f) ~= "function" then
+      local level = rawtype(f) == "number" and math_tointeger(f) or nil
+      if level == nil then
+        error("bad argument #" .. at .. " to '" .. name .. "' (a level, an integer, expected; got " ..
+              type_name(f) .. ")", 3)
+      end
+      local info
+      if at == 2 then
+        info = getinfo(co, level, "S")
+      elseif level == 0 then
+        info = { what = "C" }  -- getlocal itself
+      elseif level > 0 then
+        level = level + 2  -- below frame_call and the wrapper: the script's frame is level 1
+        info = getinfo(level, "S")
+      end
+      if info and (info.what == "C" or info.source == "=lifesim") then
+        private_refused(name, "the locals of lifesim's functions and of C functions", 4)
+      end
+      args[at] = level
+    end
+    local r = pack(real(unpack(args, 1, n)))  -- (not a tail call)
+    return unpack(r, 1, r.n)
+  end
+  function d.getlocal(...)
+    local r = pack(frame_call("getlocal", d_getlocal, ...))
+    return unpack(r, 1, r.n)
+  end
+  function d.setlocal(...)
+    local r = pack(frame_call("setlocal", d_setlocal, ...))
+    return unpack(r, 1, r.n)
+  end
+  function d.getregistry() private_refused("getregistry", "the registry's contents") end
+  function d.getuservalue(u, ...)
+    if rawtype(u) == "userdata" then private_refused("getuservalue", "the user values of lifesim's objects") end
+    return d_getuservalue(u, ...)
+  end
+  function d.setuservalue(u, ...)
+    if rawtype(u) == "userdata" then private_refused("setuservalue", "the user values of lifesim's objects") end
+    return d_setuservalue(u, ...)
+  end
 end
 
 _G.lifesim = lifesim
@@ -475,7 +575,7 @@ loaded.lifesim = lifesim
 -- result does not depend on which runs the worker did before.
 local function reset_run(run_seed)
   raw_randomseed(run_seed)
-  ids = raw_setmetatable({}, { __mode = "k", [host.weak_mode] = "k" })
+  ids = raw_setmetatable({}, { __mode = "k", [weak_mode] = "k" })
   next_id = 0
 end
 
