@@ -96,11 +96,6 @@ extension Device {
   @inline(never)
   private func waitsForMainThread(_ effect: ScreenEffect, url: String?, scene: Int32?) throws -> Bool {
     switch effect {
-    // Where the system has already put the app (its own walk there is under
-    // way, or waits), there is nothing more to ask.
-    case .sendToBackground(let id) where isMainThreadBusy(id) && (systemState(id) == .background || systemState(id) == .suspended): break
-    case .walk(.toBackground, let id) where isMainThreadBusy(id) && (systemState(id) == .background || systemState(id) == .suspended): break
-    case .bringForward(let id) where isMainThreadBusy(id) && scene == nil && url == nil && systemState(id) == .active: break
     case .walk(let route, let id) where isMainThreadBusy(id): wait(id, .walk(route, url: url))
     case .sendToBackground(let id) where isMainThreadBusy(id): wait(id, .sendToBackground)
     case .reactivateOnLock(let id) where isMainThreadBusy(id): wait(id, .reactivateOnLock)
