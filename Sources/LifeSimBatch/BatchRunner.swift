@@ -233,9 +233,11 @@ public final class BatchRunner {
     let opened: OpenedOutput
     do {
       opened = try sink.open(header: header, resume: options.resume, force: options.force) { try check($0, in: options.output) }
-      try checkFiles(of: opened.header)
+      try checkFiles(of: opened)
     } catch {
-      sink.close()
+      // A file resumed stays as it was; a new one that could not be started
+      // (and an unfinished file made to replace one) goes.
+      if options.resume { sink.close() } else { sink.discard() }
       throw error
     }
     done = opened.done
@@ -483,11 +485,12 @@ public final class BatchRunner {
   /// experiment reads now: one it read when loading, here again, must be the
   /// same bytes, and one only its runs read is hashed where `require` or
   /// `read_csv` would find it now.
-  private func checkFiles(of found: ResultHeader?) throws {
+  private func checkFiles(of opened: OpenedOutput) throws {
     knownFiles = header.files ?? ReadFiles()
-    writtenHeader = found ?? header
+    // A file from before header lines keeps none: its first line is a row.
+    writtenHeader = opened.existing ? opened.header : header
     recordedFiles = writtenHeader?.files
-    guard let found, let recorded = found.files else { return }
+    guard let found = opened.header, opened.existing, let recorded = found.files else { return }
     for (kind, name, digest) in recorded.all {
       let key = kind == .module ? knownFiles.modules[name] : knownFiles.data[name]
       let what = kind == .module ? "the module '\(name)'" : "the data file '\(name)'"

@@ -50,6 +50,8 @@ struct OpenedOutput {
   /// The runs it already held, and the metric names they fixed (CSV, SQLite).
   var done: Set<Int> = []
   var metrics: [String]?
+  /// Whether the file held rows before (a file resumed).
+  var existing = false
   /// The header of the file resumed (nil when new, or from before header lines).
   var header: ResultHeader?
 }
@@ -140,7 +142,7 @@ final class TextResultSink: ResultSink {
       try writer!.write(header.line(for: format))
       found = header
     }
-    return OpenedOutput(done: done, metrics: format == .csv ? metrics : nil, header: found)
+    return OpenedOutput(done: done, metrics: format == .csv ? metrics : nil, existing: true, header: found)
   }
 
   func write(_ row: ResultRow) throws {

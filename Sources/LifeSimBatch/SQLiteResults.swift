@@ -199,7 +199,7 @@ final class SQLiteResultSink: ResultSink {
       }
       metrics = source.fixedMetrics
       kept = trust.seen.count
-      return OpenedOutput(done: trust.seen, metrics: metrics, header: source.header)
+      return OpenedOutput(done: trust.seen, metrics: metrics, existing: true, header: source.header)
     }
   }
 

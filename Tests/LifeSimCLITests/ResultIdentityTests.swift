@@ -128,5 +128,20 @@ struct ResultIdentityTests {
     let r = try lifesim(["batch", exp, "-o", parts[0], "--resume", "--shard", "0/2", "--quiet"])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stderr.contains("warning: \(parts[0]) does not record the options"), "\(r.stderr)")
+
+    // A file from before header lines (its first line is the columns) is
+    // resumed as it is: no header is put in place of its first line.
+    let bare = dir + "/bare.csv"
+    let whole = try lifesim(["batch", exp, "-o", bare, "--quiet"])
+    #expect(whole.status == 0, "\(whole.stderr)")
+    var lines = contents(bare).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    lines.removeFirst()  // the header line
+    lines.removeLast(2)  // the last row, and the end of the file
+    try (lines.joined(separator: "\n") + "\n").write(toFile: bare, atomically: true, encoding: .utf8)
+    let resumed = try lifesim(["batch", exp, "-o", bare, "--resume", "--quiet"])
+    #expect(resumed.status == 0, "\(resumed.stderr)")
+    let after = contents(bare).split(separator: "\n").map(String.init)
+    #expect(after.first == "run,n,seed,status,v,error", "\(after)")
+    #expect(after.count == 5, "\(after)")
   }
 }
