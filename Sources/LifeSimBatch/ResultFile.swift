@@ -335,12 +335,33 @@ public struct ParsedRow: Sendable {
   }
 }
 
-/// A metric written as text (CSV): a number when it is written as lifesim
-/// writes numbers (`12`, `0.5`, `nan`, `inf`), else a label, so that
-/// `0x8badf00d` or ` 12` stay labels.
+/// A metric written as text (CSV): a number when it is a decimal number
+/// (`12`, `-0.5`, `1.7e308`, `1e999`) or `nan`/`inf` as lifesim writes them,
+/// else a label, so that `0x8badf00d` or ` 12` stay labels.
 func csvMetric(_ text: String) -> JSONScalar {
-  if let x = Double(text), ResultEncoding.number(x) == text { return .number(x) }
+  if let x = Double(text), ResultEncoding.number(x) == text || isDecimal(text) { return .number(x) }
   return .text(text)
+}
+
+/// Sign, digits, an optional fraction and an optional exponent: nothing else
+/// (no hexadecimal, no spaces, no words).
+private func isDecimal(_ text: String) -> Bool {
+  var u = Substring(text).utf8[...]
+  func digits() -> Int {
+    var n = 0
+    while let c = u.first, c >= 0x30, c <= 0x39 { u = u.dropFirst(); n += 1 }
+    return n
+  }
+  if let c = u.first, c == 0x2B || c == 0x2D { u = u.dropFirst() }
+  var n = digits()
+  if u.first == 0x2E { u = u.dropFirst(); n += digits() }
+  guard n > 0 else { return false }
+  if let c = u.first, c == 0x65 || c == 0x45 {
+    u = u.dropFirst()
+    if let c = u.first, c == 0x2B || c == 0x2D { u = u.dropFirst() }
+    guard digits() > 0 else { return false }
+  }
+  return u.isEmpty
 }
 
 /// A parameter's value read as text: the value of the grid (the header's)
