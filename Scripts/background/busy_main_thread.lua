@@ -154,3 +154,30 @@ lifesim.test("the user comes back while the app still saves: it is told in order
     "applicationWillEnterForeground:", "applicationDidBecomeActive:",
   })
 end)
+
+lifesim.test("an action after one whose handler worked comes late, and the trace says how late", function()
+  local dev = lifesim.device{ ios = 17 }
+  local notes = dev:install{ bundle = "com.example.notes" }
+  notes:on("sceneWillResignActive:", function(ctx) ctx:work(3) end)
+  dev:launch(notes)
+  local m = dev:mark()
+  dev:at(4, function() dev:switcher(); dev:kill(notes) end)
+  dev:run()
+  local kills = dev.trace:records{ app = notes, kind = "kill", since = m }
+  assert(#kills == 1 and kills[1].t == 7, "the kill comes when the switcher's action returns, at t=7")
+  lifesim.expect_callbacks(records(dev, nil, "wait", m), {
+    "7 kill, asked of a function due at t=4, waited 3 s: the actions before it ran a handler that worked, and an action returns when its handlers have",
+  })
+end)
+
+lifesim.test("a comeback that waited is not made active behind the switcher", function()
+  local dev = lifesim.device{ ios = 17 }
+  local notes = dev:install{ bundle = "com.example.notes" }
+  notes:on("sceneWillResignActive:", function(ctx) ctx:work(3) end)
+  dev:launch(notes)
+  dev:at(4, function() dev:switcher() end)      -- notes resigns, working until t=7
+  dev:at(5, function() dev:launch(notes) end)   -- the user picks it again: that waits
+  dev:at(6, function() dev:switcher() end)      -- and opens the switcher again
+  dev:run()
+  assert(notes.state == "inactive" and dev.frontmost == notes, notes.state)
+end)

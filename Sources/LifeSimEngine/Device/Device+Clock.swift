@@ -170,7 +170,9 @@ extension Device {
     case .script(let token):
       defer { host?.release(token, on: self) }
       busy = .script
-      defer { busy = nil }
+      let savedDue = scriptDue
+      scriptDue = now
+      defer { busy = nil; scriptDue = savedDue }
       try host?.fire(token, on: self, app: nil)
     case .appTimer(let id, let pid, let token):
       guard self[id].pid == pid else {
@@ -342,11 +344,24 @@ extension Device {
       guard self[id].state.isExecuting else { return }
     default: break
     }
+    // The screen went on while the app was busy: it comes forward only
+    // where it still may be active, and is left inactive where it is on
+    // screen but covered (§3.8).
+    var step = w.step
+    switch step {
+    case .bringForward, .walk(.toActive, _):
+      if frontmost != id {
+        warn("\(describe(step)), asked at t=\(w.asked.shortDescription), not done: another app came to the screen meanwhile", app: id)
+        return
+      }
+      if !screen.isClear { step = .walk(.toInactive, url: nil) }
+    default: break
+    }
     if trace.isEnabled { recordWait(w) }
     let savedAsked = deliveryAskedAt
     deliveryAskedAt = w.watchdog == nil ? nil : w.asked
     defer { deliveryAskedAt = savedAsked }
-    switch w.step {
+    switch step {
     case .event(let event): try process(event)
     case .walk(let route, let url): try walk(route, id, url: url)
     case .sendToBackground: try sendToBackground(id)
@@ -366,20 +381,28 @@ extension Device {
   /// A `wait` record: what waited for the app's main thread, and how long.
   @inline(never)
   private func recordWait(_ w: Waiting) {
+    let what = describe(w.step)
+    let waited = now - w.asked
+    trace.append({ $0.app = w.app; $0.detail = "\(what), asked at t=\(w.asked.shortDescription), waited \(waited.shortDescription) s for the main thread" },
+                 kind: .wait, at: now)
+  }
+
+  private func describe(_ step: Waiting.Step) -> String {
     let what: String
-    switch w.step {
+    switch step {
     case .event(let e):
       if case .appTimer = e.action { what = "an app timer" } else { what = "a background deadline" }
-    case .walk(let route, _): what = "the walk \(route)"
+    case .walk(.toActive, _): what = "becoming active"
+    case .walk(.toInactive, _): what = "resigning active"
+    case .walk(.toBackground, _): what = "leaving the screen"
+    case .walk(.userTerminate, _): what = "termination"
     case .sendToBackground: what = "leaving the screen"
     case .reactivateOnLock: what = "reactivation on lock"
     case .bringForward: what = "coming forward"
     case .deliver(let c): what = c.selector
     case .memoryWarning: what = "a memory warning"
     }
-    let waited = now - w.asked
-    trace.append({ $0.app = w.app; $0.detail = "\(what), asked at t=\(w.asked.shortDescription), waited \(waited.shortDescription) s for the main thread" },
-                 kind: .wait, at: now)
+    return what
   }
 
   /// A handler's work that ended late: another handler's work began inside
@@ -437,7 +460,12 @@ extension Device {
     case .expiration: name = "an expiration handler"
     case .script, .policy: name = "app code"
     }
-    return "during \(name), \((now - f.start).shortDescription) s into \((f.end - f.start).shortDescription) s of work"
+    let length = (f.end - f.start).shortDescription
+    if now > f.end {
+      // Another handler's work, begun inside this one, held it past its end.
+      return "during \(name), whose \(length) s of work another handler held past its end at t=\(f.end.shortDescription)"
+    }
+    return "during \(name), \((now - f.start).shortDescription) s into \(length) s of work"
   }
 }
 
@@ -487,9 +515,21 @@ extension Device {
   func begin(_ action: DeviceAction, as operation: Operation? = nil, app: AppID? = nil, detail: String? = nil,
              checks: () throws -> Void = {}) throws {
     if let busy, busy != .script { try refuseReentrant(operation ?? .action(action), inside: busy) }
+    if let due = scriptDue, now > due { recordLateAction(action, due: due) }
     try checkTrace()
     try checks()
     if trace.isEnabled { recordAction(action, app: app, detail: detail) }
+  }
+
+  /// A `wait` record: an action of a `dev:at` function comes after its time,
+  /// because an action before it ran a handler that worked (§3.8).
+  @inline(never)
+  private func recordLateAction(_ action: DeviceAction, due: SimTime) {
+    scriptDue = now  // one record for each stretch
+    heldByWork += 1
+    trace.append({
+      $0.detail = "\(action), asked of a function due at t=\(due.shortDescription), waited \((now - due).shortDescription) s: the actions before it ran a handler that worked, and an action returns when its handlers have"
+    }, kind: .wait, at: now)
   }
 
   @inline(never)

@@ -41,6 +41,7 @@ public struct DeviceState {
   var deliveryAskedAt: SimTime?
   var heldByWork = 0
   var screenChanges: [Device.ScreenChangeInProgress] = []
+  var scriptDue: SimTime?
 
   /// The stored properties of `Device` besides `state`, which a state leaves
   /// out on purpose (for the test that keeps the list complete).

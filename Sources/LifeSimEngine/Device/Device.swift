@@ -257,6 +257,12 @@ public final class Device {
     _read { yield state.heldByWork }
     _modify { yield &state.heldByWork }
   }
+  /// While a `dev:at` function runs: the time it was due, so an action it
+  /// makes late says so (reference §3.8).
+  var scriptDue: SimTime? {
+    _read { yield state.scriptDue }
+    _modify { yield &state.scriptDue }
+  }
   /// The screen changes under way, innermost last (reference §3.8).
   var screenChanges: [ScreenChangeInProgress] {
     _read { yield state.screenChanges }

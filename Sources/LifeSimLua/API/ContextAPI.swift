@@ -8,7 +8,7 @@ import LifeSimEngine
 // for, and used when none runs it raises (a scoped borrow).
 extension API {
   static let contextRows: [APIRow] = [
-    .method(.context, "work", "ctx:work(seconds)", "The handler takes that long (watchdogs see it).") { try $0.ctxWork() },
+    .method(.context, "work", "ctx:work(seconds)", "The handler takes that long while the device goes on: kills and watchdogs act meanwhile, and what the app is told waits (docs/reference.md §3.8).") { try $0.ctxWork() },
     .method(.context, "after", "ctx:after(seconds, function(ctx) … end)",
             "An app timer; it does not fire while the app is suspended.") { try $0.ctxAfter() },
     .method(.context, "begin_background_task", "local task = ctx:begin_background_task(name [, on_expire])",

@@ -24,9 +24,9 @@ extension LuaRuntime {
       }
       if device.heldByWork > 0 {
         let n = device.heldByWork
-        lines.append("lifesim: note: \(prefix)\(n == 1 ? "one handler's" : "\(n) handlers'") work (ctx:work) ended later than the script asked: "
-                     + "another handler worked inside it and ran past its end, and lifesim runs one handler's code at a time "
-                     + "(the trace's wait records say where; reference §3.8)")
+        lines.append("lifesim: note: \(prefix)\(n == 1 ? "once" : "\(n) times") something was done later than the script asked, "
+                     + "held by a handler's work (ctx:work): lifesim runs one handler's code at a time, and a dev:at function's "
+                     + "action returns when its handlers have (the trace's wait records say what and how long; reference §3.8)")
       }
       guard includingLeftovers else { continue }
       let left = device.leftoverWork
