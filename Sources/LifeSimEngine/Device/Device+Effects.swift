@@ -291,37 +291,78 @@ extension Device {
 
   /// Applies a step of the view controllers' rules (`ViewHierarchy.reduce`)
   /// for an app's view controllers, and its effects, in order.
+  ///
+  /// A step that leads to others (a follow-up, a step along the appearance
+  /// machine, one forwarded to each child) runs each of them to its end
+  /// before the next effect, as a call would; they are kept on a stack of
+  /// their own (`rulesInProgress`), not the thread's, since children and
+  /// their appearance steps nest as deep as a script makes them.
   func run(_ event: ViewControllerEvent, app id: AppID) throws {
-    for effect in objects.reduce(event, facts: viewControllerFacts(id)) {
-      switch effect {
-      case .walk(let kind, let a, let b):
-        // B belongs to the window the change happens in.
-        if let w = self[id].windows.firstIndex(where: { $0.scene == objects[vc: b].scene }) {
-          try change(kind, a: a, b: b, app: id, window: w)
+    let base = rulesInProgress.count
+    defer { rulesInProgress.removeSubrange(base...) }  // after an error, the steps it cut short
+    beginRule(event, app: id)
+    while rulesInProgress.count > base {
+      let top = rulesInProgress.count - 1
+      switch rulesInProgress[top] {
+      case .effects(let effects, let next, let app):
+        guard next < effects.count else {
+          rulesInProgress.removeLast()
+          continue
         }
-      case .create(let vc): try createCallbacks(vc)
-      case .loadView(let vc): try loadViewIfNeeded(vc)
-      case .appear(let vc, let event): try appear(vc, event)
-      case .moveToWindow(let vc, let entering): try moveToWindow(objects.views(under: vc), entering: entering)
-      case .deliver(let callback, let vc): try deliverUI(callback, vc: vc)
-      case .layout(let vc, let passes): try layoutPass(vc, passes: passes)
-      case .deallocViews(let vc): for v in objects.views(under: vc) { try deallocView(v) }
-      case .forwardIsAppearing(let vc):
-        for child in objects[vc: vc].children { try run(.childIsAppearing(child), app: id) }
-      case .deliverView(let callback, let v): try deliverUI(callback, view: v)
-      case .moveSubtree(let v, let entering): try moveToWindow(objects.subtree(v), entering: entering)
-      case .deallocSubtree(let v): for d in objects.subtree(v) { try deallocView(d) }
-      case .took(let edge): coverage.took(.appearance, edge)
-      case .outOfOrder(let vc, let event):
-        throw SimulationError.inconsistent(
-          "\(objects[vc: vc].spec.className) of \(self[id].config.bundle): \(event) while \(objects[vc: vc].appearance) (t=\(now))")
-      case .forwardAppearance(let vc, let event):
-        for child in objects[vc: vc].children { try run(.childAppearance(child, event), app: id) }
-      case .releaseChildren(let vc):
-        for child in objects[vc: vc].children { try run(.released(child), app: id) }
-      case .then(let next):
-        try run(next, app: id)
+        rulesInProgress[top] = .effects(effects, next: next + 1, app: app)
+        try apply(effects[next], app: app)
+      case .children(let children, let next, let step, let app):
+        guard next < children.count else {
+          rulesInProgress.removeLast()
+          continue
+        }
+        rulesInProgress[top] = .children(children, next: next + 1, step: step, app: app)
+        let child = children[next]
+        switch step {
+        case .isAppearing: beginRule(.childIsAppearing(child), app: app)
+        case .appearance(let event): beginRule(.childAppearance(child, event), app: app)
+        case .released: beginRule(.released(child), app: app)
+        }
       }
+    }
+  }
+
+  /// A step of the view controllers' rules starts: its effects wait on the stack.
+  private func beginRule(_ event: ViewControllerEvent, app id: AppID) {
+    rulesInProgress.append(.effects(objects.reduce(event, facts: viewControllerFacts(id)), next: 0, app: id))
+  }
+
+  /// One effect of a step of the view controllers' rules; one that leads to
+  /// further steps puts them on the stack for `run` to take next.
+  private func apply(_ effect: ViewControllerEffect, app id: AppID) throws {
+    switch effect {
+    case .walk(let kind, let a, let b):
+      // B belongs to the window the change happens in.
+      if let w = self[id].windows.firstIndex(where: { $0.scene == objects[vc: b].scene }) {
+        try change(kind, a: a, b: b, app: id, window: w)
+      }
+    case .create(let vc): try createCallbacks(vc)
+    case .loadView(let vc): try loadViewIfNeeded(vc)
+    case .appear(let vc, let event): beginRule(.appearance(vc, event), app: objects[vc: vc].app)
+    case .moveToWindow(let vc, let entering): try moveToWindow(objects.views(under: vc), entering: entering)
+    case .deliver(let callback, let vc): try deliverUI(callback, vc: vc)
+    case .layout(let vc, let passes): try layoutPass(vc, passes: passes)
+    case .deallocViews(let vc): for v in objects.views(under: vc) { try deallocView(v) }
+    case .forwardIsAppearing(let vc):
+      rulesInProgress.append(.children(objects[vc: vc].children, next: 0, step: .isAppearing, app: id))
+    case .deliverView(let callback, let v): try deliverUI(callback, view: v)
+    case .moveSubtree(let v, let entering): try moveToWindow(objects.subtree(v), entering: entering)
+    case .deallocSubtree(let v): for d in objects.subtree(v) { try deallocView(d) }
+    case .took(let edge): coverage.took(.appearance, edge)
+    case .outOfOrder(let vc, let event):
+      throw SimulationError.inconsistent(
+        "\(objects[vc: vc].spec.className) of \(self[id].config.bundle): \(event) while \(objects[vc: vc].appearance) (t=\(now))")
+    case .forwardAppearance(let vc, let event):
+      rulesInProgress.append(.children(objects[vc: vc].children, next: 0, step: .appearance(event), app: id))
+    case .releaseChildren(let vc):
+      rulesInProgress.append(.children(objects[vc: vc].children, next: 0, step: .released, app: id))
+    case .then(let next):
+      beginRule(next, app: id)
     }
   }
 
@@ -474,5 +515,20 @@ extension Device {
     try walk(.toBackground, id)
     // Not when the user brought it back while its code ran: that waits (§3.8).
     if wasForeground && (waiting.isEmpty || systemState(id) != .active) { try settleInBackground(id) }
+  }
+}
+
+/// A step of the view controllers' rules under way (`Device.run(_: ViewControllerEvent, app:)`):
+/// its effects from `next` on, or the children a container forwards a step
+/// to, from `next` on, each as they were when the forwarding began.
+enum ViewControllerRuleFrame {
+  case effects(Effects<ViewControllerEffect>, next: Int, app: AppID)
+  case children([ObjectID], next: Int, step: ForwardedStep, app: AppID)
+
+  /// What a container forwards to each child (§5.6).
+  enum ForwardedStep {
+    case isAppearing
+    case appearance(AppearanceEvent)
+    case released
   }
 }

@@ -47,7 +47,7 @@ public struct DeviceState {
   /// out on purpose (for the test that keeps the list complete).
   public static let unsavedProperties: Set<String> = [
     "profile", "seed", "quirks", "model", "host", "coverage", "trapsOnViolation", "machines", "fixedFacts",
-    "checkpoint", "stepsToCheckpoint",
+    "checkpoint", "stepsToCheckpoint", "rulesInProgress",
   ]
 }
 

@@ -321,13 +321,6 @@ extension Device {
     }
   }
 
-  /// Moves a view controller along its appearance machine, with the edge's
-  /// callbacks before or after the change as the table says, and its
-  /// children after it (§5.3, §5.6; `ViewHierarchy.reduce`).
-  func appear(_ vc: ObjectID, _ event: AppearanceEvent) throws {
-    try run(.appearance(vc, event), app: objects[vc: vc].app)
-  }
-
   /// `passes` layout pairs; in the first, the subviews that need it lay out
   /// (after the view controller's, as Core Animation recurses); then the
   /// subviews that need it draw (§5.3, §6).

@@ -197,6 +197,10 @@ public final class Device {
   public static let maxApps = 10_000
   /// Steps left before the next checkpoint.
   @exclusivity(unchecked) var stepsToCheckpoint = Device.checkpointStride
+  /// The steps of the view controllers' rules being applied, innermost last
+  /// (`run(_: ViewControllerEvent, app:)`): empty between actions, and kept
+  /// here so that a walk allocates nothing once it has grown.
+  @exclusivity(unchecked) var rulesInProgress: [ViewControllerRuleFrame] = []
   /// Steps between two checkpoints: often enough that Ctrl-C stops a loop
   /// at once, rarely enough to cost nothing per event.
   public static let checkpointStride = 256

@@ -555,11 +555,20 @@ extension ViewHierarchy {
   }
 
   /// Walks the views without collecting them: the check runs for every view
-  /// controller of every shown window at each pass that is due.
+  /// controller of every shown window at each pass that is due. A stack of
+  /// its own, not recursion (views nest as deep as a script makes them),
+  /// which allocates only for views that have subviews.
   private func anyNeedsPass(_ views: [ObjectID]) -> Bool {
+    var pending: [ObjectID] = []
     for v in views {
       let view = self[view: v]
-      if view.inWindow && (view.needsLayout || view.needsDisplay) || anyNeedsPass(view.subviews) { return true }
+      if view.inWindow && (view.needsLayout || view.needsDisplay) { return true }
+      pending.append(contentsOf: view.subviews)
+    }
+    while let v = pending.popLast() {
+      let view = self[view: v]
+      if view.inWindow && (view.needsLayout || view.needsDisplay) { return true }
+      pending.append(contentsOf: view.subviews)
     }
     return false
   }

@@ -55,20 +55,26 @@ public struct ViewHierarchy: Sendable {
   /// A view and every view under it, parents first.
   public func subtree(_ v: ObjectID) -> [ObjectID] {
     var result: [ObjectID] = []
-    appendSubtree(v, to: &result)
+    appendSubtrees([v], to: &result)
     return result
   }
 
   /// Every view under a view controller's view, parents first.
   public func views(under vc: ObjectID) -> [ObjectID] {
     var result: [ObjectID] = []
-    for v in self[vc: vc].subviews { appendSubtree(v, to: &result) }
+    appendSubtrees(self[vc: vc].subviews, to: &result)
     return result
   }
 
-  private func appendSubtree(_ v: ObjectID, to result: inout [ObjectID]) {
-    result.append(v)
-    for s in self[view: v].subviews { appendSubtree(s, to: &result) }
+  /// The views of `roots` and every view under them, in order, parents
+  /// first. Walked with a stack of its own, not by recursion: views nest as
+  /// deep as a script makes them, and the thread's stack is small.
+  private func appendSubtrees(_ roots: [ObjectID], to result: inout [ObjectID]) {
+    var pending = Array(roots.reversed())
+    while let v = pending.popLast() {
+      result.append(v)
+      pending.append(contentsOf: self[view: v].subviews.reversed())
+    }
   }
 
   /// The view controllers on screen in a window, parent first: the top one and,
