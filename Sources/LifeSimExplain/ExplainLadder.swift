@@ -21,6 +21,8 @@ public struct ExplainAnswer: Sendable {
   /// Those tried whose search a bound stopped: whether they explain the log
   /// is not known.
   public var quirksCut: [Quirk] = []
+  /// The flags of the bounds that stopped those searches, each once.
+  public var quirksCutBy: [String] = []
   /// Quirks asked for (`--quirk`) that change nothing this search can show:
   /// a scene quirk for an app without scenes, a quirk of a version that is
   /// not this one's.
@@ -35,6 +37,18 @@ public struct ExplainAnswer: Sendable {
   /// stopped there.
   public var askedUnlogged = 0
   public var askedStates: Int?
+  /// The bound the first search stopped at, when that made the narrowed
+  /// search ("--max-states 300", "--max-saved-memory 1024 MB").
+  public var askedBound: String?
+  /// A search stopped at `--max-saved-memory` (this many MB).
+  public var stoppedAtMemory: Int?
+
+  /// Counts a search's states and steps, and notes a stop at the memory bound.
+  mutating func add(_ r: ExplainResult) {
+    states += r.states
+    steps += r.steps
+    if case .savedMemory(let mb) = r.stop { stoppedAtMemory = mb }
+  }
 }
 
 extension ExplainSearch {
@@ -54,12 +68,14 @@ extension ExplainSearch {
   public static func answer(log: ParsedLog, options: ExplainOptions) throws -> ExplainAnswer {
     let first = try ExplainSearch(log: log, options: options)
     let result = first.run()
-    var answer = ExplainAnswer(result: result, options: options, states: result.states, steps: result.steps)
+    var answer = ExplainAnswer(result: result, options: options)
+    answer.add(result)
     answer.askedUnlogged = options.maxUnlogged
     let matter = first.quirksThatMatter
     answer.quirksIdle = options.quirks.members.filter { !matter.contains($0) }
-    if result.explanations.isEmpty, case .maxStates(let m) = result.stop {
-      answer.askedStates = m
+    if result.explanations.isEmpty, let stop = result.stop, stop.stopsWide {
+      if case .maxStates(let m) = stop { answer.askedStates = m }
+      answer.askedBound = stop.bound
       // Most of a bounded search goes on unlogged detours (an overlay, a
       // warning, a push before the log starts) that each line multiplies; a
       // log that shows every step searches far fewer states with none, or,
@@ -69,8 +85,7 @@ extension ExplainSearch {
       var narrow = options
       narrow.maxUnlogged = fewest
       let r = try ExplainSearch(log: log, options: narrow).run()
-      answer.states += r.states
-      answer.steps += r.steps
+      answer.add(r)
       answer.narrowed = fewest
       if r.explanations.isEmpty {
         answer.narrowedResult = r
@@ -91,8 +106,7 @@ extension ExplainSearch {
     wider.windows = true
     wider.appCode = true
     let second = try ExplainSearch(log: log, options: wider).run()
-    answer.states += second.states
-    answer.steps += second.steps
+    answer.add(second)
     if !second.explanations.isEmpty {
       answer.result = second
       answer.options = wider
@@ -104,10 +118,14 @@ extension ExplainSearch {
       var o = options
       o.quirks = QuirkSet([q])
       let r = try ExplainSearch(log: log, options: o).run()
-      answer.states += r.states
-      answer.steps += r.steps
+      answer.add(r)
       answer.quirksTried.append(q)
-      if !r.explanations.isEmpty { answer.quirksExplaining.append(q) } else if !r.searchedAll { answer.quirksCut.append(q) }
+      if !r.explanations.isEmpty {
+        answer.quirksExplaining.append(q)
+      } else if !r.searchedAll {
+        answer.quirksCut.append(q)
+        if let flag = r.stop?.boundFlag, !answer.quirksCutBy.contains(flag) { answer.quirksCutBy.append(flag) }
+      }
     }
     return answer
   }
@@ -122,6 +140,17 @@ extension ExplainSearch {
       case .rootAppearsBeforeActive: return !log.screens.isEmpty
       case .prewarmSkipsLaunchMethods: return device.profile.prewarms
       }
+    }
+  }
+}
+
+extension ExplainStop {
+  /// A bound on how wide the search goes (its states, their memory), which a
+  /// narrower search may stay within.
+  var stopsWide: Bool {
+    switch self {
+    case .maxStates, .savedMemory: return true
+    default: return false
     }
   }
 }

@@ -82,6 +82,9 @@ public struct ExplainReport {
       if let m = result.alternativesCutAtStates {
         out += "other explanations of the same length may be left out: the search stopped at --max-states \(m) "
           + "(a larger --max-states finds them)\n"
+      } else if let mb = result.alternativesCutAtMemory {
+        out += "other explanations of the same length may be left out: the search stopped at --max-saved-memory \(mb) MB "
+          + "(a larger --max-saved-memory finds them)\n"
       } else if result.alternativesCut {
         out += "other explanations of the same length may be left out: the search keeps \(ExplainSearch.ways) ways into each state\n"
       }
@@ -99,8 +102,13 @@ public struct ExplainReport {
     switch result.stop {
     case .depth(let d):
       out += "not explained within --depth \(d) steps (a larger --depth searches further)\n"
-    case .maxStates(let m):
-      out += "not explained within --max-states \(m) distinct states (a larger --max-states searches further"
+    case .maxStates, .savedMemory:
+      if case .maxStates(let m) = result.stop {
+        out += "not explained within --max-states \(m) distinct states (a larger --max-states searches further"
+      } else if case .savedMemory(let mb) = result.stop {
+        out += "not explained within --max-saved-memory \(mb) MB: what the search keeps would hold more "
+          + "(a larger --max-saved-memory searches further"
+      }
       let fewest = timed ? 1 : 0
       if options.maxUnlogged > fewest && !narrowTried {
         out += "; --max-unlogged \(fewest), for a log that shows every step\(timed ? " but the waits between its lines" : ""), "
@@ -121,7 +129,7 @@ public struct ExplainReport {
     // only how far the search got, and nothing of what iOS sends there.
     var bounded = false
     switch result.stop {
-    case .depth, .maxStates: bounded = true
+    case .depth, .maxStates, .savedMemory: bounded = true
     default: break
     }
     if bounded {
@@ -254,19 +262,19 @@ public struct ExplainReport {
   /// quirk explains a log the first search did not.
   public static func notes(_ a: ExplainAnswer) -> [String] {
     var out: [String] = []
+    if let mb = a.stoppedAtMemory {
+      out.append("the search stopped at --max-saved-memory \(mb) MB: what it keeps (its states, the ways into them, "
+                 + "the device states it will expand) would hold more; a larger --max-saved-memory searches further")
+    }
     for q in a.quirksIdle {
       let app = a.result.scenes ? "an app with scenes" : "an app without scenes"
       out.append("--quirk \(q) changes nothing explain can show on iOS \(a.options.ios) for \(app) and this log: "
                  + "\(q.summary) (docs/reference.md \(q.reference))")
     }
     /// "--max-states N" of a search that a bound stopped.
-    func bound(_ r: ExplainResult) -> String? {
-      if case .maxStates(let m) = r.stop { return "--max-states \(m)" }
-      if case .depth(let d) = r.stop { return "--depth \(d)" }
-      return nil
-    }
+    func bound(_ r: ExplainResult) -> String? { r.stop?.bound }
     if let fewest = a.narrowed {
-      let first = "the search with --max-unlogged \(a.askedUnlogged) stopped at --max-states \(a.askedStates ?? 0)"
+      let first = "the search with --max-unlogged \(a.askedUnlogged) stopped at \(a.askedBound ?? "--max-states \(a.askedStates ?? 0)")"
       let steps = fewest == 0 ? "no step that accounts for no line" : "at most \(fewest) step in a row that accounts for no line"
       if let r = a.narrowedResult {
         let reach = r.reached == 0 ? " (it reaches none of the log's lines)" : " (it reaches the first \(r.reached) of the log's lines)"
@@ -303,7 +311,7 @@ public struct ExplainReport {
     if !a.quirksCut.isEmpty {
       out.append("with --quirk \(a.quirksCut.map(\.description).joined(separator: ", ")) the search stopped at its bound, "
                  + "so it is not known whether \(a.quirksCut.count == 1 ? "that quirk explains" : "one of them explains") "
-                 + "the log: a larger --max-states searches further")
+                 + "the log: a larger \((a.quirksCutBy.isEmpty ? ["--max-states"] : a.quirksCutBy).joined(separator: " or ")) searches further")
     }
     let searchedOut = a.quirksTried.filter { !a.quirksCut.contains($0) }
     if !searchedOut.isEmpty && a.quirksExplaining.isEmpty {

@@ -18,6 +18,13 @@ public struct ExplainOptions: Sendable {
   /// The most steps in a row that account for no line of the log: what
   /// keeps the search of a log no sequence explains finite.
   public var maxUnlogged = 3
+  /// Stop when what the search keeps (its states, the ways into them, the
+  /// device states it will expand, the steps it read back) would hold more
+  /// than this, in bytes: `--max-saved-memory`, as `lifesim explore` bounds
+  /// the states it saves.
+  public var maxSavedBytes = ExplainOptions.defaultMaxSavedMB << 20
+  /// `--max-saved-memory` by default, in MB: explore's.
+  public static let defaultMaxSavedMB = 1024
   /// The app's bundle id in the explanation and the script.
   public var bundle = "com.example.app"
   /// The documented variants (reference §8) the device has. With
@@ -82,9 +89,27 @@ public enum ExplainStop: Equatable, Sendable {
   case depth(Int)
   /// The search reached `--max-states`.
   case maxStates(Int)
+  /// What the search keeps reached `--max-saved-memory` (in MB).
+  case savedMemory(Int)
   /// Every sequence with at most `--max-unlogged` steps in a row that
   /// account for no line was tried.
   case maxUnlogged(Int)
+}
+
+extension ExplainStop {
+  /// The bound that stopped the search, as the flag that changes it
+  /// ("--max-states 200000"); nil when no bound did.
+  public var bound: String? {
+    switch self {
+    case .depth(let d): return "--depth \(d)"
+    case .maxStates(let m): return "--max-states \(m)"
+    case .savedMemory(let mb): return "--max-saved-memory \(mb) MB"
+    case .exhausted, .maxUnlogged: return nil
+    }
+  }
+
+  /// The flag alone ("--max-states").
+  public var boundFlag: String? { bound.map { String($0.split(separator: " ")[0]) } }
 }
 
 /// The answer: explanations, shortest first, or where the log parts from the model.
@@ -116,6 +141,8 @@ public struct ExplainResult: Sendable {
   /// The search found explanations, then stopped at `--max-states` (this
   /// many) in the same step: others of the same length may be left out.
   public var alternativesCutAtStates: Int?
+  /// The same, stopped at `--max-saved-memory` (this many MB).
+  public var alternativesCutAtMemory: Int?
 }
 
 /// The breadth-first search from a log to the steps that produce it.
@@ -344,6 +371,8 @@ public final class ExplainSearch {
     var transitions: [Move: Transition?] = [:]
     var nodesOf: [StateDigest: Int] = [start: 1]
     var states: [StateDigest: DeviceState] = [start: device.saveState()]
+    // What all these hold, estimated as they grow, against --max-saved-memory.
+    var held = Self.nodeBytes + states[start]!.approximateBytes
     var deviceAt: StateDigest? = start
     var idleCut = false
     var level = [0]
@@ -402,7 +431,7 @@ public final class ExplainSearch {
         let state = states[node.device]!
         let keeps = nodesOf[node.device, default: 0] > 1
         // Expanded: a state no other node has had is not needed again.
-        if !keeps { states[node.device] = nil }
+        if !keeps, let dropped = states.removeValue(forKey: node.device) { held -= dropped.approximateBytes }
         var steps = actions
         var remaining: Int64?
         if node.k > 0, let g = gap(node.k) {
@@ -425,11 +454,11 @@ public final class ExplainSearch {
             taken = known
           } else {
             guard let made = take(step, from: state) else {
-              if keeps { transitions[move] = .some(nil) }
+              if keeps { transitions[move] = .some(nil); held += Self.transitionBytes(nil) }
               deviceAt = nil
               continue
             }
-            if keeps { transitions[move] = made }
+            if keeps { transitions[move] = made; held += Self.transitionBytes(made) }
             deviceAt = made.to
             taken = made
           }
@@ -483,7 +512,7 @@ public final class ExplainSearch {
             if let known = transitions[move] { return known }
             let made = take(acting, from: state)
             deviceAt = made?.to
-            if keeps { transitions[move] = .some(made) }
+            if keeps { transitions[move] = .some(made); held += Self.transitionBytes(made) }
             return made
           }
           if node.k == 0 {
@@ -538,12 +567,21 @@ public final class ExplainSearch {
                 // A way the answer tells apart from none already kept (the
                 // same step before, as the answer names it) is no other way.
                 if nodes[seen].parents.contains(where: { $0.tellsTheSame(as: edge) }) {
-                } else if nodes[seen].parents.count < Self.ways { nodes[seen].parents.append(edge) } else { nodes[seen].waysCut = true }
+                } else if nodes[seen].parents.count < Self.ways {
+                  nodes[seen].parents.append(edge)
+                  held += Self.edgeBytes(edge)
+                } else {
+                  nodes[seen].waysCut = true
+                }
               }
               continue
             }
             guard nodes.count < maxStates else {
               result.stop = .maxStates(maxStates)
+              break search
+            }
+            guard held <= options.maxSavedBytes else {
+              result.stop = .savedMemory(options.maxSavedBytes >> 20)
               break search
             }
             visited[digest] = nodes.count
@@ -555,11 +593,14 @@ public final class ExplainSearch {
                 _ = take(step, from: state)
                 deviceAt = taken.to
               }
-              states[taken.to] = device.saveState()
+              let saved = device.saveState()
+              states[taken.to] = saved
+              held += saved.approximateBytes
             }
             nodesOf[taken.to, default: 0] += 1
             nodes.append(Node(device: taken.to, k: k, last: last, sinceMatched: sinceMatched,
                               idle: idle, depth: depth, parents: [edge]))
+            held += Self.nodeBytes + Self.edgeBytes(edge)
             if k < n { next.append(nodes.count - 1) }
           }
         }
@@ -596,6 +637,9 @@ public final class ExplainSearch {
       if case .maxStates(let m) = result.stop, result.explanations.count <= options.alternatives {
         result.alternativesCutAtStates = m
       }
+      if case .savedMemory(let mb) = result.stop, result.explanations.count <= options.alternatives {
+        result.alternativesCutAtMemory = mb
+      }
       result.stop = nil
     } else {
       result.reached = best
@@ -605,6 +649,22 @@ public final class ExplainSearch {
       result.neverSent = best < n && !sent[log.events[best].symbol]
     }
     return result
+  }
+
+  // What the search's structures hold, for --max-saved-memory: each entry's
+  // size and a heap block's header, rounded up as the allocator does.
+  static let blockBytes = 64
+  /// A node, its entries in `visited` and `nodesOf`, and its list of ways in.
+  static let nodeBytes = MemoryLayout<Node>.stride + 2 * (MemoryLayout<StateDigest>.stride + 16) + blockBytes
+  /// A way into a node, with the kinds it names before and after the log.
+  static func edgeBytes(_ e: Edge) -> Int {
+    MemoryLayout<Edge>.stride + (e.before.isEmpty ? 0 : blockBytes + 8 * e.before.count)
+      + (e.after.isEmpty ? 0 : blockBytes + 8 * e.after.count)
+  }
+  /// A step read back (`transitions`), with its marks.
+  static func transitionBytes(_ t: Transition?) -> Int {
+    MemoryLayout<Move>.stride + MemoryLayout<Transition?>.stride + 16
+      + (t.map { $0.marks.isEmpty ? 0 : blockBytes + $0.marks.count * MemoryLayout<Mark>.stride } ?? 0)
   }
 
   /// Whether the step makes sense now: ending a call is for a call, ending

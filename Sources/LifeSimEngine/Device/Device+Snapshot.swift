@@ -67,3 +67,25 @@ extension Device {
     state.trace.budget?.add(state.trace.bytesKept - kept)
   }
 }
+
+extension DeviceState {
+  /// About how many bytes a saved state holds, counting each of its arrays as
+  /// its own (a saved state shares them with the device until either is
+  /// written, so this is at least what it keeps alive once the device moves
+  /// on): what a search that keeps states counts against its memory bound.
+  /// The trace counts the chunk of records of the step that made the state;
+  /// the chunks before are shared with the states before.
+  public var approximateBytes: Int {
+    let arrayHeader = 32
+    var n = MemoryLayout<DeviceState>.stride + 16 * MemoryLayout<TraceRecord>.stride + arrayHeader
+    n += processes.apps.count * (MemoryLayout<App>.stride + 4 * arrayHeader) + arrayHeader
+    for app in processes.apps {
+      n += app.scenes.count * MemoryLayout<Scene>.stride + app.windows.count * MemoryLayout<Window>.stride
+        + app.tasks.count * MemoryLayout<BackgroundTask>.stride + app.parkedTimers.count * MemoryLayout<ScheduledEvent>.stride
+    }
+    n += objects.viewControllers.count * (MemoryLayout<ViewController>.stride + arrayHeader) + arrayHeader
+    n += objects.views.count * (MemoryLayout<View>.stride + arrayHeader) + arrayHeader
+    n += kernel.pendingCount * MemoryLayout<ScheduledEvent>.stride + arrayHeader
+    return n
+  }
+}

@@ -77,6 +77,10 @@ extension Lifesim {
     @Option(parsing: .unconditional, help: ArgumentHelp("The most steps in a row that account for no line of the log.", valueName: "N"))
     var maxUnlogged: Int = 3
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Stop when what the search keeps would hold more than this, in MB.", valueName: "MB"))
+    var maxSavedMemory: Int = ExplainOptions.defaultMaxSavedMB
+
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the explanation as a Lua script that lifesim run passes.", valueName: "file"))
     var output: String?
 
@@ -101,6 +105,9 @@ extension Lifesim {
       if alternatives < 0 || alternatives > 100 { throw ValidationError("--alternatives must be between 0 and 100") }
       if let maxStates, maxStates < 1 { throw ValidationError("--max-states must be ≥ 1") }
       if maxUnlogged < 0 || maxUnlogged > 100 { throw ValidationError("--max-unlogged must be between 0 and 100") }
+      if maxSavedMemory < 1 || maxSavedMemory > 1 << 30 {
+        throw ValidationError("--max-saved-memory must be between 1 and 1073741824 MB")
+      }
       if let format, format != .sentry, sentryStates != nil {
         throw ValidationError("--sentry-states reads Sentry breadcrumbs; --format \(format.rawValue) has none")
       }
@@ -136,6 +143,7 @@ extension Lifesim {
       options.alternatives = alternatives
       options.maxStates = maxStates
       options.maxUnlogged = maxUnlogged
+      options.maxSavedBytes = maxSavedMemory << 20
       options.quirks = QuirkSet(quirks.compactMap(Quirk.init(name:)))
       let answer = try ExplainSearch.answer(log: parsed, options: options)
       let result = answer.result
