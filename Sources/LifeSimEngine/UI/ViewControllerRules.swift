@@ -559,7 +559,7 @@ extension ViewHierarchy {
   /// its own, not recursion (views nest as deep as a script makes them),
   /// which allocates only for views that have subviews.
   private func anyNeedsPass(_ views: [ObjectID]) -> Bool {
-    var pending: [ObjectID] = []
+    var pending = [ObjectID]()  // no effects here: the views left to look at
     for v in views {
       let view = self[view: v]
       if view.inWindow && (view.needsLayout || view.needsDisplay) { return true }
