@@ -673,6 +673,9 @@ public final class ExplainSearch {
     switch step.kind {
     case .endCall: return device.interruption == .call
     case .endInterrupt: return device.interruption != nil && device.interruption != .call
+    // Swiped away in the switcher: an app with a card there, one the user
+    // opened (a prewarm or an intent run in the background shows none).
+    case .kill: return device[app].hasSwitcherCard
     // Another window is one beside a session the app has: with none, it is a launch.
     case .openScene: return (1..<ExplainAlphabet.windows).contains(device[app].scenes.count)
     case .closeScene(let n): return n <= device[app].scenes.count
@@ -696,10 +699,13 @@ public final class ExplainSearch {
     return h.digest
   }
 
-  /// The device's fingerprint now.
+  /// The device's fingerprint now, and whether the app has a card in the
+  /// switcher, which decides whether the search may kill it there
+  /// (`applies`) though nothing the device does depends on it.
   func fingerprint() -> StateDigest {
     var h = StateHasher()
     device.hashFingerprint(into: &h)
+    h.append(byte: device[app].hasSwitcherCard ? 1 : 0)
     return h.digest
   }
 

@@ -697,16 +697,28 @@ public enum LogReader {
         if let v = data["screen"], !(v is String) { notString("ui.lifecycle data.screen", n, v) }
         if let screen = data["screen"] as? String, !screen.isEmpty {
           // The text is shown; the kind's name keeps the class as logged.
-          text += " " + shownClass(screen)
+          let shown = classShown(screen)
+          text += " " + shown.text
           symbol = LogSymbol(name: "ui.lifecycle " + screen, atoms: [.screen(screen)])
-          if screens.insert(screen).inserted { log.screens.append(screen) }
+          if screens.insert(screen).inserted {
+            log.screens.append(screen)
+            if shown.cut {
+              log.notes.append("breadcrumb \(n): the screen \(shownName(screen)) makes a class name longer than a "
+                               + "script's may be (\(nameMaxBytes) bytes): the answer and its script name its class by "
+                               + "its first bytes, its length and a hash of all of it")
+            }
+          }
         }
       default: break
       }
       guard let symbol else { log.ignored += 1; continue }
       var time: Int64?
       if let t = o["timestamp"] {
-        if let s = t as? String {
+        if isJSONBoolean(t) {
+          // Foundation hands `true` over as a number that reads as 1.
+          throw LogReadError(description: "breadcrumb \(n): timestamp \(jsonShown(t)) is not a time: neither ISO 8601 "
+                             + "(2024-03-01T10:00:00.000Z) nor seconds since 1970")
+        } else if let s = t as? String {
           do {
             let stamp = try Timestamp.leading(s)
             time = stamp?.micros
@@ -788,6 +800,13 @@ public enum LogReader {
     bytes.withUnsafeBufferPointer { find(pattern, in: $0) }
   }
 
+  /// Whether a value JSONSerialization read is `true` or `false`, which it
+  /// gives as a number that `as? Double` reads as 1 or 0.
+  static func isJSONBoolean(_ value: Any) -> Bool {
+    guard let n = value as? NSNumber else { return value is Bool }
+    return String(cString: n.objCType) == "c"
+  }
+
   /// A JSON value as a message shows it, short: `9.9`, `true`, `null`, `{"a":1}`.
   static func jsonShown(_ value: Any) -> String {
     guard let data = try? JSONSerialization.data(withJSONObject: [value], options: [.sortedKeys]) else { return "no JSON value" }
@@ -795,12 +814,56 @@ public enum LogReader {
     return text.utf8.count <= 40 ? text : String(decoding: text.utf8.prefix(40), as: UTF8.self) + "…"
   }
 
-  /// A class name as explain shows it and as its script names the class: as
-  /// logged, or, if it holds a control character (which would break the
-  /// line it is shown on, and which no class name in a script may hold),
-  /// as `shownName` writes it: quoted, escaped.
-  public static func shownClass(_ name: String) -> String {
-    hasControls(name) ? shownName(name) : name
+  /// A class name as explain shows it and as its script names the class.
+  /// As logged when that is one line of printable text that holds no
+  /// backslash, does not start with a quote and fits a script's class name
+  /// (`nameMaxBytes`). Else between single quotes, escaped (`\\`, `\'`,
+  /// `\n`, `\r`, `\t`, `\0`, `\x1b`, `\u{9b}`), since a script's class name
+  /// holds no control character; and, past `nameMaxBytes`, cut where a
+  /// character starts and followed by the name's length and a hash of all
+  /// of it: `'Name…' (5000 bytes, #0123456789abcdef)`. Two names never give
+  /// one class: a name as logged holds no backslash and starts with no
+  /// quote; an escaped one always does both; a cut one has its length and
+  /// hash after the quote that ends it (one with the same bytes before the
+  /// cut, length and 64-bit hash is the only collision).
+  public static func shownClass(_ name: String) -> String { classShown(name).text }
+
+  /// `shownClass`, and whether it is cut.
+  static func classShown(_ name: String) -> (text: String, cut: Bool) {
+    let plain = !hasControls(name) && !name.utf8.contains(UInt8(ascii: "\\")) && !name.hasPrefix("'")
+    if plain && name.utf8.count <= nameMaxBytes { return (name, false) }
+    var pieces: [String] = []
+    for u in name.unicodeScalars {
+      switch u.value {
+      case 0x5C: pieces.append("\\\\")
+      case 0x27: pieces.append("\\'")
+      case 0: pieces.append("\\0")
+      case 0x0A: pieces.append("\\n")
+      case 0x0D: pieces.append("\\r")
+      case 0x09: pieces.append("\\t")
+      case 0..<0x20, 0x7F: pieces.append("\\x" + hex2(u.value))
+      case 0x80..<0xA0: pieces.append("\\u{" + hex2(u.value) + "}")
+      default: pieces.append(String(u))
+      }
+    }
+    let whole = "'" + pieces.joined() + "'"
+    if whole.utf8.count <= nameMaxBytes { return (whole, false) }
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, of every byte
+    for b in name.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+    let hex = String(hash, radix: 16)
+    let tail = "…' (\(name.utf8.count) bytes, #\(String(repeating: "0", count: 16 - hex.count) + hex))"
+    var out = "'"
+    for piece in pieces {
+      if out.utf8.count + piece.utf8.count + tail.utf8.count > nameMaxBytes { break }
+      out += piece
+    }
+    return (out + tail, true)
+  }
+
+  /// Two hex digits.
+  private static func hex2(_ v: UInt32) -> String {
+    let digits = Array("0123456789abcdef")
+    return String(digits[Int(v >> 4) & 15]) + String(digits[Int(v) & 15])
   }
 
   /// Whether `text` holds a C0 or C1 control character or DEL.

@@ -66,10 +66,10 @@ struct ExplainBoundsNamedTests {
       applicationWillResignActive(_:)
       applicationDidEnterBackground(_:)
       """
-    let cut = try Self.answer(log, maxStates: 20, alternatives: 3)
-    #expect(cut.result.alternativesCutAtStates == 20)
+    let cut = try Self.answer(log, maxStates: 18, alternatives: 3)
+    #expect(cut.result.alternativesCutAtStates == 18)
     let text = ExplainReport(log: try LogReader.read(log), answer: cut).text
-    #expect(text.contains("other explanations of the same length may be left out: the search stopped at --max-states 20 "
+    #expect(text.contains("other explanations of the same length may be left out: the search stopped at --max-states 18 "
                           + "(a larger --max-states finds them)\n"), "\(text)")
     let all = try Self.answer(log, maxStates: 200_000, alternatives: 3)
     #expect(all.result.alternativesCutAtStates == nil && all.result.explanations.count > cut.result.explanations.count)

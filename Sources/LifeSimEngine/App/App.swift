@@ -55,6 +55,8 @@ public struct App: Sendable {
   /// Whether the app has the `audio` background mode, read once at install.
   public let audioMode: Bool
   /// After a user force-quit: no background launch until the user opens the app (§2.6).
+  /// The app has a card in the switcher (`BackgroundTime.inSwitcher`, §2.6).
+  public var hasSwitcherCard: Bool { background.inSwitcher }
   public internal(set) var backgroundLaunchBlocked: Bool {
     get { background.launchBlocked }
     set { background.launchBlocked = newValue }

@@ -20,6 +20,10 @@ public struct BackgroundTime: Equatable, Sendable {
   /// The user force-quit the app and has not opened it since: no background
   /// launch (§2.6).
   public var launchBlocked: Bool
+  /// The app has a card in the switcher: the user opened it, and has not
+  /// swiped it away since (§2.6). A launch the user did not see (a prewarm,
+  /// an App Intent run in the background, a background launch) makes none.
+  public var inSwitcher = false
   /// The background tasks open in this process (§3.4), in the order they
   /// began: their ids rise, as the device numbers them.
   public internal(set) var tasks: [BackgroundTask]
@@ -73,6 +77,7 @@ public struct BackgroundTime: Equatable, Sendable {
   /// calls directly on every return to the foreground.
   public mutating func opened() {
     launchBlocked = false
+    inSwitcher = true
   }
 
   /// A deadline scheduled for `pid` in `epoch` still applies to a process
@@ -171,6 +176,7 @@ public struct BackgroundTime: Equatable, Sendable {
     case .forceQuit:
       // §2.6: in all cases, until the user opens the app.
       launchBlocked = true
+      inSwitcher = false
       return Effects()
 
     case .userOpened:

@@ -1,6 +1,11 @@
 /// The most of a name a message quotes, in bytes (see `shownName`).
 public let shownNameMaxBytes = 200
 
+/// The longest name a script may hand the host (a bundle id, a class name, a
+/// task or action name), in bytes: the bridge refuses a longer one, and
+/// `lifesim explain` cuts a class name it writes to fit.
+public let nameMaxBytes = 4096
+
 /// A name as a message quotes it, the one way every layer does: between
 /// single quotes, its control characters escaped (`\0`, `\n`, `\r`, `\t`, the
 /// other C0 ones and DEL as `\x1b`, C1 ones as `\u{9b}`), so that the message

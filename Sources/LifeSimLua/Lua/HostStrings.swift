@@ -11,7 +11,7 @@ import LifeSimEngine
 
 extension LuaRuntime {
   /// The longest name the host takes, in bytes.
-  static let maxNameBytes = 4096
+  static let maxNameBytes = nameMaxBytes
   /// The longest text a `dev:log` or a `print` record holds, in bytes.
   static let maxTextBytes = 1 << 20
 }
