@@ -43,7 +43,7 @@ public struct App: Sendable {
   public internal(set) var lastUsed: SimTime = .zero
   /// Scene model: the app's open scene sessions, connected or not, in order of
   /// creation. A session closed by the user or discarded by a force-quit leaves.
-  public internal(set) var scenes: [Scene] = []
+  public internal(set) var scenes = SceneList()
   /// Scene model: sessions discarded while the app could not hear of it, to be
   /// reported by `application:didDiscardSceneSessions:` at the next launch (§2.6 c).
   public internal(set) var discardedSessions: [Int32] = []
@@ -138,13 +138,11 @@ public struct App: Sendable {
 
   /// The index in `scenes` of session `number`, if it is open.
   public func sceneIndex(_ number: Int32) -> Int? {
-    scenes.firstIndex { $0.number == number }
+    scenes.index(of: number)
   }
 
   /// The scene a tap on the icon brings forward: the one brought forward last.
-  public var focusScene: Int32? {
-    scenes.max { $0.lastForward < $1.lastForward }?.number
-  }
+  public var focusScene: Int32? { scenes.focus }
 }
 
 /// The process table: every installed app, and the totals the engine reads

@@ -61,6 +61,13 @@ public enum SceneRules {
     }
   }
 
+  /// What the scenes imply, from how many are in each connected state: the
+  /// fold of `implied(_:and:)` over them, in any order.
+  @inline(__always)
+  public static func implied(active: Int, inactive: Int, background: Int) -> AppState? {
+    active > 0 ? .active : inactive > 0 ? .inactive : background > 0 ? .background : nil
+  }
+
   /// `follow`, given what the scenes imply (`implied(_:and:)` folded over them).
   /// Inlined into the device's one caller, which runs it on every scene change.
   @inline(__always)

@@ -30,6 +30,7 @@ extension Device {
       expect(app.parkedTimers.isEmpty || app.state == .suspended,
                    "\(where_): parked timers while \(app.state)", &found)
       checkScenes(app, where_, &found)
+      found += app.scenes.violations().map { "\(where_): \($0)" }
       checkWindows(app, where_, &found)
       expect(app.tasks.isEmpty || app.state.isExecuting, "\(where_): open tasks while \(app.state)", &found)
       expect(app.state != .suspended || !isHeld(app.id),

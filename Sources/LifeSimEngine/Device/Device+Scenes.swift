@@ -101,7 +101,19 @@ extension Device {
     case .toActive:
       try bringSceneForward(scene, of: id, url: url)
       self[id].background.opened()  // §2.6: the user opened the app
-    case .toBackground, .toInactive, .userTerminate:
+    case .toBackground, .toInactive:
+      // Only scenes on screen have a step to take (`SceneRoutes`). By index:
+      // a loop holding the list while its scenes change would copy it.
+      var j = 0
+      while j < self[id].scenes.onScreen.count {
+        let number = self[id].scenes.onScreen[j]
+        if let k = self[id].sceneIndex(number) {
+          for event in SceneRoutes.events(route, from: self[id].scenes[k].state) { try apply(event, scene: number, of: id) }
+        }
+        // A scene that went to the background left the list: the next one took its place.
+        if j < self[id].scenes.onScreen.count && self[id].scenes.onScreen[j] == number { j += 1 }
+      }
+    case .userTerminate:
       // By index: a loop holding the array while its scenes change would copy it.
       var i = 0
       while i < self[id].scenes.count {
@@ -126,11 +138,15 @@ extension Device {
       if event == .activate {
         // Another window of the app on screen gives way to this one.
         var j = 0
-        while j < self[id].scenes.count {
-          let other = self[id].scenes[j]
-          j += 1
-          guard other.number != number && other.state.isForeground else { continue }
-          for e in SceneRoutes.events(.toBackground, from: other.state) { try apply(e, scene: other.number, of: id) }
+        while j < self[id].scenes.onScreen.count {
+          let other = self[id].scenes.onScreen[j]
+          guard other != number, let k = self[id].sceneIndex(other) else {
+            j += 1
+            continue
+          }
+          // The scene leaves the list as it goes: the next one takes its place.
+          for e in SceneRoutes.events(.toBackground, from: self[id].scenes[k].state) { try apply(e, scene: other, of: id) }
+          if j < self[id].scenes.onScreen.count && self[id].scenes.onScreen[j] == other { j += 1 }
         }
         // §2.7: a scene that connects finds the URL in its connection options;
         // one that was connected gets scene:openURLContexts: before activation.
@@ -227,10 +243,10 @@ extension Device {
     default: return true
     }
     // Posted unless another scene keeps the app where it was.
-    for i in self[id].scenes.indices where self[id].scenes[i].number != scene && needs(self[id].scenes[i].state) {
-      return false
-    }
-    return true
+    let own = self[id].sceneIndex(scene).map { needs(self[id].scenes[$0].state) ? 1 : 0 } ?? 0
+    let active = needs(.foregroundActive) ? self[id].scenes.count(in: .foregroundActive) : 0
+    let inactive = needs(.foregroundInactive) ? self[id].scenes.count(in: .foregroundInactive) : 0
+    return active + inactive - own == 0
   }
 
   /// Sets a scene's state with a `state` record that names the scene.
@@ -247,8 +263,9 @@ extension Device {
   private func followScenes(_ id: AppID) throws {
     let state = self[id].state
     guard state.isExecuting else { return }
-    var implied: AppState?
-    for i in self[id].scenes.indices { implied = SceneRules.implied(implied, and: self[id].scenes[i].state) }
+    let implied = SceneRules.implied(active: self[id].scenes.count(in: .foregroundActive),
+                                     inactive: self[id].scenes.count(in: .foregroundInactive),
+                                     background: self[id].scenes.count(in: .background))
     if let step = SceneRules.follow(state, implied: implied, table: machines.scene) { try run(step, for: id) }
   }
 

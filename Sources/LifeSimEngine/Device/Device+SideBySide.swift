@@ -21,7 +21,7 @@ extension Device {
                                        ios: profile.version)
       }
       guard frontmost == id, interruption == nil, !isSwitcherOpen,
-            self[id].scenes.contains(where: { $0.state == .foregroundActive }) else {
+            self[id].scenes.count(in: .foregroundActive) > 0 else {
         throw SimulationError.invalidAction(.action(.openScene), .noActiveWindowToOpenBeside(app: self[id].config.bundle))
       }
     }

@@ -329,10 +329,11 @@ extension Device {
       try deliverUI(.viewWillLayoutSubviews, vc: vc)
       try deliverUI(.viewDidLayoutSubviews, vc: vc)
       if pass == 0 {
-        for v in objects.views(under: vc) where objects.takesLayout(v) { try deliverUI(.layoutSubviews, view: v) }
+        for v in objects.passViews(vc) where objects.takesLayout(v) { try deliverUI(.layoutSubviews, view: v) }
       }
     }
-    for v in objects.views(under: vc) where objects.takesDisplay(v) { try deliverUI(.drawRect, view: v) }
+    for v in objects.passViews(vc) where objects.takesDisplay(v) { try deliverUI(.drawRect, view: v) }
+    objects.pruneMarked(vc)
   }
 
   /// `willMoveToWindow:` for every view, then `didMoveToWindow` for every view,

@@ -135,6 +135,10 @@ public struct ViewController: Sendable {
   public internal(set) var children: [ObjectID] = []
   /// The subviews of its view, in order.
   public internal(set) var subviews: [ObjectID] = []
+  /// Views under it marked for the next layout and display pass, in the order
+  /// they were marked: the pass visits these, not the whole tree, so that a
+  /// view added to a large hierarchy costs the same as one added to an empty one.
+  var marked: [ObjectID] = []
 
   /// Its trace identity.
   var ref: ObjectRef { ObjectRef(isView: false, classIndex: classIndex, instance: instance) }
@@ -153,6 +157,13 @@ public struct View: Sendable {
   public let superview: ObjectID?
   /// The scene number of its window (0 in the app-delegate model).
   let scene: Int32
+  /// How many views are between it and its view controller's view (0 for one
+  /// added to the view controller's view).
+  let depth: Int32
+  /// When it joined its superview, among all views: siblings are in this order.
+  var attached: Int64 = 0
+  /// It is in its owner's `marked` list.
+  var isMarked = false
   public internal(set) var subviews: [ObjectID] = []
   /// It is in a window now (`willMoveToWindow:` / `didMoveToWindow` bracket changes).
   public internal(set) var inWindow = false

@@ -240,9 +240,7 @@ extension ViewHierarchy {
     case .viewMoves(let v):
       return Effects(.deliverView(.willMoveToSuperview, v), .then(.viewAttaches(v)))
     case .viewAttaches(let v):
-      if let s = self[view: v].superview { self[view: s].subviews.append(v) } else {
-        self[vc: self[view: v].owner].subviews.append(v)
-      }
+      attach(v)
       return Effects(.deliverView(.didMoveToSuperview, v), .then(.viewJoins(v)))
     case .viewJoins(let v):
       // `layoutSubviews` and `drawRect:` come at the next pass, not now.
@@ -267,7 +265,10 @@ extension ViewHierarchy {
       return facts.viewWillTransitionToSize ? Effects(.deliver(.viewWillTransitionToSize, vc)) : Effects()
     case .boundsChanged(let vc):
       // Its subviews' bounds change too: they lay out in the pass.
-      for v in views(under: vc) where self[view: v].inWindow { self[view: v].needsLayout = true }
+      for v in views(under: vc) where self[view: v].inWindow {
+        self[view: v].needsLayout = true
+        mark(v)
+      }
       return Effects(.layout(vc, passes: 1))
     case .memoryWarning(let vc, let onScreen):
       if onScreen { return Effects(.deliver(.viewControllerDidReceiveMemoryWarning, vc)) }
@@ -550,27 +551,87 @@ extension ViewHierarchy {
   /// A view controller in a window gets a pass of its own at the next
   /// run-loop turn when a view under it in the window needs layout or
   /// display: one added, moved into the window, or resized since the last (§6).
+  /// Only the marked views are looked at (`ViewController.marked`).
   public func needsLayoutPass(_ vc: ObjectID) -> Bool {
-    self[vc: vc].inWindow && anyNeedsPass(self[vc: vc].subviews)
+    guard self[vc: vc].inWindow else { return false }
+    for v in self[vc: vc].marked where takesPass(v) { return true }
+    return false
   }
 
-  /// Walks the views without collecting them: the check runs for every view
-  /// controller of every shown window at each pass that is due. A stack of
-  /// its own, not recursion (views nest as deep as a script makes them),
-  /// which allocates only for views that have subviews.
-  private func anyNeedsPass(_ views: [ObjectID]) -> Bool {
-    var pending = [ObjectID]()  // no effects here: the views left to look at
-    for v in views {
-      let view = self[view: v]
-      if view.inWindow && (view.needsLayout || view.needsDisplay) { return true }
-      pending.append(contentsOf: view.subviews)
+  /// In a window, not released, and marked for layout or display.
+  private func takesPass(_ v: ObjectID) -> Bool {
+    let view = self[view: v]
+    return view.inWindow && !view.deallocated && (view.needsLayout || view.needsDisplay)
+  }
+
+  /// Puts a view on its owner's list for the next pass (once).
+  mutating func mark(_ v: ObjectID) {
+    guard !self[view: v].isMarked else { return }
+    self[view: v].isMarked = true
+    self[vc: self[view: v].owner].marked.append(v)
+  }
+
+  /// The views under a view controller that the pass visits now, parents
+  /// first and siblings in order, as a walk of the whole tree would meet them
+  /// (§6). Sorting the marked views costs about their number times their
+  /// depth; when that is more than walking every view, the tree is walked.
+  public func passViews(_ vc: ObjectID) -> [ObjectID] {
+    let marked = self[vc: vc].marked
+    var result = [ObjectID]()  // no effects here: the views of one pass
+    result.reserveCapacity(marked.count)
+    var cost = 0
+    for v in marked where takesPass(v) {
+      result.append(v)
+      cost += Int(self[view: v].depth) + 1
     }
-    while let v = pending.popLast() {
-      let view = self[view: v]
-      if view.inWindow && (view.needsLayout || view.needsDisplay) { return true }
-      pending.append(contentsOf: view.subviews)
+    guard result.count > 1 else { return result }
+    let log = Int.bitWidth - result.count.leadingZeroBitCount
+    if cost.multipliedReportingOverflow(by: log).partialValue > views.count {
+      return views(under: vc).filter { takesPass($0) }
     }
-    return false
+    result.sort { precedes($0, $1) }
+    return result
+  }
+
+  /// Whether `a` comes before `b` in a walk of their view controller's tree,
+  /// parents first (both are under the same view controller).
+  private func precedes(_ a: ObjectID, _ b: ObjectID) -> Bool {
+    var a = a, b = b
+    guard a != b else { return false }
+    while self[view: a].depth > self[view: b].depth {
+      guard let up = self[view: a].superview else { break }
+      if up == b { return false }  // b holds a
+      a = up
+    }
+    while self[view: b].depth > self[view: a].depth {
+      guard let up = self[view: b].superview else { break }
+      if up == a { return true }  // a holds b
+      b = up
+    }
+    while self[view: a].superview != self[view: b].superview,
+          let upA = self[view: a].superview, let upB = self[view: b].superview {
+      a = upA
+      b = upB
+    }
+    return self[view: a].attached < self[view: b].attached
+  }
+
+  /// After a pass: the views still owed one stay on the list. One that left
+  /// the window is marked again when it comes back (`movesToWindow`).
+  mutating func pruneMarked(_ vc: ObjectID) {
+    var marked = [ObjectID]()
+    swap(&marked, &self[vc: vc].marked)  // taken out, so that trimming it copies nothing
+    var kept = 0
+    for v in marked {
+      if takesPass(v) {
+        marked[kept] = v
+        kept += 1
+      } else {
+        self[view: v].isMarked = false
+      }
+    }
+    marked.removeLast(marked.count - kept)
+    self[vc: vc].marked = marked
   }
 
   /// Whether a view lays out in this pass: in a window and marked since the
@@ -593,7 +654,10 @@ extension ViewHierarchy {
   /// `didMoveToWindow`; one that enters lays out at the next pass (§6).
   public mutating func movesToWindow(_ v: ObjectID, entering: Bool) {
     self[view: v].inWindow = entering
-    if entering { self[view: v].needsLayout = true }
+    if entering {
+      self[view: v].needsLayout = true
+      mark(v)
+    }
   }
 }
 

@@ -13,6 +13,8 @@ public struct ViewHierarchy: Sendable {
   private var instanceCounts: [Int64: Int32] = [:]
   /// A view entered a window and waits for the next layout and display pass.
   var layoutPending = false
+  /// Views attached so far (`View.attached`).
+  private var attachCount: Int64 = 0
 
   public init() {}
 
@@ -40,8 +42,9 @@ public struct ViewHierarchy: Sendable {
   mutating func makeView(_ spec: ObjectSpec, classIndex: Int32, owner: ObjectID, superview: ObjectID?) -> ObjectID {
     let id = ObjectID(views.count)
     let app = self[vc: owner].app
+    let depth = superview.map { self[view: $0].depth + 1 } ?? 0
     views.append(View(id: id, app: app, spec: spec, classIndex: classIndex, instance: nextInstance(app, classIndex),
-                      owner: owner, superview: superview, scene: self[vc: owner].scene))
+                      owner: owner, superview: superview, scene: self[vc: owner].scene, depth: depth))
     return id
   }
 
@@ -74,6 +77,15 @@ public struct ViewHierarchy: Sendable {
     while let v = pending.popLast() {
       result.append(v)
       pending.append(contentsOf: self[view: v].subviews.reversed())
+    }
+  }
+
+  /// A view joins its superview (or its view controller's view), last of its siblings.
+  mutating func attach(_ v: ObjectID) {
+    attachCount += 1
+    self[view: v].attached = attachCount
+    if let s = self[view: v].superview { self[view: s].subviews.append(v) } else {
+      self[vc: self[view: v].owner].subviews.append(v)
     }
   }
 
