@@ -36,6 +36,7 @@ struct ExplainRoundTripCLITests {
     "Scripts/modern/side_by_side.lua": windows,
     "Scripts/modern/restoration.lua": restoration,
     "Scripts/background/busy_main_thread.lua": busy,
+    "Scripts/background_tasks/scheduler.lua": noTrace,
   ]
 
   static let noTrace = "lifesim run prints no trace: its devices live inside lifesim.test or an experiment, or it makes none"

@@ -23,6 +23,10 @@ public enum FuzzAction: Sendable {
   /// The rows of the table the fuzzer never draws, and why.
   public static let notDrawn: [DeviceAction: String] = [
     .mark: "not a user's action: a position in the trace",
+    .runTask: "BGTaskScheduler: the fuzzer's apps register no launch handlers, so no request is pending",
+    .expireTask: "BGTaskScheduler: the fuzzer's apps run no tasks",
+    .charging: "a condition only BGTaskScheduler reads, which the fuzzer's apps do not use",
+    .network: "a condition only BGTaskScheduler reads, which the fuzzer's apps do not use",
   ]
 
   /// The action of the table it is; nil for `advance`.

@@ -237,6 +237,17 @@ struct BridgeSafetyTests {
         walk({ ctx = true, task = true })
       end)
       other:launch(worker)
+      -- A BGTaskScheduler task exists only while it runs: walk its rows in
+      -- its launch handler, on a third device.
+      local third = lifesim.device{ ios = 17, debugger = true }
+      local fetcher = third:install{ bundle = "f", background_modes = { "fetch" }, background_tasks = { "f.r" } }
+      fetcher:register_task("f.r", function(_, task)
+        R.bgtask = task
+        walk({ bgtask = true })
+      end)
+      fetcher:on("sceneDidBecomeActive:", function(ctx) ctx:submit_task{ id = "f.r", kind = "refresh", earliest = 3600 } end)
+      third:launch(fetcher)
+      third:run_task(fetcher, "f.r")
       out(calls)
       for _, r in ipairs(rows) do
         if not walked[r[3]] then out("not called: " .. r[3]) end

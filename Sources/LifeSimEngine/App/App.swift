@@ -10,6 +10,8 @@ public struct AppConfig: Sendable {
   public var backgroundModes: [String]
   /// Resident memory in MB.
   public var footprintMB: Double
+  /// `BGTaskSchedulerPermittedIdentifiers` (reference §3.5).
+  public var backgroundTasks: [String] = []
   /// The root view controller and how it is made; nil gives an app with no
   /// view controllers.
   public var root: ObjectSpec?
@@ -44,6 +46,8 @@ public struct App: Sendable {
   /// Scene model: the app's open scene sessions, connected or not, in order of
   /// creation. A session closed by the user or discarded by a force-quit leaves.
   public internal(set) var scenes = SceneList()
+  /// It has scene sessions.
+  public var hasScenes: Bool { !scenes.isEmpty }
   /// Scene model: sessions discarded while the app could not hear of it, to be
   /// reported by `application:didDiscardSceneSessions:` at the next launch (§2.6 c).
   public internal(set) var discardedSessions: [Int32] = []
@@ -112,6 +116,9 @@ public struct App: Sendable {
   /// what tells a handler that never ran (`Device.unreachableHandlers`).
   public internal(set) var delivered = CallbackSet()
 
+  /// BGTaskScheduler: registrations, pending requests, running tasks (§3.5).
+  public internal(set) var bgTasks: BGTaskBook
+
   /// Timers that came due while the process was suspended (reference §0 "Timers").
   var parkedTimers: [ScheduledEvent] = []
 
@@ -120,6 +127,7 @@ public struct App: Sendable {
     self.config = config
     self.model = model
     audioMode = config.backgroundModes.contains("audio")
+    bgTasks = BGTaskBook(permitted: config.backgroundTasks)
   }
 
   /// The jetsam band of the process (reference §4): audio 12, foreground 10,
@@ -167,9 +175,25 @@ public struct ProcessTable: Sendable {
 
   public init() {}
 
+  /// The app in place, by address in the table's storage. Not `_read`:
+  /// a debug build's `_read` yields a copy of the app made in the accessor's
+  /// own frame, and Swift 6.0 finishes copying a field of several words out
+  /// of it after the access ended, reading freed memory (it crashed batch
+  /// workers under `ulimit -v`, where freed memory is unmapped). The storage
+  /// does not move during an access: apps are added only between actions.
   public subscript(id: AppID) -> App {
-    _read { yield apps[Int(id.index)] }
-    _modify { yield &apps[Int(id.index)] }
+    unsafeAddress { address(of: id) }
+    unsafeMutableAddress { mutableAddress(of: id) }
+  }
+
+  /// Where app `id` is in the storage (see the subscript).
+  func address(of id: AppID) -> UnsafePointer<App> {
+    apps.withUnsafeBufferPointer { UnsafePointer($0.baseAddress!) } + Int(id.index)
+  }
+
+  /// Where app `id` is, in storage made unique first (see the subscript).
+  mutating func mutableAddress(of id: AppID) -> UnsafeMutablePointer<App> {
+    apps.withUnsafeMutableBufferPointer { $0.baseAddress! } + Int(id.index)
   }
 
   /// Adds an app; the caller has checked that its bundle is new.

@@ -22,6 +22,10 @@ public struct SceneList: RandomAccessCollection, Sendable, Equatable {
 
   public var startIndex: Int { 0 }
   public var endIndex: Int { items.count }
+  // Concrete, not Collection's generic defaults: those take the list by
+  // copy, and `self[id].scenes.isEmpty` should read one word in place.
+  public var isEmpty: Bool { items.isEmpty }
+  public var count: Int { items.count }
 
   public subscript(i: Int) -> Scene {
     get { items[i] }

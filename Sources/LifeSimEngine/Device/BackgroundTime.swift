@@ -24,6 +24,9 @@ public struct BackgroundTime: Equatable, Sendable {
   /// swiped it away since (§2.6). A launch the user did not see (a prewarm,
   /// an App Intent run in the background, a background launch) makes none.
   public var inSwitcher = false
+  /// A BGTaskScheduler task runs in the process (§3.5): it holds the
+  /// process as an open background task does.
+  public internal(set) var heldByScheduler = false
   /// The background tasks open in this process (§3.4), in the order they
   /// began: their ids rise, as the device numbers them.
   public internal(set) var tasks: [BackgroundTask]
@@ -46,7 +49,7 @@ public struct BackgroundTime: Equatable, Sendable {
   /// audio, or a background launch's window (§0 "Suspension").
   public func isHeld(_ facts: BackgroundFacts) -> Bool { isHeld(audioMode: facts.audioMode) }
   public func isHeld(audioMode: Bool) -> Bool {
-    !tasks.isEmpty || holdsAudio(audioMode: audioMode) || launchEnd != nil
+    !tasks.isEmpty || holdsAudio(audioMode: audioMode) || launchEnd != nil || heldByScheduler
   }
 
   /// The open task numbered `id`, if it is open.
@@ -288,6 +291,7 @@ public struct BackgroundTime: Equatable, Sendable {
     }
     tasks.removeAll()
     playingAudio = false
+    heldByScheduler = false
     left()
     return Effects()
   }

@@ -19,6 +19,7 @@ public enum DeviceAction: UInt8, CaseIterable, Sendable, CustomStringConvertible
   case push, pop, popGesture, present, dismiss, dismissGesture, rotate, addView, removeView
   case endCall, openNotification, notify, addChild, removeFromParent
   case prewarm, runIntent
+  case runTask, expireTask, charging, network
 
   /// The table. Rows are made once, in case order (`ActionRow.table`).
   var definition: ActionRow {
@@ -101,6 +102,16 @@ public enum DeviceAction: UInt8, CaseIterable, Sendable, CustomStringConvertible
     case .runIntent:
       return R(self, "run_intent", arguments: .app, reads: .more,
                summary: "iOS 16+: Shortcuts or Siri runs an App Intent; without opens_app the app runs in the background with no scene.")
+    case .runTask:
+      return R(self, "run_task", arguments: .app, reads: .more,
+               summary: "A pending BGTaskScheduler request runs now, as the debugger's _simulateLaunchForTaskWithIdentifier: does.")
+    case .expireTask:
+      return R(self, "expire_task", arguments: .app, reads: .more,
+               summary: "A running BGTaskScheduler task expires now, as the debugger's _simulateExpirationForTaskWithIdentifier: does.")
+    case .charging:
+      return R(self, "charging", reads: .more, summary: "The device is on external power, or not (what processing tasks may require).")
+    case .network:
+      return R(self, "network", reads: .more, summary: "The device has a network connection, or not (what processing tasks may require).")
     }
   }
 
@@ -215,6 +226,7 @@ extension Device {
   public func launch(_ id: AppID, url: String? = nil) throws {
     try begin(url == nil ? .launch : .openURL, as: .action(.launch), app: id, detail: url) { try requireUnlocked(.action(.launch)) }
     try run(.bringToFront(id), url: url)
+    scheduleTasksThatMayRun()  // §3.5: a force-quit app's refresh tasks run again once the user opens it
     try settle()
   }
 
@@ -238,6 +250,7 @@ extension Device {
       if isLocked { throw SimulationError.invalidAction(.action(.lock), .alreadyLocked) }
     }
     try run(.lock)
+    scheduleTasksThatMayRun()  // §3.5: the device is idle
     try settle()
   }
 
@@ -247,6 +260,7 @@ extension Device {
       guard isLocked else { throw SimulationError.invalidAction(.action(.unlock), .notLocked) }
     }
     try run(.unlock)
+    try expireProcessingTasks()  // §3.5: the user starts using the device
     try settle()
   }
 
@@ -384,7 +398,7 @@ extension Device {
   /// The app whose code runs now, if any.
   public var runningApp: AppID? {
     switch busy {
-    case .callback(let id, _), .notification(let id, _), .appTimer(let id), .expiration(let id): return id
+    case .callback(let id, _), .notification(let id, _), .appTimer(let id), .expiration(let id), .taskLaunch(let id): return id
     case .script, .policy, nil: return nil
     }
   }

@@ -202,6 +202,14 @@ extension Device {
         return
       }
       try run(.due(what, pid: pid, epoch: epoch), for: id)
+    case .bgTask(let id, let number, let what):
+      // §3.8: the launch and expiration handlers run on the app's code's
+      // thread; the kill at the end of the grace does not wait.
+      if what != .graceEnds, !workFrames.isEmpty, isMainThreadBusy(id) {
+        wait(id, .event(event))
+        return
+      }
+      try taskEvent(id, number: number, what)
     case .device(.memoryCheck, _):
       try checkMemory()
     case .device(.protectedDataLock, let epoch):
@@ -391,7 +399,11 @@ extension Device {
     let what: String
     switch step {
     case .event(let e):
-      if case .appTimer = e.action { what = "an app timer" } else { what = "a background deadline" }
+      switch e.action {
+      case .appTimer: what = "an app timer"
+      case .bgTask: what = "a background task's launch or expiration"
+      default: what = "a background deadline"
+      }
     case .walk(.toActive, _): what = "becoming active"
     case .walk(.toInactive, _): what = "resigning active"
     case .walk(.toBackground, _): what = "leaving the screen"
@@ -457,6 +469,7 @@ extension Device {
     case .callback(_, let c): name = c.selector
     case .notification(_, let n): name = n.name
     case .appTimer: name = "an app timer"
+    case .taskLaunch: name = "a background task's launch handler"
     case .expiration: name = "an expiration handler"
     case .script, .policy: name = "app code"
     }
@@ -558,6 +571,7 @@ extension Device {
     case .notification(let id, let n): return .observer(app: self[id].config.bundle, notification: n.name)
     case .appTimer(let id): return .appTimer(app: self[id].config.bundle)
     case .expiration(let id): return .expiration(app: self[id].config.bundle)
+    case .taskLaunch(let id): return .taskLaunch(app: self[id].config.bundle)
     case .script: return .scheduled
     case .policy(let kind): return .policy(kind.rawValue)
     }

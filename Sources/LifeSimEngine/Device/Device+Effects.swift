@@ -433,6 +433,7 @@ extension Device {
     }
     self[id].unsaved = 0
     self[id].prewarm = nil
+    tasksEnded(id)
     watchdogs.processEnded(id)
     dropWaiting(of: id, pid: pid)
     scheduleMemoryCheck()

@@ -181,6 +181,22 @@ extension Device {
         u8(0)
       }
       u8(self[id].carriedRestorationActivity == nil ? 0 : 1)
+      // BGTaskScheduler (§3.5): what the app registered, submitted and runs.
+      if taskConditions.anySubmitted || !self[id].bgTasks.registered.isEmpty {
+        let book = self[id].bgTasks
+        i64(Int64(book.registeredEveryLaunch.count)); for r in book.registeredEveryLaunch { text(r) }
+        i64(Int64(book.registeredInProcess.count)); for r in book.registeredInProcess { text(r) }
+        i64(Int64(book.pending.count))
+        for r in book.pending {
+          text(r.identifier); u8(r.kind.rawValue); i64((r.earliest - now).microseconds)
+          u8(r.requiresPower ? 1 : 0); u8(r.requiresNetwork ? 1 : 0)
+        }
+        i64(Int64(book.running.count))
+        for r in book.running { text(r.identifier); u8(r.kind.rawValue); u8(r.expired ? 1 : 0) }
+      }
+    }
+    if taskConditions.anySubmitted {
+      u8(taskConditions.charging ? 1 : 0); u8(taskConditions.network ? 1 : 0)
     }
     writeHierarchyFingerprint(to: &out)
     i64(Int64(frontmost?.index ?? -1))
@@ -215,6 +231,8 @@ extension Device {
           u8(3); i64(Int64(app.index)); u8(event.rawValue)
         case .device(let event, _):
           u8(4); u8(event.rawValue)
+        case .bgTask(let app, let number, let event):
+          u8(5); i64(Int64(app.index)); i64(Int64(number)); u8(event.rawValue)
         }
         i64((e.time - now).microseconds)
       }

@@ -31,6 +31,8 @@ extension Device {
                    "\(where_): parked timers while \(app.state)", &found)
       checkScenes(app, where_, &found)
       found += app.scenes.violations().map { "\(where_): \($0)" }
+      found += app.bgTasks.violations().map { "\(where_): \($0)" }
+      expect(app.bgTasks.running.isEmpty || app.state.isExecuting, "\(where_): BGTaskScheduler tasks running while \(app.state)", &found)
       checkWindows(app, where_, &found)
       expect(app.tasks.isEmpty || app.state.isExecuting, "\(where_): open tasks while \(app.state)", &found)
       expect(app.state != .suspended || !isHeld(app.id),

@@ -80,7 +80,7 @@ extension Device {
     if from == .suspended { requeueParkedTimers(id) }
     if to == .active || from == .active { self[id].lastUsed = now }
     if (to == .inactive || to == .active) && (from == .background || from == .suspended) { leftBackground(id) }
-    return SceneRules.processChanged(to: to, hasScenes: !self[id].scenes.isEmpty)
+    return SceneRules.processChanged(to: to, hasScenes: self[id].hasScenes)
   }
 
   /// Walks an app-delegate app along a route: the events of `Routes`, each

@@ -42,6 +42,7 @@ public struct DeviceState {
   var heldByWork = 0
   var screenChanges: [Device.ScreenChangeInProgress] = []
   var scriptDue: SimTime?
+  var taskConditions = TaskConditions()
 
   /// The stored properties of `Device` besides `state`, which a state leaves
   /// out on purpose (for the test that keeps the list complete).

@@ -267,6 +267,11 @@ public final class Device {
     _read { yield state.scriptDue }
     _modify { yield &state.scriptDue }
   }
+  /// What BGTaskScheduler's conditions read: power and network (reference §3.5).
+  public internal(set) var taskConditions: TaskConditions {
+    _read { yield state.taskConditions }
+    _modify { yield &state.taskConditions }
+  }
   /// The screen changes under way, innermost last (reference §3.8).
   var screenChanges: [ScreenChangeInProgress] {
     _read { yield state.screenChanges }
@@ -341,6 +346,8 @@ public final class Device {
     case notification(AppID, AppNotification)
     case appTimer(AppID)
     case expiration(AppID)
+    /// A BGTaskScheduler task's launch handler (reference §3.5).
+    case taskLaunch(AppID)
     case script
     /// A host policy deciding for the engine in the middle of a cascade
     /// (`background_time`, `choose_victim`): nothing may change the device
@@ -402,8 +409,9 @@ public final class Device {
     // Borrowed and in place: `self[id].state` and `self[id].unsaved += 1` must
     // not copy the whole app (its arrays and strings) out and back, as a plain
     // get and set would.
-    _read { yield state.processes[id] }
-    _modify { yield &state.processes[id] }
+    // By address, as `ProcessTable`'s subscript says why.
+    unsafeAddress { state.processes.address(of: id) }
+    unsafeMutableAddress { state.processes.mutableAddress(of: id) }
   }
 
   /// Registers a script handler, so the engine calls the host for it.

@@ -19,6 +19,17 @@ public protocol DeviceHost: AnyObject {
   func backgroundTime(for app: AppID, on device: Device) throws -> SimTime
   /// The `choose_victim` policy (asked only when the script set one): one of `candidates`.
   func chooseVictim(_ candidates: [VictimCandidate], on device: Device) throws -> AppID
+  /// Runs the launch handler the app registered for a BGTaskScheduler task (reference §3.5).
+  func launchTask(_ run: BGTaskRun, app: AppID, on device: Device) throws
+  /// Runs a BGTaskScheduler task's expiration handler; false when it has none.
+  func expireTask(_ run: BGTaskRun, app: AppID, on device: Device) throws -> Bool
+}
+
+extension DeviceHost {
+  /// A host that registers no launch handlers: nothing runs.
+  public func launchTask(_ run: BGTaskRun, app: AppID, on device: Device) throws {}
+  /// A host with no expiration handlers.
+  public func expireTask(_ run: BGTaskRun, app: AppID, on device: Device) throws -> Bool { false }
 }
 
 /// One callback being delivered to an app. Plain values only, so that a

@@ -11,13 +11,15 @@ public enum Operation: Hashable, Sendable, CustomStringConvertible {
   case advance, run, after
   // What app code does while it runs.
   case work, appTimer, beginBackgroundTask, playAudio, allocate, release, markDirty, save, finishBackgroundLaunch
+  // BGTaskScheduler, from app code (reference §3.5).
+  case registerTask, submitTask
   // Workloads.
   case drive, replay
 
   /// Every operation: each action, then the others.
   public static let allCases: [Operation] = DeviceAction.allCases.map { .action($0) } + [
     .install, .loadView, .advance, .run, .after, .work, .appTimer, .beginBackgroundTask, .playAudio, .allocate,
-    .release, .markDirty, .save, .finishBackgroundLaunch, .drive, .replay,
+    .release, .markDirty, .save, .finishBackgroundLaunch, .registerTask, .submitTask, .drive, .replay,
   ]
 
   public var description: String {
@@ -37,6 +39,8 @@ public enum Operation: Hashable, Sendable, CustomStringConvertible {
     case .markDirty: return "markDirty"
     case .save: return "save"
     case .finishBackgroundLaunch: return "finishBackgroundLaunch"
+    case .registerTask: return "registerTask"
+    case .submitTask: return "submitTask"
     case .drive: return "drive"
     case .replay: return "replay"
     }
@@ -132,6 +136,8 @@ public enum Activity: Equatable, Sendable, CustomStringConvertible {
   case appTimer(app: String)
   /// A background task's expiration handler.
   case expiration(app: String)
+  /// A BGTaskScheduler task's launch handler.
+  case taskLaunch(app: String)
   /// A function the host scheduled on the device's clock.
   case scheduled
   /// The clock itself: `advance` or `run`.
@@ -145,6 +151,7 @@ public enum Activity: Equatable, Sendable, CustomStringConvertible {
     case .observer(let app, let name): return "an observer (\(app) \(name))"
     case .appTimer(let app): return "an app timer (\(app))"
     case .expiration(let app): return "an expiration handler (\(app))"
+    case .taskLaunch(let app): return "a background task's launch handler (\(app))"
     case .scheduled: return "a scheduled function"
     case .clock: return "advance or run"
     case .policy(let name): return "a policy (\(name))"
@@ -176,6 +183,8 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
   case noRootViewController(Operation, app: String)
   /// A background event for an app without the background mode it needs.
   case missingBackgroundMode(Operation, app: String, mode: String)
+  /// BGTaskScheduler refused (reference §3.5), in the words iOS uses.
+  case backgroundTaskRefused(Operation, app: String, BGTaskRefusal)
   /// A multi-window operation on an app-delegate app: `sceneless` says it was
   /// installed without scenes on an OS that has them.
   case noScenes(Operation, app: String, sceneless: Bool, ios: Int)
@@ -219,7 +228,8 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
   public var isRefusal: Bool {
     switch self {
     case .invalidAction, .locked, .interruptionShowing, .notExecuting, .outsideAppCode, .noRootViewController,
-         .missingBackgroundMode, .noScenes, .reentrant, .duplicateBundle, .clockRange, .pastHorizon:
+         .missingBackgroundMode, .backgroundTaskRefused, .noScenes, .reentrant, .duplicateBundle, .clockRange,
+         .pastHorizon:
       return true
     case .replayRow(_, let inner):
       return inner.isRefusal
@@ -248,6 +258,8 @@ public enum SimulationError: Error, Equatable, CustomStringConvertible {
       return "\(op): \(app) has no root view controller"
     case .missingBackgroundMode(let op, let app, let mode):
       return "\(op): \(app) has no '\(mode)' background mode"
+    case .backgroundTaskRefused(let op, let app, let why):
+      return "\(op): \(app): \(why)"
     case .noScenes(let op, let app, let sceneless, let ios):
       return "\(op): \(app) uses the app-delegate model (\(sceneless ? "installed without scenes" : "iOS \(ios) has no scenes"))"
     case .illegalTransition(let app, let from, let event, let t):

@@ -21,6 +21,9 @@ public enum EventAction: Equatable, Sendable {
   case process(AppID, pid: Int32, epoch: UInt32, ProcessEvent)
   /// A device-wide OS event; `epoch` voids it when the situation changed.
   case device(DeviceEvent, epoch: UInt32)
+  /// A BGTaskScheduler event of one request or task (reference §3.5),
+  /// by its number: a replaced, cancelled or completed one finds nothing.
+  case bgTask(AppID, number: Int32, BGTaskEvent)
 }
 
 /// OS deadlines of one process (reference §3.4, §2.8).

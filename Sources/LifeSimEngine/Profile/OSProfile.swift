@@ -153,6 +153,9 @@ public struct OSProfile: Sendable, Equatable {
   /// App Intents (Shortcuts, Siri) run an app's intents from iOS 16 (§2.13).
   public var hasAppIntents: Bool { version >= 16 }
 
+  /// BGTaskScheduler exists from iOS 13 (§3.5).
+  public var hasTaskScheduler: Bool { version >= 13 }
+
   /// A child view controller gets `viewIsAppearing:` from iOS 16; on 13–15 only
   /// the container does, an iOS bug that apps work around by forwarding it
   /// (§5.6 "viewIsAppearing: and children").
@@ -204,6 +207,7 @@ public struct OSProfile: Sendable, Equatable {
       Fact("prewarming", prewarms, "§2.1 Prewarming, §7 row 15"),
       Fact("active_prewarm_environment", activePrewarmEnvironment, "§2.1 Prewarming (field reports)"),
       Fact("app_intents", hasAppIntents, "§2.13"),
+      Fact("task_scheduler", hasTaskScheduler, "§3.5"),
       Fact("view_is_appearing_reaches_children", viewIsAppearingReachesChildren, "§5.6 (iOS 15 bug reports)"),
       Fact("last_closed_window_keeps_session", lastClosedWindowKeepsSession, "§2.11 (one iPadOS 15 report; iPads only)"),
     ]

@@ -5,7 +5,7 @@ import LifeSimEngine
 // The device object: dev:install, the actions, the clock, and its fields.
 extension API {
   static let deviceRows: [APIRow] = actionRows + [
-    .method(.device, "install", "dev:install{ bundle = \"com.example.notes\", scenes =, footprint_mb =, background_modes = {…}, exits_on_suspend =, root = { class =, from = } }",
+    .method(.device, "install", "dev:install{ bundle = \"com.example.notes\", scenes =, footprint_mb =, background_modes = {…}, background_tasks = {…}, exits_on_suspend =, root = { class =, from = } }",
             "Installs an app and returns it. Only bundle is required.") { try $0.devInstall() },
     .method(.device, "advance", "dev:advance(seconds)", "Runs the virtual clock forward, firing everything due.") { try $0.devAdvance() },
     .method(.device, "at", "dev:at(seconds, function() … end)", "Schedules a function at an absolute virtual time.") { try $0.devSchedule(relative: false) },
@@ -112,6 +112,24 @@ extension API {
     .notify: ("dev:notify(app [, { remote = true }])", { rt in try rt.devNotification { try $0.notify($1, remote: $2) } }),
     .mark: ("local m = dev:mark()", { try $0.devMark() }),
     .runIntent: ("dev:run_intent(app, { name = \"…\", opens_app = false })", { try $0.devRunIntent() }),
+    .runTask: ("dev:run_task(app, id)", { rt in
+      let slot = try rt.selfDevice()
+      try slot.device.runTask(try rt.checkApp(2, on: slot), identifier: try rt.args.name(3, "the task identifier"))
+      return 0
+    }),
+    .expireTask: ("dev:expire_task(app, id)", { rt in
+      let slot = try rt.selfDevice()
+      try slot.device.expireTask(try rt.checkApp(2, on: slot), identifier: try rt.args.name(3, "the task identifier"))
+      return 0
+    }),
+    .charging: ("dev:charging(true | false)", { rt in
+      try rt.selfDevice().device.setCharging(try rt.args.value(2, as: Bool.self))
+      return 0
+    }),
+    .network: ("dev:network(true | false)", { rt in
+      try rt.selfDevice().device.setNetwork(try rt.args.value(2, as: Bool.self))
+      return 0
+    }),
   ]
 
   private static func deviceField(_ name: String, _ summary: String,
@@ -152,7 +170,7 @@ extension LuaRuntime {
     }
   }
 
-  static let installKeys = ["bundle", "scenes", "footprint_mb", "background_modes", "exits_on_suspend", "root"]
+  static let installKeys = ["bundle", "scenes", "footprint_mb", "background_modes", "background_tasks", "exits_on_suspend", "root"]
   static let backgroundModes = [
     "audio", "location", "voip", "fetch", "remote-notification", "processing", "bluetooth-central",
     "bluetooth-peripheral", "external-accessory", "nearby-interaction", "network-authentication", "push-to-talk",
@@ -172,17 +190,22 @@ extension LuaRuntime {
     for m in modes where !Self.backgroundModes.contains(m) {
       throw o.fail("unknown background mode '\(m)'\(suggestion(for: m, in: Self.backgroundModes))")
     }
+    let tasks = try o.strings("background_tasks") ?? []
+    for (i, t) in tasks.enumerated() where t.isEmpty || tasks[..<i].contains(t) {
+      throw o.fail(t.isEmpty ? "field 'background_tasks' has an empty identifier" : "field 'background_tasks' lists '\(t)' twice")
+    }
     let footprint = try o.optional("footprint_mb", as: Double.self) ?? 100
     guard footprint >= 0, footprint.isFinite else {
       throw o.fail("field 'footprint_mb' must be a number ≥ 0, got \(footprint)")
     }
-    let config = AppConfig(
+    var config = AppConfig(
       bundle: bundle,
       scenes: try o.optional("scenes"),
       exitsOnSuspend: try o.optional("exits_on_suspend") ?? false,
       backgroundModes: modes,
       footprintMB: footprint,
       root: root)
+    config.backgroundTasks = tasks
     let id = try slot.device.install(config)
     lua_pushvalue(L, 1)  // the app keeps its device alive
     pushObject(Handle(kind: ObjectKind.app.rawValue, device: slot.id, index: id.index, extra: 0), userValue: true)

@@ -220,7 +220,7 @@ struct APIRow {
 /// The whole API, in the order `:help` lists it.
 enum API {
   static let rows: [APIRow] = lifesimRows + expectRows + exploreRows + workloadRows + preludeRows + deviceRows + appRows
-    + viewControllerRows + viewRows + sceneRows + traceRows + contextRows + taskRows + metaRows + modernRows
+    + viewControllerRows + viewRows + sceneRows + traceRows + contextRows + taskRows + backgroundTaskRows + metaRows + modernRows
 
   /// Each row's closure by id, for `dispatch` (nil for values): reading it does
   /// not copy the row's strings.
@@ -248,10 +248,9 @@ enum API {
   /// Every kind's metamethods: `__tostring` per kind (in its API file),
   /// and these shared ones.
   static let metaRows: [APIRow] = ObjectKind.allCases.flatMap { kind in
-    [
-      APIRow.meta(kind, "__newindex") { try $0.readOnly() },
-      APIRow.meta(kind, "__index") { throw $0.unknownField(kind) },
-    ]
+    // A task takes one field, `on_expire` (its own row).
+    (kind == .bgTask ? [] : [APIRow.meta(kind, "__newindex") { try $0.readOnly() }])
+      + [APIRow.meta(kind, "__index") { throw $0.unknownField(kind) }]
   } + [APIRow.meta(.device, "__gc") { $0.devGC() }]
 }
 
@@ -260,6 +259,7 @@ extension ObjectKind {
   var receiver: String {
     switch self {
     case .device: return "dev"
+    case .bgTask: return "task"
     default: return luaName
     }
   }

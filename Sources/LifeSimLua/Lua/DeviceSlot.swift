@@ -5,7 +5,7 @@ import LifeSimEngine
 /// The kinds of lifesim object a script holds, each a small userdata with one
 /// locked metatable.
 enum ObjectKind: Int32, CaseIterable {
-  case device = 0, app, trace, context, scene, task, vc, view
+  case device = 0, app, trace, context, scene, task, vc, view, bgTask
 
   var luaName: String {
     switch self {
@@ -17,6 +17,7 @@ enum ObjectKind: Int32, CaseIterable {
     case .task: return "task"
     case .vc: return "vc"
     case .view: return "view"
+    case .bgTask: return "bgtask"
     }
   }
 }
@@ -61,9 +62,12 @@ enum ContextSource {
   case callback(Callback)
   case notification(AppNotification)
   case timer
+  /// A BGTaskScheduler task's launch handler.
+  case backgroundTask
 
   var name: String {
     switch self {
+    case .backgroundTask: return "task launch handler"
     case .callback(let c): return c.selector
     case .notification(let n): return n.name
     case .timer: return "timer"
@@ -268,6 +272,13 @@ final class DeviceSlot: DeviceHost {
     /// Open tasks' objects, and every task's name, by task id.
     var taskObjects: [Int32: Int32] = [:]
     var taskNames: [Int32: String] = [:]
+    /// BGTaskScheduler (reference §3.5): launch handlers by app index and
+    /// identifier; running tasks' objects, identifiers and expiration
+    /// handlers by task number.
+    var bgTaskHandlers: [Int32: [String: Int32]] = [:]
+    var bgTaskObjects: [Int32: Int32] = [:]
+    var bgTaskNames: [Int32: String] = [:]
+    var bgTaskExpiry: [Int32: Int32] = [:]
     /// View-controller and view objects by `ObjectID` index.
     var vcObjects: [Int32: Int32] = [:]
     var viewObjects: [Int32: Int32] = [:]
@@ -324,6 +335,22 @@ final class DeviceSlot: DeviceHost {
   var taskNames: [Int32: String] {
     _read { yield box.parts.taskNames }
     _modify { yield &writableBox.parts.taskNames }
+  }
+  var bgTaskHandlers: [Int32: [String: Int32]] {
+    _read { yield box.parts.bgTaskHandlers }
+    _modify { yield &writableBox.parts.bgTaskHandlers }
+  }
+  var bgTaskObjects: [Int32: Int32] {
+    _read { yield box.parts.bgTaskObjects }
+    _modify { yield &writableBox.parts.bgTaskObjects }
+  }
+  var bgTaskNames: [Int32: String] {
+    _read { yield box.parts.bgTaskNames }
+    _modify { yield &writableBox.parts.bgTaskNames }
+  }
+  var bgTaskExpiry: [Int32: Int32] {
+    _read { yield box.parts.bgTaskExpiry }
+    _modify { yield &writableBox.parts.bgTaskExpiry }
   }
   var vcObjects: [Int32: Int32] {
     _read { yield box.parts.vcObjects }
@@ -603,6 +630,28 @@ final class DeviceSlot: DeviceHost {
       runtime.pushTask(task, of: app, on: self)
       return 1
     }
+  }
+
+  /// A BGTaskScheduler task's launch handler, `fn(ctx, task)` (reference §3.5).
+  func launchTask(_ run: BGTaskRun, app: AppID, on device: Device) throws {
+    guard let fn = bgTaskHandlers[Int32(app.index)]?[run.identifier] else { return }
+    try withContext(app, .backgroundTask) { ctx in
+      try invoke(fn, app: app, what: "launch handler of task \(run.identifier)") {
+        pushSlot(ctx)
+        runtime.pushBGTask(run, of: app, on: self)
+        return 2
+      }
+    }
+  }
+
+  /// A BGTaskScheduler task's `on_expire`, called with the task; false when it has none.
+  func expireTask(_ run: BGTaskRun, app: AppID, on device: Device) throws -> Bool {
+    guard let fn = bgTaskExpiry[run.number] else { return false }
+    try invoke(fn, app: app, what: "expiration handler of task \(run.identifier)") {
+      runtime.pushBGTask(run, of: app, on: self)
+      return 1
+    }
+    return true
   }
 
   /// The `background_time` policy function, called with the app.

@@ -39,6 +39,8 @@ extension Operation {
     case .markDirty: return "ctx:dirty"
     case .save: return "ctx:save"
     case .finishBackgroundLaunch: return "ctx:complete"
+    case .registerTask: return "app:register_task"
+    case .submitTask: return "ctx:submit_task"
     case .drive, .replay: return "workload:drive"
     }
   }
@@ -91,6 +93,8 @@ func luaMessage(for error: SimulationError) -> String {
     return "\(op.luaName): \(app) has no root view controller (give dev:install a root = { class = …, from = … })"
   case .missingBackgroundMode(let op, let app, let mode):
     return "\(op.luaName): \(app) has no '\(mode)' background mode (install it with background_modes = { \"\(mode)\" })"
+  case .backgroundTaskRefused(let op, let app, let why):
+    return "\(op.luaName): \(app): \(why) (reference §3.5)"
   case .noScenes(let op, let app, let sceneless, let ios):
     let why = sceneless ? "it was installed with scenes = false" : "iOS \(ios) has no scenes"
     return "\(op.luaName): \(app) uses the app-delegate model (\(why)); multi-window needs iOS 13 or later and an app with scenes"

@@ -43,7 +43,7 @@ func apiReferenceMarkdown(_ rows: [APIRow]) -> String {
   let titles: [ObjectKind: String] = [
     .device: "A device (`dev`)", .app: "An app (`app`)", .trace: "A device's trace (`dev.trace`)",
     .context: "The code that runs (`ctx`)", .scene: "A scene (`scene`)", .task: "A background task (`task`)",
-    .vc: "A view controller (`vc`)", .view: "A view (`view`)",
+    .vc: "A view controller (`vc`)", .view: "A view (`view`)", .bgTask: "A BGTaskScheduler task (`task`)",
   ]
   for kind in ObjectKind.allCases {
     let methods = rows.filter { $0.owner == .method(kind) }

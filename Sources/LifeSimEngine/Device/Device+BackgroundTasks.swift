@@ -1,0 +1,271 @@
+// BGTaskScheduler (reference §3.5): the app registers launch handlers and
+// submits requests (`BGTaskBook` checks each as iOS does); the system runs a
+// request when the scheduler lets it, launching the app in the background
+// with no scene or waking it; the task holds the process until it completes,
+// and one that does not complete by the end of its time is killed.
+
+/// What the scheduler's conditions read (`dev:charging`, `dev:network`).
+public struct TaskConditions: Equatable, Sendable {
+  public var charging = false
+  public var network = true
+  /// Some app submitted a request: only then do locks and condition changes
+  /// look for requests that may run now.
+  var anySubmitted = false
+}
+
+/// A scheduler event of one task (`EventAction.bgTask`).
+public enum BGTaskEvent: UInt8, Sendable {
+  /// A pending request's earliest time: it runs if the conditions let it.
+  case due
+  /// A running task's time is up: its expiration handler runs.
+  case budgetEnds
+  /// The grace after expiration: a task still running gets its app killed.
+  case graceEnds
+}
+
+extension Device {
+  /// A refresh task's time (§3.5: "up to 30 seconds of background runtime").
+  static let refreshBudget = SimTime.seconds(30)
+  /// After the expiration handler, the time a task has to complete before
+  /// the app is killed: lifesim's choice (no source gives it, §3.5), the
+  /// same 5 s as `beginBackgroundTask`'s handlers get (§3.4).
+  static let taskGrace = SimTime.seconds(5)
+
+  // MARK: - What app code does
+
+  /// `register(forTaskWithIdentifier:using:launchHandler:)`. Made by the
+  /// script outside any handler while the app does not run, it stands for
+  /// the registration the app's code makes at every launch; made by a
+  /// launch method's handler, for this process only. Anywhere else it is late.
+  /// - Throws: `backgroundTaskRefused` with the error iOS gives.
+  public func registerTask(_ id: AppID, identifier: String) throws {
+    try requireTaskScheduler(.registerTask, id)
+    let everyLaunch = runningApp == nil && busy == nil && !self[id].state.isRunning
+    let inLaunch: Bool
+    switch busy {
+    case .callback(let app, .willFinishLaunching)?, .callback(let app, .didFinishLaunching)?: inLaunch = app == id
+    default: inLaunch = false
+    }
+    if let refusal = self[id].bgTasks.register(identifier, launching: everyLaunch || inLaunch, everyLaunch: everyLaunch) {
+      throw SimulationError.backgroundTaskRefused(.registerTask, app: self[id].config.bundle, refusal)
+    }
+  }
+
+  /// `submit(_:)`, from the app's code: the request replaces a pending one
+  /// of its identifier, and the scheduler decides when it runs.
+  /// - Throws: `backgroundTaskRefused` with the error iOS gives.
+  public func submitTask(_ id: AppID, _ request: BGTaskRequest) throws {
+    try requireTaskScheduler(.submitTask, id)
+    var request = request
+    request.submitted = now
+    // Numbered with the background tasks (§3.4): an `expire` record's task id names one task.
+    request.number = nextTaskID
+    if let refusal = self[id].bgTasks.submit(request, modes: self[id].config.backgroundModes) {
+      throw SimulationError.backgroundTaskRefused(.submitTask, app: self[id].config.bundle, refusal)
+    }
+    nextTaskID += 1
+    taskConditions.anySubmitted = true
+    trace.append({
+      $0.app = id
+      $0.detail = "BGTaskScheduler: submitted \(request.kind.requestClassName) \(request.identifier), earliest t=\(request.earliest.shortDescription)"
+    }, kind: .log, at: now)
+    kernel.schedule(.bgTask(id, number: request.number, .due), at: max(request.earliest, now))
+  }
+
+  /// `cancel(taskRequestWithIdentifier:)`; a running task goes on (§3.5).
+  public func cancelTask(_ id: AppID, identifier: String) {
+    guard self[id].bgTasks.cancel(identifier) else { return }
+    trace.append({ $0.app = id; $0.detail = "BGTaskScheduler: cancelled \(identifier)" }, kind: .log, at: now)
+  }
+
+  /// `cancelAllTaskRequests()`.
+  public func cancelAllTasks(_ id: AppID) {
+    guard !self[id].bgTasks.pending.isEmpty else { return }
+    self[id].bgTasks.cancelAll()
+    trace.append({ $0.app = id; $0.detail = "BGTaskScheduler: cancelled every request" }, kind: .log, at: now)
+  }
+
+  /// `setTaskCompleted(success:)`: the task ends and stops holding the
+  /// process, which is suspended once nothing else holds it.
+  /// - Returns: false if the task was not running (completed twice, or its
+  ///   process died).
+  @discardableResult
+  public func completeTask(_ id: AppID, number: Int32, success: Bool) -> Bool {
+    guard let run = self[id].bgTasks.complete(number: number) else { return false }
+    self[id].background.heldByScheduler = !self[id].bgTasks.running.isEmpty
+    trace.append({
+      $0.app = id
+      $0.detail = "\(run.kind.className) \(run.identifier): setTaskCompleted(success: \(success))"
+    }, kind: .log, at: now)
+    if self[id].state == .background { kernel.schedule(.process(id, pid: self[id].pid, epoch: self[id].epoch, .idleCheck), at: now) }
+    return true
+  }
+
+  private func requireTaskScheduler(_ operation: Operation, _ id: AppID) throws {
+    guard profile.hasTaskScheduler else {
+      throw SimulationError.backgroundTaskRefused(operation, app: self[id].config.bundle, .noScheduler(ios: profile.version))
+    }
+  }
+
+  // MARK: - Actions
+
+  /// `dev:run_task(app, id)`: what the debugger's
+  /// `_simulateLaunchForTaskWithIdentifier:` does: a pending request runs now,
+  /// whatever the conditions and the scheduler (§3.5).
+  public func runTask(_ id: AppID, identifier: String) throws {
+    var number: Int32 = 0
+    try begin(.runTask, app: id, detail: identifier) {
+      guard let r = self[id].bgTasks.pending.first(where: { $0.identifier == identifier }) else {
+        throw SimulationError.backgroundTaskRefused(.action(.runTask), app: self[id].config.bundle, .notPending(identifier))
+      }
+      number = r.number
+    }
+    try startTask(id, number: number)
+    try settle()
+  }
+
+  /// `dev:expire_task(app, id)`: `_simulateExpirationForTaskWithIdentifier:`:
+  /// the running task's expiration handler runs now, and the grace begins.
+  public func expireTask(_ id: AppID, identifier: String) throws {
+    var number: Int32 = 0
+    try begin(.expireTask, app: id, detail: identifier) {
+      guard let r = self[id].bgTasks.running.first(where: { $0.identifier == identifier && !$0.expired }) else {
+        throw SimulationError.backgroundTaskRefused(.action(.expireTask), app: self[id].config.bundle, .notRunning(identifier))
+      }
+      number = r.number
+    }
+    try expire(id, number: number)
+    try settle()
+  }
+
+  /// `dev:charging(on)`: the device is on external power or not.
+  public func setCharging(_ on: Bool) throws {
+    try begin(.charging, detail: on ? "on" : "off") {}
+    taskConditions.charging = on
+    scheduleTasksThatMayRun()
+    try settle()
+  }
+
+  /// `dev:network(on)`: the device has a network connection or not.
+  public func setNetwork(_ on: Bool) throws {
+    try begin(.network, detail: on ? "on" : "off") {}
+    taskConditions.network = on
+    scheduleTasksThatMayRun()
+    try settle()
+  }
+
+  // MARK: - The scheduler
+
+  /// Whether the default scheduler lets a request run now (§3.5): a refresh
+  /// request unless the user force-quit the app since last opening it; a
+  /// processing request while the device is idle (locked) and, where the
+  /// request asks, charging and on a network.
+  func taskMayRun(_ id: AppID, _ r: BGTaskRequest) -> Bool {
+    switch r.kind {
+    case .refresh: return !self[id].backgroundLaunchBlocked
+    case .processing:
+      return isLocked && (!r.requiresPower || taskConditions.charging) && (!r.requiresNetwork || taskConditions.network)
+    }
+  }
+
+  /// After a change the conditions read (a lock, power, network, the user
+  /// opening an app): requests past their earliest time that may run now
+  /// are due now.
+  func scheduleTasksThatMayRun() {
+    guard taskConditions.anySubmitted else { return }
+    for app in apps where !app.bgTasks.pending.isEmpty {
+      for r in app.bgTasks.pending where r.earliest <= now && taskMayRun(app.id, r) {
+        kernel.schedule(.bgTask(app.id, number: r.number, .due), at: now)
+      }
+    }
+  }
+
+  /// The user starts using the device: processing tasks expire (§3.5: "The
+  /// system terminates any background processing tasks running when the
+  /// user starts using the device").
+  func expireProcessingTasks() throws {
+    guard taskConditions.anySubmitted else { return }
+    for app in apps {
+      for run in app.bgTasks.running where run.kind == .processing && !run.expired {
+        try expire(app.id, number: run.number)
+      }
+    }
+  }
+
+  /// A scheduler event came due.
+  func taskEvent(_ id: AppID, number: Int32, _ what: BGTaskEvent) throws {
+    switch what {
+    case .due:
+      guard let r = self[id].bgTasks.pending(number: number), taskMayRun(id, r) else { return }
+      try startTask(id, number: number)
+    case .budgetEnds:
+      guard let run = self[id].bgTasks.running(number: number), !run.expired else { return }
+      try expire(id, number: number)
+    case .graceEnds:
+      guard let run = self[id].bgTasks.running(number: number) else { return }
+      try systemKill(id, reason: .backgroundTask,
+                     detail: "\(run.kind.className) \(run.identifier) did not call setTaskCompleted(success:) before its time ran out")
+    }
+  }
+
+  /// The system launches the app in the background (no scene connects) or
+  /// wakes it, and calls the task's launch handler; a refresh task's time
+  /// starts (§3.5).
+  func startTask(_ id: AppID, number: Int32) throws {
+    guard let run = self[id].bgTasks.start(number: number, at: now) else { return }
+    self[id].background.heldByScheduler = true
+    trace.append({
+      $0.app = id
+      $0.detail = "BGTaskScheduler: runs \(run.kind.className) \(run.identifier), submitted at t=\(run.request.submitted.shortDescription)"
+    }, kind: .log, at: now)
+    // The time counts from the launch, handler included (§3.8: the
+    // expiration waits for a handler that is still working).
+    if run.kind == .refresh { kernel.schedule(.bgTask(id, number: number, .budgetEnds), at: now + Self.refreshBudget) }
+    try cascade(for: id) {
+      switch self[id].state {
+      case .notRunning: try apply(.launchInBackground, to: id)
+      case .suspended: try apply(.resume, to: id)
+      default: break
+      }
+      guard self[id].bgTasks.running(number: number) != nil, let host else { return }
+      let saved = busy
+      busy = .taskLaunch(id)
+      defer { busy = saved }
+      try host.launchTask(run, app: id, on: self)
+    }
+  }
+
+  /// A task's time is up: an `expire` record, then its expiration handler;
+  /// with none, the task is marked complete and unsuccessful (§3.5), and
+  /// otherwise it has the grace to complete.
+  func expire(_ id: AppID, number: Int32) throws {
+    guard self[id].bgTasks.expire(number: number), let run = self[id].bgTasks.running(number: number) else { return }
+    trace.append({ $0.app = id; $0.detail = "\(run.kind.className) \(run.identifier)"; $0.task = run.number }, kind: .expire, at: now)
+    var hadHandler = false
+    try cascade(for: id) {
+      guard let host else { return }
+      let saved = busy
+      busy = .expiration(id)
+      defer { busy = saved }
+      hadHandler = try host.expireTask(run, app: id, on: self)
+    }
+    guard self[id].bgTasks.running(number: number) != nil else { return }
+    if hadHandler {
+      kernel.schedule(.bgTask(id, number: number, .graceEnds), at: now + Self.taskGrace)
+    } else {
+      completeTask(id, number: number, success: false)
+    }
+  }
+
+  /// The process died: its running tasks end with it, each said in the
+  /// trace; its requests stay pending.
+  func tasksEnded(_ id: AppID) {
+    guard taskConditions.anySubmitted || !self[id].bgTasks.registeredInProcess.isEmpty else { return }
+    for run in self[id].bgTasks.processEnded() {
+      trace.append({
+        $0.app = id
+        $0.detail = "\(run.kind.className) \(run.identifier) ended with its process, without setTaskCompleted(success:)"
+      }, kind: .warning, at: now)
+    }
+  }
+}

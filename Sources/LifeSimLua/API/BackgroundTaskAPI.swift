@@ -1,0 +1,163 @@
+import CLua
+import CLuaShim
+import LifeSimEngine
+
+// BGTaskScheduler (reference §3.5): app:register_task, ctx:submit_task and the
+// task object a launch handler gets; the device's dev:run_task,
+// dev:expire_task, dev:charging and dev:network are action rows (DeviceAPI).
+extension API {
+  static let backgroundTaskRows: [APIRow] = [
+    .method(.app, "register_task", "app:register_task(id, function(ctx, task) … end)",
+            "Registers the launch handler of a BGTaskScheduler task: outside any handler, the app's code registers it at every launch; in a launch method's handler, this process only; anywhere else it is late, as iOS says.") {
+      try $0.appRegisterTask()
+    },
+    .method(.context, "submit_task",
+            "ctx:submit_task{ id =, kind = \"refresh\" | \"processing\", earliest = 0, requires_power = false, requires_network = false }",
+            "Submits a BGTaskScheduler request (earliest: seconds from now); it replaces a pending request of its id. A refusal is the error iOS gives.") {
+      try $0.ctxSubmitTask()
+    },
+    .method(.context, "cancel_task", "ctx:cancel_task(id)", "Cancels a pending request; a running task goes on.") { try $0.ctxCancelTask() },
+    .method(.context, "cancel_all_tasks", "ctx:cancel_all_tasks()", "Cancels every pending request of the app.") {
+      try $0.ctxCancelAllTasks()
+    },
+    .method(.context, "pending_tasks", "ctx:pending_tasks()",
+            "The pending requests, as getPendingTaskRequests gives them: each { id =, kind =, earliest = (time) }.") {
+      try $0.ctxPendingTasks()
+    },
+    .method(.bgTask, "complete", "task:complete(success)",
+            "setTaskCompleted(success:): the task ends, and the app is suspended once nothing else holds it.") {
+      try $0.bgTaskComplete()
+    },
+    bgTaskField("id", "The task's identifier.") { L, _, _, run in push(L, run?.identifier ?? "") },
+    bgTaskField("kind", "\"refresh\" or \"processing\".") { L, _, _, run in push(L, run?.kind.description ?? "") },
+    bgTaskField("running", "Whether it has not completed (and its process lives).") { L, _, _, run in push(L, run != nil) },
+    bgTaskField("expired", "Whether its time ran out (its expiration handler was called).") { L, _, _, run in
+      push(L, run?.expired ?? false)
+    },
+    .field(.bgTask, "on_expire", "The expiration handler, `task.on_expire = function() … end`: called shortly before the task's time runs out; without one the task is marked complete and unsuccessful.") { rt in
+      let h = try rt.checkHandle(1, .bgTask)
+      let slot = try rt.slot(h.device)
+      if let fn = slot.bgTaskExpiry[h.extra] { slot.pushSlot(fn) } else { lua_pushnil(rt.L) }
+    },
+    .meta(.bgTask, "__newindex") { try $0.bgTaskSet() },
+    .meta(.bgTask, "__tostring") { rt in
+      let h = try rt.checkHandle(1, .bgTask)
+      let slot = try rt.slot(h.device)
+      push(rt.L, "task \(slot.bgTaskNames[h.extra] ?? "?")")
+      return 1
+    },
+  ]
+
+  private static func bgTaskField(_ name: String, _ summary: String,
+                                  _ get: @escaping (LuaState, DeviceSlot, AppID, BGTaskRun?) throws -> Void) -> APIRow {
+    .field(.bgTask, name, summary) { rt in
+      let h = try rt.checkHandle(1, .bgTask)
+      let slot = try rt.slot(h.device), app = AppID(Int(h.index))
+      try get(rt.L, slot, app, slot.device[app].bgTasks.running(number: h.extra))
+    }
+  }
+}
+
+extension LuaRuntime {
+  /// `app:register_task(id, fn)`
+  func appRegisterTask() throws -> Int32 {
+    let (slot, app) = try selfApp()
+    let id = try args.name(2, "the task identifier")
+    try args.function(3)
+    try slot.device.registerTask(app, identifier: id)
+    slot.bgTaskHandlers[Int32(app.index), default: [:]][id] = slot.store(3)
+    return 0
+  }
+
+  /// `ctx:submit_task{ id =, kind =, earliest =, requires_power =, requires_network = }`
+  func ctxSubmitTask() throws -> Int32 {
+    let (slot, app) = try contextApp("submit_task")
+    let o = try args.table(2, keys: ["id", "kind", "earliest", "requires_power", "requires_network"])
+    let id = try o.requiredName("id", hint: "the task identifier, one of the app's background_tasks")
+    let kindName = try o.required("kind", as: String.self, hint: "\"refresh\" or \"processing\"")
+    guard let kind = BGTaskKind(name: kindName) else {
+      throw o.fail("field 'kind' must be \"refresh\" or \"processing\", got '\(kindName)'")
+    }
+    let earliest = try o.seconds("earliest") ?? .zero
+    let power = try o.optional("requires_power", as: Bool.self) ?? false
+    let network = try o.optional("requires_network", as: Bool.self) ?? false
+    if kind == .refresh && (power || network) {
+      throw o.fail("requires_power and requires_network belong to processing requests (BGProcessingTaskRequest)")
+    }
+    let device = slot.device
+    let request = BGTaskRequest(identifier: id, kind: kind, earliest: device.now + earliest,
+                                requiresPower: power, requiresNetwork: network)
+    try device.submitTask(app, request)
+    return 0
+  }
+
+  /// `ctx:cancel_task(id)`
+  func ctxCancelTask() throws -> Int32 {
+    let (slot, app) = try contextApp("cancel_task")
+    slot.device.cancelTask(app, identifier: try args.name(2, "the task identifier"))
+    return 0
+  }
+
+  /// `ctx:cancel_all_tasks()`
+  func ctxCancelAllTasks() throws -> Int32 {
+    let (slot, app) = try contextApp("cancel_all_tasks")
+    slot.device.cancelAllTasks(app)
+    return 0
+  }
+
+  /// `ctx:pending_tasks()`: copies, as getPendingTaskRequests gives.
+  func ctxPendingTasks() throws -> Int32 {
+    let (slot, app) = try contextApp("pending_tasks")
+    let pending = slot.device[app].bgTasks.pending
+    pushArray(L, pending) { r in
+      lua_createtable(L, 0, 3)
+      push(L, r.identifier); setField(L, -2, "id")
+      push(L, r.kind.description); setField(L, -2, "kind")
+      push(L, r.earliest.seconds); setField(L, -2, "earliest")
+    }
+    return 1
+  }
+
+  /// `task:complete(success)`; completing twice is a warning, as UIKit logs one.
+  func bgTaskComplete() throws -> Int32 {
+    let h = try checkHandle(1, .bgTask)
+    let slot = try slot(h.device), app = AppID(Int(h.index))
+    let success = try args.value(2, as: Bool.self)
+    if slot.device.completeTask(app, number: h.extra, success: success) {
+      // The script may keep the object; the device lets go of it and its handler.
+      if let stored = slot.bgTaskObjects.removeValue(forKey: h.extra) { slot.free(stored) }
+      if let fn = slot.bgTaskExpiry.removeValue(forKey: h.extra) { slot.free(fn) }
+    } else {
+      slot.device.warn("task \(slot.bgTaskNames[h.extra] ?? "?") completed when it was not running (completed twice, or its process died)", app: app)
+    }
+    return 0
+  }
+
+  /// `task.on_expire = fn` (or nil); every other field is read-only.
+  func bgTaskSet() throws -> Int32 {
+    let h = try checkHandle(1, .bgTask)
+    let slot = try slot(h.device)
+    guard lua_type(L, 2) == LUA_TSTRING, String(cString: lua_tolstring(L, 2, nil)) == "on_expire" else {
+      return try readOnly()
+    }
+    if lua_type(L, 3) != LUA_TNIL { try args.function(3) }
+    if let old = slot.bgTaskExpiry.removeValue(forKey: h.extra) { slot.free(old) }
+    if lua_type(L, 3) != LUA_TNIL { slot.bgTaskExpiry[h.extra] = slot.store(3) }
+    return 0
+  }
+
+  /// Pushes the object of a running task (stack effect: +1).
+  func pushBGTask(_ run: BGTaskRun, of id: AppID, on slot: DeviceSlot) {
+    withBalancedStack(L, pushing: 1) {
+      if let stored = slot.bgTaskObjects[run.number] {
+        slot.pushSlot(stored)
+        return
+      }
+      pushApp(id, on: slot)  // the task keeps its app (and device) alive
+      pushObject(Handle(kind: ObjectKind.bgTask.rawValue, device: slot.id, index: id.index, extra: run.number),
+                 userValue: true)
+      slot.bgTaskObjects[run.number] = slot.store(-1)
+      slot.bgTaskNames[run.number] = run.identifier
+    }
+  }
+}

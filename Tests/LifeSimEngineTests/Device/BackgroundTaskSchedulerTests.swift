@@ -1,0 +1,167 @@
+import Testing
+@testable import LifeSimEngine
+
+/// A host whose launch and expiration handlers are Swift closures.
+private final class TaskHost: DeviceHost {
+  var onLaunch: ((BGTaskRun, Device) throws -> Void)?
+  var onExpire: ((BGTaskRun, Device) throws -> Void)?
+
+  func handle(_ d: Delivery, on device: Device) throws -> HandlerResult { .none }
+  func observe(_ n: AppNotification, app: AppID, on device: Device) throws {}
+  func fire(_ token: HostToken, on device: Device, app: AppID?) throws {}
+  func release(_ token: HostToken, on device: Device) {}
+  func expire(_ token: HostToken, task: Int32, app: AppID, on device: Device) throws {}
+  func backgroundTime(for app: AppID, on device: Device) throws -> SimTime { .seconds(30) }
+  func chooseVictim(_ candidates: [VictimCandidate], on device: Device) throws -> AppID { candidates[0].app }
+  func launchTask(_ run: BGTaskRun, app: AppID, on device: Device) throws { try onLaunch?(run, device) }
+  func expireTask(_ run: BGTaskRun, app: AppID, on device: Device) throws -> Bool {
+    guard let onExpire else { return false }
+    try onExpire(run, device)
+    return true
+  }
+}
+
+/// BGTaskBook's checks, with no device (reference §3.5).
+struct BGTaskBookTests {
+  private let refresh = BGTaskRequest(identifier: "r", kind: .refresh, earliest: .zero)
+
+  @Test func registrationNeedsADeclaredIdentifierOnceAndDuringLaunch() {
+    var book = BGTaskBook(permitted: ["r", "p"])
+    #expect(book.register("x", launching: true, everyLaunch: true) == .notDeclared("x"))
+    #expect(book.register("r", launching: false, everyLaunch: false) == .registeredLate("r"))
+    #expect(book.register("r", launching: true, everyLaunch: true) == nil)
+    #expect(book.register("r", launching: true, everyLaunch: false) == .registeredTwice("r"))
+    #expect(book.register("p", launching: true, everyLaunch: false) == nil)
+    _ = book.processEnded()
+    #expect(book.registered == ["r"])  // the process's own registration went with it
+  }
+
+  @Test func submitChecksInIOSsOrderAndReplacesByIdentifier() {
+    var book = BGTaskBook(permitted: ["r", "r2", "p"])
+    #expect(book.submit(BGTaskRequest(identifier: "x", kind: .refresh, earliest: .zero), modes: ["fetch"]) == .identifierNotPermitted("x"))
+    #expect(book.submit(refresh, modes: []) == .modeMissing(.refresh))
+    #expect(book.submit(refresh, modes: ["fetch"]) == .noHandler("r"))
+    _ = book.register("r", launching: true, everyLaunch: true)
+    _ = book.register("r2", launching: true, everyLaunch: true)
+    #expect(book.submit(refresh, modes: ["fetch"]) == nil)
+    var later = refresh
+    later.earliest = .seconds(60)
+    #expect(book.submit(later, modes: ["fetch"]) == nil)
+    #expect(book.pending == [later])
+    #expect(book.submit(BGTaskRequest(identifier: "r2", kind: .refresh, earliest: .zero), modes: ["fetch"]) == .tooMany(.refresh))
+    #expect(book.violations().isEmpty)
+  }
+
+  @Test func tenProcessingRequestsMayBePending() {
+    let ids = (1...11).map { "p\($0)" }
+    var book = BGTaskBook(permitted: ids)
+    for id in ids { _ = book.register(id, launching: true, everyLaunch: true) }
+    for id in ids.prefix(10) {
+      #expect(book.submit(BGTaskRequest(identifier: id, kind: .processing, earliest: .zero), modes: ["processing"]) == nil)
+    }
+    #expect(book.submit(BGTaskRequest(identifier: "p11", kind: .processing, earliest: .zero), modes: ["processing"])
+      == .tooMany(.processing))
+  }
+}
+
+/// The device runs what the book lets through (reference §3.5).
+struct BackgroundTaskSchedulerTests {
+  private func feed() throws -> (Device, AppID, TaskHost) {
+    let dev = Device(profile: try OSProfile(version: 17), seed: 1)
+    var config = AppConfig(bundle: "com.example.feed", backgroundModes: ["fetch", "processing"])
+    config.backgroundTasks = ["r", "p"]
+    let app = try dev.install(config)
+    let host = TaskHost()
+    dev.host = host
+    try dev.registerTask(app, identifier: "r")
+    try dev.registerTask(app, identifier: "p")
+    return (dev, app, host)
+  }
+
+  /// The app is launched and sent home, submits a far refresh request, and
+  /// its task, run by the debugger's call, submits `request` and completes.
+  private func submitted(_ dev: Device, _ app: AppID, _ host: TaskHost, _ request: BGTaskRequest) throws {
+    try dev.launch(app)
+    try dev.home()
+    host.onLaunch = { run, dev in
+      try dev.submitTask(app, request)
+      dev.completeTask(app, number: run.number, success: true)
+    }
+    try dev.submitTask(app, BGTaskRequest(identifier: "r", kind: .refresh, earliest: .seconds(86_400)))
+    try dev.runTask(app, identifier: "r")
+    host.onLaunch = nil
+  }
+
+  @Test func aRefreshRequestRunsAtItsEarliestTimeAndHoldsTheProcessUntilItCompletes() throws {
+    let (dev, app, host) = try feed()
+    try submitted(dev, app, host, BGTaskRequest(identifier: "r", kind: .refresh, earliest: dev.now + .seconds(900)))
+    #expect(dev[app].state == .suspended)
+    var started: SimTime?
+    host.onLaunch = { run, dev in started = dev.now; #expect(dev[app].state == .background) }
+    try dev.advance(by: .seconds(901))
+    #expect(started == .seconds(900))
+    #expect(dev[app].state == .background)  // held: the task has not completed
+    let run = try #require(dev[app].bgTasks.running.first)
+    #expect(dev.completeTask(app, number: run.number, success: true))
+    try dev.advance(by: .seconds(1))
+    #expect(dev[app].state == .suspended)
+    #expect(!dev.completeTask(app, number: run.number, success: true))  // twice: not running
+  }
+
+  @Test func anUncompletedTaskExpiresAt30SecondsAndIsKilled5SecondsLater() throws {
+    let (dev, app, host) = try feed()
+    try submitted(dev, app, host, BGTaskRequest(identifier: "r", kind: .refresh, earliest: dev.now + .seconds(10)))
+    var expired: SimTime?
+    host.onExpire = { _, dev in expired = dev.now }
+    try dev.advance(by: .seconds(100))
+    #expect(expired == .seconds(40))
+    let kill = try #require(dev.trace.records(kind: .kill).last)
+    #expect(kill.time == .seconds(45) && kill.reason == .backgroundTask)
+    #expect(dev[app].state == .notRunning)
+  }
+
+  @Test func aProcessingRequestRunsOnlyLockedAndOnPowerWhenAskedAndExpiresAtUnlock() throws {
+    let (dev, app, host) = try feed()
+    try submitted(dev, app, host, BGTaskRequest(identifier: "p", kind: .processing, earliest: dev.now + .seconds(10),
+                                                  requiresPower: true))
+    var runs = 0
+    host.onLaunch = { _, _ in runs += 1 }
+    var expired = 0
+    host.onExpire = { run, dev in expired += 1; dev.completeTask(app, number: run.number, success: false) }
+    try dev.advance(by: .seconds(100))
+    try dev.lock()
+    #expect(runs == 0)
+    try dev.setCharging(true)
+    #expect(runs == 1)
+    try dev.advance(by: .seconds(3_600))
+    #expect(expired == 0)
+    try dev.unlock()
+    #expect(expired == 1 && dev[app].bgTasks.running.isEmpty)
+  }
+
+  @Test func aForceQuitBlocksRefreshUntilTheUserOpensTheApp() throws {
+    let (dev, app, host) = try feed()
+    try submitted(dev, app, host, BGTaskRequest(identifier: "r", kind: .refresh, earliest: dev.now + .seconds(10)))
+    var runs = 0
+    host.onLaunch = { run, dev in runs += 1; dev.completeTask(app, number: run.number, success: true) }
+    try dev.openSwitcher()
+    try dev.forceQuit(app)
+    try dev.advance(by: .seconds(100))
+    #expect(runs == 0 && dev[app].bgTasks.pending.count == 1)
+    try dev.launch(app)
+    #expect(runs == 1 && dev[app].bgTasks.pending.isEmpty)
+  }
+
+  @Test func aReplacedRequestsEarlierEventFindsNothing() throws {
+    let (dev, app, host) = try feed()
+    try submitted(dev, app, host, BGTaskRequest(identifier: "r", kind: .refresh, earliest: dev.now + .seconds(10)))
+    var runs: [SimTime] = []
+    host.onLaunch = { run, dev in
+      runs.append(dev.now)
+      if runs.count == 1 { try dev.submitTask(app, BGTaskRequest(identifier: "r", kind: .refresh, earliest: dev.now + .seconds(50))) }
+      dev.completeTask(app, number: run.number, success: true)
+    }
+    try dev.advance(by: .seconds(200))
+    #expect(runs == [.seconds(10), .seconds(60)])
+  }
+}
