@@ -282,3 +282,54 @@ lifesim.test("cancel_task removes a pending request; a running task goes on", fu
   dev:advance(200)
   assert(completed)
 end)
+
+lifesim.test("an app back on screen when the grace ends is not killed: the task ends unsuccessful", function()
+  local dev, app, on_run = feed()
+  submit_on_background(app, { id = REFRESH, kind = "refresh", earliest = 10 })
+  on_run[REFRESH] = function(_, task) task.on_expire = function() end end
+  dev:launch(app)
+  dev:home()
+  dev:advance(12)
+  dev:launch(app)  -- the user opens the app while its task runs
+  local m = dev:mark()
+  dev:advance(60)
+  lifesim.expect_callbacks(records(dev, app, "kill", m), {})
+  lifesim.expect_callbacks(records(dev, app, "log", m),
+    { "45 BGAppRefreshTask com.example.feed.refresh: setTaskCompleted(success: false)" })
+  assert(app.state == "active", app.state)
+end)
+
+lifesim.test("a handler registered by an earlier process does not run in a new one", function()
+  local dev = lifesim.device{ ios = 17 }
+  local app = dev:install{ bundle = "com.example.feed", background_modes = { "fetch" }, background_tasks = { REFRESH } }
+  local launches, runs = 0, 0
+  app:on("application:didFinishLaunchingWithOptions:", function()
+    launches = launches + 1
+    if launches == 1 then app:register_task(REFRESH, function(_, task) runs = runs + 1; task:complete(true) end) end
+  end)
+  submit_on_background(app, { id = REFRESH, kind = "refresh", earliest = 100 })
+  dev:launch(app)
+  dev:home()
+  dev:at(50, function() dev:memory_pressure() end)  -- the process that registered dies
+  local m = dev:mark()
+  dev:advance(200)
+  assert(launches == 2 and runs == 0, launches .. " " .. runs)
+  lifesim.expect_callbacks(records(dev, app, "warning", m),
+    { "100 BGAppRefreshTask com.example.feed.refresh: this process registered no launch handler for it, so it does not run" })
+end)
+
+lifesim.test("opening the app from a notification releases a refresh request a force-quit held back", function()
+  local dev, app, on_run = feed()
+  submit_on_background(app, { id = REFRESH, kind = "refresh", earliest = 100 })
+  local runs = 0
+  on_run[REFRESH] = function(_, task) runs = runs + 1; task:complete(true) end
+  dev:launch(app)
+  dev:home()
+  dev:switcher()
+  dev:kill(app)
+  dev:advance(200)
+  dev:notify(app)
+  dev:open_notification(app)
+  assert(runs == 1, runs)
+end)
+

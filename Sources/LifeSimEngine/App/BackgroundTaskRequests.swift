@@ -158,13 +158,14 @@ public struct BGTaskBook: Equatable, Sendable {
     guard permitted.contains(request.identifier) else { return .identifierNotPermitted(request.identifier) }
     guard modes.contains(request.kind.mode) else { return .modeMissing(request.kind) }
     guard isRegistered(request.identifier) else { return .noHandler(request.identifier) }
+    // The replaced request does not count; one of another kind leaves room in its own.
+    let sameKind = pending.lazy.filter { $0.kind == request.kind && $0.identifier != request.identifier }.count
+    guard sameKind < request.kind.pendingLimit else { return .tooMany(request.kind) }
     if let i = pending.firstIndex(where: { $0.identifier == request.identifier }) {
       pending[i] = request
-      return nil
+    } else {
+      pending.append(request)
     }
-    let sameKind = pending.lazy.filter { $0.kind == request.kind }.count
-    guard sameKind < request.kind.pendingLimit else { return .tooMany(request.kind) }
-    pending.append(request)
     return nil
   }
 

@@ -226,7 +226,6 @@ extension Device {
   public func launch(_ id: AppID, url: String? = nil) throws {
     try begin(url == nil ? .launch : .openURL, as: .action(.launch), app: id, detail: url) { try requireUnlocked(.action(.launch)) }
     try run(.bringToFront(id), url: url)
-    scheduleTasksThatMayRun()  // §3.5: a force-quit app's refresh tasks run again once the user opens it
     try settle()
   }
 

@@ -40,7 +40,7 @@ extension Device {
   /// - Throws: `backgroundTaskRefused` with the error iOS gives.
   public func registerTask(_ id: AppID, identifier: String) throws {
     try requireTaskScheduler(.registerTask, id)
-    let everyLaunch = runningApp == nil && busy == nil && !self[id].state.isRunning
+    let everyLaunch = runningApp == nil && (busy == nil || busy == .script) && !self[id].state.isRunning
     let inLaunch: Bool
     switch busy {
     case .callback(let app, .willFinishLaunching)?, .callback(let app, .didFinishLaunching)?: inLaunch = app == id
@@ -203,6 +203,12 @@ extension Device {
       try expire(id, number: number)
     case .graceEnds:
       guard let run = self[id].bgTasks.running(number: number) else { return }
+      guard self[id].state == .background else {
+        // The user brought the app back meanwhile: nothing kills an app on
+        // screen for its background time; the task ends unsuccessful.
+        completeTask(id, number: number, success: false)
+        return
+      }
       try systemKill(id, reason: .backgroundTask,
                      detail: "\(run.kind.className) \(run.identifier) did not call setTaskCompleted(success:) before its time ran out")
     }
@@ -228,6 +234,15 @@ extension Device {
       default: break
       }
       guard self[id].bgTasks.running(number: number) != nil, let host else { return }
+      guard self[id].bgTasks.isRegistered(run.identifier) else {
+        // Registered by an earlier process only: this one has no handler.
+        trace.append({
+          $0.app = id
+          $0.detail = "\(run.kind.className) \(run.identifier): this process registered no launch handler for it, so it does not run"
+        }, kind: .warning, at: now)
+        completeTask(id, number: number, success: false)
+        return
+      }
       let saved = busy
       busy = .taskLaunch(id)
       defer { busy = saved }

@@ -103,6 +103,7 @@ extension Device {
     if route == .toActive, events.isEmpty, let url { try deliverURL(url, to: id, cold: false) }
     if route == .toActive {
       self[id].background.opened()  // §2.6: the user opened the app
+      scheduleTasksThatMayRun()  // §3.5: refresh requests a force-quit held back
     }
   }
 

@@ -101,6 +101,7 @@ extension Device {
     case .toActive:
       try bringSceneForward(scene, of: id, url: url)
       self[id].background.opened()  // §2.6: the user opened the app
+      scheduleTasksThatMayRun()  // §3.5: refresh requests a force-quit held back
     case .toBackground, .toInactive:
       // Only scenes on screen have a step to take (`SceneRoutes`). By index:
       // a loop holding the list while its scenes change would copy it.

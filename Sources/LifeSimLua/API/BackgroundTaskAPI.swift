@@ -65,7 +65,9 @@ extension LuaRuntime {
     let id = try args.name(2, "the task identifier")
     try args.function(3)
     try slot.device.registerTask(app, identifier: id)
-    slot.bgTaskHandlers[Int32(app.index), default: [:]][id] = slot.store(3)
+    let handler = slot.store(3)
+    // A new process registers again: the earlier process's handler goes.
+    if let old = slot.bgTaskHandlers[Int32(app.index), default: [:]].updateValue(handler, forKey: id) { slot.free(old) }
     return 0
   }
 

@@ -191,7 +191,8 @@ extension LuaRuntime {
       throw o.fail("unknown background mode '\(m)'\(suggestion(for: m, in: Self.backgroundModes))")
     }
     let tasks = try o.strings("background_tasks") ?? []
-    for (i, t) in tasks.enumerated() where t.isEmpty || tasks[..<i].contains(t) {
+    var seen = Set<String>()
+    for t in tasks where t.isEmpty || !seen.insert(t).inserted {
       throw o.fail(t.isEmpty ? "field 'background_tasks' has an empty identifier" : "field 'background_tasks' lists '\(t)' twice")
     }
     let footprint = try o.optional("footprint_mb", as: Double.self) ?? 100

@@ -52,6 +52,18 @@ struct BGTaskBookTests {
     #expect(book.violations().isEmpty)
   }
 
+  @Test func aRequestThatReplacesOneOfAnotherKindCountsInItsOwnKind() {
+    var book = BGTaskBook(permitted: ["r", "p"])
+    _ = book.register("r", launching: true, everyLaunch: true)
+    _ = book.register("p", launching: true, everyLaunch: true)
+    #expect(book.submit(refresh, modes: ["fetch", "processing"]) == nil)
+    #expect(book.submit(BGTaskRequest(identifier: "p", kind: .processing, earliest: .zero), modes: ["fetch", "processing"]) == nil)
+    // "p" as a refresh request would be a second refresh request.
+    #expect(book.submit(BGTaskRequest(identifier: "p", kind: .refresh, earliest: .zero), modes: ["fetch", "processing"])
+      == .tooMany(.refresh))
+    #expect(book.violations().isEmpty)
+  }
+
   @Test func tenProcessingRequestsMayBePending() {
     let ids = (1...11).map { "p\($0)" }
     var book = BGTaskBook(permitted: ids)
