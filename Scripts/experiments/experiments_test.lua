@@ -1,6 +1,7 @@
 -- The shipped experiments, run for a short time: their numbers move the way the literature says they should.
 local coldlaunch = require "coldlaunch"
 local savepolicy = require "savepolicy"
+local feedscheduler = require "feedscheduler"
 
 lifesim.test("coldlaunch: more memory, fewer cold launches and kills", function()
   local small = coldlaunch.run({ memory_mb = 1000, policy = "bands", days = 1 }, 1)
@@ -25,4 +26,16 @@ lifesim.test("savepolicy: saving on the way to the background loses nothing", fu
   assert(never.lost_per_day > 0, "jetsam and force-quits take unsaved edits")
   assert(background.lost_per_day == 0, "lost " .. background.lost_per_day)
   assert(timer.lost_per_day > 0 and timer.lost_per_day < never.lost_per_day)
+end)
+
+lifesim.test("feedscheduler: an hourly budget refreshes less often and shows an older feed", function()
+  local default = feedscheduler.run({ scheduler = "default", days = 1 }, 1)
+  local hourly = feedscheduler.run({ scheduler = "hourly", days = 1 }, 1)
+  assert(default.refreshes_per_day > 0 and default.wait_min < 2, default.wait_min)
+  assert(hourly.refreshes_per_day < default.refreshes_per_day,
+         hourly.refreshes_per_day .. " vs " .. default.refreshes_per_day)
+  assert(hourly.refreshes_per_day <= 24)
+  assert(hourly.stale_min > default.stale_min, hourly.stale_min .. " vs " .. default.stale_min)
+  local again = feedscheduler.run({ scheduler = "hourly", days = 1 }, 1)
+  assert(again.stale_min == hourly.stale_min and again.wait_min == hourly.wait_min)
 end)

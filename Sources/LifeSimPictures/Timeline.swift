@@ -299,6 +299,9 @@ public final class Timeline {
     if let lane { add(&markers[lane][b, default: Bucket()]) } else { add(&memoryEvents[b, default: Bucket()]) }
   }
 
+  /// The start of the `log` record of a BGTaskScheduler task's run.
+  static let taskRunPrefix = "BGTaskScheduler: runs "
+
   /// Pass 2: every record, in order.
   public func draw(_ e: TimelineEvent) {
     precondition(scanned, "prepare() comes between the passes")
@@ -340,6 +343,12 @@ public final class Timeline {
       addMarker(l, .dataLoss, e.time, "data loss, \(e.unsaved.map(String.init) ?? "?") unsaved")
     case .expire:
       addMarker(l, .expire, e.time, "expiration of task \(e.detail ?? "?")")
+    case .log:
+      // A BGTaskScheduler task's run (reference §3.5) is marked where its
+      // lane shows the process woken or launched for it.
+      if let d = e.detail, d.hasPrefix(Timeline.taskRunPrefix) {
+        addMarker(l, .callback, e.time, String(d.dropFirst(Timeline.taskRunPrefix.count - "runs ".count)))
+      }
     case .memory:
       if e.name == nil, let used = e.usedMB, e.device == memoryDevice {
         addMarker(nil, .memoryWarning, e.time, "memory \(e.detail ?? Timeline.megabytes(used))")

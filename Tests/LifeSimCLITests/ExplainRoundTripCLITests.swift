@@ -37,9 +37,13 @@ struct ExplainRoundTripCLITests {
     "Scripts/modern/restoration.lua": restoration,
     "Scripts/background/busy_main_thread.lua": busy,
     "Scripts/background_tasks/scheduler.lua": noTrace,
+    "Scripts/compare/background_tasks.lua": compared,
+    "Scripts/experiments/feedscheduler.lua": noTrace,
+    "Scripts/explore/refresh_expires.lua": noTrace,
   ]
 
   static let noTrace = "lifesim run prints no trace: its devices live inside lifesim.test or an experiment, or it makes none"
+  static let compared = "its device's iOS version is lifesim compare's choice: run alone, it prints one device's trace without the version line this test reads"
   static let noApp = "its first device's trace has no app callbacks: nothing to explain"
   static let apps = "its first device runs several apps, whose lines interleave; explain simulates one app"
   static let windows = "its app opens a second window (dev:open_scene), a step explain does not take"

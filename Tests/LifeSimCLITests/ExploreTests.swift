@@ -40,6 +40,16 @@ struct ExploreTests {
     #expect(r.stdout.contains("kill reason=background-task"))
   }
 
+  /// BGTaskScheduler's steps (reference §3.5): the search runs the app's
+  /// pending request and finds the download lost.
+  @Test func aRefreshTaskLosesItsDownload() throws {
+    let r = try lifesim(["explore", "Scripts/explore/refresh_expires.lua", "--depth", "4", "--quiet"])
+    #expect(r.status == 1, "\(r.stderr)")
+    #expect(r.stdout.contains("run_task com.example.feed, expire_task com.example.feed"))  // the alphabet
+    #expect(r.stdout.contains("does not hold after 4 steps: launch com.example.feed, home, run_task com.example.feed, kill com.example.feed"))
+    #expect(r.stdout.contains("warning BGAppRefreshTask com.example.feed.refresh ended with its process"))
+  }
+
   @Test func theCorrectAppHasNoViolationUpToDepthSix() throws {
     let r = try lifesim(["explore", "Scripts/explore/correct_app.lua", "--depth", "6", "--quiet"])
     #expect(r.status == 0, "\(r.stdout)\(r.stderr)")

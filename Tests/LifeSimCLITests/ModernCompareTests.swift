@@ -30,4 +30,19 @@ struct ModernCompareTests {
     #expect(logs.contains { $0.contains("ActivePrewarm=1 ") && $0.hasPrefix("* ") && $0.contains(" s  log ") })
     #expect(logs.contains { $0.contains("ActivePrewarm=nil ") })
   }
+
+  /// BGTaskScheduler (reference §3.5): iOS 12 has none and says so, 17 runs
+  /// the refresh, 26 also the continued export.
+  @Test func backgroundTasksDifferAcrossVersions() throws {
+    let r = try lifesim(["compare", "Scripts/compare/background_tasks.lua", "--ios", "12", "--ios", "17", "--ios", "26", "--width", "60"])
+    #expect(r.status == 0, "\(r.stderr)")
+    // Three cells a line; an empty last cell leaves only the bar before it.
+    let lines = r.stdout.split(separator: "\n").map { $0.dropFirst(2).split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+      .filter { $0.count == 3 }
+    #expect(lines.contains { $0[0].contains("iOS 12: no BGTaskScheduler") && $0[1].trimmingCharacters(in: .whitespaces).isEmpty })
+    let refresh = lines.filter { $0[1].contains("runs BGAppRefreshTask") }
+    #expect(refresh.count == 1 && refresh[0][0].trimmingCharacters(in: .whitespaces).isEmpty && refresh[0][2].contains("runs BGAppRefreshTask"))
+    let continued = lines.filter { $0[2].contains("runs BGContinuedProcessingTask") }
+    #expect(continued.count == 1 && continued[0][1].trimmingCharacters(in: .whitespaces).isEmpty)
+  }
 }

@@ -193,6 +193,26 @@ struct PictureTests {
             "\(unwritable.stderr)")
   }
 
+  /// A BGTaskScheduler task's run is a marker on its app's lane (reference §3.5).
+  @Test func aTaskRunIsMarkedOnItsLane() throws {
+    let feed = try script("feed.lua", """
+      local dev = lifesim.device{ ios = 17 }
+      local app = dev:install{ bundle = "com.example.feed", background_modes = { "fetch" },
+                               background_tasks = { "com.example.feed.refresh" } }
+      app:register_task("com.example.feed.refresh", function(ctx, task) ctx:work(2) task:complete(true) end)
+      app:on("sceneDidEnterBackground:", function(ctx)
+        ctx:submit_task{ id = "com.example.feed.refresh", kind = "refresh", earliest = 600 }
+      end)
+      dev:launch(app) dev:home() dev:advance(700)
+      """)
+    let svg = Self.dir.appendingPathComponent("feed.svg")
+    let r = try lifesim(["run", feed, "--timeline", svg.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    let text = try String(contentsOf: svg, encoding: .utf8)
+    #expect(text.contains("runs BGAppRefreshTask com.example.feed.refresh, submitted at t=0"), "\(text)")
+    try Self.checkRenders(svg)
+  }
+
   @Test func timelineErrors() throws {
     let missing = try lifesim(["timeline", "/nonexistent.jsonl", "-o", Self.dir.appendingPathComponent("x.svg").path])
     #expect(missing.status == 2 && missing.stderr.contains("cannot read"))

@@ -27,6 +27,7 @@ public enum FuzzAction: Sendable {
     .expireTask: "BGTaskScheduler: the fuzzer's apps run no tasks",
     .charging: "a condition only BGTaskScheduler reads, which the fuzzer's apps do not use",
     .network: "a condition only BGTaskScheduler reads, which the fuzzer's apps do not use",
+    .cancelTask: "BGTaskScheduler: the fuzzer's apps run no continued tasks",
   ]
 
   /// The action of the table it is; nil for `advance`.

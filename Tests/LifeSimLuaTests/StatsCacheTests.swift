@@ -59,7 +59,7 @@ struct StatsCacheTests {
       assert(t.opens == 1 and t.kills.user == 0, "wrong counters")
       local n = 0
       for _ in pairs(t) do n = n + 1 end
-      assert(n == 7, "fields: " .. n)
+      assert(n == 12, "fields: " .. n)
       """)
   }
 
@@ -110,7 +110,8 @@ struct StatsCacheTests {
     #expect(f == nil, "\(f?.message ?? "")")
     let st = try #require(rt.devices.newest).device.stats
     var want = ["opens=\(st.opens)", "cold_opens=\(st.coldOpens)", "jetsam_kills=\(st.jetsamKills)",
-                "data_loss=\(st.dataLossEvents)", "unsaved_lost=\(st.unsavedLost)", "memory_warnings=\(st.memoryWarnings)"]
+                "data_loss=\(st.dataLossEvents)", "unsaved_lost=\(st.unsavedLost)", "memory_warnings=\(st.memoryWarnings)",
+                "tasks_submitted=0", "tasks_run=0", "tasks_completed=0", "tasks_expired=0", "task_delay=0"]
     for r in KillReason.allCases { want.append("kills.\(r.description)=\(st.kills(r))") }
     #expect(out == want.sorted().joined(separator: " ") + "\n")
     // The run moved the counters this test is about.

@@ -68,6 +68,10 @@ public struct App: Sendable {
 
   // The running process (reset at each launch).
 
+  /// The shared files whose lock the process holds (`ctx:lock_file`, §3.5.1),
+  /// in the order taken.
+  public internal(set) var fileLocks: [String] = []
+
   /// Background tasks open in this process (reference §3.4): the
   /// background part's (`BackgroundTime.tasks`), which changes them.
   public var tasks: [BackgroundTask] { background.tasks }

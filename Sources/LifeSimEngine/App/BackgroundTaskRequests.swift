@@ -9,23 +9,52 @@ public enum BGTaskKind: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   case refresh
   /// `BGProcessingTaskRequest`: minutes of work while the device is idle.
   case processing
+  /// iOS 26 `BGContinuedProcessingTaskRequest`: work the user started in the
+  /// foreground goes on after the app leaves the screen, in a Live Activity.
+  case continued
 
   /// The script's word.
-  public var description: String { self == .refresh ? "refresh" : "processing" }
+  public var description: String {
+    switch self {
+    case .refresh: "refresh"
+    case .processing: "processing"
+    case .continued: "continued"
+    }
+  }
 
   public init?(name: String) {
     guard let kind = BGTaskKind.allCases.first(where: { $0.description == name }) else { return nil }
     self = kind
   }
 
-  /// The `UIBackgroundModes` entry that executing it needs (§3.5).
-  public var mode: String { self == .refresh ? "fetch" : "processing" }
+  /// The `UIBackgroundModes` entry that executing it needs (§3.5); Apple
+  /// names none for a continued task.
+  public var mode: String? {
+    switch self {
+    case .refresh: "fetch"
+    case .processing: "processing"
+    case .continued: nil
+    }
+  }
   /// The task's class, as logs and crash reports name it.
-  public var className: String { self == .refresh ? "BGAppRefreshTask" : "BGProcessingTask" }
+  public var className: String {
+    switch self {
+    case .refresh: "BGAppRefreshTask"
+    case .processing: "BGProcessingTask"
+    case .continued: "BGContinuedProcessingTask"
+    }
+  }
   /// The request's class.
   public var requestClassName: String { className + "Request" }
-  /// "a total of 1 refresh task and 10 processing tasks scheduled at any time" (§3.5).
-  public var pendingLimit: Int { self == .refresh ? 1 : 10 }
+  /// "a total of 1 refresh task and 10 processing tasks scheduled at any
+  /// time" (§3.5); a continued request runs as it is submitted, and is never pending.
+  public var pendingLimit: Int {
+    switch self {
+    case .refresh: 1
+    case .processing: 10
+    case .continued: Int.max
+    }
+  }
 }
 
 /// A submitted request, as `getPendingTaskRequests` returns it.
@@ -38,11 +67,17 @@ public struct BGTaskRequest: Equatable, Sendable {
   public var requiresPower: Bool
   /// `BGProcessingTaskRequest.requiresNetworkConnectivity` (default NO).
   public var requiresNetwork: Bool
+  /// A continued request's `title` and `subtitle`, shown in its Live Activity.
+  public var title = ""
+  public var subtitle = ""
   /// When it was submitted.
   public internal(set) var submitted: SimTime = .zero
   /// Its number on the device, for the scheduler's events: a replaced or
   /// cancelled request's events find nothing.
   public internal(set) var number: Int32 = 0
+  /// When the scheduler lets it run (then only once the conditions allow);
+  /// nil when the scheduler never runs it (the debugger still can).
+  public internal(set) var runsAt: SimTime? = nil
 
   public init(identifier: String, kind: BGTaskKind, earliest: SimTime,
               requiresPower: Bool = false, requiresNetwork: Bool = false) {
@@ -62,9 +97,18 @@ public struct BGTaskRun: Equatable, Sendable {
   /// Its expiration handler ran (the budget ended, `dev:expire_task`, or the
   /// user started using the device during a processing task).
   public internal(set) var expired = false
+  /// A continued task's progress (0 to 1), and when it last reported it.
+  public internal(set) var progress = 0.0
+  public internal(set) var progressed: SimTime
   public var identifier: String { request.identifier }
   public var kind: BGTaskKind { request.kind }
   public var number: Int32 { request.number }
+
+  init(request: BGTaskRequest, started: SimTime) {
+    self.request = request
+    self.started = started
+    progressed = started
+  }
 }
 
 /// Why the scheduler refused, in the words iOS uses (§3.5).
@@ -86,9 +130,19 @@ public enum BGTaskRefusal: Equatable, Sendable, CustomStringConvertible {
   /// BGTaskScheduler exists from iOS 13.
   case noScheduler(ios: Int)
   /// `dev:run_task` with no pending request of that identifier.
-  case notPending(String)
+  case notPending(String?)
   /// `dev:expire_task` with no running task of that identifier.
-  case notRunning(String)
+  case notRunning(String?)
+  /// `dev:background_fetch` of an app that declares task identifiers.
+  case fetchTurnedOff
+  /// A continued request before iOS 26.
+  case noContinuedProcessing(ios: Int)
+  /// A continued request from an app that is not in the foreground.
+  case continuedFromBackground
+  /// `dev:cancel_task` of a task that is not a continued one.
+  case notContinued(String)
+  /// `task:progress` of a task that is not a continued one.
+  case noProgress(BGTaskKind)
 
   public var description: String {
     switch self {
@@ -103,15 +157,25 @@ public enum BGTaskRefusal: Equatable, Sendable, CustomStringConvertible {
     case .identifierNotPermitted(let id):
       return "BGTaskSchedulerErrorCodeNotPermitted: '\(id)' is not in BGTaskSchedulerPermittedIdentifiers"
     case .modeMissing(let kind):
-      return "BGTaskSchedulerErrorCodeNotPermitted: a \(kind.requestClassName) needs the '\(kind.mode)' background mode"
+      return "BGTaskSchedulerErrorCodeNotPermitted: a \(kind.requestClassName) needs the '\(kind.mode ?? "")' background mode"
     case .tooMany(let kind):
       return "BGTaskSchedulerErrorCodeTooManyPendingTaskRequests: at most \(kind.pendingLimit) \(kind) request\(kind.pendingLimit == 1 ? "" : "s") may be pending; cancel one first"
     case .noScheduler(let ios):
       return "BGTaskScheduler exists from iOS 13 (this device runs iOS \(ios)); before it, background fetch launches apps (application:performFetchWithCompletionHandler:)"
     case .notPending(let id):
-      return "no request '\(id)' is pending: the app submits one first (the debugger's launch needs one too)"
+      return "no request\(id.map { " '\($0)'" } ?? "") is pending: the app submits one first (the debugger's launch needs one too)"
     case .notRunning(let id):
-      return "no task '\(id)' is running"
+      return "no task\(id.map { " '\($0)'" } ?? "") is running"
+    case .fetchTurnedOff:
+      return "the app declares BGTaskSchedulerPermittedIdentifiers (background_tasks), which turns background fetch off: the system never calls application:performFetchWithCompletionHandler:; its refresh is a BGAppRefreshTask"
+    case .noContinuedProcessing(let ios):
+      return "BGContinuedProcessingTaskRequest exists from iOS 26 (this device runs iOS \(ios))"
+    case .continuedFromBackground:
+      return "a BGContinuedProcessingTaskRequest is submitted from the foreground, as a result of a person's action; the app is not in the foreground"
+    case .notContinued(let id):
+      return "'\(id)' is not a continued processing task: only those show in a Live Activity the user can cancel"
+    case .noProgress(let kind):
+      return "a \(kind.className) reports no progress: only a BGContinuedProcessingTask does (NSProgressReporting)"
     }
   }
 }
@@ -133,18 +197,36 @@ public struct BGTaskBook: Equatable, Sendable {
   public var registered: [String] { registeredEveryLaunch + registeredInProcess }
   public private(set) var pending: [BGTaskRequest] = []
   public private(set) var running: [BGTaskRun] = []
+  /// When the scheduler last started a task of each permitted identifier, in the order of `permitted`.
+  public private(set) var lastStarted: [SimTime?]
 
-  public init(permitted: [String]) { self.permitted = permitted }
+  public init(permitted: [String]) {
+    self.permitted = permitted
+    lastStarted = [SimTime?](repeating: nil, count: permitted.count)
+  }
+
+  /// When a task of `identifier` last started, if one did.
+  public func lastStart(of identifier: String) -> SimTime? {
+    permitted.firstIndex(of: identifier).flatMap { lastStarted[$0] }
+  }
 
   /// `register(forTaskWithIdentifier:using:launchHandler:)`. `launching`:
   /// no process runs, or its launch methods have not returned; `everyLaunch`:
   /// the app's code registers it at each launch, not this process alone.
   public mutating func register(_ id: String, launching: Bool, everyLaunch: Bool) -> BGTaskRefusal? {
-    guard permitted.contains(id) else { return .notDeclared(id) }
+    guard permits(id) else { return .notDeclared(id) }
     guard !isRegistered(id) else { return .registeredTwice(id) }
-    guard launching else { return .registeredLate(id) }
+    // A continued task's identifier, matched by a wildcard, may be registered
+    // at any time (§3.5, the header: such registrations "are exempt").
+    guard launching || !permitted.contains(id) else { return .registeredLate(id) }
     if everyLaunch { registeredEveryLaunch.append(id) } else { registeredInProcess.append(id) }
     return nil
+  }
+
+  /// `BGTaskSchedulerPermittedIdentifiers` lists the identifier, or a
+  /// wildcard entry (`com.example.export.*`) matches it (§3.5).
+  public func permits(_ id: String) -> Bool {
+    permitted.contains(id) || permitted.contains { $0.hasSuffix(".*") && id.count > $0.count - 1 && id.hasPrefix($0.dropLast()) }
   }
 
   public func isRegistered(_ id: String) -> Bool {
@@ -155,8 +237,8 @@ public struct BGTaskBook: Equatable, Sendable {
   /// pending one of its identifier or joins the others. `modes` is the
   /// app's `UIBackgroundModes`.
   public mutating func submit(_ request: BGTaskRequest, modes: [String]) -> BGTaskRefusal? {
-    guard permitted.contains(request.identifier) else { return .identifierNotPermitted(request.identifier) }
-    guard modes.contains(request.kind.mode) else { return .modeMissing(request.kind) }
+    guard permits(request.identifier) else { return .identifierNotPermitted(request.identifier) }
+    if let mode = request.kind.mode, !modes.contains(mode) { return .modeMissing(request.kind) }
     guard isRegistered(request.identifier) else { return .noHandler(request.identifier) }
     // The replaced request does not count; one of another kind leaves room in its own.
     let sameKind = pending.lazy.filter { $0.kind == request.kind && $0.identifier != request.identifier }.count
@@ -181,6 +263,12 @@ public struct BGTaskBook: Equatable, Sendable {
   /// `cancelAllTaskRequests()`.
   public mutating func cancelAll() { pending.removeAll() }
 
+  /// Sets when the scheduler lets a pending request run.
+  mutating func schedule(number: Int32, at time: SimTime?) {
+    guard let i = pending.firstIndex(where: { $0.number == number }) else { return }
+    pending[i].runsAt = time
+  }
+
   /// The pending request numbered `number`, if it is still pending.
   public func pending(number: Int32) -> BGTaskRequest? { pending.first { $0.number == number } }
 
@@ -188,12 +276,21 @@ public struct BGTaskBook: Equatable, Sendable {
   public func running(number: Int32) -> BGTaskRun? { running.first { $0.number == number } }
 
   /// The system launches the app for a pending request: it leaves the
-  /// pending list and runs.
-  mutating func start(number: Int32, at now: SimTime) -> BGTaskRun? {
+  /// pending list and runs. `byScheduler`: not the debugger's launch, which
+  /// the scheduler's spacing of runs ignores.
+  mutating func start(number: Int32, at now: SimTime, byScheduler: Bool = true) -> BGTaskRun? {
     guard let i = pending.firstIndex(where: { $0.number == number }) else { return nil }
     let run = BGTaskRun(request: pending.remove(at: i), started: now)
     running.append(run)
+    if byScheduler, let k = permitted.firstIndex(of: run.identifier) { lastStarted[k] = now }
     return run
+  }
+
+  /// A continued task reports its progress.
+  mutating func progress(number: Int32, _ fraction: Double, at now: SimTime) {
+    guard let i = running.firstIndex(where: { $0.number == number }) else { return }
+    running[i].progress = fraction
+    running[i].progressed = now
   }
 
   /// Marks a running task expired; false if it is not running or expired already.

@@ -115,7 +115,7 @@ public struct BackgroundTime: Equatable, Sendable {
       let (expiration, limit) = start(budget, facts)
       let snapshot = BackgroundEffect.snapshot
       let expire = BackgroundEffect.schedule(.taskExpiration, at: expiration), kill = BackgroundEffect.schedule(.taskDeadline, at: limit)
-      return isHeld(facts) ? Effects(snapshot, expire, kill) : Effects(snapshot, expire, kill, .suspend)
+      return isHeld(facts) ? Effects(snapshot, expire, kill) : Effects(snapshot, expire, kill, suspension(facts))
 
     case .rest:
       guard startStretch(facts) else { return Effects(.then(.idle)) }
@@ -207,8 +207,17 @@ public struct BackgroundTime: Equatable, Sendable {
   /// Suspend the process unless something holds it.
   private func idle(_ facts: BackgroundFacts) -> Effects<BackgroundEffect> {
     guard facts.state == .background, !isHeld(facts) else { return Effects() }
-    return Effects(.suspend)
+    return Effects(suspension(facts))
   }
+
+  /// §3.5.1: a process suspended while it holds a lock on a shared file is
+  /// killed instead, with 0xdead10cc and no callback.
+  private func suspension(_ facts: BackgroundFacts) -> BackgroundEffect {
+    facts.holdsFileLock ? .kill(.fileLock, code: Self.fileLockCode) : .suspend
+  }
+
+  /// The exception code of a kill for a file lock held at suspension (§3.5.1).
+  public static let fileLockCode: UInt32 = 0xdead10cc
 
   /// §2.8: the window opens as the event is delivered, within the usual budget.
   private mutating func launchWindowOpens(_ facts: BackgroundFacts) -> Effects<BackgroundEffect> {
@@ -362,6 +371,8 @@ public struct BackgroundFacts: Equatable, Sendable {
   /// A background launch that wakes the app also enters the background
   /// (`backgroundLaunchEntersBackground`, §8.1).
   public var launchEntersBackground: Bool
+  /// The process holds a lock on a shared file (`ctx:lock_file`, §3.5.1).
+  public var holdsFileLock = false
   /// The background time of a new stretch when it is known without asking
   /// (the policy's); nil when the host answers it (`background_time`), which
   /// the rules then ask for with `.askBudget`.

@@ -19,7 +19,7 @@ public enum DeviceAction: UInt8, CaseIterable, Sendable, CustomStringConvertible
   case push, pop, popGesture, present, dismiss, dismissGesture, rotate, addView, removeView
   case endCall, openNotification, notify, addChild, removeFromParent
   case prewarm, runIntent
-  case runTask, expireTask, charging, network
+  case runTask, expireTask, charging, network, cancelTask
 
   /// The table. Rows are made once, in case order (`ActionRow.table`).
   var definition: ActionRow {
@@ -103,15 +103,25 @@ public enum DeviceAction: UInt8, CaseIterable, Sendable, CustomStringConvertible
       return R(self, "run_intent", arguments: .app, reads: .more,
                summary: "iOS 16+: Shortcuts or Siri runs an App Intent; without opens_app the app runs in the background with no scene.")
     case .runTask:
-      return R(self, "run_task", arguments: .app, reads: .more,
-               summary: "A pending BGTaskScheduler request runs now, as the debugger's _simulateLaunchForTaskWithIdentifier: does.")
+      // A search step takes the app's first pending request (`run_task com.example.feed`).
+      return R(self, "run_task", arguments: .app, explore: .yes, reads: .more,
+               summary: "A pending BGTaskScheduler request runs now, as the debugger's _simulateLaunchForTaskWithIdentifier: does.") {
+        try $0.runTask($1!, identifier: nil)
+      }
     case .expireTask:
-      return R(self, "expire_task", arguments: .app, reads: .more,
-               summary: "A running BGTaskScheduler task expires now, as the debugger's _simulateExpirationForTaskWithIdentifier: does.")
+      return R(self, "expire_task", arguments: .app, explore: .yes, reads: .more,
+               summary: "A running BGTaskScheduler task expires now, as the debugger's _simulateExpirationForTaskWithIdentifier: does.") {
+        try $0.expireTask($1!, identifier: nil)
+      }
     case .charging:
       return R(self, "charging", reads: .more, summary: "The device is on external power, or not (what processing tasks may require).")
     case .network:
       return R(self, "network", reads: .more, summary: "The device has a network connection, or not (what processing tasks may require).")
+    case .cancelTask:
+      return R(self, "cancel_task", arguments: .app, explore: .yes, reads: .more,
+               summary: "iOS 26: the user cancels a continued processing task in its Live Activity; its expiration handler runs.") {
+        try $0.cancelContinuedTask($1!, identifier: nil)
+      }
     }
   }
 
@@ -199,6 +209,15 @@ public struct ActionRow: Sendable {
     table.first { row in
       if case .step(let step, _) = row.explore { return step == name }
       return row.run != nil && row.name == name
+    }
+  }
+
+  /// Whether the search's default alphabet has this action's step for `app`:
+  /// the BGTaskScheduler steps only for an app that declares task identifiers.
+  public func explores(_ app: App) -> Bool {
+    switch action {
+    case .runTask, .expireTask, .cancelTask: return !app.config.backgroundTasks.isEmpty
+    default: return true
     }
   }
 

@@ -71,6 +71,7 @@ extension Device {
     facts.state = self[id].state
     facts.pid = self[id].pid
     facts.audioMode = self[id].audioMode
+    facts.holdsFileLock = !self[id].fileLocks.isEmpty
     facts.exitsOnSuspend = self[id].config.exitsOnSuspend && facts.exitsOnSuspend
     facts.expirationLead = policy.expirationLead
     facts.launchTime = policy.backgroundLaunchTime
@@ -131,6 +132,12 @@ extension Device {
   /// `dev:background_fetch(app)`: the system launches or wakes the app in the
   /// background and calls `application:performFetchWithCompletionHandler:`.
   public func backgroundFetch(_ id: AppID) throws {
+    // §3.5: `BGTaskSchedulerPermittedIdentifiers` turns background fetch off.
+    if profile.hasTaskScheduler && !self[id].config.backgroundTasks.isEmpty {
+      try begin(.backgroundFetch, app: id) {
+        throw SimulationError.backgroundTaskRefused(.action(.backgroundFetch), app: self[id].config.bundle, .fetchTurnedOff)
+      }
+    }
     try backgroundEvent(id, .performFetch, mode: "fetch", action: .backgroundFetch)
   }
 

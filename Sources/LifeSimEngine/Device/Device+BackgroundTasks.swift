@@ -21,6 +21,9 @@ public enum BGTaskEvent: UInt8, Sendable {
   case budgetEnds
   /// The grace after expiration: a task still running gets its app killed.
   case graceEnds
+  /// A continued task's progress is checked: one that reported none for
+  /// `continuedStallLimit` has stalled, and expires.
+  case stallCheck
 }
 
 extension Device {
@@ -30,6 +33,14 @@ extension Device {
   /// the app is killed: lifesim's choice (no source gives it, §3.5), the
   /// same 5 s as `beginBackgroundTask`'s handlers get (§3.4).
   static let taskGrace = SimTime.seconds(5)
+  /// The least time between two starts of one identifier by the scheduler:
+  /// lifesim's choice (§3.5). Apple documents none, and without one a
+  /// handler that resubmits with no earliest time would run again at the
+  /// same instant forever.
+  static let taskRerunFloor = SimTime.seconds(60)
+  /// A continued task that reports no progress for this long "appear[s]
+  /// stalled" and expires: lifesim's choice, Apple gives no interval (§3.5).
+  static let continuedStallLimit = SimTime.seconds(60)
 
   // MARK: - What app code does
 
@@ -56,6 +67,14 @@ extension Device {
   /// - Throws: `backgroundTaskRefused` with the error iOS gives.
   public func submitTask(_ id: AppID, _ request: BGTaskRequest) throws {
     try requireTaskScheduler(.submitTask, id)
+    if request.kind == .continued {
+      guard profile.hasContinuedProcessing else {
+        throw SimulationError.backgroundTaskRefused(.submitTask, app: self[id].config.bundle, .noContinuedProcessing(ios: profile.version))
+      }
+      guard self[id].state == .active else {
+        throw SimulationError.backgroundTaskRefused(.submitTask, app: self[id].config.bundle, .continuedFromBackground)
+      }
+    }
     var request = request
     request.submitted = now
     // Numbered with the background tasks (§3.4): an `expire` record's task id names one task.
@@ -65,11 +84,40 @@ extension Device {
     }
     nextTaskID += 1
     taskConditions.anySubmitted = true
+    stats.tasksSubmitted += 1
+    let runsAt = try scheduledTime(of: request, for: id)
+    self[id].bgTasks.schedule(number: request.number, at: runsAt)
+    guard request.kind != .continued else {
+      // It runs as soon as the handler that submitted it returns (§3.5).
+      trace.append({
+        $0.app = id
+        $0.detail = "BGTaskScheduler: submitted \(request.kind.requestClassName) \(request.identifier), title \"\(request.title)\""
+      }, kind: .log, at: now)
+      self[id].bgTasks.schedule(number: request.number, at: now)
+      kernel.schedule(.bgTask(id, number: request.number, .due), at: now)
+      return
+    }
     trace.append({
       $0.app = id
       $0.detail = "BGTaskScheduler: submitted \(request.kind.requestClassName) \(request.identifier), earliest t=\(request.earliest.shortDescription)"
+        + (runsAt == max(request.earliest, now) ? "" : runsAt.map { "; the scheduler lets it run at t=\($0.shortDescription)" } ?? "; the scheduler will not run it")
     }, kind: .log, at: now)
-    kernel.schedule(.bgTask(id, number: request.number, .due), at: max(request.earliest, now))
+    if let runsAt { kernel.schedule(.bgTask(id, number: request.number, .due), at: runsAt) }
+  }
+
+  /// When a request just submitted may run: at its earliest time by default
+  /// (lifesim's choice, §3.5: the soonest the documented rules allow), or as
+  /// the host's `task_scheduler` decides; never within `taskRerunFloor` of
+  /// the last start of its identifier.
+  private func scheduledTime(of request: BGTaskRequest, for id: AppID) throws -> SimTime? {
+    var earliest = max(request.earliest, now)
+    if let last = self[id].bgTasks.lastStart(of: request.identifier) { earliest = max(earliest, last + Self.taskRerunFloor) }
+    guard policy.taskSchedulerFromHost, let host else { return earliest }
+    guard let delay = try asking(.taskScheduler, { try host.taskDelay(request, app: id, on: self) }) else { return nil }
+    guard delay >= .zero else {
+      throw SimulationError.policyFailed(policy: "task_scheduler", message: "returned a negative delay (\(delay) s) for \(request.identifier)")
+    }
+    return earliest + delay
   }
 
   /// `cancel(taskRequestWithIdentifier:)`; a running task goes on (§3.5).
@@ -91,8 +139,17 @@ extension Device {
   ///   process died).
   @discardableResult
   public func completeTask(_ id: AppID, number: Int32, success: Bool) -> Bool {
+    guard endTask(id, number: number, success: success) else { return false }
+    stats.tasksCompleted += 1
+    return true
+  }
+
+  /// The task ends, by the app's call or the system's decision.
+  @discardableResult
+  func endTask(_ id: AppID, number: Int32, success: Bool) -> Bool {
     guard let run = self[id].bgTasks.complete(number: number) else { return false }
     self[id].background.heldByScheduler = !self[id].bgTasks.running.isEmpty
+    host?.taskEnded(run, app: id, on: self)
     trace.append({
       $0.app = id
       $0.detail = "\(run.kind.className) \(run.identifier): setTaskCompleted(success: \(success))"
@@ -112,25 +169,61 @@ extension Device {
   /// `dev:run_task(app, id)`: what the debugger's
   /// `_simulateLaunchForTaskWithIdentifier:` does: a pending request runs now,
   /// whatever the conditions and the scheduler (§3.5).
-  public func runTask(_ id: AppID, identifier: String) throws {
+  /// - Parameter identifier: nil for the app's first pending request (a search's step).
+  public func runTask(_ id: AppID, identifier: String?) throws {
     var number: Int32 = 0
     try begin(.runTask, app: id, detail: identifier) {
-      guard let r = self[id].bgTasks.pending.first(where: { $0.identifier == identifier }) else {
+      try requireTaskScheduler(.action(.runTask), id)
+      guard let r = self[id].bgTasks.pending.first(where: { identifier == nil || $0.identifier == identifier }) else {
         throw SimulationError.backgroundTaskRefused(.action(.runTask), app: self[id].config.bundle, .notPending(identifier))
       }
       number = r.number
     }
-    try startTask(id, number: number)
+    try startTask(id, number: number, byScheduler: false)
     try settle()
   }
 
   /// `dev:expire_task(app, id)`: `_simulateExpirationForTaskWithIdentifier:`:
   /// the running task's expiration handler runs now, and the grace begins.
-  public func expireTask(_ id: AppID, identifier: String) throws {
+  /// - Parameter identifier: nil for the app's first running task (a search's step).
+  public func expireTask(_ id: AppID, identifier: String?) throws {
     var number: Int32 = 0
     try begin(.expireTask, app: id, detail: identifier) {
-      guard let r = self[id].bgTasks.running.first(where: { $0.identifier == identifier && !$0.expired }) else {
+      try requireTaskScheduler(.action(.expireTask), id)
+      guard let r = self[id].bgTasks.running.first(where: { (identifier == nil || $0.identifier == identifier) && !$0.expired }) else {
         throw SimulationError.backgroundTaskRefused(.action(.expireTask), app: self[id].config.bundle, .notRunning(identifier))
+      }
+      number = r.number
+    }
+    try expire(id, number: number)
+    try settle()
+  }
+
+  /// `task:progress(fraction)`: a continued task reports its progress
+  /// (`NSProgress`), which keeps it from being expired as stalled.
+  public func reportTaskProgress(_ id: AppID, number: Int32, fraction: Double) throws {
+    guard let run = self[id].bgTasks.running(number: number) else { return }
+    guard run.kind == .continued else {
+      throw SimulationError.backgroundTaskRefused(.taskProgress, app: self[id].config.bundle, .noProgress(run.kind))
+    }
+    self[id].bgTasks.progress(number: number, min(1, max(0, fraction)), at: now)
+  }
+
+  /// `dev:cancel_task(app, id)`: the user cancels a continued task in its
+  /// Live Activity; its expiration handler runs (§3.5).
+  /// - Parameter identifier: nil for the app's first running continued task (a search's step).
+  public func cancelContinuedTask(_ id: AppID, identifier: String?) throws {
+    var number: Int32 = 0
+    try begin(.cancelTask, app: id, detail: identifier) {
+      guard profile.hasContinuedProcessing else {
+        throw SimulationError.backgroundTaskRefused(.action(.cancelTask), app: self[id].config.bundle, .noContinuedProcessing(ios: profile.version))
+      }
+      let matching = { (r: BGTaskRun) in (identifier == nil ? r.kind == .continued : r.identifier == identifier) && !r.expired }
+      guard let r = self[id].bgTasks.running.first(where: matching) else {
+        throw SimulationError.backgroundTaskRefused(.action(.cancelTask), app: self[id].config.bundle, .notRunning(identifier))
+      }
+      guard r.kind == .continued else {
+        throw SimulationError.backgroundTaskRefused(.action(.cancelTask), app: self[id].config.bundle, .notContinued(r.identifier))
       }
       number = r.number
     }
@@ -162,6 +255,7 @@ extension Device {
   /// request asks, charging and on a network.
   func taskMayRun(_ id: AppID, _ r: BGTaskRequest) -> Bool {
     switch r.kind {
+    case .continued: return true
     case .refresh: return !self[id].backgroundLaunchBlocked
     case .processing:
       return isLocked && (!r.requiresPower || taskConditions.charging) && (!r.requiresNetwork || taskConditions.network)
@@ -174,7 +268,7 @@ extension Device {
   func scheduleTasksThatMayRun() {
     guard taskConditions.anySubmitted else { return }
     for app in apps where !app.bgTasks.pending.isEmpty {
-      for r in app.bgTasks.pending where r.earliest <= now && taskMayRun(app.id, r) {
+      for r in app.bgTasks.pending where r.runsAt.map({ $0 <= now }) ?? false && taskMayRun(app.id, r) {
         kernel.schedule(.bgTask(app.id, number: r.number, .due), at: now)
       }
     }
@@ -201,12 +295,20 @@ extension Device {
     case .budgetEnds:
       guard let run = self[id].bgTasks.running(number: number), !run.expired else { return }
       try expire(id, number: number)
+    case .stallCheck:
+      guard let run = self[id].bgTasks.running(number: number), !run.expired else { return }
+      let stalls = run.progressed + Self.continuedStallLimit
+      guard now >= stalls else {
+        kernel.schedule(.bgTask(id, number: number, .stallCheck), at: stalls)
+        return
+      }
+      try expire(id, number: number)
     case .graceEnds:
       guard let run = self[id].bgTasks.running(number: number) else { return }
       guard self[id].state == .background else {
         // The user brought the app back meanwhile: nothing kills an app on
         // screen for its background time; the task ends unsuccessful.
-        completeTask(id, number: number, success: false)
+        endTask(id, number: number, success: false)
         return
       }
       try systemKill(id, reason: .backgroundTask,
@@ -217,16 +319,22 @@ extension Device {
   /// The system launches the app in the background (no scene connects) or
   /// wakes it, and calls the task's launch handler; a refresh task's time
   /// starts (§3.5).
-  func startTask(_ id: AppID, number: Int32) throws {
-    guard let run = self[id].bgTasks.start(number: number, at: now) else { return }
+  func startTask(_ id: AppID, number: Int32, byScheduler: Bool = true) throws {
+    guard let run = self[id].bgTasks.start(number: number, at: now, byScheduler: byScheduler) else { return }
     self[id].background.heldByScheduler = true
+    stats.tasksRun += 1
+    stats.taskDelay = stats.taskDelay + max(.zero, now - run.request.earliest)
     trace.append({
       $0.app = id
       $0.detail = "BGTaskScheduler: runs \(run.kind.className) \(run.identifier), submitted at t=\(run.request.submitted.shortDescription)"
     }, kind: .log, at: now)
     // The time counts from the launch, handler included (§3.8: the
     // expiration waits for a handler that is still working).
-    if run.kind == .refresh { kernel.schedule(.bgTask(id, number: number, .budgetEnds), at: now + Self.refreshBudget) }
+    switch run.kind {
+    case .refresh: kernel.schedule(.bgTask(id, number: number, .budgetEnds), at: now + Self.refreshBudget)
+    case .continued: kernel.schedule(.bgTask(id, number: number, .stallCheck), at: now + Self.continuedStallLimit)
+    case .processing: break
+    }
     try cascade(for: id) {
       switch self[id].state {
       case .notRunning: try apply(.launchInBackground, to: id)
@@ -240,7 +348,7 @@ extension Device {
           $0.app = id
           $0.detail = "\(run.kind.className) \(run.identifier): this process registered no launch handler for it, so it does not run"
         }, kind: .warning, at: now)
-        completeTask(id, number: number, success: false)
+        endTask(id, number: number, success: false)
         return
       }
       let saved = busy
@@ -255,7 +363,11 @@ extension Device {
   /// otherwise it has the grace to complete.
   func expire(_ id: AppID, number: Int32) throws {
     guard self[id].bgTasks.expire(number: number), let run = self[id].bgTasks.running(number: number) else { return }
+    stats.tasksExpired += 1
     trace.append({ $0.app = id; $0.detail = "\(run.kind.className) \(run.identifier)"; $0.task = run.number }, kind: .expire, at: now)
+    // Scheduled first: a handler that fails (and a script that catches the
+    // error) still leaves the task its grace, not a process held for ever.
+    kernel.schedule(.bgTask(id, number: number, .graceEnds), at: now + Self.taskGrace)
     var hadHandler = false
     try cascade(for: id) {
       guard let host else { return }
@@ -264,12 +376,7 @@ extension Device {
       defer { busy = saved }
       hadHandler = try host.expireTask(run, app: id, on: self)
     }
-    guard self[id].bgTasks.running(number: number) != nil else { return }
-    if hadHandler {
-      kernel.schedule(.bgTask(id, number: number, .graceEnds), at: now + Self.taskGrace)
-    } else {
-      completeTask(id, number: number, success: false)
-    }
+    if !hadHandler { endTask(id, number: number, success: false) }
   }
 
   /// The process died: its running tasks end with it, each said in the
@@ -277,6 +384,7 @@ extension Device {
   func tasksEnded(_ id: AppID) {
     guard taskConditions.anySubmitted || !self[id].bgTasks.registeredInProcess.isEmpty else { return }
     for run in self[id].bgTasks.processEnded() {
+      host?.taskEnded(run, app: id, on: self)
       trace.append({
         $0.app = id
         $0.detail = "\(run.kind.className) \(run.identifier) ended with its process, without setTaskCompleted(success:)"

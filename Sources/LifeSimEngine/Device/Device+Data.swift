@@ -18,4 +18,31 @@ extension Device {
     if duration > .zero { try work(duration) }
     self[id].unsaved = 0
   }
+
+  /// `ctx:lock_file(name)`: the process takes a lock on a shared file (an
+  /// SQLite database in an App Group container). Suspended while it holds
+  /// one, it is killed with 0xdead10cc (§3.5.1).
+  public func lockFile(app id: AppID, _ name: String) throws {
+    guard self[id].state.isExecuting else {
+      throw SimulationError.notExecuting(.lockFile, app: self[id].config.bundle, state: self[id].state)
+    }
+    guard !self[id].fileLocks.contains(name) else {
+      throw SimulationError.invalidAction(.lockFile, .fileAlreadyLocked(app: self[id].config.bundle, file: name))
+    }
+    self[id].fileLocks.append(name)
+  }
+
+  /// `ctx:unlock_file(name)`: the lock goes.
+  public func unlockFile(app id: AppID, _ name: String) throws {
+    guard let i = self[id].fileLocks.firstIndex(of: name) else {
+      throw SimulationError.invalidAction(.unlockFile, .fileNotLocked(app: self[id].config.bundle, file: name))
+    }
+    self[id].fileLocks.remove(at: i)
+  }
+
+  /// The kill record's detail of a process suspended holding locks (§3.5.1).
+  func fileLockDetail(_ id: AppID) -> String {
+    let files = self[id].fileLocks.map { "'\($0)'" }.joined(separator: ", ")
+    return "suspended holding a lock on \(files): 0xdead10cc, no callback"
+  }
 }

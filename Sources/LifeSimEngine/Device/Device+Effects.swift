@@ -211,7 +211,7 @@ extension Device {
         case .suspend:
           try apply(.suspend, to: id)
         case .kill(let reason, let code):
-          try systemKill(id, reason: reason, code: code)
+          try systemKill(id, reason: reason, code: code, detail: reason == .fileLock ? fileLockDetail(id) : nil)
         case .terminateForExit:
           try terminateForExit(id)
         case .apply(let event):
@@ -433,6 +433,7 @@ extension Device {
     }
     self[id].unsaved = 0
     self[id].prewarm = nil
+    if !self[id].fileLocks.isEmpty { self[id].fileLocks.removeAll() }
     tasksEnded(id)
     watchdogs.processEnded(id)
     dropWaiting(of: id, pid: pid)

@@ -322,6 +322,7 @@ extension Device {
     time(p.watchdogLaunch); time(p.watchdogBackground); time(p.watchdogTerminate); time(p.watchdogSceneUpdate)
     out.append(byte: p.backgroundTimeFromHost ? 1 : 0)
     out.append(byte: p.victimFromHost ? 1 : 0)
+    out.append(byte: p.taskSchedulerFromHost ? 1 : 0)
     out.append(byte: p.victimOrder == .bands ? 0 : 1)
     out.append(word: Int64(bitPattern: p.memoryWarningAt.bitPattern))
     out.append(word: Int64(bitPattern: p.jetsamAt.bitPattern))

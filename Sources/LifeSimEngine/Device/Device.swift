@@ -359,6 +359,7 @@ public final class Device {
   public enum PolicyKind: String, Sendable {
     case backgroundTime = "background_time"
     case chooseVictim = "choose_victim"
+    case taskScheduler = "task_scheduler"
   }
 
   public init(profile: OSProfile, seed: UInt64, debugger: Bool = false,

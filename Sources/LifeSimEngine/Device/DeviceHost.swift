@@ -23,6 +23,13 @@ public protocol DeviceHost: AnyObject {
   func launchTask(_ run: BGTaskRun, app: AppID, on device: Device) throws
   /// Runs a BGTaskScheduler task's expiration handler; false when it has none.
   func expireTask(_ run: BGTaskRun, app: AppID, on device: Device) throws -> Bool
+  /// The `task_scheduler` policy (asked only when the script set one): how
+  /// long after its earliest time a submitted request runs, or nil when the
+  /// scheduler never runs it.
+  func taskDelay(_ request: BGTaskRequest, app: AppID, on device: Device) throws -> SimTime?
+  /// A BGTaskScheduler task ended: completed, ended by the system, or its
+  /// process died. The engine never names it again.
+  func taskEnded(_ run: BGTaskRun, app: AppID, on device: Device)
 }
 
 extension DeviceHost {
@@ -30,6 +37,9 @@ extension DeviceHost {
   public func launchTask(_ run: BGTaskRun, app: AppID, on device: Device) throws {}
   /// A host with no expiration handlers.
   public func expireTask(_ run: BGTaskRun, app: AppID, on device: Device) throws -> Bool { false }
+  /// A host with no scheduler of its own: requests run at their earliest time.
+  public func taskDelay(_ request: BGTaskRequest, app: AppID, on device: Device) throws -> SimTime? { .zero }
+  public func taskEnded(_ run: BGTaskRun, app: AppID, on device: Device) {}
 }
 
 /// One callback being delivered to an app. Plain values only, so that a

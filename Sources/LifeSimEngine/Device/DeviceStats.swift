@@ -15,6 +15,15 @@ public struct DeviceStats: Sendable, Equatable {
   public var unsavedLost = 0
   /// Memory warnings delivered to apps (one per app per warning).
   public var memoryWarnings = 0
+  /// BGTaskScheduler (reference §3.5): requests submitted, tasks the system
+  /// ran, those that called `setTaskCompleted`, and those whose expiration
+  /// handler ran.
+  public var tasksSubmitted = 0
+  public var tasksRun = 0
+  public var tasksCompleted = 0
+  public var tasksExpired = 0
+  /// The time from each run task's earliest time to its run, summed.
+  public var taskDelay = SimTime.zero
 
   public init() {}
 

@@ -12,14 +12,16 @@ public enum Operation: Hashable, Sendable, CustomStringConvertible {
   // What app code does while it runs.
   case work, appTimer, beginBackgroundTask, playAudio, allocate, release, markDirty, save, finishBackgroundLaunch
   // BGTaskScheduler, from app code (reference §3.5).
-  case registerTask, submitTask
+  case registerTask, submitTask, taskProgress
+  // A lock on a shared file (reference §3.5.1).
+  case lockFile, unlockFile
   // Workloads.
   case drive, replay
 
   /// Every operation: each action, then the others.
   public static let allCases: [Operation] = DeviceAction.allCases.map { .action($0) } + [
     .install, .loadView, .advance, .run, .after, .work, .appTimer, .beginBackgroundTask, .playAudio, .allocate,
-    .release, .markDirty, .save, .finishBackgroundLaunch, .registerTask, .submitTask, .drive, .replay,
+    .release, .markDirty, .save, .finishBackgroundLaunch, .registerTask, .submitTask, .taskProgress, .lockFile, .unlockFile, .drive, .replay,
   ]
 
   public var description: String {
@@ -41,6 +43,9 @@ public enum Operation: Hashable, Sendable, CustomStringConvertible {
     case .finishBackgroundLaunch: return "finishBackgroundLaunch"
     case .registerTask: return "registerTask"
     case .submitTask: return "submitTask"
+    case .taskProgress: return "taskProgress"
+    case .lockFile: return "lockFile"
+    case .unlockFile: return "unlockFile"
     case .drive: return "drive"
     case .replay: return "replay"
     }
@@ -80,6 +85,9 @@ public enum Refusal: Equatable, Sendable, CustomStringConvertible {
   case onlyRoot(app: String)
   case nothingPresented(app: String)
   case notSwipeable(style: ModalStyle)
+  // Shared files (§3.5.1).
+  case fileAlreadyLocked(app: String, file: String)
+  case fileNotLocked(app: String, file: String)
   // One object, by its class.
   case deallocated(className: String)
   case notChild(className: String)
@@ -118,6 +126,8 @@ public enum Refusal: Equatable, Sendable, CustomStringConvertible {
     case .nothingPresented(let app): return "\(app) has no view controller presented"
     case .notSwipeable(let style):
       return "only a .pageSheet or .formSheet can be swiped down; the top view controller is presented \(style.rawValue)"
+    case .fileAlreadyLocked(let app, let file): return "\(app) already holds the lock on '\(file)'"
+    case .fileNotLocked(let app, let file): return "\(app) holds no lock on '\(file)'"
     case .deallocated(let c): return "this \(c) was deallocated"
     case .notChild(let c): return "this \(c) is not a child view controller"
     case .alreadyRemoved(let c): return "this \(c) was already removed"

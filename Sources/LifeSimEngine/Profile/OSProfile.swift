@@ -156,6 +156,9 @@ public struct OSProfile: Sendable, Equatable {
   /// BGTaskScheduler exists from iOS 13 (§3.5).
   public var hasTaskScheduler: Bool { version >= 13 }
 
+  /// `BGContinuedProcessingTaskRequest` exists from iOS 26 (§3.5).
+  public var hasContinuedProcessing: Bool { version >= 26 }
+
   /// A child view controller gets `viewIsAppearing:` from iOS 16; on 13–15 only
   /// the container does, an iOS bug that apps work around by forwarding it
   /// (§5.6 "viewIsAppearing: and children").
@@ -208,6 +211,7 @@ public struct OSProfile: Sendable, Equatable {
       Fact("active_prewarm_environment", activePrewarmEnvironment, "§2.1 Prewarming (field reports)"),
       Fact("app_intents", hasAppIntents, "§2.13"),
       Fact("task_scheduler", hasTaskScheduler, "§3.5"),
+      Fact("continued_processing", hasContinuedProcessing, "§3.5 (iOS 26)"),
       Fact("view_is_appearing_reaches_children", viewIsAppearingReachesChildren, "§5.6 (iOS 15 bug reports)"),
       Fact("last_closed_window_keeps_session", lastClosedWindowKeepsSession, "§2.11 (one iPadOS 15 report; iPads only)"),
     ]

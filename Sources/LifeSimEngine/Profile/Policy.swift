@@ -19,6 +19,10 @@ public struct Policy: Sendable, Equatable {
   public var jetsamAt: Double
   /// When true, the host picks jetsam victims (`choose_victim`).
   public var victimFromHost = false
+  /// When true, the host decides when a submitted BGTaskScheduler request
+  /// runs (`task_scheduler`, reference §3.5); otherwise it runs at its
+  /// earliest time, once the conditions allow.
+  public var taskSchedulerFromHost = false
   /// The order jetsam takes its victims in when the host does not pick them.
   public var victimOrder = VictimOrder.bands
   /// When set, jetsam first disconnects background scenes, least recently used

@@ -39,6 +39,8 @@ public enum RecordKind: UInt8, CaseIterable, Sendable, CustomStringConvertible {
 /// Why a process died (reference §3–§4).
 public enum KillReason: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   case user, vmPageShortage, perProcessLimit, watchdog, backgroundTask, exitsOnSuspend
+  /// Suspended holding a lock on a shared file: 0xdead10cc (reference §3.5.1).
+  case fileLock
 
   // A switch of literals, not an array indexed by the raw value: the array
   // would be built on every call, and `dev.stats` names every reason.
@@ -50,6 +52,7 @@ public enum KillReason: UInt8, CaseIterable, Sendable, CustomStringConvertible {
     case .watchdog: "watchdog"
     case .backgroundTask: "background-task"
     case .exitsOnSuspend: "exits-on-suspend"
+    case .fileLock: "file-lock"
     }
   }
 }

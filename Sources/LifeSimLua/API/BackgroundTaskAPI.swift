@@ -12,8 +12,8 @@ extension API {
       try $0.appRegisterTask()
     },
     .method(.context, "submit_task",
-            "ctx:submit_task{ id =, kind = \"refresh\" | \"processing\", earliest = 0, requires_power = false, requires_network = false }",
-            "Submits a BGTaskScheduler request (earliest: seconds from now); it replaces a pending request of its id. A refusal is the error iOS gives.") {
+            "ctx:submit_task{ id =, kind = \"refresh\" | \"processing\" | \"continued\", earliest = 0, requires_power = false, requires_network = false, title =, subtitle = }",
+            "Submits a BGTaskScheduler request (earliest: seconds from now); it replaces a pending request of its id. A continued request (iOS 26, from the foreground, with a title and subtitle) runs at once. A refusal is the error iOS gives.") {
       try $0.ctxSubmitTask()
     },
     .method(.context, "cancel_task", "ctx:cancel_task(id)", "Cancels a pending request; a running task goes on.") { try $0.ctxCancelTask() },
@@ -28,13 +28,20 @@ extension API {
             "setTaskCompleted(success:): the task ends, and the app is suspended once nothing else holds it.") {
       try $0.bgTaskComplete()
     },
-    bgTaskField("id", "The task's identifier.") { L, _, _, run in push(L, run?.identifier ?? "") },
-    bgTaskField("kind", "\"refresh\" or \"processing\".") { L, _, _, run in push(L, run?.kind.description ?? "") },
-    bgTaskField("running", "Whether it has not completed (and its process lives).") { L, _, _, run in push(L, run != nil) },
-    bgTaskField("expired", "Whether its time ran out (its expiration handler was called).") { L, _, _, run in
-      push(L, run?.expired ?? false)
+    .method(.bgTask, "progress", "task:progress(fraction)",
+            "A continued task reports its progress (0 to 1); one that reports none for 60 s is expired as stalled.") {
+      try $0.bgTaskProgress()
     },
-    .field(.bgTask, "on_expire", "The expiration handler, `task.on_expire = function() … end`: called shortly before the task's time runs out; without one the task is marked complete and unsuccessful.") { rt in
+    bgTaskField("id", "The task's identifier.") { L, _, _, run in push(L, run?.identifier ?? "") },
+    bgTaskField("kind", "\"refresh\", \"processing\" or \"continued\".") { L, _, _, run in push(L, run?.kind.description ?? "") },
+    bgTaskField("running", "Whether it has not completed (and its process lives).") { L, _, _, run in push(L, run != nil) },
+    .field(.bgTask, "expired", "Whether its time ran out (its expiration handler was called), also after it ended.") { rt in
+      let h = try rt.checkHandle(1, .bgTask)
+      let slot = try rt.slot(h.device)
+      let run = slot.device[AppID(Int(h.index))].bgTasks.running(number: h.extra)
+      push(rt.L, run?.expired ?? slot.bgTaskExpiredEnded.contains(h.extra))
+    },
+    .field(.bgTask, "on_expire", "The expiration handler, `task.on_expire = function(ctx, task) … end`: called when the task's time runs out; it has a few seconds to call task:complete, and without one the task is marked complete and unsuccessful.") { rt in
       let h = try rt.checkHandle(1, .bgTask)
       let slot = try rt.slot(h.device)
       if let fn = slot.bgTaskExpiry[h.extra] { slot.pushSlot(fn) } else { lua_pushnil(rt.L) }
@@ -74,21 +81,32 @@ extension LuaRuntime {
   /// `ctx:submit_task{ id =, kind =, earliest =, requires_power =, requires_network = }`
   func ctxSubmitTask() throws -> Int32 {
     let (slot, app) = try contextApp("submit_task")
-    let o = try args.table(2, keys: ["id", "kind", "earliest", "requires_power", "requires_network"])
+    let o = try args.table(2, keys: ["id", "kind", "earliest", "requires_power", "requires_network", "title", "subtitle"])
     let id = try o.requiredName("id", hint: "the task identifier, one of the app's background_tasks")
-    let kindName = try o.required("kind", as: String.self, hint: "\"refresh\" or \"processing\"")
+    let kindName = try o.required("kind", as: String.self, hint: "\"refresh\", \"processing\" or \"continued\"")
     guard let kind = BGTaskKind(name: kindName) else {
-      throw o.fail("field 'kind' must be \"refresh\" or \"processing\", got '\(kindName)'")
+      throw o.fail("field 'kind' must be \"refresh\", \"processing\" or \"continued\", got '\(kindName)'")
     }
     let earliest = try o.seconds("earliest") ?? .zero
     let power = try o.optional("requires_power", as: Bool.self) ?? false
     let network = try o.optional("requires_network", as: Bool.self) ?? false
-    if kind == .refresh && (power || network) {
+    if kind != .processing && (power || network) {
       throw o.fail("requires_power and requires_network belong to processing requests (BGProcessingTaskRequest)")
     }
+    let title = try o.optional("title", as: String.self), subtitle = try o.optional("subtitle", as: String.self)
+    if kind == .continued {
+      guard title != nil, subtitle != nil else {
+        throw o.fail("a continued request needs a title and a subtitle (BGContinuedProcessingTaskRequest(identifier:title:subtitle:))")
+      }
+      if o.has("earliest") { throw o.fail("a continued request runs at once: it has no earliest time") }
+    } else if title != nil || subtitle != nil {
+      throw o.fail("title and subtitle belong to continued requests (BGContinuedProcessingTaskRequest)")
+    }
     let device = slot.device
-    let request = BGTaskRequest(identifier: id, kind: kind, earliest: device.now + earliest,
+    var request = BGTaskRequest(identifier: id, kind: kind, earliest: device.now + earliest,
                                 requiresPower: power, requiresNetwork: network)
+    request.title = title ?? ""
+    request.subtitle = subtitle ?? ""
     try device.submitTask(app, request)
     return 0
   }
@@ -116,6 +134,7 @@ extension LuaRuntime {
       push(L, r.identifier); setField(L, -2, "id")
       push(L, r.kind.description); setField(L, -2, "kind")
       push(L, r.earliest.seconds); setField(L, -2, "earliest")
+      if r.kind == .continued { push(L, r.title); setField(L, -2, "title") }
     }
     return 1
   }
@@ -125,13 +144,19 @@ extension LuaRuntime {
     let h = try checkHandle(1, .bgTask)
     let slot = try slot(h.device), app = AppID(Int(h.index))
     let success = try args.value(2, as: Bool.self)
-    if slot.device.completeTask(app, number: h.extra, success: success) {
-      // The script may keep the object; the device lets go of it and its handler.
-      if let stored = slot.bgTaskObjects.removeValue(forKey: h.extra) { slot.free(stored) }
-      if let fn = slot.bgTaskExpiry.removeValue(forKey: h.extra) { slot.free(fn) }
-    } else {
+    if !slot.device.completeTask(app, number: h.extra, success: success) {
       slot.device.warn("task \(slot.bgTaskNames[h.extra] ?? "?") completed when it was not running (completed twice, or its process died)", app: app)
     }
+    return 0
+  }
+
+  /// `task:progress(fraction)`
+  func bgTaskProgress() throws -> Int32 {
+    let h = try checkHandle(1, .bgTask)
+    let slot = try slot(h.device)
+    let f = try args.value(2, as: Double.self)
+    guard f >= 0, f <= 1 else { throw ArgumentError(position: 2, message: "the progress must be a fraction from 0 to 1, got \(formatNumber(f))") }
+    try slot.device.reportTaskProgress(AppID(Int(h.index)), number: h.extra, fraction: f)
     return 0
   }
 

@@ -19,6 +19,13 @@ extension API {
     .method(.context, "release", "ctx:release(mb)", "The app's footprint shrinks by mb.") { try $0.ctxMemory(allocate: false) },
     .method(.context, "dirty", "ctx:dirty([n])", "The user made n unsaved changes (lost if the process dies).") { try $0.ctxDirty() },
     .method(.context, "save", "ctx:save([{ seconds = s }])", "Saves the unsaved changes, taking s seconds.") { try $0.ctxSave() },
+    .method(.context, "lock_file", "ctx:lock_file(name)",
+            "Takes a lock on a shared file (an SQLite database in an App Group): suspended while holding it, the app is killed with 0xdead10cc.") {
+      try $0.ctxLockFile(unlock: false)
+    },
+    .method(.context, "unlock_file", "ctx:unlock_file(name)", "Lets go of a lock ctx:lock_file took.") {
+      try $0.ctxLockFile(unlock: true)
+    },
     .method(.context, "complete", "ctx:complete()",
             "A background launch's work is done (its completion handler).") { try $0.ctxComplete() },
     contextField("app", "The app whose code runs, or nil in a dev:at function.") { L, slot, info in
@@ -92,6 +99,14 @@ extension LuaRuntime {
     let mb = try args.number(2, "MB", finite: false)
     guard mb >= 0, mb.isFinite else { throw ArgumentError(position: 2, message: "MB must be a number ≥ 0, got \(formatNumber(mb))") }
     if allocate { try slot.device.allocate(mb, app: app) } else { try slot.device.release(mb, app: app) }
+    return 0
+  }
+
+  /// `ctx:lock_file(name)` and `ctx:unlock_file(name)`.
+  func ctxLockFile(unlock: Bool) throws -> Int32 {
+    let (slot, app) = try contextApp(unlock ? "unlock_file" : "lock_file")
+    let name = try args.name(2, "the file's name")
+    if unlock { try slot.device.unlockFile(app: app, name) } else { try slot.device.lockFile(app: app, name) }
     return 0
   }
 

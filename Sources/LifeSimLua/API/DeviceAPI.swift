@@ -122,6 +122,11 @@ extension API {
       try slot.device.expireTask(try rt.checkApp(2, on: slot), identifier: try rt.args.name(3, "the task identifier"))
       return 0
     }),
+    .cancelTask: ("dev:cancel_task(app, id)", { rt in
+      let slot = try rt.selfDevice()
+      try slot.device.cancelContinuedTask(try rt.checkApp(2, on: slot), identifier: try rt.args.name(3, "the task identifier"))
+      return 0
+    }),
     .charging: ("dev:charging(true | false)", { rt in
       try rt.selfDevice().device.setCharging(try rt.args.value(2, as: Bool.self))
       return 0
@@ -349,8 +354,9 @@ extension LuaRuntime {
 enum StatsTable {
   /// The counters' keys, then the kills table's, then its reasons'.
   static let keys: [String] = ["opens", "cold_opens", "jetsam_kills", "data_loss", "unsaved_lost", "memory_warnings",
+                               "tasks_submitted", "tasks_run", "tasks_completed", "tasks_expired", "task_delay",
                                "kills"] + KillReason.allCases.map(\.description)
-  static let counters = 6
+  static let counters = 11
 
   /// Writes the counters in the order of `keys` (the kills by
   /// `KillReason.rawValue`) and returns how many, or -1 if `capacity` is too small.
@@ -363,6 +369,12 @@ enum StatsTable {
     v[3] = lua_Integer(st.dataLossEvents)
     v[4] = lua_Integer(st.unsavedLost)
     v[5] = lua_Integer(st.memoryWarnings)
+    v[6] = lua_Integer(st.tasksSubmitted)
+    v[7] = lua_Integer(st.tasksRun)
+    v[8] = lua_Integer(st.tasksCompleted)
+    v[9] = lua_Integer(st.tasksExpired)
+    // Whole seconds: the counters are integers, and an experiment's delays are minutes to hours.
+    v[10] = lua_Integer(st.taskDelay.microseconds / 1_000_000)
     for (i, k) in st.killsByReason.enumerated() { v[counters + i] = lua_Integer(k) }
     return Int32(n)
   }

@@ -154,7 +154,8 @@ extension LuaRuntime {
     var steps: [String] = []
     for (name, perApp) in ActionRow.exploreSteps {
       if perApp {
-        for app in slot.device.apps { steps.append("\(name) \(app.config.bundle)") }
+        let row = ActionRow.stepping(Substring(name))
+        for app in slot.device.apps where row?.explores(app) ?? true { steps.append("\(name) \(app.config.bundle)") }
       } else {
         steps.append(name)
       }
@@ -296,6 +297,9 @@ extension LuaRuntime {
       appendFunctionOrigin(fn, in: s, to: &out)
     }
     if policy.victimFromHost, let fn = s.policyFunctions["choose_victim"] {
+      appendFunctionOrigin(fn, in: s, to: &out)
+    }
+    if policy.taskSchedulerFromHost, let fn = s.policyFunctions["task_scheduler"] {
       appendFunctionOrigin(fn, in: s, to: &out)
     }
   }

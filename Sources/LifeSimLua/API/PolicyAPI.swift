@@ -7,7 +7,7 @@ extension LuaRuntime {
   static let policyKeys = [
     "background_time", "expiration_lead", "watchdog", "memory_warning_at", "jetsam_at",
     "choose_victim", "reclaim_scene_mb", "background_window", "protected_data_delay",
-    "layout_passes",
+    "layout_passes", "task_scheduler",
   ]
 
   /// `dev:policy{ … }` changes the named policies and keeps the others;
@@ -20,7 +20,7 @@ extension LuaRuntime {
       return 1
     }
     var p = slot.device.policy
-    let functions = ["background_time", "choose_victim"].filter { o.type(of: $0) == LUA_TFUNCTION }
+    let functions = ["background_time", "choose_victim", "task_scheduler"].filter { o.type(of: $0) == LUA_TFUNCTION }
 
     if functions.contains("background_time") {
       p.backgroundTimeFromHost = true
@@ -58,6 +58,18 @@ extension LuaRuntime {
         let got = lua_type(L, -1) == LUA_TSTRING ? "\"\(stringValue(L, -1) ?? "")\"" : describeValue(L, -1)
         return o.fail("policy 'choose_victim' must be a function(dev, candidates) or one of \"bands\", \"lru\", got \(got)")
       }
+    }
+
+    if functions.contains("task_scheduler") {
+      p.taskSchedulerFromHost = true
+    } else if o.has("task_scheduler") {
+      // "default" puts the default scheduler back.
+      guard o.withValue("task_scheduler", { $0 == LUA_TSTRING ? stringValue(L, -1) : nil }) == "default" else {
+        throw o.withValue("task_scheduler") { _ in
+          o.fail("policy 'task_scheduler' must be a function(dev, request) returning a delay in seconds or nil, or \"default\", got \(describeValue(L, -1))")
+        }
+      }
+      p.taskSchedulerFromHost = false
     }
 
     if let mb = try o.optional("reclaim_scene_mb", as: Double.self) {
@@ -110,6 +122,9 @@ extension LuaRuntime {
       slot.pushSlot(fn); setField(L, -2, "choose_victim")
     } else if p.victimOrder != .bands {
       push(L, p.victimOrder.rawValue); setField(L, -2, "choose_victim")
+    }
+    if let fn = slot.policyFunctions["task_scheduler"], p.taskSchedulerFromHost {
+      slot.pushSlot(fn); setField(L, -2, "task_scheduler")
     }
     if let mb = p.reclaimSceneMB { push(L, mb); setField(L, -2, "reclaim_scene_mb") }
     push(L, p.backgroundLaunchTime.seconds); setField(L, -2, "background_window")

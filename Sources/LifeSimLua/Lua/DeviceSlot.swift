@@ -279,6 +279,8 @@ final class DeviceSlot: DeviceHost {
     var bgTaskObjects: [Int32: Int32] = [:]
     var bgTaskNames: [Int32: String] = [:]
     var bgTaskExpiry: [Int32: Int32] = [:]
+    /// Tasks that expired and then ended, for `task.expired` on an object the script kept.
+    var bgTaskExpiredEnded: Set<Int32> = []
     /// View-controller and view objects by `ObjectID` index.
     var vcObjects: [Int32: Int32] = [:]
     var viewObjects: [Int32: Int32] = [:]
@@ -351,6 +353,10 @@ final class DeviceSlot: DeviceHost {
   var bgTaskExpiry: [Int32: Int32] {
     _read { yield box.parts.bgTaskExpiry }
     _modify { yield &writableBox.parts.bgTaskExpiry }
+  }
+  var bgTaskExpiredEnded: Set<Int32> {
+    _read { yield box.parts.bgTaskExpiredEnded }
+    _modify { yield &writableBox.parts.bgTaskExpiredEnded }
   }
   var vcObjects: [Int32: Int32] {
     _read { yield box.parts.vcObjects }
@@ -644,14 +650,27 @@ final class DeviceSlot: DeviceHost {
     }
   }
 
-  /// A BGTaskScheduler task's `on_expire`, called with the task; false when it has none.
+  /// A BGTaskScheduler task's `on_expire`, called with a context and the
+  /// task; false when it has none.
   func expireTask(_ run: BGTaskRun, app: AppID, on device: Device) throws -> Bool {
     guard let fn = bgTaskExpiry[run.number] else { return false }
-    try invoke(fn, app: app, what: "expiration handler of task \(run.identifier)") {
-      runtime.pushBGTask(run, of: app, on: self)
-      return 1
+    try withContext(app, .backgroundTask) { ctx in
+      try invoke(fn, app: app, what: "expiration handler of task \(run.identifier)") {
+        pushSlot(ctx)
+        runtime.pushBGTask(run, of: app, on: self)
+        return 2
+      }
     }
     return true
+  }
+
+  /// A BGTaskScheduler task ended (completed, or its process died): the
+  /// device lets go of its object and its expiration handler; a script
+  /// that keeps the object still reads it.
+  func taskEnded(_ run: BGTaskRun, app: AppID, on device: Device) {
+    if let stored = bgTaskObjects.removeValue(forKey: run.number) { free(stored) }
+    if let fn = bgTaskExpiry.removeValue(forKey: run.number) { free(fn) }
+    if run.expired { bgTaskExpiredEnded.insert(run.number) }
   }
 
   /// The `background_time` policy function, called with the app.
@@ -667,6 +686,41 @@ final class DeviceSlot: DeviceHost {
           message: "must return a number of seconds ≥ 0 for \(device[app].config.bundle), got \(describeValue(L, -1))")
       }
       return t
+    })
+  }
+
+  /// The `task_scheduler` policy function, called with the device and the
+  /// request: a delay in seconds after its earliest time, or nil (never).
+  func taskDelay(_ request: BGTaskRequest, app: AppID, on device: Device) throws -> SimTime? {
+    guard let fn = policyFunctions["task_scheduler"] else { return .zero }
+    return try invoke(fn, app: nil, what: "policy 'task_scheduler'", push: {
+      pushDevice()
+      let now = device.now
+      lua_createtable(L, 0, 12)
+      runtime.pushApp(app, on: self); setField(L, -2, "app")
+      push(L, request.identifier); setField(L, -2, "id")
+      push(L, request.kind.description); setField(L, -2, "kind")
+      push(L, request.earliest.seconds); setField(L, -2, "earliest")
+      push(L, now.seconds); setField(L, -2, "submitted")
+      push(L, request.requiresPower); setField(L, -2, "requires_power")
+      push(L, request.requiresNetwork); setField(L, -2, "requires_network")
+      push(L, device.taskConditions.charging); setField(L, -2, "charging")
+      push(L, device.taskConditions.network); setField(L, -2, "network")
+      push(L, device.isLocked); setField(L, -2, "locked")
+      push(L, device[app].lastUsed.seconds); setField(L, -2, "last_used")
+      push(L, Double(now.microseconds % 86_400_000_000) / 1e6); setField(L, -2, "time_of_day")
+      return 2
+    }, read: {
+      switch lua_type(L, -1) {
+      case LUA_TNIL: return nil
+      case LUA_TBOOLEAN where lua_toboolean(L, -1) == 0: return nil
+      case LUA_TNUMBER:
+        if let t = SimTime(seconds: lua_tonumberx(L, -1, nil)), t >= .zero { return t }
+      default: break
+      }
+      throw SimulationError.policyFailed(
+        policy: "task_scheduler",
+        message: "must return a delay in seconds ≥ 0 after the request's earliest time, or nil for never; got \(describeValue(L, -1)) for \(request.identifier)")
     })
   }
 

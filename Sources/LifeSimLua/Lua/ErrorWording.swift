@@ -41,6 +41,9 @@ extension Operation {
     case .finishBackgroundLaunch: return "ctx:complete"
     case .registerTask: return "app:register_task"
     case .submitTask: return "ctx:submit_task"
+    case .taskProgress: return "task:progress"
+    case .lockFile: return "ctx:lock_file"
+    case .unlockFile: return "ctx:unlock_file"
     case .drive, .replay: return "workload:drive"
     }
   }

@@ -5,6 +5,8 @@ import Testing
 private final class TaskHost: DeviceHost {
   var onLaunch: ((BGTaskRun, Device) throws -> Void)?
   var onExpire: ((BGTaskRun, Device) throws -> Void)?
+  var delay: ((BGTaskRequest, Device) -> SimTime?)?
+  var ended: [Int32] = []
 
   func handle(_ d: Delivery, on device: Device) throws -> HandlerResult { .none }
   func observe(_ n: AppNotification, app: AppID, on device: Device) throws {}
@@ -19,6 +21,10 @@ private final class TaskHost: DeviceHost {
     try onExpire(run, device)
     return true
   }
+  func taskDelay(_ request: BGTaskRequest, app: AppID, on device: Device) throws -> SimTime? {
+    delay.map { $0(request, device) } ?? .zero
+  }
+  func taskEnded(_ run: BGTaskRun, app: AppID, on device: Device) { ended.append(run.number) }
 }
 
 /// BGTaskBook's checks, with no device (reference §3.5).
@@ -170,10 +176,82 @@ struct BackgroundTaskSchedulerTests {
     var runs: [SimTime] = []
     host.onLaunch = { run, dev in
       runs.append(dev.now)
-      if runs.count == 1 { try dev.submitTask(app, BGTaskRequest(identifier: "r", kind: .refresh, earliest: dev.now + .seconds(50))) }
+      if runs.count == 1 { try dev.submitTask(app, BGTaskRequest(identifier: "r", kind: .refresh, earliest: dev.now + .seconds(100))) }
       dev.completeTask(app, number: run.number, success: true)
     }
     try dev.advance(by: .seconds(200))
-    #expect(runs == [.seconds(10), .seconds(60)])
+    #expect(runs == [.seconds(10), .seconds(110)])
+  }
+
+  /// A handler that resubmits with no earliest time runs again a minute
+  /// later, not at the same instant forever.
+  @Test func aResubmitWithNoEarliestTimeWaitsTheRerunFloor() throws {
+    let (dev, app, host) = try feed()
+    try submitted(dev, app, host, BGTaskRequest(identifier: "r", kind: .refresh, earliest: dev.now + .seconds(10)))
+    var runs: [SimTime] = []
+    host.onLaunch = { run, dev in
+      runs.append(dev.now)
+      try dev.submitTask(app, BGTaskRequest(identifier: "r", kind: .refresh, earliest: dev.now))
+      dev.completeTask(app, number: run.number, success: true)
+    }
+    try dev.advance(by: .seconds(200))
+    #expect(runs == [.seconds(10), .seconds(70), .seconds(130), .seconds(190)])
+    // With the debugger's run that submitted the first.
+    #expect(dev.stats.tasksRun == 5 && dev.stats.tasksCompleted == 5 && dev.stats.tasksSubmitted == 6)
+    // Each ran 60 s after its earliest time (its submission), but the first.
+    #expect(dev.stats.taskDelay == .seconds(180))
+  }
+
+  /// `task_scheduler`: the host's delay moves the run; nil keeps the request
+  /// pending for good (the debugger still runs it); the request's own
+  /// conditions still hold.
+  @Test func theHostSchedulerDecidesWhenARequestRuns() throws {
+    let (dev, app, host) = try feed()
+    dev.policy.taskSchedulerFromHost = true
+    host.delay = { r, _ in r.kind == .refresh ? .seconds(3_600) : nil }
+    try submitted(dev, app, host, BGTaskRequest(identifier: "r", kind: .refresh, earliest: dev.now + .seconds(10)))
+    var runs: [SimTime] = []
+    host.onLaunch = { run, dev in
+      runs.append(dev.now)
+      dev.completeTask(app, number: run.number, success: true)
+    }
+    try dev.advance(by: .seconds(3_000))
+    #expect(runs.isEmpty)
+    try dev.advance(by: .seconds(700))
+    #expect(runs == [.seconds(3_610)])
+    #expect(dev.stats.taskDelay == .seconds(3_600))
+    // A processing request the scheduler never runs stays pending.
+    try submitted(dev, app, host, BGTaskRequest(identifier: "p", kind: .processing, earliest: dev.now))
+    try dev.lock()
+    try dev.advance(by: .seconds(86_400))
+    #expect(dev[app].bgTasks.pending.map(\.identifier).contains("p"))
+    #expect(dev[app].bgTasks.pending.first { $0.identifier == "p" }?.runsAt == nil)
+    // The host heard of every task that ended.
+    #expect(host.ended.count == dev.stats.tasksRun)
+  }
+
+  /// §3.5.1: an app suspended while it holds a lock on a shared file is
+  /// killed with 0xdead10cc and no callback; one that lets go first is suspended.
+  @Test func aFileLockHeldAtSuspensionKillsWithDead10cc() throws {
+    let (dev, app, _) = try feed()
+    try dev.launch(app)
+    try dev.lockFile(app: app, "shared.sqlite")
+    #expect(throws: SimulationError.invalidAction(.lockFile, .fileAlreadyLocked(app: "com.example.feed", file: "shared.sqlite"))) {
+      try dev.lockFile(app: app, "shared.sqlite")
+    }
+    try dev.home()
+    #expect(dev[app].state == .notRunning)
+    let kill = try #require(dev.trace.records(kind: .kill).last)
+    #expect(kill.reason == .fileLock && kill.code == 0xdead10cc)
+    #expect(dev.stats.kills(.fileLock) == 1 && dev[app].fileLocks.isEmpty)
+
+    try dev.launch(app)
+    try dev.lockFile(app: app, "shared.sqlite")
+    try dev.unlockFile(app: app, "shared.sqlite")
+    #expect(throws: SimulationError.invalidAction(.unlockFile, .fileNotLocked(app: "com.example.feed", file: "shared.sqlite"))) {
+      try dev.unlockFile(app: app, "shared.sqlite")
+    }
+    try dev.home()
+    #expect(dev[app].state == .suspended)
   }
 }

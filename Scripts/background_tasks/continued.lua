@@ -1,0 +1,124 @@
+-- iOS 26 continued processing (reference §3.5): work the user starts in the
+-- foreground goes on after the app leaves the screen, in a Live Activity; it
+-- reports progress, the system expires one that stalls, and the user can
+-- cancel it.
+
+local EXPORT = "com.example.video.export.*"
+
+local function video(ios)
+  local dev = lifesim.device{ ios = ios or 26 }
+  local app = dev:install{ bundle = "com.example.video", background_tasks = { EXPORT } }
+  return dev, app
+end
+
+-- The error a function raises, with its position removed.
+local function error_of(f)
+  local ok, err = pcall(f)
+  assert(not ok, "expected an error")
+  return (tostring(err):gsub("^[^:]*:%d+: ", ""))
+end
+
+-- An export of `steps` steps of 10 s each, reporting progress after each.
+local function exporter(dev, app, id, steps, log)
+  app:register_task(id, function(ctx, task)
+    log[#log + 1] = ("run@%g %s"):format(dev.now, app.state)
+    task.on_expire = function(_, t)
+      log[#log + 1] = ("expired@%g"):format(dev.now)
+      t:complete(false)
+    end
+    local done = 0
+    local function step(c)
+      if not task.running then return end
+      done = done + 1
+      task:progress(done / steps)
+      if done == steps then
+        log[#log + 1] = ("done@%g"):format(dev.now)
+        task:complete(true)
+      else
+        c:after(10, step)
+      end
+    end
+    ctx:after(10, step)
+  end)
+end
+
+lifesim.test("a continued task starts from the foreground and goes on after the app leaves the screen", function()
+  local dev, app = video()
+  local log = {}
+  local id = "com.example.video.export.1"
+  app:on("sceneDidBecomeActive:", function(ctx)
+    exporter(dev, app, id, 6, log)  -- registered when the user taps Export: exempt from the launch-time rule
+    ctx:submit_task{ id = id, kind = "continued", title = "Exporting", subtitle = "clip.mov" }
+  end)
+  dev:launch(app)
+  dev:home()
+  dev:advance(120)
+  assert(table.concat(log, " ") == "run@0 active done@60", table.concat(log, " "))
+  assert(app.state == "suspended", app.state)
+end)
+
+lifesim.test("a task that reports no progress for 60 s is expired as stalled; the user can cancel one", function()
+  local dev, app = video()
+  local log = {}
+  app:register_task("com.example.video.export.a", function(ctx, task)
+    log[#log + 1] = "run a"
+    task.on_expire = function() log[#log + 1] = ("a expired@%g"):format(dev.now); task:complete(false) end
+  end)
+  exporter(dev, app, "com.example.video.export.b", 100, log)
+  app:on("sceneDidBecomeActive:", function(ctx)
+    ctx:submit_task{ id = "com.example.video.export.a", kind = "continued", title = "A", subtitle = "a" }
+    ctx:submit_task{ id = "com.example.video.export.b", kind = "continued", title = "B", subtitle = "b" }
+  end)
+  dev:launch(app)
+  dev:home()
+  dev:advance(100)
+  dev:cancel_task(app, "com.example.video.export.b")
+  assert(table.concat(log, " ") == "run a run@0 active a expired@60 expired@100", table.concat(log, " "))
+  assert(error_of(function() dev:cancel_task(app, "com.example.video.export.b") end)
+    :find("no task 'com.example.video.export.b' is running", 1, true))
+end)
+
+lifesim.test("only iOS 26 has it, only from the foreground, and only with a title", function()
+  local dev, app = video(18)
+  app:on("sceneDidBecomeActive:", function(ctx)
+    assert(error_of(function()
+      ctx:submit_task{ id = "com.example.video.export.1", kind = "continued", title = "T", subtitle = "S" }
+    end):find("exists from iOS 26 (this device runs iOS 18)", 1, true))
+  end)
+  dev:launch(app)
+
+  dev, app = video()
+  app:register_task("com.example.video.export.1", function(_, task) task:complete(true) end)
+  app:on("sceneDidEnterBackground:", function(ctx)
+    assert(error_of(function()
+      ctx:submit_task{ id = "com.example.video.export.1", kind = "continued", title = "T", subtitle = "S" }
+    end):find("is submitted from the foreground", 1, true))
+    assert(error_of(function()
+      ctx:submit_task{ id = "com.example.video.export.1", kind = "continued" }
+    end):find("needs a title and a subtitle", 1, true))
+  end)
+  app:on("sceneDidBecomeActive:", function(ctx)
+    assert(error_of(function()
+      ctx:submit_task{ id = "com.example.video.other", kind = "continued", title = "T", subtitle = "S" }
+    end):find("not in BGTaskSchedulerPermittedIdentifiers", 1, true))
+  end)
+  dev:launch(app)
+  dev:home()
+end)
+
+lifesim.test("a force-quit ends the task with no expiration handler; progress belongs to continued tasks", function()
+  local dev, app = video()
+  local log = {}
+  exporter(dev, app, "com.example.video.export.1", 100, log)
+  app:on("sceneDidBecomeActive:", function(ctx)
+    ctx:submit_task{ id = "com.example.video.export.1", kind = "continued", title = "T", subtitle = "S" }
+  end)
+  dev:launch(app)
+  dev:home()
+  dev:advance(30)
+  dev:switcher()
+  dev:kill(app)
+  assert(table.concat(log, " ") == "run@0 active", table.concat(log, " "))
+  local w = dev.trace:records{ app = app, kind = "warning" }
+  assert(w[#w].detail:find("ended with its process", 1, true), w[#w].detail)
+end)
