@@ -333,3 +333,17 @@ lifesim.test("opening the app from a notification releases a refresh request a f
   assert(runs == 1, runs)
 end)
 
+
+lifesim.test("a task's launch starts background time: a task the handler begins expires within it", function()
+  local dev, app, on_run = feed()
+  submit_on_background(app, { id = REFRESH, kind = "refresh", earliest = 100 })
+  on_run[REFRESH] = function(ctx, task)
+    ctx:begin_background_task("extra")  -- never ended
+    task:complete(true)
+  end
+  dev:launch(app)
+  dev:home()
+  dev:advance(200)
+  local kill = dev.trace:records{ app = app, kind = "kill" }[1]
+  assert(kill and kill.reason == "background-task" and kill.t == 130, kill and kill.t)
+end)

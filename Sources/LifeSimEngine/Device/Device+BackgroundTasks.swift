@@ -335,12 +335,16 @@ extension Device {
     case .continued: kernel.schedule(.bgTask(id, number: number, .stallCheck), at: now + Self.continuedStallLimit)
     case .processing: break
     }
+    let wasBackground = self[id].state == .background
     try cascade(for: id) {
       switch self[id].state {
       case .notRunning: try apply(.launchInBackground, to: id)
       case .suspended: try apply(.resume, to: id)
       default: break
       }
+      // A stretch of background time starts, as for any background launch
+      // (§3.4): a task the handler begins expires within it.
+      if self[id].state == .background && !wasBackground { try self.run(BackgroundEvent.rest, for: id) }
       guard self[id].bgTasks.running(number: number) != nil, let host else { return }
       guard self[id].bgTasks.isRegistered(run.identifier) else {
         // Registered by an earlier process only: this one has no handler.
