@@ -63,6 +63,20 @@ public struct ExplainReport {
     return out
   }
 
+  /// A background fetch's launch the log shows, with no fetch callback in
+  /// it, is also what a BGTaskScheduler task's launch shows, on the versions that have them
+  /// (reference §3.5): explain's app has no task to run, so it says so.
+  func taskNote(_ explanations: [Explanation]) -> String {
+    guard (try? OSProfile(version: options.ios))?.hasTaskScheduler == true,
+          log.symbol(of: .callback(.performFetch)) == nil,
+          // A fetch that accounts for lines: the log shows the background launch.
+          explanations.contains(where: { $0.steps.contains { $0.step.kind == .backgroundFetch && !$0.events.isEmpty } })
+    else { return "" }
+    return "a background_fetch step above may also be a BGTaskScheduler task: on iOS 13 and later the system launches or wakes "
+      + "the app for a refresh or processing task with the same lines, and the log shows no "
+      + "application:performFetchWithCompletionHandler: (dev:run_task; docs/background-tasks.md)\n"
+  }
+
   /// The report on standard output.
   public var text: String {
     var out = header
@@ -79,6 +93,7 @@ public struct ExplainReport {
           out += "  alternative \(i + 1):\n" + steps(e, indent: "    ")
         }
       }
+      out += taskNote(result.explanations)
       if let m = result.alternativesCutAtStates {
         out += "other explanations of the same length may be left out: the search stopped at --max-states \(m) "
           + "(a larger --max-states finds them)\n"

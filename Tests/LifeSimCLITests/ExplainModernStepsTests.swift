@@ -25,4 +25,18 @@ struct ExplainModernStepsTests {
     #expect(ios14.status == 0, "\(ios14.stderr)")
     #expect(!ios14.stdout.contains("prewarm"), "\(ios14.stdout)")
   }
+
+  /// A launch in the background with no fetch in the log may be a
+  /// BGTaskScheduler task from iOS 13 (reference §3.5): the answer says so.
+  @Test func aBackgroundLaunchMayBeABackgroundTaskFromIOS13() throws {
+    let path = tempPath("explain-bgtask.log")
+    try "application(_:didFinishLaunchingWithOptions:)\n".write(toFile: path, atomically: true, encoding: .utf8)
+    let ios13 = try lifesim(["explain", path, "--ios", "13", "--no-scenes"])
+    #expect(ios13.status == 0, "\(ios13.stderr)")
+    #expect(ios13.stdout.contains("1. background_fetch com.example.app"), "\(ios13.stdout)")
+    #expect(ios13.stdout.contains("a background_fetch step above may also be a BGTaskScheduler task"), "\(ios13.stdout)")
+    let ios12 = try lifesim(["explain", path, "--ios", "12"])
+    #expect(ios12.status == 0, "\(ios12.stderr)")
+    #expect(ios12.stdout.contains("1. background_fetch com.example.app") && !ios12.stdout.contains("BGTaskScheduler"), "\(ios12.stdout)")
+  }
 }

@@ -48,14 +48,14 @@ struct SourceAuditTests {
 }
 
 /// The project's reference keeps the numbering the code cites: every
-/// "reference §N" or "reference §N.M" in the sources and scripts names a
+/// "reference §N", "reference §N.M" or "reference §N.M.K" in the sources and scripts names a
 /// section heading of docs/reference.md, and every callback row and
 /// transition edge cites a section that exists.
 struct ReferenceCitationTests {
   @Test func everyCitedSectionExists() throws {
     let reference = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/reference.md"), encoding: .utf8)
     var sections = Set<String>()
-    for line in reference.split(separator: "\n") where line.hasPrefix("## ") || line.hasPrefix("### ") {
+    for line in reference.split(separator: "\n") where line.hasPrefix("## ") || line.hasPrefix("### ") || line.hasPrefix("#### ") {
       let words = line.split(separator: " ")
       guard words.count > 1 else { continue }
       sections.insert(String(words[1]).trimmingCharacters(in: CharacterSet(charactersIn: ".")))

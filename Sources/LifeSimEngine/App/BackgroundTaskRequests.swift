@@ -171,7 +171,7 @@ public enum BGTaskRefusal: Equatable, Sendable, CustomStringConvertible {
     case .noContinuedProcessing(let ios):
       return "BGContinuedProcessingTaskRequest exists from iOS 26 (this device runs iOS \(ios))"
     case .continuedFromBackground:
-      return "a BGContinuedProcessingTaskRequest is submitted from the foreground, as a result of a person's action; the app is not in the foreground"
+      return "a BGContinuedProcessingTaskRequest is submitted from the foreground, as a result of a person's action (a tap): not while the app is off screen, nor from a task's handlers"
     case .notContinued(let id):
       return "'\(id)' is not a continued processing task: only those show in a Live Activity the user can cancel"
     case .noProgress(let kind):
@@ -213,8 +213,10 @@ public struct BGTaskBook: Equatable, Sendable {
   /// `register(forTaskWithIdentifier:using:launchHandler:)`. `launching`:
   /// no process runs, or its launch methods have not returned; `everyLaunch`:
   /// the app's code registers it at each launch, not this process alone.
-  public mutating func register(_ id: String, launching: Bool, everyLaunch: Bool) -> BGTaskRefusal? {
-    guard permits(id) else { return .notDeclared(id) }
+  /// `wildcards`: the OS has continued tasks, whose identifiers a wildcard
+  /// entry may match (iOS 26).
+  public mutating func register(_ id: String, launching: Bool, everyLaunch: Bool, wildcards: Bool = true) -> BGTaskRefusal? {
+    guard permits(id, wildcards: wildcards) else { return .notDeclared(id) }
     guard !isRegistered(id) else { return .registeredTwice(id) }
     // A continued task's identifier, matched by a wildcard, may be registered
     // at any time (§3.5, the header: such registrations "are exempt").
@@ -225,8 +227,9 @@ public struct BGTaskBook: Equatable, Sendable {
 
   /// `BGTaskSchedulerPermittedIdentifiers` lists the identifier, or a
   /// wildcard entry (`com.example.export.*`) matches it (§3.5).
-  public func permits(_ id: String) -> Bool {
-    permitted.contains(id) || permitted.contains { $0.hasSuffix(".*") && id.count > $0.count - 1 && id.hasPrefix($0.dropLast()) }
+  public func permits(_ id: String, wildcards: Bool = true) -> Bool {
+    permitted.contains(id)
+      || wildcards && permitted.contains { $0.hasSuffix(".*") && id.count > $0.count - 1 && id.hasPrefix($0.dropLast()) }
   }
 
   public func isRegistered(_ id: String) -> Bool {
@@ -237,17 +240,24 @@ public struct BGTaskBook: Equatable, Sendable {
   /// pending one of its identifier or joins the others. `modes` is the
   /// app's `UIBackgroundModes`.
   public mutating func submit(_ request: BGTaskRequest, modes: [String]) -> BGTaskRefusal? {
-    guard permits(request.identifier) else { return .identifierNotPermitted(request.identifier) }
-    if let mode = request.kind.mode, !modes.contains(mode) { return .modeMissing(request.kind) }
-    guard isRegistered(request.identifier) else { return .noHandler(request.identifier) }
-    // The replaced request does not count; one of another kind leaves room in its own.
-    let sameKind = pending.lazy.filter { $0.kind == request.kind && $0.identifier != request.identifier }.count
-    guard sameKind < request.kind.pendingLimit else { return .tooMany(request.kind) }
+    if let refusal = check(request, modes: modes) { return refusal }
     if let i = pending.firstIndex(where: { $0.identifier == request.identifier }) {
       pending[i] = request
     } else {
       pending.append(request)
     }
+    return nil
+  }
+
+  /// What `submit` would refuse, changing nothing. A wildcard entry matches
+  /// only a continued request's identifier.
+  public func check(_ request: BGTaskRequest, modes: [String]) -> BGTaskRefusal? {
+    guard permits(request.identifier, wildcards: request.kind == .continued) else { return .identifierNotPermitted(request.identifier) }
+    if let mode = request.kind.mode, !modes.contains(mode) { return .modeMissing(request.kind) }
+    guard isRegistered(request.identifier) else { return .noHandler(request.identifier) }
+    // The replaced request does not count; one of another kind leaves room in its own.
+    let sameKind = pending.lazy.filter { $0.kind == request.kind && $0.identifier != request.identifier }.count
+    guard sameKind < request.kind.pendingLimit else { return .tooMany(request.kind) }
     return nil
   }
 
@@ -307,11 +317,14 @@ public struct BGTaskBook: Equatable, Sendable {
   }
 
   /// The process died: its tasks and its own registrations end with it;
-  /// requests stay pending.
+  /// requests stay pending, but for continued ones.
   mutating func processEnded() -> [BGTaskRun] {
     let ended = running
     running.removeAll()
     registeredInProcess.removeAll()
+    // A continued request belongs to the person's action in this process:
+    // it never launches the app (§3.5).
+    pending.removeAll { $0.kind == .continued }
     return ended
   }
 

@@ -212,11 +212,17 @@ public struct ActionRow: Sendable {
     }
   }
 
-  /// Whether the search's default alphabet has this action's step for `app`:
-  /// the BGTaskScheduler steps only for an app that declares task identifiers.
-  public func explores(_ app: App) -> Bool {
+  /// Whether the search's default alphabet has this action's step for `app`
+  /// on a device of `profile`: no step the device can only refuse. The
+  /// BGTaskScheduler steps are for an app that declares task identifiers
+  /// (a user's cancel, on iOS 26), and background fetch for one that does
+  /// not, where BGTaskScheduler exists (§3.5).
+  public func explores(_ app: App, on profile: OSProfile) -> Bool {
+    let declares = !app.config.backgroundTasks.isEmpty
     switch action {
-    case .runTask, .expireTask, .cancelTask: return !app.config.backgroundTasks.isEmpty
+    case .runTask, .expireTask: return declares && profile.hasTaskScheduler
+    case .cancelTask: return declares && profile.hasContinuedProcessing
+    case .backgroundFetch: return !(declares && profile.hasTaskScheduler)
     default: return true
     }
   }

@@ -57,7 +57,8 @@ extension Device {
     case .callback(let app, .willFinishLaunching)?, .callback(let app, .didFinishLaunching)?: inLaunch = app == id
     default: inLaunch = false
     }
-    if let refusal = self[id].bgTasks.register(identifier, launching: everyLaunch || inLaunch, everyLaunch: everyLaunch) {
+    if let refusal = self[id].bgTasks.register(identifier, launching: everyLaunch || inLaunch, everyLaunch: everyLaunch,
+                                               wildcards: profile.hasContinuedProcessing) {
       throw SimulationError.backgroundTaskRefused(.registerTask, app: self[id].config.bundle, refusal)
     }
   }
@@ -71,29 +72,38 @@ extension Device {
       guard profile.hasContinuedProcessing else {
         throw SimulationError.backgroundTaskRefused(.submitTask, app: self[id].config.bundle, .noContinuedProcessing(ios: profile.version))
       }
-      guard self[id].state == .active else {
+      // From the foreground, as a result of a person's action: not from
+      // the app's background work (a task's handlers).
+      switch busy {
+      case .taskLaunch?, .expiration?:
         throw SimulationError.backgroundTaskRefused(.submitTask, app: self[id].config.bundle, .continuedFromBackground)
+      default:
+        guard self[id].state == .active else {
+          throw SimulationError.backgroundTaskRefused(.submitTask, app: self[id].config.bundle, .continuedFromBackground)
+        }
       }
     }
     var request = request
     request.submitted = now
     // Numbered with the background tasks (§3.4): an `expire` record's task id names one task.
     request.number = nextTaskID
-    if let refusal = self[id].bgTasks.submit(request, modes: self[id].config.backgroundModes) {
+    let modes = self[id].config.backgroundModes
+    if let refusal = self[id].bgTasks.check(request, modes: modes) {
       throw SimulationError.backgroundTaskRefused(.submitTask, app: self[id].config.bundle, refusal)
     }
+    // Asked before anything changes: a policy that fails leaves the earlier request as it was.
+    let runsAt = request.kind == .continued ? now : try scheduledTime(of: request, for: id)
+    request.runsAt = runsAt
+    _ = self[id].bgTasks.submit(request, modes: modes)
     nextTaskID += 1
     taskConditions.anySubmitted = true
     stats.tasksSubmitted += 1
-    let runsAt = try scheduledTime(of: request, for: id)
-    self[id].bgTasks.schedule(number: request.number, at: runsAt)
     guard request.kind != .continued else {
       // It runs as soon as the handler that submitted it returns (§3.5).
       trace.append({
         $0.app = id
         $0.detail = "BGTaskScheduler: submitted \(request.kind.requestClassName) \(request.identifier), title \"\(request.title)\""
       }, kind: .log, at: now)
-      self[id].bgTasks.schedule(number: request.number, at: now)
       kernel.schedule(.bgTask(id, number: request.number, .due), at: now)
       return
     }
@@ -110,14 +120,17 @@ extension Device {
   /// the host's `task_scheduler` decides; never within `taskRerunFloor` of
   /// the last start of its identifier.
   private func scheduledTime(of request: BGTaskRequest, for id: AppID) throws -> SimTime? {
-    var earliest = max(request.earliest, now)
-    if let last = self[id].bgTasks.lastStart(of: request.identifier) { earliest = max(earliest, last + Self.taskRerunFloor) }
-    guard policy.taskSchedulerFromHost, let host else { return earliest }
-    guard let delay = try asking(.taskScheduler, { try host.taskDelay(request, app: id, on: self) }) else { return nil }
-    guard delay >= .zero else {
-      throw SimulationError.policyFailed(policy: "task_scheduler", message: "returned a negative delay (\(delay) s) for \(request.identifier)")
+    var at = max(request.earliest, now)
+    if policy.taskSchedulerFromHost, let host {
+      guard let delay = try asking(.taskScheduler, { try host.taskDelay(request, app: id, on: self) }) else { return nil }
+      guard delay >= .zero else {
+        throw SimulationError.policyFailed(policy: "task_scheduler", message: "returned a negative delay (\(delay) s) for \(request.identifier)")
+      }
+      at = at + delay
     }
-    return earliest + delay
+    // The floor holds whatever the scheduler chose, and adds nothing to a later time.
+    if let last = self[id].bgTasks.lastStart(of: request.identifier) { at = max(at, last + Self.taskRerunFloor) }
+    return at
   }
 
   /// `cancel(taskRequestWithIdentifier:)`; a running task goes on (§3.5).

@@ -181,6 +181,12 @@ extension Device {
         u8(0)
       }
       u8(self[id].carriedRestorationActivity == nil ? 0 : 1)
+      // The shared files it holds a lock on (§3.5.1): suspension kills for them.
+      if self[id].fileLocks.isEmpty {
+        u8(0)
+      } else {
+        u8(1); i64(Int64(self[id].fileLocks.count)); for f in self[id].fileLocks { text(f) }
+      }
       // BGTaskScheduler (§3.5): what the app registered, submitted and runs.
       if taskConditions.anySubmitted || !self[id].bgTasks.registered.isEmpty {
         let book = self[id].bgTasks
@@ -190,9 +196,16 @@ extension Device {
         for r in book.pending {
           text(r.identifier); u8(r.kind.rawValue); i64((r.earliest - now).microseconds)
           u8(r.requiresPower ? 1 : 0); u8(r.requiresNetwork ? 1 : 0)
+          i64(r.runsAt.map { ($0 - now).microseconds } ?? .min)
         }
         i64(Int64(book.running.count))
-        for r in book.running { text(r.identifier); u8(r.kind.rawValue); u8(r.expired ? 1 : 0) }
+        for r in book.running {
+          text(r.identifier); u8(r.kind.rawValue); u8(r.expired ? 1 : 0)
+          // How long it has gone without progress counts until it stalls.
+          if r.kind == .continued { i64(min(now - r.progressed, Self.continuedStallLimit).microseconds) }
+        }
+        // How long since each identifier last started counts until the floor has passed.
+        for last in book.lastStarted { i64(last.map { min(now - $0, Self.taskRerunFloor).microseconds } ?? -1) }
       }
     }
     if taskConditions.anySubmitted {

@@ -32,9 +32,12 @@ extension API {
             "A continued task reports its progress (0 to 1); one that reports none for 60 s is expired as stalled.") {
       try $0.bgTaskProgress()
     },
-    bgTaskField("id", "The task's identifier.") { L, _, _, run in push(L, run?.identifier ?? "") },
-    bgTaskField("kind", "\"refresh\", \"processing\" or \"continued\".") { L, _, _, run in push(L, run?.kind.description ?? "") },
-    bgTaskField("running", "Whether it has not completed (and its process lives).") { L, _, _, run in push(L, run != nil) },
+    // Read also after the task ended, from what the device kept of it.
+    bgTaskField("id", "The task's identifier.") { L, slot, _, run, number in push(L, run?.identifier ?? slot.bgTaskNames[number] ?? "") },
+    bgTaskField("kind", "\"refresh\", \"processing\" or \"continued\".") { L, slot, _, run, number in
+      push(L, (run?.kind ?? slot.bgTaskKinds[number].flatMap(BGTaskKind.init(rawValue:)))?.description ?? "")
+    },
+    bgTaskField("running", "Whether it has not completed (and its process lives).") { L, _, _, run, _ in push(L, run != nil) },
     .field(.bgTask, "expired", "Whether its time ran out (its expiration handler was called), also after it ended.") { rt in
       let h = try rt.checkHandle(1, .bgTask)
       let slot = try rt.slot(h.device)
@@ -56,11 +59,11 @@ extension API {
   ]
 
   private static func bgTaskField(_ name: String, _ summary: String,
-                                  _ get: @escaping (LuaState, DeviceSlot, AppID, BGTaskRun?) throws -> Void) -> APIRow {
+                                  _ get: @escaping (LuaState, DeviceSlot, AppID, BGTaskRun?, Int32) throws -> Void) -> APIRow {
     .field(.bgTask, name, summary) { rt in
       let h = try rt.checkHandle(1, .bgTask)
       let slot = try rt.slot(h.device), app = AppID(Int(h.index))
-      try get(rt.L, slot, app, slot.device[app].bgTasks.running(number: h.extra))
+      try get(rt.L, slot, app, slot.device[app].bgTasks.running(number: h.extra), h.extra)
     }
   }
 }
@@ -168,6 +171,9 @@ extension LuaRuntime {
       return try readOnly()
     }
     if lua_type(L, 3) != LUA_TNIL { try args.function(3) }
+    guard slot.device[AppID(Int(h.index))].bgTasks.running(number: h.extra) != nil else {
+      throw ArgumentError(position: 3, message: "task \(slot.bgTaskNames[h.extra] ?? "?") has ended: its expiration handler would never run")
+    }
     if let old = slot.bgTaskExpiry.removeValue(forKey: h.extra) { slot.free(old) }
     if lua_type(L, 3) != LUA_TNIL { slot.bgTaskExpiry[h.extra] = slot.store(3) }
     return 0
@@ -185,6 +191,7 @@ extension LuaRuntime {
                  userValue: true)
       slot.bgTaskObjects[run.number] = slot.store(-1)
       slot.bgTaskNames[run.number] = run.identifier
+      slot.bgTaskKinds[run.number] = run.kind.rawValue
     }
   }
 }

@@ -106,6 +106,7 @@ extension LuaRuntime {
   func ctxLockFile(unlock: Bool) throws -> Int32 {
     let (slot, app) = try contextApp(unlock ? "unlock_file" : "lock_file")
     let name = try args.name(2, "the file's name")
+    guard !name.isEmpty else { throw ArgumentError(position: 2, message: "the file's name is empty") }
     if unlock { try slot.device.unlockFile(app: app, name) } else { try slot.device.lockFile(app: app, name) }
     return 0
   }

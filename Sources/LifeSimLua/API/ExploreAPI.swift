@@ -155,7 +155,9 @@ extension LuaRuntime {
     for (name, perApp) in ActionRow.exploreSteps {
       if perApp {
         let row = ActionRow.stepping(Substring(name))
-        for app in slot.device.apps where row?.explores(app) ?? true { steps.append("\(name) \(app.config.bundle)") }
+        for app in slot.device.apps where row?.explores(app, on: slot.device.profile) ?? true {
+          steps.append("\(name) \(app.config.bundle)")
+        }
       } else {
         steps.append(name)
       }

@@ -281,6 +281,8 @@ final class DeviceSlot: DeviceHost {
     var bgTaskExpiry: [Int32: Int32] = [:]
     /// Tasks that expired and then ended, for `task.expired` on an object the script kept.
     var bgTaskExpiredEnded: Set<Int32> = []
+    /// Each task's kind, by task number, for `task.kind` after it ended.
+    var bgTaskKinds: [Int32: UInt8] = [:]
     /// View-controller and view objects by `ObjectID` index.
     var vcObjects: [Int32: Int32] = [:]
     var viewObjects: [Int32: Int32] = [:]
@@ -357,6 +359,10 @@ final class DeviceSlot: DeviceHost {
   var bgTaskExpiredEnded: Set<Int32> {
     _read { yield box.parts.bgTaskExpiredEnded }
     _modify { yield &writableBox.parts.bgTaskExpiredEnded }
+  }
+  var bgTaskKinds: [Int32: UInt8] {
+    _read { yield box.parts.bgTaskKinds }
+    _modify { yield &writableBox.parts.bgTaskKinds }
   }
   var vcObjects: [Int32: Int32] {
     _read { yield box.parts.vcObjects }
@@ -720,7 +726,7 @@ final class DeviceSlot: DeviceHost {
       }
       throw SimulationError.policyFailed(
         policy: "task_scheduler",
-        message: "must return a delay in seconds ≥ 0 after the request's earliest time, or nil for never; got \(describeValue(L, -1)) for \(request.identifier)")
+        message: "must return a delay in seconds after the request's earliest time, from 0 to 100 years, or nil for never; got \(describeValue(L, -1)) for \(request.identifier)")
     })
   }
 

@@ -18,7 +18,8 @@ struct ActionTableTests {
   @Test func theSearchStepsComeFromTheTableInTheirOldOrder() {
     let steps = ActionRow.exploreSteps.map { $0.perApp ? "\($0.name) APP" : $0.name }
     #expect(steps == ["launch APP", "home", "lock", "unlock", "call", "end_interrupt", "switcher", "kill APP",
-                      "memory_warning", "memory_pressure", "background_fetch APP"])
+                      "memory_warning", "memory_pressure", "background_fetch APP",
+                      "run_task APP", "expire_task APP", "cancel_task APP"])
   }
 
   /// The search's `end_interrupt` and `end_call` run what the script methods of

@@ -21,8 +21,10 @@ private final class TaskHost: DeviceHost {
     try onExpire(run, device)
     return true
   }
+  var delayFails = false
   func taskDelay(_ request: BGTaskRequest, app: AppID, on device: Device) throws -> SimTime? {
-    delay.map { $0(request, device) } ?? .zero
+    if delayFails { throw SimulationError.policyFailed(policy: "task_scheduler", message: "down") }
+    return delay.map { $0(request, device) } ?? .zero
   }
   func taskEnded(_ run: BGTaskRun, app: AppID, on device: Device) { ended.append(run.number) }
 }
@@ -30,6 +32,18 @@ private final class TaskHost: DeviceHost {
 /// BGTaskBook's checks, with no device (reference §3.5).
 struct BGTaskBookTests {
   private let refresh = BGTaskRequest(identifier: "r", kind: .refresh, earliest: .zero)
+
+  /// A wildcard entry matches a continued task's identifier only, and only
+  /// where continued tasks exist (iOS 26).
+  @Test func aWildcardMatchesContinuedIdentifiersOnly() {
+    var book = BGTaskBook(permitted: ["com.x.*"])
+    #expect(book.register("com.x.sync", launching: false, everyLaunch: false, wildcards: false) == .notDeclared("com.x.sync"))
+    #expect(book.register("com.x.", launching: false, everyLaunch: false) == .notDeclared("com.x."))
+    #expect(book.register("com.x.sync", launching: false, everyLaunch: false) == nil)
+    #expect(book.check(BGTaskRequest(identifier: "com.x.sync", kind: .refresh, earliest: .zero), modes: ["fetch"])
+            == .identifierNotPermitted("com.x.sync"))
+    #expect(book.check(BGTaskRequest(identifier: "com.x.sync", kind: .continued, earliest: .zero), modes: []) == nil)
+  }
 
   @Test func registrationNeedsADeclaredIdentifierOnceAndDuringLaunch() {
     var book = BGTaskBook(permitted: ["r", "p"])
@@ -253,5 +267,60 @@ struct BackgroundTaskSchedulerTests {
     }
     try dev.home()
     #expect(dev[app].state == .suspended)
+  }
+
+  /// A policy that fails leaves the earlier request as it was; a policy's
+  /// delay and the floor between runs combine, the later one wins.
+  @Test func aFailingPolicyChangesNothingAndTheFloorCombinesWithTheDelay() throws {
+    let (dev, app, host) = try feed()
+    dev.policy.taskSchedulerFromHost = true
+    host.delay = { _, _ in .seconds(30) }
+    try submitted(dev, app, host, BGTaskRequest(identifier: "r", kind: .refresh, earliest: dev.now + .seconds(10)))
+    let before = dev[app].bgTasks.pending
+    host.delayFails = true
+    #expect(throws: SimulationError.policyFailed(policy: "task_scheduler", message: "down")) {
+      try dev.submitTask(app, BGTaskRequest(identifier: "r", kind: .refresh, earliest: dev.now + .seconds(20)))
+    }
+    #expect(dev[app].bgTasks.pending == before)
+    host.delayFails = false
+    var runs: [SimTime] = []
+    host.onLaunch = { run, dev in
+      runs.append(dev.now)
+      if runs.count == 1 { try dev.submitTask(app, BGTaskRequest(identifier: "r", kind: .refresh, earliest: dev.now)) }
+      dev.completeTask(app, number: run.number, success: true)
+    }
+    try dev.advance(by: .seconds(200))
+    // 10 + 30; then the floor (40 + 60) is later than 40 + 30.
+    #expect(runs == [.seconds(40), .seconds(100)])
+  }
+
+  /// §3.5: a continued request comes from a person's action in the
+  /// foreground: not from a task's handler; one whose process dies before
+  /// it runs goes with it.
+  @Test func aContinuedRequestBelongsToTheForegroundProcess() throws {
+    let dev = Device(profile: try OSProfile(version: 26), seed: 1)
+    var config = AppConfig(bundle: "com.example.video")
+    config.backgroundTasks = ["com.example.video.*"]
+    let app = try dev.install(config)
+    let host = TaskHost()
+    dev.host = host
+    try dev.launch(app)
+    try dev.registerTask(app, identifier: "com.example.video.1")
+    var refused: SimulationError?
+    host.onLaunch = { run, dev in
+      do {
+        try dev.submitTask(app, BGTaskRequest(identifier: "com.example.video.1", kind: .continued, earliest: dev.now))
+      } catch let e as SimulationError { refused = e }
+      dev.completeTask(app, number: run.number, success: true)
+    }
+    try dev.submitTask(app, BGTaskRequest(identifier: "com.example.video.1", kind: .continued, earliest: dev.now))
+    #expect(dev[app].bgTasks.pending.count == 1)
+    try dev.advance(by: .seconds(1))
+    #expect(refused == .backgroundTaskRefused(.submitTask, app: "com.example.video", .continuedFromBackground))
+    // Submitted, then the process dies before the request runs: nothing relaunches it.
+    try dev.submitTask(app, BGTaskRequest(identifier: "com.example.video.1", kind: .continued, earliest: dev.now))
+    try dev.forceQuit(app)
+    try dev.advance(by: .seconds(10))
+    #expect(dev[app].state == .notRunning && dev[app].bgTasks.pending.isEmpty)
   }
 }
