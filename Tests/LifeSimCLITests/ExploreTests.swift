@@ -50,6 +50,21 @@ struct ExploreTests {
     #expect(r.stdout.contains("warning BGAppRefreshTask com.example.feed.refresh ended with its process"))
   }
 
+  /// A lock held on a shared file is part of a state (reference §3.5.1):
+  /// the search does not merge it with the state without, and finds the kill.
+  @Test func aFileLockHeldAtSuspensionIsFound() throws {
+    let s = try script("lock.lua", """
+      local dev = lifesim.device{ ios = 17 }
+      local app = dev:install{ bundle = "com.example.notes" }
+      app:on("applicationDidReceiveMemoryWarning:", function(ctx) ctx:lock_file("group.sqlite") end)
+      lifesim.invariant("no 0xdead10cc", function(d) return d.stats.kills["file-lock"] == 0, "killed for a file lock" end)
+      """)
+    let r = try lifesim(["explore", s, "--depth", "4", "--quiet", "--actions", "launch com.example.notes,home,memory_warning"])
+    #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+    #expect(r.stdout.contains("after 3 steps: launch com.example.notes, memory_warning, home"), "\(r.stdout)")
+    #expect(r.stdout.contains("kill reason=file-lock code=0xdead10cc"))
+  }
+
   @Test func theCorrectAppHasNoViolationUpToDepthSix() throws {
     let r = try lifesim(["explore", "Scripts/explore/correct_app.lua", "--depth", "6", "--quiet"])
     #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
