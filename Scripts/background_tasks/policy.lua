@@ -37,9 +37,9 @@ lifesim.test("the policy's delay moves the run; what it reads describes the requ
   assert(asked.charging == false and asked.network == true and asked.locked == false)
   dev:advance(1000)
   assert(table.concat(runs, " ") == "refresh@760", table.concat(runs, " "))
-  local s = dev.stats
-  assert(s.tasks_submitted == 1 and s.tasks_run == 1 and s.tasks_completed == 1 and s.tasks_expired == 0)
-  assert(s.task_delay == 600, s.task_delay)
+  local s = dev.stats.tasks
+  assert(s.submitted == 1 and s.run == 1 and s.completed == 1 and s.expired == 0)
+  assert(s.delay == 600, s.delay)
   assert(type(dev:policy().task_scheduler) == "function")
 end)
 

@@ -68,8 +68,8 @@ local function run(p, seed)
   local st = dev.stats
   return {
     stale_min = #stale > 0 and sum / #stale / 60 or 0,
-    refreshes_per_day = st.tasks_run / days,
-    wait_min = st.tasks_run > 0 and st.task_delay / st.tasks_run / 60 or 0,
+    refreshes_per_day = st.tasks.run / days,
+    wait_min = st.tasks.run > 0 and st.tasks.delay / st.tasks.run / 60 or 0,
   }
 end
 

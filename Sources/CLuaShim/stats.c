@@ -1,4 +1,4 @@
-// dev.stats, kept between reads. Building it is two tables and fourteen keys
+// dev.stats, kept between reads. Building it is three tables and twenty keys
 // (about 4,600 instructions), and a search's invariants read it three times
 // a step while the counters rarely change. So the last one built for a device
 // is handed out again while the counters are the same and nothing has written
@@ -23,11 +23,13 @@ static char view_keys[3];
 
 typedef struct {
   lua_Integer keys;                 /* the registry slot of the keys' table */
-  int ncounters;                    /* how many counters are fields; the rest are kills */
+  int ncounters;                    /* how many counters are fields; then the kills */
+  int ntasks;                       /* the last ntasks counters are the tasks table's */
   int n;                            /* counters cached; 0: none */
   lua_Integer v[LS_COUNTERS_MAX];
   const void *metatable;            /* the view's metatable (user value 2; the view is 1) */
   const void *kills_metatable;      /* the kills view's (user value 4; the view is 3) */
+  const void *tasks_metatable;      /* the tasks view's (user value 6; the view is 5) */
   int reported;                     /* every write to the views clears n (view_written) */
 } ls_stats_cache;
 
@@ -75,11 +77,12 @@ int ls_unview(lua_State *L, int idx) {
   return view;
 }
 
-void ls_new_stats_cache(lua_State *L, lua_Integer keys, int ncounters) {
-  ls_stats_cache *c = (ls_stats_cache *)lua_newuserdatauv(L, sizeof(ls_stats_cache), 4);
+void ls_new_stats_cache(lua_State *L, lua_Integer keys, int ncounters, int ntasks) {
+  ls_stats_cache *c = (ls_stats_cache *)lua_newuserdatauv(L, sizeof(ls_stats_cache), 6);
   memset(c, 0, sizeof *c);
   c->keys = keys;
   c->ncounters = ncounters;
+  c->ntasks = ntasks;
 }
 
 /* Whether the view in user value `uv` of the cache at `cache` is as it was
@@ -116,12 +119,19 @@ void ls_push_counters(lua_State *L, const lua_Integer *v, int n) {
   ls_stats_cache *c = (ls_stats_cache *)lua_touserdata(L, -1);
   int cache = lua_gettop(L);
   if (c->n == n && memcmp(c->v, v, (size_t)n * sizeof *v) == 0 &&
-      (c->reported || (view_unchanged(L, cache, 1, c->metatable) && view_unchanged(L, cache, 3, c->kills_metatable)))) {
+      (c->reported || (view_unchanged(L, cache, 1, c->metatable) && view_unchanged(L, cache, 3, c->kills_metatable) &&
+                       (c->ntasks == 0 || view_unchanged(L, cache, 5, c->tasks_metatable))))) {
     lua_getiuservalue(L, cache, 1);
     lua_replace(L, cache);
     return;
   }
-  int ncounters = c->ncounters, nkills = n - ncounters;
+  int ncounters = c->ncounters, ntasks = c->ntasks, nkills = n - ncounters - ntasks;
+  /* The tasks table changes least (most scripts submit no task): while its
+     counters are those of the view kept, and nothing wrote to that view, the
+     new table holds the same one, and a search's steps write no new one. */
+  int keep_tasks = c->n == n && ntasks > 0 &&
+      memcmp(c->v + n - ntasks, v + n - ntasks, (size_t)ntasks * sizeof *v) == 0 &&
+      view_unchanged(L, cache, 5, c->tasks_metatable);
   int mark = cache + 1;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &view_keys[0]);
   lua_rawgetp(L, LUA_REGISTRYINDEX, &view_keys[1]);
@@ -135,7 +145,7 @@ void ls_push_counters(lua_State *L, const lua_Integer *v, int n) {
   }
   lua_rawgeti(L, LUA_REGISTRYINDEX, c->keys);
   int k = lua_gettop(L);
-  lua_createtable(L, 0, ncounters + 1);
+  lua_createtable(L, 0, ncounters + 2);
   int t = lua_gettop(L);
   for (int i = 0; i < ncounters; i++) {
     lua_rawgeti(L, k, i + 1);
@@ -158,6 +168,28 @@ void ls_push_counters(lua_State *L, const lua_Integer *v, int n) {
     lua_replace(L, -2);                 /* ... key, view */
   }
   lua_rawset(L, t);
+  if (ntasks > 0) {
+    lua_rawgeti(L, k, ncounters + nkills + 2);
+    if (views && keep_tasks) {
+      lua_getiuservalue(L, cache, 5);
+    } else {
+      lua_createtable(L, 0, ntasks);
+      for (int i = 0; i < ntasks; i++) {
+        lua_rawgeti(L, k, ncounters + nkills + 3 + i);
+        lua_pushinteger(L, v[ncounters + nkills + i]);
+        lua_rawset(L, -3);
+      }
+      if (views) {
+        push_view(L, lua_gettop(L), mark, cache);  /* ... key, tasks, view, metatable */
+        c->tasks_metatable = lua_topointer(L, -1);
+        lua_setiuservalue(L, cache, 6);
+        lua_pushvalue(L, -1);
+        lua_setiuservalue(L, cache, 5);
+        lua_replace(L, -2);                 /* ... key, view */
+      }
+    }
+    lua_rawset(L, t);
+  }
   if (views) {
     push_view(L, t, mark, cache);
     c->metatable = lua_topointer(L, -1);

@@ -8,7 +8,14 @@ struct GraphvizChildTests {
   func fakeDot(_ name: String, _ body: String) throws -> String {
     let dir = tempPath("fake-dot-\(name)")
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    try "#!/bin/sh\n\(body)\n".write(toFile: dir + "/dot", atomically: true, encoding: .utf8)
+    // Written through a descriptor closed on exec: a child another test
+    // spawns meanwhile must not inherit it open for writing, or running
+    // the script fails with ETXTBSY ("Text file busy").
+    let fd = open(dir + "/dot", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    #expect(fd >= 0)
+    let bytes = Array("#!/bin/sh\n\(body)\n".utf8)
+    #expect(write(fd, bytes, bytes.count) == bytes.count)
+    close(fd)
     chmod(dir + "/dot", 0o755)
     return dir
   }

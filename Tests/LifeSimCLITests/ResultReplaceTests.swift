@@ -42,7 +42,9 @@ struct ResultReplaceTests {
     #expect(w.status == 0, "\(w.stderr)")
     let before = contents(out)
     // The lock a running batch holds on its output (`flock` on the file).
-    let fd = open(out, O_RDONLY)
+    // Closed on exec: a lifesim another test spawns meanwhile must not
+    // inherit the descriptor, and with it the lock.
+    let fd = open(out, O_RDONLY | O_CLOEXEC)
     #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
     let m = try lifesim(["merge", "\(dir)/p0.\(format)", "\(dir)/p1.\(format)", "-o", out])
     close(fd)

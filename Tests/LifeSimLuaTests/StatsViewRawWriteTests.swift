@@ -20,7 +20,7 @@ struct StatsViewRawWriteTests {
     assert(k.user == 9 and dev.stats.kills.user == 0, "the kills view written to was handed out again")
     local n = 0
     for _ in pairs(s) do n = n + 1 end
-    assert(n == 12, "fields: " .. n)
+    assert(n == 8, "fields: " .. n)
     local ok, err = pcall(rawset, dev.stats, nil, 1)
     assert(not ok and tostring(err):find("index is nil", 1, true), tostring(err))
     """

@@ -30,7 +30,7 @@ struct StatsViewTests {
       assert(k == "cold_opens" and v == 1, tostring(k))
       local n = 0
       for key, value in pairs(s) do n = n + 1 assert(rawget(s, key) == value) end
-      assert(n == 12, "fields: " .. n)
+      assert(n == 8, "fields: " .. n)
       assert(select(2, next(s, "unsaved_lost")) == nil)
       """)
   }
@@ -42,7 +42,7 @@ struct StatsViewTests {
       assert(s.opens == nil and rawget(s, "opens") == nil and s.cold_opens == 1)
       local n = 0
       for _ in pairs(s) do n = n + 1 end
-      assert(n == 11, "fields: " .. n)
+      assert(n == 7, "fields: " .. n)
       local t = dev.stats
       t.kills.user = 3
       assert(t.kills.user == 3 and rawget(t.kills, "user") == 3 and dev.stats.kills.user == 0)

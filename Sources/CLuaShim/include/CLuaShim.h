@@ -237,10 +237,11 @@ typedef struct {
 void ls_push_candidates(lua_State *L, int store, const ls_candidate *c, int n);
 /// Pushes a new cache for `dev.stats` (a userdata; one per device, user value
 /// 2 of the device's userdata), which ls_push_counters keeps the last table
-/// it built in. The table has `ncounters` integer fields and, under one more
-/// key, a table of the rest: the keys are the strings at 1, 2, … of the table
-/// in registry slot `keys`.
-void ls_new_stats_cache(lua_State *L, lua_Integer keys, int ncounters);
+/// it built in. The table has `ncounters` integer fields, under one more key
+/// a table of the counters up to the last `ntasks`, and under one more a
+/// table of those (none when `ntasks` is 0): the keys are the strings at 1,
+/// 2, … of the table in registry slot `keys`.
+void ls_new_stats_cache(lua_State *L, lua_Integer keys, int ncounters, int ntasks);
 /// Replaces the cache at the top of the stack (from ls_new_stats_cache) with
 /// `dev.stats` for the `n` counters `v`, in the order of the cache's keys. It
 /// is the view the cache holds when that one shows the same values and

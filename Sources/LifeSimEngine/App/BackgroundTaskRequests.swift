@@ -273,12 +273,6 @@ public struct BGTaskBook: Equatable, Sendable {
   /// `cancelAllTaskRequests()`.
   public mutating func cancelAll() { pending.removeAll() }
 
-  /// Sets when the scheduler lets a pending request run.
-  mutating func schedule(number: Int32, at time: SimTime?) {
-    guard let i = pending.firstIndex(where: { $0.number == number }) else { return }
-    pending[i].runsAt = time
-  }
-
   /// The pending request numbered `number`, if it is still pending.
   public func pending(number: Int32) -> BGTaskRequest? { pending.first { $0.number == number } }
 

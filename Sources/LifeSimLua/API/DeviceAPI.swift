@@ -65,7 +65,7 @@ extension API {
     deviceField("memory_level", "\"normal\", \"warning\" or \"critical\".") { L, _, d in push(L, d.memoryLevel.description) },
     // Read in C (`ls_set_stats_field`, with `StatsTable.counters` below): this
     // closure runs only where that path gives way.
-    deviceField("stats", "Counters kept with the trace on or off: opens, cold_opens, jetsam_kills, kills by reason, …") { L, _, d in
+    deviceField("stats", "Counters kept with the trace on or off: opens, cold_opens, jetsam_kills, kills by reason, tasks (BGTaskScheduler), …") { L, _, d in
       lua_getiuservalue(L, 1, 2)
       StatsTable.push(d.stats, on: L)
     },
@@ -354,14 +354,18 @@ extension LuaRuntime {
 enum StatsTable {
   /// The counters' keys, then the kills table's, then its reasons'.
   static let keys: [String] = ["opens", "cold_opens", "jetsam_kills", "data_loss", "unsaved_lost", "memory_warnings",
-                               "tasks_submitted", "tasks_run", "tasks_completed", "tasks_expired", "task_delay",
-                               "kills"] + KillReason.allCases.map(\.description)
-  static let counters = 11
+                               "kills"] + KillReason.allCases.map(\.description) + ["tasks"] + taskKeys
+  static let counters = 6
+  /// BGTaskScheduler's counters (reference §3.5), the table `dev.stats.tasks`:
+  /// a table of its own, which most scripts never change, so that a search
+  /// does not build it again at every step.
+  static let taskKeys = ["submitted", "run", "completed", "expired", "delay"]
 
   /// Writes the counters in the order of `keys` (the kills by
   /// `KillReason.rawValue`) and returns how many, or -1 if `capacity` is too small.
   static func write(_ st: DeviceStats, into v: UnsafeMutablePointer<lua_Integer>, capacity: Int) -> Int32 {
-    let n = counters + st.killsByReason.count
+    let kills = st.killsByReason.count
+    let n = counters + kills + taskKeys.count
     guard n <= capacity else { return -1 }
     v[0] = lua_Integer(st.opens)
     v[1] = lua_Integer(st.coldOpens)
@@ -369,19 +373,20 @@ enum StatsTable {
     v[3] = lua_Integer(st.dataLossEvents)
     v[4] = lua_Integer(st.unsavedLost)
     v[5] = lua_Integer(st.memoryWarnings)
-    v[6] = lua_Integer(st.tasksSubmitted)
-    v[7] = lua_Integer(st.tasksRun)
-    v[8] = lua_Integer(st.tasksCompleted)
-    v[9] = lua_Integer(st.tasksExpired)
-    // Whole seconds: the counters are integers, and an experiment's delays are minutes to hours.
-    v[10] = lua_Integer(st.taskDelay.microseconds / 1_000_000)
     for (i, k) in st.killsByReason.enumerated() { v[counters + i] = lua_Integer(k) }
+    let t = counters + kills
+    v[t] = lua_Integer(st.tasksSubmitted)
+    v[t + 1] = lua_Integer(st.tasksRun)
+    v[t + 2] = lua_Integer(st.tasksCompleted)
+    v[t + 3] = lua_Integer(st.tasksExpired)
+    // Whole seconds: the counters are integers, and an experiment's delays are minutes to hours.
+    v[t + 4] = lua_Integer(st.taskDelay.microseconds / 1_000_000)
     return Int32(n)
   }
 
   /// Replaces the device's stats cache at the top of the stack with its `dev.stats`.
   static func push(_ st: DeviceStats, on L: LuaState) {
-    let capacity = counters + st.killsByReason.count
+    let capacity = counters + st.killsByReason.count + taskKeys.count
     withUnsafeTemporaryAllocation(of: lua_Integer.self, capacity: capacity) { v in
       ls_push_counters(L, v.baseAddress, write(st, into: v.baseAddress!, capacity: capacity))
     }

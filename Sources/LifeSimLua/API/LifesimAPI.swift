@@ -119,7 +119,7 @@ extension LuaRuntime {
     // User value 1 is the value store; 2 is the cache `dev.stats` keeps its
     // last table in (`ls_new_stats_cache`), which the index trampoline reads.
     pushObject(Handle(kind: ObjectKind.device.rawValue, device: slot.id, index: 0, extra: 0), userValue: true, userValues: 2)
-    ls_new_stats_cache(L, lua_Integer(statsKeysRef), Int32(StatsTable.counters))
+    ls_new_stats_cache(L, lua_Integer(statsKeysRef), Int32(StatsTable.counters), Int32(StatsTable.taskKeys.count))
     lua_setiuservalue(L, -2, 2)
     if options.pinDevices {
       lua_pushvalue(L, -1)

@@ -323,4 +323,48 @@ struct BackgroundTaskSchedulerTests {
     try dev.advance(by: .seconds(10))
     #expect(dev[app].state == .notRunning && dev[app].bgTasks.pending.isEmpty)
   }
+
+  /// §3.5, iOS 26: a continued task that reports no progress for 60 s is
+  /// expired as stalled; progress puts the check off; the user's cancel
+  /// runs the expiration handler; progress belongs to continued tasks only.
+  @Test func aContinuedTaskStallsWithoutProgressAndTheUserCancels() throws {
+    let dev = Device(profile: try OSProfile(version: 26), seed: 1)
+    var config = AppConfig(bundle: "com.example.video", backgroundModes: ["fetch"])
+    config.backgroundTasks = ["com.example.video.*", "r"]
+    let app = try dev.install(config)
+    let host = TaskHost()
+    dev.host = host
+    try dev.registerTask(app, identifier: "r")
+    try dev.launch(app)
+    var started: [Int32] = [], expired: [(Int32, SimTime)] = []
+    host.onLaunch = { run, _ in started.append(run.number) }
+    host.onExpire = { run, dev in
+      expired.append((run.number, dev.now))
+      dev.completeTask(app, number: run.number, success: false)
+    }
+    for id in ["com.example.video.a", "com.example.video.b"] {
+      try dev.registerTask(app, identifier: id)
+      try dev.submitTask(app, BGTaskRequest(identifier: id, kind: .continued, earliest: dev.now))
+    }
+    try dev.home()
+    #expect(started.count == 2)
+    try dev.advance(by: .seconds(40))
+    try dev.reportTaskProgress(app, number: started[1], fraction: 0.5)  // b: the check moves to t=100
+    try dev.advance(by: .seconds(30))
+    #expect(expired.map(\.0) == [started[0]] && expired[0].1 == .seconds(60))
+    try dev.cancelContinuedTask(app, identifier: "com.example.video.b")
+    #expect(expired.map(\.0) == [started[0], started[1]] && expired[1].1 == .seconds(70))
+    #expect(dev[app].bgTasks.running.isEmpty && dev[app].state == .suspended)
+    // A refresh task reports no progress, and the user cancels none.
+    try dev.submitTask(app, BGTaskRequest(identifier: "r", kind: .refresh, earliest: dev.now + .seconds(10)))
+    host.onExpire = nil
+    try dev.runTask(app, identifier: "r")
+    let refresh = try #require(dev[app].bgTasks.running.first)
+    #expect(throws: SimulationError.backgroundTaskRefused(.taskProgress, app: "com.example.video", .noProgress(.refresh))) {
+      try dev.reportTaskProgress(app, number: refresh.number, fraction: 0.5)
+    }
+    #expect(throws: SimulationError.backgroundTaskRefused(.action(.cancelTask), app: "com.example.video", .notContinued("r"))) {
+      try dev.cancelContinuedTask(app, identifier: "r")
+    }
+  }
 }
