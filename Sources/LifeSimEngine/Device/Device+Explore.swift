@@ -180,13 +180,11 @@ extension Device {
       } else {
         u8(0)
       }
-      u8(self[id].carriedRestorationActivity == nil ? 0 : 1)
-      // The shared files it holds a lock on (§3.5.1): suspension kills for them.
-      if self[id].fileLocks.isEmpty {
-        u8(0)
-      } else {
-        u8(1); i64(Int64(self[id].fileLocks.count)); for f in self[id].fileLocks { text(f) }
-      }
+      // With whether it holds a lock on a shared file (§3.5.1), which
+      // suspension kills for, in the same byte: most apps hold none.
+      let locked = !self[id].fileLocks.isEmpty
+      u8((self[id].carriedRestorationActivity == nil ? 0 : 1) | (locked ? 2 : 0))
+      if locked { i64(Int64(self[id].fileLocks.count)); for f in self[id].fileLocks { text(f) } }
       // BGTaskScheduler (§3.5): what the app registered, submitted and runs.
       if taskConditions.anySubmitted || !self[id].bgTasks.registered.isEmpty {
         let book = self[id].bgTasks
