@@ -11,12 +11,7 @@ local function video(ios)
   return dev, app
 end
 
--- The error a function raises, with its position removed.
-local function error_of(f)
-  local ok, err = pcall(f)
-  assert(not ok, "expected an error")
-  return (tostring(err):gsub("^[^:]*:%d+: ", ""))
-end
+local error_of = require("helpers").error_of
 
 -- An export of `steps` steps of 10 s each, reporting progress after each.
 local function exporter(dev, app, id, steps, log)

@@ -36,12 +36,7 @@ local function records(dev, app, kind, since)
   return out
 end
 
--- The error a function raises, with its position removed.
-local function error_of(f)
-  local ok, err = pcall(f)
-  assert(not ok, "expected an error")
-  return (tostring(err):gsub("^[^:]*:%d+: ", ""))
-end
+local error_of = require("helpers").error_of
 
 lifesim.test("a refresh request runs at its earliest time: a background launch with no scene, then suspension", function()
   local dev, app, on_run = feed()

@@ -87,4 +87,12 @@ function M.count(list, item)
   return n
 end
 
+-- The message of the error `f` raises, without its position (it fails the
+-- test when `f` raises none).
+function M.error_of(f)
+  local ok, err = pcall(f)
+  assert(not ok, "expected an error")
+  return (tostring(err):gsub("^[^:]*:%d+: ", ""))
+end
+
 return M
