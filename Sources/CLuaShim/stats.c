@@ -1,6 +1,6 @@
-// dev.stats, kept between reads. Building it is three tables and twenty keys
-// (about 4,600 instructions), and a search's invariants read it three times
-// a step while the counters rarely change. So the last one built for a device
+// dev.stats, kept between reads. Building it is three tables, their views
+// and twenty keys, and a search's invariants read it three times a step
+// while the counters rarely change. So the last one built for a device
 // is handed out again while the counters are the same and nothing has written
 // to it: a script may change what it got, and then it must not get it again.
 //
