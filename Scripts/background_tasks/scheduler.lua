@@ -185,19 +185,26 @@ lifesim.test("without an expiration handler the task is marked complete and unsu
   assert(app.state == "suspended", app.state)
 end)
 
-lifesim.test("after a force-quit no refresh task runs until the user opens the app", function()
+-- The app submits a refresh request for t=100 and the user swipes it away;
+-- `runs()` counts the refresh tasks run since.
+local function force_quit_with_refresh()
   local dev, app, on_run = feed()
   submit_on_background(app, { id = REFRESH, kind = "refresh", earliest = 100 })
-  local runs = 0
-  on_run[REFRESH] = function(_, task) runs = runs + 1; task:complete(true) end
+  local n = 0
+  on_run[REFRESH] = function(_, task) n = n + 1; task:complete(true) end
   dev:launch(app)
   dev:home()
   dev:switcher()
   dev:kill(app)
+  return dev, app, function() return n end
+end
+
+lifesim.test("after a force-quit no refresh task runs until the user opens the app", function()
+  local dev, app, runs = force_quit_with_refresh()
   dev:advance(1000)
-  assert(runs == 0, runs)
+  assert(runs() == 0, runs())
   dev:launch(app)  -- the request is overdue: it runs now
-  assert(runs == 1, runs)
+  assert(runs() == 1, runs())
 end)
 
 lifesim.test("a processing request waits for the device to be locked and charging, and expires at unlock", function()
@@ -314,20 +321,12 @@ lifesim.test("a handler registered by an earlier process does not run in a new o
 end)
 
 lifesim.test("opening the app from a notification releases a refresh request a force-quit held back", function()
-  local dev, app, on_run = feed()
-  submit_on_background(app, { id = REFRESH, kind = "refresh", earliest = 100 })
-  local runs = 0
-  on_run[REFRESH] = function(_, task) runs = runs + 1; task:complete(true) end
-  dev:launch(app)
-  dev:home()
-  dev:switcher()
-  dev:kill(app)
+  local dev, app, runs = force_quit_with_refresh()
   dev:advance(200)
   dev:notify(app)
   dev:open_notification(app)
-  assert(runs == 1, runs)
+  assert(runs() == 1, runs())
 end)
-
 
 lifesim.test("a task's launch starts background time: a task the handler begins expires within it", function()
   local dev, app, on_run = feed()

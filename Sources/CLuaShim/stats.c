@@ -115,6 +115,19 @@ static void push_view(lua_State *L, int t, int mark, int cache) {
   lua_setmetatable(L, -3);
 }
 
+/* Replaces the table on top of the stack with a view of it, which the cache
+   keeps in user value `uv` (its metatable in `uv` + 1); returns the
+   metatable, by which view_unchanged knows the view. */
+static const void *keep_view(lua_State *L, int mark, int cache, int uv) {
+  push_view(L, lua_gettop(L), mark, cache);  /* ... table, view, metatable */
+  const void *metatable = lua_topointer(L, -1);
+  lua_setiuservalue(L, cache, uv + 1);
+  lua_pushvalue(L, -1);
+  lua_setiuservalue(L, cache, uv);
+  lua_replace(L, -2);                        /* ... view */
+  return metatable;
+}
+
 void ls_push_counters(lua_State *L, const lua_Integer *v, int n) {
   ls_stats_cache *c = (ls_stats_cache *)lua_touserdata(L, -1);
   int cache = lua_gettop(L);
@@ -159,14 +172,7 @@ void ls_push_counters(lua_State *L, const lua_Integer *v, int n) {
     lua_pushinteger(L, v[ncounters + i]);
     lua_rawset(L, -3);
   }
-  if (views) {
-    push_view(L, lua_gettop(L), mark, cache);  /* ... key, kills, view, metatable */
-    c->kills_metatable = lua_topointer(L, -1);
-    lua_setiuservalue(L, cache, 4);
-    lua_pushvalue(L, -1);
-    lua_setiuservalue(L, cache, 3);
-    lua_replace(L, -2);                 /* ... key, view */
-  }
+  if (views) c->kills_metatable = keep_view(L, mark, cache, 3);
   lua_rawset(L, t);
   if (ntasks > 0) {
     lua_rawgeti(L, k, ncounters + nkills + 2);
@@ -179,14 +185,7 @@ void ls_push_counters(lua_State *L, const lua_Integer *v, int n) {
         lua_pushinteger(L, v[ncounters + nkills + i]);
         lua_rawset(L, -3);
       }
-      if (views) {
-        push_view(L, lua_gettop(L), mark, cache);  /* ... key, tasks, view, metatable */
-        c->tasks_metatable = lua_topointer(L, -1);
-        lua_setiuservalue(L, cache, 6);
-        lua_pushvalue(L, -1);
-        lua_setiuservalue(L, cache, 5);
-        lua_replace(L, -2);                 /* ... key, view */
-      }
+      if (views) c->tasks_metatable = keep_view(L, mark, cache, 5);
     }
     lua_rawset(L, t);
   }
