@@ -250,6 +250,21 @@ lifesim.test("the debugger's launch and expiration: dev:run_task and dev:expire_
   assert(err:find("no request 'com.example.feed.refresh' is pending", 1, true), err)
 end)
 
+lifesim.test("app:submit_task: a request submitted by an earlier process, outside any handler", function()
+  local dev, app, on_run = feed()
+  app:submit_task{ id = REFRESH, kind = "refresh", earliest = 86400 }
+  local ran
+  on_run[REFRESH] = function(ctx, task)
+    ran = app.state
+    local err = error_of(function() app:submit_task{ id = REFRESH, kind = "refresh" } end)
+    assert(err:find("in a handler, use ctx:submit_task", 1, true), err)
+    task:complete(true)
+  end
+  dev:run_task(app, REFRESH)  -- the app never ran in this script: a launch in the background
+  assert(ran == "background", tostring(ran))
+  assert(app.state == "suspended", app.state)
+end)
+
 lifesim.test("a task running when its process dies is said in the trace", function()
   local dev, app, on_run = feed()
   submit_on_background(app, { id = REFRESH, kind = "refresh", earliest = 100 })

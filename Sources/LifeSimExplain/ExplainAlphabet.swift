@@ -6,6 +6,9 @@ public struct ExplainStep: Equatable, Sendable {
     case launch, home, lock, unlock, call, endCall, switcher, kill, memoryWarning, memoryPressure, backgroundFetch
     case interrupt(Interruption), endInterrupt, switchTo, openNotification, openRemoteNotification, openURL, silentPush
     case prewarm, runIntent
+    /// The system runs the app's BGTaskScheduler refresh request (iOS 13+),
+    /// launching the app in the background or waking it.
+    case runTask
     /// One of the app's notifications arrives (and, in front, the app may present it).
     case notify
     /// The app's own screen changes: a view controller of a class pushed or
@@ -111,6 +114,7 @@ public struct ExplainStep: Equatable, Sendable {
     case .silentPush: return "silent_push \(bundle)"
     case .prewarm: return "prewarm \(bundle)"
     case .runIntent: return "run_intent \(bundle)"
+    case .runTask: return "run_task \(bundle)"
     case .notify: return "notify \(bundle)"
     case .push(let c): return "push \(LogReader.shownClass(c))"
     case .pop: return "pop"
@@ -175,6 +179,7 @@ public struct ExplainStep: Equatable, Sendable {
     case .silentPush: return "a silent push wakes the app"
     case .prewarm: return "the system prewarms the app (iOS 15+): its process starts before any tap"
     case .runIntent: return "Shortcuts or Siri runs one of the app's App Intents in the background (iOS 16+)"
+    case .runTask: return "the system launches or wakes the app for its BGTaskScheduler refresh task (iOS 13+)"
     case .notify: return "one of the app's notifications arrives"
     case .push(let c): return "the app pushes a \(LogReader.shownClass(c))"
     case .pop: return "the app pops its top view controller"
@@ -209,6 +214,7 @@ public struct ExplainStep: Equatable, Sendable {
     case .silentPush: return "dev:silent_push(app)"
     case .prewarm: return "dev:prewarm(app)"
     case .runIntent: return "dev:run_intent(app, { name = \"\(ExplainStep.intent)\" })"
+    case .runTask: return "dev:run_task(app, \"\(ExplainStep.task)\")"
     case .notify: return "dev:notify(app)"
     case .push(let c): return "app:push{ class = \(quoted(LogReader.shownClass(c))), from = \"code\" }"
     case .pop: return "app:pop()"
@@ -223,6 +229,9 @@ public struct ExplainStep: Equatable, Sendable {
 
   static let url = "lifesim-explain://open"
   static let intent = "ExplainIntent"
+  /// The identifier of the refresh task of an app explained on iOS 13 or
+  /// later whose log shows no background fetch (`ExplainAlphabet.runsTasks`).
+  public static let task = "lifesim.explain.refresh"
 
   /// The background modes of the app explained: those its wakes need (a
   /// fetch, a push), so that a log of a background launch can be explained.
@@ -258,6 +267,7 @@ public struct ExplainStep: Equatable, Sendable {
     case .silentPush: try device.silentPush(app)
     case .prewarm: try device.prewarm(app)
     case .runIntent: try device.runIntent(app, name: ExplainStep.intent, opensApp: false)
+    case .runTask: try device.runTask(app, identifier: ExplainStep.task)
     case .notify: try device.notify(app, remote: false)
     case .push(let c): try device.push(ObjectSpec(className: c, creation: .code), app: app)
     case .pop: try device.pop(app: app)
@@ -291,17 +301,29 @@ public enum ExplainAlphabet {
   /// view-controller classes a log names), the app's own screen changes too.
   /// With `notify`, a notification that arrives: for an app whose log shows
   /// it presents one in front (what else it does, the log cannot show).
+  /// With `tasks`, the app's BGTaskScheduler task runs where explore's
+  /// background fetch would (`runsTasks`).
   public static func actions(on profile: OSProfile? = nil, screens: [String] = [], windows: Bool = false,
-                             notify: Bool = false) -> [ExplainStep] {
+                             notify: Bool = false, tasks: Bool = false) -> [ExplainStep] {
     // A prewarm before iOS 15 and an intent before 16 are no step of the
     // device's: offering them would only widen the search.
     let modern: [ExplainStep] = (profile.map { $0.prewarms } ?? true ? [.init(.prewarm)] : [])
       + (profile.map { $0.hasAppIntents } ?? true ? [.init(.runIntent)] : [])
-    return exploreSteps() + [
+    let explore = tasks ? exploreSteps().map { $0.kind == .backgroundFetch ? ExplainStep(.runTask) : $0 } : exploreSteps()
+    return explore + [
       .init(.interrupt(.notificationCenter)), .init(.interrupt(.notificationCenterPeek)), .init(.interrupt(.controlCenter)),
       .init(.interrupt(.alert)), .init(.interrupt(.siri)), .init(.endInterrupt), .init(.switchTo),
       .init(.openNotification), .init(.openRemoteNotification), .init(.openURL), .init(.silentPush),
     ] + modern + (notify ? [.init(.notify)] : []) + screenSteps(screens) + (windows ? windowSteps : [])
+  }
+
+  /// Whether the app explained schedules its background work with
+  /// BGTaskScheduler: on iOS 13 and later (reference §3.5), when the log
+  /// shows no `application:performFetchWithCompletionHandler:`. Such an app
+  /// declares a refresh task, which turns background fetch off, so a launch
+  /// in the background with no event the log shows is that task's.
+  public static func runsTasks(on profile: OSProfile, _ log: ParsedLog) -> Bool {
+    profile.hasTaskScheduler && log.symbol(of: .callback(.performFetch)) == nil
   }
 
   /// The most windows the search gives the app: each one more multiplies

@@ -5,7 +5,8 @@ import LifeSimEngine
 /// it allocates past the limit (`ExplainStep.killedAt`), so that jetsam kills
 /// the process there as it would a real app's, or blocks past the watchdog's
 /// limit there, or begins a background task (`ExplainStep.taskAt`) that it
-/// never ends.
+/// never ends. Where the app runs a BGTaskScheduler task, its launch
+/// handler is here too.
 final class ExplainHost: DeviceHost {
   /// Where the app's code runs.
   enum Delivered: Equatable {
@@ -80,5 +81,20 @@ final class ExplainHost: DeviceHost {
   func release(_ token: HostToken, on device: Device) {}
   func expire(_ token: HostToken, task: Int32, app: AppID, on device: Device) throws {}
   func backgroundTime(for app: AppID, on device: Device) throws -> SimTime { device.policy.backgroundTime }
+
+  /// The refresh request of an app that runs tasks (`ExplainSearch.tasks`).
+  static func request(at now: SimTime) -> BGTaskRequest {
+    BGTaskRequest(identifier: ExplainStep.task, kind: .refresh, earliest: now)
+  }
+
+  /// The refresh task's launch handler submits the next request, so that a
+  /// later step can run the task again, and completes at once.
+  func launchTask(_ run: BGTaskRun, app: AppID, on device: Device) throws {
+    try device.submitTask(app, Self.request(at: device.now))
+    _ = device.completeTask(app, number: run.number, success: true)
+  }
+
+  /// The scheduler never runs the request on its own: only a step does.
+  func taskDelay(_ request: BGTaskRequest, app: AppID, on device: Device) throws -> SimTime? { nil }
   func chooseVictim(_ candidates: [VictimCandidate], on device: Device) throws -> AppID { candidates[0].app }
 }

@@ -63,18 +63,15 @@ public struct ExplainReport {
     return out
   }
 
-  /// A background fetch's launch the log shows, with no fetch callback in
-  /// it, is also what a BGTaskScheduler task's launch shows, on the versions that have them
-  /// (reference §3.5): explain's app has no task to run, so it says so.
+  /// A task's launch the log shows is also what any other launch in the
+  /// background with nothing the log shows looks like (reference §3.5): the
+  /// answer says which, so that the reader weighs them.
   func taskNote(_ explanations: [Explanation]) -> String {
-    guard (try? OSProfile(version: options.ios))?.hasTaskScheduler == true,
-          log.symbol(of: .callback(.performFetch)) == nil,
-          // A fetch that accounts for lines: the log shows the background launch.
-          explanations.contains(where: { $0.steps.contains { $0.step.kind == .backgroundFetch && !$0.events.isEmpty } })
-    else { return "" }
-    return "a background_fetch step above may also be a BGTaskScheduler task: on iOS 13 and later the system launches or wakes "
-      + "the app for a refresh or processing task with the same lines, and the log shows no "
-      + "application:performFetchWithCompletionHandler: (dev:run_task; docs/background-tasks.md)\n"
+    // A task that accounts for lines: the log shows the background launch.
+    guard explanations.contains(where: { $0.steps.contains { $0.step.kind == .runTask && !$0.events.isEmpty } }) else { return "" }
+    return "a run_task step above is a BGTaskScheduler task (refresh or processing) as explain models an app on iOS 13 and later "
+      + "whose log shows no application:performFetchWithCompletionHandler:; a background fetch the log does not show, "
+      + "or a launch for location, gives the same lines (docs/background-tasks.md)\n"
   }
 
   /// The report on standard output.
@@ -233,7 +230,9 @@ public struct ExplainReport {
     let modes = ExplainStep.backgroundModes.map(quoted).joined(separator: ", ")
     let root = log.screens.first.map { ", root = { class = \(quoted(LogReader.shownClass($0))), from = \"code\" }" } ?? ""
     let exits = options.quirks.contains(.exitsOnSuspendTerminateOnly) ? ", exits_on_suspend = true" : ""
-    s += "local app = dev:install{ bundle = \(quoted(options.bundle)), scenes = \(result.scenes), background_modes = { \(modes) }\(exits)\(root) }\n"
+    let tasks = result.tasks ? ", background_tasks = { \(quoted(ExplainStep.task)) }" : ""
+    s += "local app = dev:install{ bundle = \(quoted(options.bundle)), scenes = \(result.scenes), background_modes = { \(modes) }\(tasks)\(exits)\(root) }\n"
+    if result.tasks { s += taskLua }
     let acts = e.steps.contains { $0.step.killedAt > 0 || $0.step.taskAt > 0 }
     if acts, let limit = options.limitMB { s += codeLua(limit: limit, hang: options.hang) }
     s += implementedLua(kills: acts) + "\n"
@@ -248,6 +247,21 @@ public struct ExplainReport {
     s += "}\n"
     s += "local got = logged()\n"
     s += "lifesim.expect_callbacks({ table.unpack(got, \(before.count + 1)\(after.isEmpty ? "" : ", #got - \(after.count)")) }, expected)\n"
+    return s
+  }
+
+  /// The app's refresh task (`ExplainSearch.tasks`): registered at every
+  /// launch, submitted by an earlier process, run only by a step.
+  var taskLua: String {
+    let id = quoted(ExplainStep.task)
+    var s = "-- The app schedules a BGTaskScheduler refresh task, which a step runs (dev:run_task): the scheduler\n"
+    s += "-- never runs it on its own. Its handler submits the next request and completes at once.\n"
+    s += "dev:policy{ task_scheduler = function() return nil end }\n"
+    s += "app:register_task(\(id), function(ctx, task)\n"
+    s += "  ctx:submit_task{ id = \(id), kind = \"refresh\" }\n"
+    s += "  task:complete(true)\n"
+    s += "end)\n"
+    s += "app:submit_task{ id = \(id), kind = \"refresh\" }\n"
     return s
   }
 

@@ -118,6 +118,8 @@ public struct ExplainResult: Sendable {
   public var explanations: [Explanation] = []
   /// Whether the app had scenes.
   public var scenes = false
+  /// Whether the app ran a BGTaskScheduler refresh task (`ExplainSearch.tasks`).
+  public var tasks = false
   /// Distinct states reached, and steps taken.
   public var states = 0
   public var steps = 0
@@ -160,6 +162,10 @@ public final class ExplainSearch {
   private var flutterSymbol: [Int]
   /// Every line of the log has a time (and there are two or more).
   let timed: Bool
+  /// The app's own code acts where a step says (`ExplainStep.killedAt`, `taskAt`).
+  let appCode: Bool
+  /// The app runs a BGTaskScheduler refresh task (`ExplainAlphabet.runsTasks`).
+  public let tasks: Bool
   /// The bounds in force: the options', or those the log's length gives.
   public let depth: Int
   public let maxStates: Int
@@ -179,15 +185,29 @@ public final class ExplainSearch {
     // A log that names screens is of an app with view controllers: the
     // first screen it names is its root.
     let root = log.screens.first.map { ObjectSpec(className: $0, creation: .code) }
-    app = try device.install(AppConfig(bundle: options.bundle, scenes: scenes,
-                                       exitsOnSuspend: options.quirks.contains(.exitsOnSuspendTerminateOnly),
-                                       backgroundModes: ExplainStep.backgroundModes, root: root))
-    if options.appCode, let limit = device.perProcessLimitMB {
-      // The app's code runs in every callback and notification, and passes
-      // its limit where a step says.
-      device.host = ExplainHost(app: app, allocates: Double(limit))
+    tasks = ExplainAlphabet.runsTasks(on: device.profile, log)
+    var config = AppConfig(bundle: options.bundle, scenes: scenes,
+                           exitsOnSuspend: options.quirks.contains(.exitsOnSuspendTerminateOnly),
+                           backgroundModes: ExplainStep.backgroundModes, root: root)
+    if tasks { config.backgroundTasks = [ExplainStep.task] }
+    app = try device.install(config)
+    appCode = options.appCode && device.perProcessLimitMB != nil
+    if appCode || tasks {
+      // The app's code: with `appCode` it runs in every callback and
+      // notification, and passes its limit where a step says; with `tasks`
+      // it runs the refresh task.
+      device.host = ExplainHost(app: app, allocates: device.perProcessLimitMB.map(Double.init) ?? 0)
+    }
+    if appCode {
       device.setHandlesAll(for: app)
       for n in AppNotification.allCases { device.setObserved(n, for: app) }
+    }
+    if tasks {
+      // Registered at every launch, submitted by an earlier process, and run
+      // only by a step (`dev:run_task`): the scheduler never runs it on its own.
+      device.policy.taskSchedulerFromHost = true
+      try device.registerTask(app, identifier: ExplainStep.task)
+      try device.submitTask(app, ExplainHost.request(at: device.now))
     }
     callbackSymbol = Callback.allCases.map { log.symbol(of: .callback($0)) ?? -1 }
     for c in Self.implemented(by: log) { device[app].implemented.insert(c) }
@@ -357,6 +377,7 @@ public final class ExplainSearch {
   public func run() -> ExplainResult {
     var result = ExplainResult()
     result.scenes = scenes
+    result.tasks = tasks
     let n = log.events.count
     let start = fingerprint()
     var nodes = [Node(device: start, k: 0, last: -1, sinceMatched: 0, idle: 0, depth: 0, parents: [])]
@@ -417,8 +438,7 @@ public final class ExplainSearch {
       return (i, nil, false)
     }
     let actions = ExplainAlphabet.actions(on: device.profile, screens: log.screens, windows: windows,
-                                          notify: log.symbol(of: .callback(.userNotificationCenterWillPresent)) != nil)
-    let appCode = device.host is ExplainHost
+                                          notify: log.symbol(of: .callback(.userNotificationCenterWillPresent)) != nil, tasks: tasks)
     var depth = 0
     var complete: [Int] = []
     search: while complete.isEmpty {

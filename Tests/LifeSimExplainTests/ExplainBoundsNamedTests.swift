@@ -40,7 +40,7 @@ struct ExplainBoundsNamedTests {
                              && $0.hasSuffix("a larger --max-states searches further") }, "\(notes)")
     #expect(!notes.contains { $0.hasPrefix("nor is it explained") || $0.hasPrefix("what explain does not model") }, "\(notes)")
     // With room, the wider steps explain it.
-    #expect(try Self.answer(Self.windows, maxStates: 4_000).result.explanations.isEmpty == false)
+    #expect(try Self.answer(Self.windows, maxStates: 5_000).result.explanations.isEmpty == false)
   }
 
   /// Background, then active, five times, with no foreground in between:

@@ -23,7 +23,7 @@ struct ExplainSlowStepTests {
     let first = try #require(r.explanations.first)
     #expect(names(first).first == "launch com.example.app")
     #expect(first.steps[0].events == 0..<2)
-    #expect(!r.explanations.contains { names($0).contains("background_fetch com.example.app") })
+    #expect(!r.explanations.contains { names($0).contains("run_task com.example.app") || names($0).contains("background_fetch com.example.app") })
   }
 
   @Test func aSlowSceneLaunchIsALaunch() throws {

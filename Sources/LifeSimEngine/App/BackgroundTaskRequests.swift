@@ -279,6 +279,14 @@ public struct BGTaskBook: Equatable, Sendable {
   /// The running task numbered `number`.
   public func running(number: Int32) -> BGTaskRun? { running.first { $0.number == number } }
 
+  /// Where the request or task an event of `what` names stands: its place
+  /// among the pending requests (for `.due`) or the running tasks (the
+  /// rest), or nil when it is gone and the event will find nothing. What a
+  /// search's fingerprint names it by: numbers only grow.
+  func place(of number: Int32, for what: BGTaskEvent) -> Int? {
+    what == .due ? pending.firstIndex { $0.number == number } : running.firstIndex { $0.number == number }
+  }
+
   /// The system launches the app for a pending request: it leaves the
   /// pending list and runs. `byScheduler`: not the debugger's launch, which
   /// the scheduler's spacing of runs ignores.

@@ -104,6 +104,18 @@ extension Device {
     self[id].background.left()
   }
 
+  /// Quirk `background_launch_enters_background` (§8.1): a background launch
+  /// or wake tells the app it is in the background before the event, the
+  /// app delegate's method or, in the scene model, only its notification.
+  @inline(never)  // a rare step: see Device+Effects.swift
+  func announceBackground(_ id: AppID) throws {
+    if self[id].model == .appDelegate {
+      try deliver(.didEnterBackground, to: id)
+    } else {
+      try post(.didEnterBackground, to: id)
+    }
+  }
+
   /// The `expire` record of a task the background rules just marked expired
   /// (§3.4), with the limit of the stretch.
   @inline(never)  // a rare step: see Device+Effects.swift

@@ -350,11 +350,14 @@ extension Device {
     }
     let wasBackground = self[id].state == .background
     try cascade(for: id) {
+      let woke = self[id].state == .notRunning || self[id].state == .suspended
       switch self[id].state {
       case .notRunning: try apply(.launchInBackground, to: id)
       case .suspended: try apply(.resume, to: id)
       default: break
       }
+      // §8.1's documented variant, as for every background launch or wake.
+      if woke && quirks.contains(.backgroundLaunchEntersBackground) { try announceBackground(id) }
       // A stretch of background time starts, as for any background launch
       // (§3.4): a task the handler begins expires within it.
       if self[id].state == .background && !wasBackground { try self.run(BackgroundEvent.rest, for: id) }

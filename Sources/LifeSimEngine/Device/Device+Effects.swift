@@ -217,11 +217,7 @@ extension Device {
         case .apply(let event):
           try apply(event, to: id)
         case .announceBackground:
-          if self[id].model == .appDelegate {
-            try deliver(.didEnterBackground, to: id)
-          } else {
-            try post(.didEnterBackground, to: id)
-          }
+          try announceBackground(id)
         case .deliver(let callback):
           try deliver(callback, to: id)
         case .refuseLaunch(let action):

@@ -96,7 +96,8 @@ extension Device {
 
   /// Drops the OS deadlines no process can meet again: those of a process
   /// that ended, or of a stretch in the background that ended (a newer pid
-  /// or epoch; both only grow). Each would come due and do nothing, and a
+  /// or epoch; both only grow), and the scheduler's events of a request or
+  /// task that is gone (§3.5). Each would come due and do nothing, and a
   /// state that keeps them costs a search more at every step after it: its
   /// queue is copied when a step changes it and sorted for the fingerprint,
   /// which leaves such deadlines out. What the device does next, and the
@@ -104,8 +105,11 @@ extension Device {
   public func dropVoidDeadlines() {
     precondition(busy == nil && !inClockLoop, "dropVoidDeadlines while the device runs")
     func void(_ e: ScheduledEvent) -> Bool {
-      guard case .process(let app, let pid, let epoch, _) = e.action else { return false }
-      return self[app].pid != pid || self[app].epoch != epoch
+      switch e.action {
+      case .process(let app, let pid, let epoch, _): return self[app].pid != pid || self[app].epoch != epoch
+      case .bgTask(let app, let number, let what): return self[app].bgTasks.place(of: number, for: what) == nil
+      default: return false
+      }
     }
     guard kernel.queue.unordered.contains(where: void) else { return }
     _ = kernel.removeAll(where: void)
@@ -192,9 +196,11 @@ extension Device {
         i64(Int64(book.registeredInProcess.count)); for r in book.registeredInProcess { text(r) }
         i64(Int64(book.pending.count))
         for r in book.pending {
-          text(r.identifier); u8(r.kind.rawValue); i64((r.earliest - now).microseconds)
+          // A time already past is the same to every rule however long ago
+          // it was: counted as now, so that waiting merges states.
+          text(r.identifier); u8(r.kind.rawValue); i64(max(r.earliest - now, .zero).microseconds)
           u8(r.requiresPower ? 1 : 0); u8(r.requiresNetwork ? 1 : 0)
-          i64(r.runsAt.map { ($0 - now).microseconds } ?? .min)
+          i64(r.runsAt.map { max($0 - now, .zero).microseconds } ?? .min)
         }
         i64(Int64(book.running.count))
         for r in book.running {
@@ -243,7 +249,8 @@ extension Device {
         case .device(let event, _):
           u8(4); u8(event.rawValue)
         case .bgTask(let app, let number, let event):
-          u8(5); i64(Int64(app.index)); i64(Int64(number)); u8(event.rawValue)
+          guard let place = self[app].bgTasks.place(of: number, for: event) else { continue }
+          u8(5); i64(Int64(app.index)); i64(Int64(place)); u8(event.rawValue)
         }
         i64((e.time - now).microseconds)
       }

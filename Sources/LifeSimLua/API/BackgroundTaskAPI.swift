@@ -16,6 +16,10 @@ extension API {
             "Submits a BGTaskScheduler request (earliest: seconds from now); it replaces a pending request of its id. A continued request (iOS 26, from the foreground, with a title and subtitle) runs at once. A refusal is the error iOS gives.") {
       try $0.ctxSubmitTask()
     },
+    .method(.app, "submit_task", "app:submit_task{ id =, kind =, … }",
+            "ctx:submit_task from the script outside any handler: the app's code submits the request, as an earlier process did when the app does not run.") {
+      try $0.appSubmitTask()
+    },
     .method(.context, "cancel_task", "ctx:cancel_task(id)", "Cancels a pending request; a running task goes on.") { try $0.ctxCancelTask() },
     .method(.context, "cancel_all_tasks", "ctx:cancel_all_tasks()", "Cancels every pending request of the app.") {
       try $0.ctxCancelAllTasks()
@@ -84,6 +88,19 @@ extension LuaRuntime {
   /// `ctx:submit_task{ id =, kind =, earliest =, requires_power =, requires_network = }`
   func ctxSubmitTask() throws -> Int32 {
     let (slot, app) = try contextApp("submit_task")
+    return try submitTask(slot, app)
+  }
+
+  /// `app:submit_task{ … }`: outside any handler only, where no ctx is.
+  func appSubmitTask() throws -> Int32 {
+    let (slot, app) = try selfApp()
+    guard slot.device.runningApp == nil else {
+      throw ScriptError(message: "app:submit_task is the script's, outside any handler; in a handler, use ctx:submit_task")
+    }
+    return try submitTask(slot, app)
+  }
+
+  private func submitTask(_ slot: DeviceSlot, _ app: AppID) throws -> Int32 {
     let o = try args.table(2, keys: ["id", "kind", "earliest", "requires_power", "requires_network", "title", "subtitle"])
     let id = try o.requiredName("id", hint: "the task identifier, one of the app's background_tasks")
     let kindName = try o.required("kind", as: String.self, hint: "\"refresh\", \"processing\" or \"continued\"")

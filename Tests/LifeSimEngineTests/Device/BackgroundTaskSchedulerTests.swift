@@ -367,4 +367,30 @@ struct BackgroundTaskSchedulerTests {
       try dev.cancelContinuedTask(app, identifier: "r")
     }
   }
+
+  /// Quirk `background_launch_enters_background` (§8.1) holds for a task's
+  /// launch and wake as for every other launch in the background: the app
+  /// is told it is in the background before its handler runs.
+  @Test func theBackgroundLaunchQuirkHoldsForATasksLaunchAndWake() throws {
+    for quirk in [false, true] {
+      let dev = Device(profile: try OSProfile(version: 17), seed: 1, quirks: QuirkSet(quirk ? [.backgroundLaunchEntersBackground] : []))
+      var config = AppConfig(bundle: "com.example.feed", scenes: false, backgroundModes: ["fetch"])
+      config.backgroundTasks = ["r"]
+      let app = try dev.install(config)
+      let host = TaskHost()
+      dev.host = host
+      try dev.registerTask(app, identifier: "r")
+      var toldBackground: [Bool] = []
+      host.onLaunch = { run, dev in
+        toldBackground.append(dev.trace.records.last { $0.kind == .callback }?.callback == .didEnterBackground)
+        try dev.submitTask(app, BGTaskRequest(identifier: "r", kind: .refresh, earliest: dev.now + .seconds(86_400)))
+        dev.completeTask(app, number: run.number, success: true)
+      }
+      try dev.submitTask(app, BGTaskRequest(identifier: "r", kind: .refresh, earliest: .seconds(86_400)))
+      try dev.runTask(app, identifier: "r")  // a launch
+      #expect(dev[app].state == .suspended)
+      try dev.runTask(app, identifier: "r")  // a wake
+      #expect(toldBackground == [quirk, quirk])
+    }
+  }
 }
