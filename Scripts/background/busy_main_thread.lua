@@ -181,3 +181,20 @@ lifesim.test("a comeback that waited is not made active behind the switcher", fu
   dev:run()
   assert(notes.state == "inactive" and dev.frontmost == notes, notes.state)
 end)
+
+lifesim.test("a workload's user does not wait for a busy app, and an action it makes late says so", function()
+  local dev = lifesim.device{ ios = 12, memory_mb = 100000 }
+  local apps = {}
+  for i = 1, 3 do
+    apps[i] = dev:install{ bundle = "app" .. i }
+    -- Each app works 20 s as it becomes active: the user's next action,
+    -- drawn about 5 s after the last, falls inside that work.
+    apps[i]:on("applicationDidBecomeActive:", function(ctx) ctx:work(20) end)
+  end
+  lifesim.workload.user{ apps = apps, switch_every = 5 }:drive(dev, { minutes = 10 })
+  local late = 0
+  for _, r in ipairs(dev.trace:records{ kind = "wait" }) do
+    if r.detail:find("the user's action due at t=", 1, true) then late = late + 1 end
+  end
+  assert(late > 0, "no user action waited for a working app")
+end)

@@ -144,7 +144,7 @@ void ls_push_counters(lua_State *L, const lua_Integer *v, int n) {
      new table holds the same one, and a search's steps write no new one. */
   int keep_tasks = c->n == n && ntasks > 0 &&
       memcmp(c->v + n - ntasks, v + n - ntasks, (size_t)ntasks * sizeof *v) == 0 &&
-      view_unchanged(L, cache, 5, c->tasks_metatable);
+      (c->reported || view_unchanged(L, cache, 5, c->tasks_metatable));
   int mark = cache + 1;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &view_keys[0]);
   lua_rawgetp(L, LUA_REGISTRYINDEX, &view_keys[1]);

@@ -42,6 +42,13 @@ public struct ExplainStep: Equatable, Sendable {
   /// its `taskAt`-th callback or notification of the step, `taskIn`: 0 when it does not.
   public var taskAt = 0
   public var taskIn = ""
+  /// The app's own code works `busyFor` in its `busyAt`-th callback or
+  /// notification of the step, `busyIn`: what the system tells the app
+  /// meanwhile waits for its main thread and comes late (reference §3.8).
+  /// 0 when it does not.
+  public var busyAt = 0
+  public var busyIn = ""
+  public var busyFor = SimTime.zero
 
   public init(_ kind: Kind) { self.kind = kind }
 
@@ -64,11 +71,22 @@ public struct ExplainStep: Equatable, Sendable {
     return s
   }
 
+  /// The step with the app's code working `span` in its `at`-th callback or
+  /// notification of it, `name`.
+  func busy(at: Int, in name: String, for span: SimTime) -> ExplainStep {
+    var s = self
+    s.busyAt = at
+    s.busyIn = name
+    s.busyFor = span
+    return s
+  }
+
   /// Its name, as `lifesim explore` names its steps, with what the app's
   /// own code does in it, if anything.
   public func name(bundle: String) -> String {
     if killedAt > 0 { return base(bundle: bundle) + ", killed in \(killedIn) (\(killedBy == .watchdog ? "watchdog" : "own memory"))" }
     if taskAt > 0 { return base(bundle: bundle) + ", background task begun in \(taskIn)" }
+    if busyAt > 0 { return base(bundle: bundle) + ", busy \(formatNumber(busyFor.seconds)) s in \(busyIn)" }
     return base(bundle: bundle)
   }
 
@@ -79,6 +97,9 @@ public struct ExplainStep: Equatable, Sendable {
     }
     if killedAt > 0 { return baseWords + "; in its \(killedIn) the app's code passes its memory limit and is killed" }
     if taskAt > 0 { return baseWords + "; in its \(taskIn) the app's code begins a background task" }
+    if busyAt > 0 {
+      return baseWords + "; in its \(busyIn) the app's code works \(formatNumber(busyFor.seconds)) s, and what the system tells it meanwhile waits for its main thread"
+    }
     return baseWords
   }
 
@@ -88,6 +109,7 @@ public struct ExplainStep: Equatable, Sendable {
     if killedAt > 0, killedBy == .watchdog { return "calls, hang_at = 0, \(killedAt); \(baseLua); hang_at = nil" }
     if killedAt > 0 { return "calls, die_at = 0, \(killedAt); \(baseLua); die_at = nil" }
     if taskAt > 0 { return "calls, task_at = 0, \(taskAt); \(baseLua); task_at = nil" }
+    if busyAt > 0 { return "calls, busy_at, busy_for = 0, \(busyAt), \(formatNumber(busyFor.seconds)); \(baseLua); busy_at = nil" }
     return baseLua
   }
 
@@ -237,12 +259,16 @@ public struct ExplainStep: Equatable, Sendable {
   /// fetch, a push), so that a log of a background launch can be explained.
   public static let backgroundModes = ["fetch", "remote-notification"]
 
+  /// Whether the app's own code acts in it (a kill, a task, work).
+  var acts: Bool { killedAt > 0 || taskAt > 0 || busyAt > 0 }
+
   /// Takes it on the device; one where the app's own code acts, on a device
   /// whose app code is explain's (`ExplainSearch` with `appCode`).
   public func take(on device: Device, app: AppID) throws {
-    guard killedAt > 0 || taskAt > 0, let host = device.host as? ExplainHost else { return try takeBase(on: device, app: app) }
-    host.arm(kill: killedBy == .ownMemory ? killedAt : 0, hang: killedBy == .watchdog ? killedAt : 0, task: taskAt)
-    defer { host.arm(kill: 0, hang: 0, task: 0) }
+    guard acts, let host = device.host as? ExplainHost else { return try takeBase(on: device, app: app) }
+    host.arm(kill: killedBy == .ownMemory ? killedAt : 0, hang: killedBy == .watchdog ? killedAt : 0, task: taskAt,
+             busy: busyAt, busyFor: busyFor)
+    defer { host.arm(kill: 0, hang: 0, task: 0, busy: 0, busyFor: .zero) }
     try takeBase(on: device, app: app)
   }
 

@@ -5,7 +5,7 @@ import LifeSimEngine
 /// it allocates past the limit (`ExplainStep.killedAt`), so that jetsam kills
 /// the process there as it would a real app's, or blocks past the watchdog's
 /// limit there, or begins a background task (`ExplainStep.taskAt`) that it
-/// never ends. Where the app runs a BGTaskScheduler task, its launch
+/// never ends, or works a while (`ExplainStep.busyAt`). Where the app runs a BGTaskScheduler task, its launch
 /// handler is here too.
 final class ExplainHost: DeviceHost {
   /// Where the app's code runs.
@@ -23,7 +23,8 @@ final class ExplainHost: DeviceHost {
   let app: AppID
   /// What the code allocates to pass its limit, in MB.
   let allocates: Double
-  private var dieAt = 0, hangAt = 0, taskAt = 0, calls = 0
+  private var dieAt = 0, hangAt = 0, taskAt = 0, busyAt = 0, calls = 0
+  private var busyFor = SimTime.zero
   /// Where the app's code acted in the last armed step.
   private(set) var actedIn: Delivered?
 
@@ -34,13 +35,16 @@ final class ExplainHost: DeviceHost {
 
   /// In the app's `kill`-th callback or notification from now its code
   /// passes the memory limit, in the `hang`-th it blocks past every
-  /// watchdog's limit, in the `task`-th it begins a task (0: in none).
-  func arm(kill: Int, hang: Int, task: Int) {
+  /// watchdog's limit, in the `task`-th it begins a task, in the `busy`-th
+  /// it works `busyFor` (0: in none).
+  func arm(kill: Int, hang: Int, task: Int, busy: Int, busyFor: SimTime) {
     dieAt = kill
     hangAt = hang
     taskAt = task
+    busyAt = busy
+    self.busyFor = busyFor
     calls = 0
-    if kill > 0 || hang > 0 || task > 0 { actedIn = nil }
+    if kill > 0 || hang > 0 || task > 0 || busy > 0 { actedIn = nil }
   }
 
   /// Longer than any watchdog's limit: code that blocks this long is killed
@@ -50,12 +54,17 @@ final class ExplainHost: DeviceHost {
   }
 
   private func code(_ d: Delivered, app: AppID, on device: Device) throws {
-    guard dieAt > 0 || hangAt > 0 || taskAt > 0, app == self.app else { return }
+    guard dieAt > 0 || hangAt > 0 || taskAt > 0 || busyAt > 0, app == self.app else { return }
     calls += 1
     if calls == taskAt {
       actedIn = d
       taskAt = 0
       _ = try device.beginBackgroundTask(app: app, name: "explain", expiration: nil)
+    }
+    if calls == busyAt {
+      actedIn = d
+      busyAt = 0
+      try device.work(busyFor)
     }
     if calls == hangAt {
       actedIn = d

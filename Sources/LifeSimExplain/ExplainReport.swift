@@ -233,8 +233,10 @@ public struct ExplainReport {
     let tasks = result.tasks ? ", background_tasks = { \(quoted(ExplainStep.task)) }" : ""
     s += "local app = dev:install{ bundle = \(quoted(options.bundle)), scenes = \(result.scenes), background_modes = { \(modes) }\(tasks)\(exits)\(root) }\n"
     if result.tasks { s += taskLua }
-    let acts = e.steps.contains { $0.step.killedAt > 0 || $0.step.taskAt > 0 }
-    if acts, let limit = options.limitMB { s += codeLua(limit: limit, hang: options.hang) }
+    let acts = e.steps.contains { $0.step.acts }
+    if acts, let limit = options.limitMB {
+      s += codeLua(limit: limit, hang: options.hang, busy: e.steps.contains { $0.step.busyAt > 0 })
+    }
     s += implementedLua(kills: acts) + "\n"
     s += log.flutterWalks ? flutterLogged : logged
     for step in e.steps { s += "\(step.step.lua)  -- \(step.step.words); \(lines(step))\n" }
@@ -269,16 +271,23 @@ public struct ExplainReport {
   /// every callback and notification, and in the step's `die_at`-th
   /// allocates past the app's limit, so that jetsam kills it, in its
   /// `hang_at`-th blocks past the watchdog's limit, or in its `task_at`-th
-  /// begins a background task.
-  func codeLua(limit: Int, hang: SimTime) -> String {
+  /// begins a background task; with `busy`, in its `busy_at`-th it works
+  /// `busy_for` seconds.
+  func codeLua(limit: Int, hang: SimTime, busy: Bool = false) -> String {
     var s = "-- The app's code runs in each callback and notification; where a step sets die_at, in its die_at-th\n"
     s += "-- of that step, it allocates past the app's limit (\(limit) MB) and jetsam kills the process; where\n"
     s += "-- it sets hang_at, in its hang_at-th it blocks for \(formatNumber(hang.seconds)) s, past the watchdog's limit; where\n"
     s += "-- a step sets task_at, in its task_at-th it begins a background task, which it never ends.\n"
+    if busy {
+      s += "-- Where a step sets busy_at, in its busy_at-th it works busy_for seconds, and what the system\n"
+      s += "-- tells the app meanwhile waits for its main thread (docs/reference.md §3.8).\n"
+      s += "local busy_at, busy_for\n"
+    }
     s += "local die_at, hang_at, task_at, calls = nil, nil, nil, 0\n"
     s += "local function code(ctx)\n"
     s += "  calls = calls + 1\n"
     s += "  if calls == task_at then ctx:begin_background_task(\"explain\") end\n"
+    if busy { s += "  if calls == busy_at then ctx:work(busy_for) end\n" }
     s += "  if calls == hang_at then ctx:work(\(formatNumber(hang.seconds))) end\n"
     s += "  if calls == die_at then ctx:allocate(\(limit)) end\n"
     s += "end\n"
@@ -319,8 +328,8 @@ public struct ExplainReport {
       }
     }
     let wider = a.result.scenes && a.options.model?.showsWindowsSideBySide != false
-      ? "the app's other windows opened, closed or disconnected and its own code in a step (passing its memory limit, blocking past its watchdog, beginning a background task)"
-      : "the app's own code in a step (passing its memory limit, blocking past its watchdog, beginning a background task)"
+      ? "the app's other windows opened, closed or disconnected and its own code in a step (passing its memory limit, blocking past its watchdog, beginning a background task, working while what the system tells it waits)"
+      : "the app's own code in a step (passing its memory limit, blocking past its watchdog, beginning a background task, working while what the system tells it waits)"
     if a.options.appCode, !a.result.explanations.isEmpty {
       out.append("no sequence of the ordinary steps explains the log; explained with \(wider)")
     }
@@ -348,7 +357,7 @@ public struct ExplainReport {
     }
     if let w = a.widened, w.searchedAll, a.quirksExplaining.isEmpty, a.quirksCut.isEmpty {
       out.append("what explain does not model may be why: the app's code doing more than passing its memory limit, "
-                 + "blocking past its watchdog or beginning a background task (ending a task, timers), windows side by side, "
+                 + "blocking past its watchdog, beginning a background task or working once in a step (ending a task, timers), windows side by side, "
                  + (a.options.quirks.members.isEmpty ? "several quirks at once" : "other quirks"))
     }
     return out

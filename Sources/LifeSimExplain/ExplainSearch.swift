@@ -326,6 +326,9 @@ public final class ExplainSearch {
 
   /// Added to a `Move`'s callback for a watchdog's kill there.
   static let watchdogCode = 1 << 20
+  /// Added to a `Move`'s callback for the app's code working there (the
+  /// move's `wait` is how long).
+  static let busyCode = 2 << 20
 
   /// The device steps actually taken (the others were read back from the
   /// transitions already taken from the same device state).
@@ -483,27 +486,34 @@ public final class ExplainSearch {
             taken = made
           }
           result.steps += 1
-          var out: [(symbol: Int, time: Int64, ord: Int)] = []
-          defer { for o in out { sent[o.symbol] = true } }
-          var last = node.last
-          for mark in taken.marks {
-            switch mark {
-            case .died:
-              last = -1  // `last` is the framework's state; a new process has none.
-            case .flutter(let to, let time, let ord):
-              for state in Flutter.walk(from: last, to: to) where flutterSymbol[state] >= 0 { out.append((flutterSymbol[state], time, ord)) }
-              last = to
-            case .symbol(let s, let time, let ord):
-              guard !(log.collapsesRepeats && s == last) else { continue }
-              out.append((s, time, ord))
-              last = s
+          /// The log's kinds a step's records show, in order, and the last.
+          func shown(_ marks: [Mark]) -> (out: [(symbol: Int, time: Int64, ord: Int)], last: Int) {
+            var out: [(symbol: Int, time: Int64, ord: Int)] = []
+            var last = node.last
+            for mark in marks {
+              switch mark {
+              case .died:
+                last = -1  // `last` is the framework's state; a new process has none.
+              case .flutter(let to, let time, let ord):
+                for state in Flutter.walk(from: last, to: to) where flutterSymbol[state] >= 0 { out.append((flutterSymbol[state], time, ord)) }
+                last = to
+              case .symbol(let s, let time, let ord):
+                guard !(log.collapsesRepeats && s == last) else { continue }
+                out.append((s, time, ord))
+                last = s
+              }
             }
+            return (out, last)
           }
+          let (out, last) = shown(taken.marks)
+          defer { for o in out { sent[o.symbol] = true } }
           // The children: from the log's start (k = 0), the step's records may
           // begin the log at any of them, or all come before it; past its last
           // line they may go on (`after`): the log ends in the middle of the step.
           // With a step where the app's code acts (a kill, a task), the step and what it did.
-          var children: [(k: Int, skip: Int, after: Int, acting: (Transition, ExplainStep)?)] = []
+          // A busy step's own records (the same kinds, later), when it is one.
+          var children: [(k: Int, skip: Int, after: Int, acting: (Transition, ExplainStep)?,
+                          records: [(symbol: Int, time: Int64, ord: Int)]?)] = []
           /// The step again, with the app killed for its own memory in its
           /// last callback or notification before `out[upTo]`: the step's
           /// records up to `out[upTo - 1]` and no more, when the kill gives them.
@@ -528,6 +538,27 @@ public final class ExplainSearch {
             else { return nil }
             return (made, step.beginningTask(at: at, in: made.actedIn?.name ?? ""))
           }
+          /// The step again, with the app's code working in its last callback
+          /// or notification before `out[upTo]`, which the log has later than
+          /// the model sends it, for the difference (reference §3.8): what the
+          /// system tells the app meanwhile waits for its main thread. With its
+          /// records, when they match the log from line `k` (`from`) on.
+          func busy(before upTo: Int, from j: Int, line k: Int)
+            -> ((Transition, ExplainStep), [(symbol: Int, time: Int64, ord: Int)], Int)? {
+            guard appCode, upTo > j, upTo < out.count, out[upTo].ord - 1 >= out[upTo - 1].ord,
+                  let g = gap(k + upTo - j) else { return nil }
+            let span = g - (out[upTo].time - out[upTo - 1].time)
+            guard span > Self.tolerance(g) else { return nil }
+            let at = out[upTo].ord - 1
+            let working = step.busy(at: at, in: "", for: SimTime(microseconds: span))
+            guard let made = acted(Move(from: node.device, step: number, wait: span, code: Self.busyCode + at), working)
+            else { return nil }
+            let records = shown(made.marks).out
+            guard records.map(\.symbol) == out.map(\.symbol) else { return nil }
+            let (matched, _, _) = match(records[j...], from: k, since: node.sinceMatched)
+            guard matched == records.count - j || k + matched == n else { return nil }
+            return ((made, step.busy(at: at, in: made.actedIn?.name ?? "", for: working.busyFor)), records, matched)
+          }
           func acted(_ move: Move, _ acting: ExplainStep) -> Transition? {
             if let known = transitions[move] { return known }
             let made = take(acting, from: state)
@@ -539,36 +570,43 @@ public final class ExplainSearch {
             for j in 0..<out.count {
               let (matched, at, late) = match(out[j...], from: 0, since: node.sinceMatched)
               if matched == out.count - j || matched == n {
-                children.append((matched, j, out.count - j - matched, nil))
-                if matched > 0, matched == out.count - j, matched < n, let t = withTask() { children.append((matched, j, 0, t)) }
+                children.append((matched, j, out.count - j - matched, nil, nil))
+                if matched > 0, matched == out.count - j, matched < n, let t = withTask() { children.append((matched, j, 0, t, nil)) }
               } else {
                 note(matched, at: at, late: late)
                 if matched > 0 {
                   for cause in [ExplainStep.KillCause.ownMemory, .watchdog] {
-                    if let t = killed(before: j + matched, by: cause) { children.append((matched, j, 0, t)) }
+                    if let t = killed(before: j + matched, by: cause) { children.append((matched, j, 0, t, nil)) }
+                  }
+                  if late, let (t, records, m) = busy(before: j + matched, from: j, line: 0) {
+                    children.append((m, j, records.count - j - m, t, records))
                   }
                 }
               }
             }
-            children.append((0, out.count, 0, nil))
+            children.append((0, out.count, 0, nil, nil))
           } else {
             let (matched, at, late) = match(out[...], from: node.k, since: node.sinceMatched)
             if matched == out.count || node.k + matched == n {
-              children.append((node.k + matched, 0, out.count - matched, nil))
-              if matched > 0, matched == out.count, node.k + matched < n, let t = withTask() { children.append((node.k + matched, 0, 0, t)) }
+              children.append((node.k + matched, 0, out.count - matched, nil, nil))
+              if matched > 0, matched == out.count, node.k + matched < n, let t = withTask() { children.append((node.k + matched, 0, 0, t, nil)) }
             }
             else {
               note(node.k + matched, at: at, late: late)
               if matched > 0 {
                 for cause in [ExplainStep.KillCause.ownMemory, .watchdog] {
-                  if let t = killed(before: matched, by: cause) { children.append((node.k + matched, 0, 0, t)) }
+                  if let t = killed(before: matched, by: cause) { children.append((node.k + matched, 0, 0, t, nil)) }
+                }
+                if late, let (t, records, m) = busy(before: matched, from: 0, line: node.k) {
+                  children.append((node.k + m, 0, records.count - m, t, records))
                 }
               }
             }
           }
-          for (k, skip, after, acting) in children {
+          for (k, skip, after, acting, records) in children {
             let taken = acting?.0 ?? taken
             let step = acting?.1 ?? step
+            let out = records ?? out
             // The records kept: those up to a kill, or all of them.
             let kept = step.killedAt == 0 ? out.count : k - node.k + skip
             let sinceMatched = k > node.k ? taken.took - out[kept - 1 - after].time : taken.took + node.sinceMatched
@@ -738,7 +776,7 @@ public final class ExplainSearch {
     let start = device.now
     let host = device.host as? ExplainHost
     do { try step.take(on: device, app: app) } catch { return nil }
-    let acts = step.killedAt > 0 || step.taskAt > 0
+    let acts = step.acts
     if acts && host?.actedIn == nil { return nil }  // the step delivered fewer
     simulated += 1
     // A search of a long log goes back and forth between states through

@@ -90,6 +90,16 @@ public final class Timeline {
   }
   /// Per lane: marker buckets by bucket index.
   private var markers: [[Int: Bucket]] = []
+  /// Per app lane, the stretches its main thread was busy with a handler's
+  /// work (reference §3.8), in x, joined where they touch: at most one per
+  /// column, however long the trace.
+  private struct BusyStretch {
+    var x0: Double, x1: Double
+    var start: Int64, end: Int64
+    var first: String
+    var handlers = 1
+  }
+  private var busy: [[BusyStretch]] = []
   /// Per column: the most memory in use, and the last value (-1: no change there).
   private var memoryMax: [Double] = []
   private var memoryLast: [Double] = []
@@ -207,6 +217,7 @@ public final class Timeline {
     columnTime = [Float](repeating: 0, count: laneCount * Timeline.states.count)
     current = laneStateAtStart.map { ($0.flatMap { Timeline.states.firstIndex(of: $0) }, tMin) }
     markers = Array(repeating: [:], count: laneCount)
+    busy = Array(repeating: [], count: laneCount)
     memoryMax = [Double](repeating: -1, count: columns)
     memoryLast = [Double](repeating: -1, count: columns)
   }
@@ -330,6 +341,7 @@ public final class Timeline {
     switch e.kind {
     case .callback, .notification:
       let name = e.name ?? "callback"
+      if e.duration > 0, let l { addBusy(l, e, name) }
       // -[… didReceiveMemoryWarning], -[AppDelegate applicationDidReceiveMemoryWarning:], and its notification.
       if name.hasSuffix("ReceiveMemoryWarning]") || name.hasSuffix("ReceiveMemoryWarning:]")
         || name == "UIApplicationDidReceiveMemoryWarningNotification" {
@@ -355,6 +367,24 @@ public final class Timeline {
       }
     default:
       break
+    }
+  }
+
+  /// A handler that worked: its stretch goes on its app's lane, since the
+  /// main thread is the process's, whichever scene the callback was for.
+  private func addBusy(_ lane: Int, _ e: TimelineEvent, _ name: String) {
+    let key = laneKeys[lane]
+    guard let l = key.scene == nil ? lane : laneIndex[LaneKey(device: key.device, app: key.app, scene: nil)] else { return }
+    let start = max(e.time, tMin), end = min(e.time + e.duration, tMax)
+    guard end > start else { return }
+    let x0 = x(start), x1 = max(x(end), x0 + 1)
+    if var last = busy[l].last, x0 <= last.x1 + 1 {
+      last.x1 = max(last.x1, x1)
+      last.end = max(last.end, end)
+      last.handlers += 1
+      busy[l][busy[l].count - 1] = last
+    } else {
+      busy[l].append(BusyStretch(x0: x0, x1: x1, start: start, end: end, first: name))
     }
   }
 
@@ -464,6 +494,13 @@ public final class Timeline {
         let band = (h - 6) * (Timeline.stateHeight[state] ?? 0.5)
         out += "<rect x=\"\(SVG.n(X(Double(r.start))))\" y=\"\(SVG.n(y0 + h - 3 - band))\" width=\"\(SVG.n(Double(r.end - r.start)))\" "
         out += "height=\"\(SVG.n(band))\" fill=\"\(Timeline.stateColour[state] ?? "#999999")\"><title>\(SVG.escape(state))</title></rect>\n"
+      }
+      // The main thread's busy stretches, a dark stripe above the band.
+      for b in busy[l] {
+        let what = b.handlers == 1 ? b.first : "\(b.first) and \(b.handlers - 1) more"
+        let title = "main thread busy from \(Timeline.duration(Double(b.start) / 1_000_000)) to \(Timeline.duration(Double(b.end) / 1_000_000)): \(what)"
+        out += "<rect x=\"\(SVG.n(X(b.x0)))\" y=\"\(SVG.n(y0 + 1))\" width=\"\(SVG.n(b.x1 - b.x0))\" height=\"3\" fill=\"#222222\">"
+        out += "<title>\(SVG.escape(title))</title></rect>\n"
       }
       // Markers over the band, callbacks named where there is room.
       out += drawMarkers(markers[l], y: y0 + h / 2, X: X, nameCallbacks: true)
@@ -672,6 +709,11 @@ public final class Timeline {
         marker(b, x: x + 6, y: y + 8) + "<text x=\"\(SVG.n(x + w + 4))\" y=\"\(SVG.n(y + 12))\" font-size=\"11\">\(label)</text>"
       }))
     }
+    let busyLabel = "main thread busy with a handler's work"
+    if busy.contains(where: { !$0.isEmpty }) { items.append((34 + SVG.textWidth(busyLabel, size: 11), { x, y in
+      "<rect x=\"\(SVG.n(x))\" y=\"\(SVG.n(y + 5))\" width=\"22\" height=\"3\" fill=\"#222222\"/>"
+        + "<text x=\"\(SVG.n(x + 28))\" y=\"\(SVG.n(y + 12))\" font-size=\"11\">\(busyLabel)</text>"
+    })) }
     let idle = "idle stretch, compressed: its length below, its ends' times on the axis"
     items.append((34 + SVG.textWidth(idle, size: 11), { x, y in
       "<rect x=\"\(SVG.n(x))\" y=\"\(SVG.n(y))\" width=\"22\" height=\"14\" fill=\"#eeeeee\"/>"

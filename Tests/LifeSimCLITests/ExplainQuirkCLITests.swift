@@ -57,7 +57,7 @@ struct ExplainQuirkCLITests {
     let r = try lifesim(["explain", path])
     #expect(r.status == 1)
     #expect(r.stdout.contains("first line no sequence reaches: line 3: applicationWillTerminate:"), "\(r.stdout)")
-    for note in ["nor is it explained with the app's own code in a step (passing its memory limit, blocking past its watchdog, beginning a background task)",
+    for note in ["nor is it explained with the app's own code in a step (passing its memory limit, blocking past its watchdog, beginning a background task, working while what the system tells it waits)",
                  "nor with any one quirk (tried background_launch_enters_background, prewarm_skips_launch_methods)",
                  "what explain does not model may be why: "] {
       #expect(r.stderr.contains("lifesim explain: " + note), "\(r.stderr)")

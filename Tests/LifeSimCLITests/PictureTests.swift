@@ -213,6 +213,32 @@ struct PictureTests {
     try Self.checkRenders(svg)
   }
 
+  /// A handler's work is a busy stretch on its app's lane, from the
+  /// callback to where the work ended, here cut by a swipe (reference §3.8).
+  @Test func aHandlersWorkIsABusyStretchOnItsLane() throws {
+    let notes = try script("swipe.lua", """
+      local dev = lifesim.device{ ios = 17 }
+      local app = dev:install{ bundle = "com.example.notes" }
+      app:on("sceneDidEnterBackground:", function(ctx) ctx:dirty(1) ctx:save{ seconds = 8 } end)
+      dev:launch(app)
+      dev:at(10, function() dev:home() end)
+      dev:at(14, function() dev:switcher() dev:kill(app) end)
+      dev:run()
+      """)
+    let svg = Self.dir.appendingPathComponent("swipe.svg")
+    let r = try lifesim(["run", notes, "--timeline", svg.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    let text = try String(contentsOf: svg, encoding: .utf8)
+    #expect(text.contains("<title>main thread busy from 10 s to 14 s: -[SceneDelegate sceneDidEnterBackground:]</title>"), "\(text)")
+    #expect(text.contains("main thread busy with a handler's work"))
+    try Self.checkRenders(svg)
+    // A trace where no handler works has no stretch, and no key for one.
+    let idle = try script("idle.lua", "local dev = lifesim.device{ ios = 17 } dev:launch(dev:install{ bundle = \"a\" }) dev:home()")
+    let plain = Self.dir.appendingPathComponent("idle.svg")
+    #expect(try lifesim(["run", idle, "--timeline", plain.path]).status == 0)
+    #expect(!(try String(contentsOf: plain, encoding: .utf8)).contains("main thread busy"))
+  }
+
   @Test func timelineErrors() throws {
     let missing = try lifesim(["timeline", "/nonexistent.jsonl", "-o", Self.dir.appendingPathComponent("x.svg").path])
     #expect(missing.status == 2 && missing.stderr.contains("cannot read"))

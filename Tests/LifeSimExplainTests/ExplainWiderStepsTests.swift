@@ -135,6 +135,34 @@ struct ExplainWiderStepsTests {
     #expect(e.steps.contains { $0.step.taskAt > 0 }, "\(e.steps.map { $0.step.name(bundle: "app") })")
   }
 
+  /// Coming back 25 s after Home, the app's code works 6 s as it enters
+  /// the foreground (reference §3.8): its become-active
+  /// waits for the main thread and comes 6 s late, which no step of the user
+  /// or the system between the two can give.
+  static let busyComingBack = """
+    10:00:00.000 application:didFinishLaunchingWithOptions:
+    10:00:00.100 applicationDidBecomeActive:
+    10:00:05.000 applicationWillResignActive:
+    10:00:05.000 applicationDidEnterBackground:
+    10:00:30.000 applicationWillEnterForeground:
+    10:00:36.000 applicationDidBecomeActive:
+
+    """
+
+  @Test func theAppsCodeWorkingInAStepMakesItsNextCallbackLate() throws {
+    let options = Self.options(ios: 12)
+    try Self.notExplainedByTheOrdinarySteps(Self.busyComingBack, options)
+    let (answer, e) = try Self.explained(Self.busyComingBack, options)
+    #expect(answer.options.appCode)
+    let busy = try #require(e.steps.first { $0.step.busyAt > 0 }, "\(e.steps.map { $0.step.name(bundle: "app") })")
+    // The code runs last in the notification that follows the callback: the
+    // last delivery before the late become-active.
+    #expect(busy.step.name(bundle: "app") == "launch app, busy 6 s in UIApplicationWillEnterForegroundNotification")
+    #expect(busy.step.busyFor == .seconds(6) && busy.events == 4..<6)
+    #expect(busy.step.words.hasSuffix("in its UIApplicationWillEnterForegroundNotification the app's code works 6 s, and what the system tells it meanwhile waits for its main thread"))
+    #expect(busy.step.lua == "calls, busy_at, busy_for = 0, 2, 6; dev:launch(app); busy_at = nil")
+  }
+
   @Test func protectedDataInTheLogGivesTheDeviceAPasscode() throws {
     let text = """
       applicationDidBecomeActive:

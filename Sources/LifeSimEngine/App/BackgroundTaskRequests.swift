@@ -187,22 +187,83 @@ public enum BGTaskRefusal: Equatable, Sendable, CustomStringConvertible {
 /// Invariants (`violations()`): identifiers are unique among the pending
 /// requests; no kind has more pending than its limit.
 public struct BGTaskBook: Equatable, Sendable {
+  /// The book's lists behind one reference, copied on write: a search
+  /// copies every app at each step, and with one reference instead of six
+  /// an app's copy costs one retain for its book, which most apps never change.
+  /// Its lists are read and written only through the book, which copies
+  /// them before a write when they are shared, so no two accesses overlap:
+  /// the runtime's exclusivity checks would cost more than the retains saved.
+  private final class Lists: @unchecked Sendable {
+    let permitted: [String]
+    @exclusivity(unchecked) var registeredEveryLaunch: [String] = []
+    @exclusivity(unchecked) var registeredInProcess: [String] = []
+    @exclusivity(unchecked) var pending: [BGTaskRequest] = []
+    @exclusivity(unchecked) var running: [BGTaskRun] = []
+    @exclusivity(unchecked) var lastStarted: [SimTime?]
+
+    init(permitted: [String]) {
+      self.permitted = permitted
+      lastStarted = [SimTime?](repeating: nil, count: permitted.count)
+    }
+
+    init(copying o: Lists) {
+      permitted = o.permitted
+      registeredEveryLaunch = o.registeredEveryLaunch
+      registeredInProcess = o.registeredInProcess
+      pending = o.pending
+      running = o.running
+      lastStarted = o.lastStarted
+    }
+  }
+  private var lists: Lists
+
+  /// The lists, this book's alone, for a change.
+  private var unique: Lists {
+    mutating get {
+      if !isKnownUniquelyReferenced(&lists) { lists = Lists(copying: lists) }
+      return lists
+    }
+  }
+
   /// `BGTaskSchedulerPermittedIdentifiers`.
-  public let permitted: [String]
+  public var permitted: [String] { lists.permitted }
   /// The identifiers whose launch handler the app's code registers at every launch.
-  public private(set) var registeredEveryLaunch: [String] = []
+  public private(set) var registeredEveryLaunch: [String] {
+    get { lists.registeredEveryLaunch }
+    _modify { let l = unique; yield &l.registeredEveryLaunch }
+  }
   /// Those registered by the running process only.
-  public private(set) var registeredInProcess: [String] = []
+  public private(set) var registeredInProcess: [String] {
+    get { lists.registeredInProcess }
+    _modify { let l = unique; yield &l.registeredInProcess }
+  }
   /// The identifiers with a launch handler in the running process (or the next).
   public var registered: [String] { registeredEveryLaunch + registeredInProcess }
-  public private(set) var pending: [BGTaskRequest] = []
-  public private(set) var running: [BGTaskRun] = []
+  /// Whether any identifier has a launch handler, without building the list.
+  public var registersAny: Bool { !lists.registeredEveryLaunch.isEmpty || !lists.registeredInProcess.isEmpty }
+  public private(set) var pending: [BGTaskRequest] {
+    get { lists.pending }
+    _modify { let l = unique; yield &l.pending }
+  }
+  public private(set) var running: [BGTaskRun] {
+    get { lists.running }
+    _modify { let l = unique; yield &l.running }
+  }
   /// When the scheduler last started a task of each permitted identifier, in the order of `permitted`.
-  public private(set) var lastStarted: [SimTime?]
+  public private(set) var lastStarted: [SimTime?] {
+    get { lists.lastStarted }
+    _modify { let l = unique; yield &l.lastStarted }
+  }
 
   public init(permitted: [String]) {
-    self.permitted = permitted
-    lastStarted = [SimTime?](repeating: nil, count: permitted.count)
+    lists = Lists(permitted: permitted)
+  }
+
+  public static func == (a: BGTaskBook, b: BGTaskBook) -> Bool {
+    a.lists === b.lists
+      || a.permitted == b.permitted && a.registeredEveryLaunch == b.registeredEveryLaunch
+      && a.registeredInProcess == b.registeredInProcess && a.pending == b.pending && a.running == b.running
+      && a.lastStarted == b.lastStarted
   }
 
   /// When a task of `identifier` last started, if one did.
@@ -321,6 +382,9 @@ public struct BGTaskBook: Equatable, Sendable {
   /// The process died: its tasks and its own registrations end with it;
   /// requests stay pending, but for continued ones.
   mutating func processEnded() -> [BGTaskRun] {
+    // Most apps' books hold nothing a death changes: leave them shared.
+    guard !lists.running.isEmpty || !lists.registeredInProcess.isEmpty || lists.pending.contains(where: { $0.kind == .continued })
+    else { return [] }
     let ended = running
     running.removeAll()
     registeredInProcess.removeAll()

@@ -171,7 +171,7 @@ extension Device {
       defer { host?.release(token, on: self) }
       busy = .script
       let savedDue = scriptDue
-      scriptDue = now
+      scriptDue = ActionDue(time: now, byUser: false)
       defer { busy = nil; scriptDue = savedDue }
       try host?.fire(token, on: self, app: nil)
     case .appTimer(let id, let pid, let token):
@@ -528,20 +528,29 @@ extension Device {
   func begin(_ action: DeviceAction, as operation: Operation? = nil, app: AppID? = nil, detail: String? = nil,
              checks: () throws -> Void = {}) throws {
     if let busy, busy != .script { try refuseReentrant(operation ?? .action(action), inside: busy) }
-    if let due = scriptDue, now > due { recordLateAction(action, due: due) }
+    if let due = scriptDue, now > due.time { recordLateAction(action, due: due) }
     try checkTrace()
     try checks()
     if trace.isEnabled { recordAction(action, app: app, detail: detail) }
   }
 
-  /// A `wait` record: an action of a `dev:at` function comes after its time,
-  /// because an action before it ran a handler that worked (§3.8).
+  /// When an action was due, and whose it is.
+  struct ActionDue: Equatable {
+    var time: SimTime
+    /// A workload's simulated user's, not a `dev:at` function's.
+    var byUser: Bool
+  }
+
+  /// A `wait` record: an action of a `dev:at` function, or of a workload's
+  /// user, comes after its time, because an action before it ran a handler
+  /// that worked (§3.8).
   @inline(never)
-  private func recordLateAction(_ action: DeviceAction, due: SimTime) {
-    scriptDue = now  // one record for each stretch
+  private func recordLateAction(_ action: DeviceAction, due: ActionDue) {
+    scriptDue?.time = now  // one record for each stretch
     heldByWork += 1
+    let whose = due.byUser ? "the user's action due at" : "asked of a function due at"
     trace.append({
-      $0.detail = "\(action), asked of a function due at t=\(due.shortDescription), waited \((now - due).shortDescription) s: the actions before it ran a handler that worked, and an action returns when its handlers have"
+      $0.detail = "\(action), \(whose) t=\(due.time.shortDescription), waited \((now - due.time).shortDescription) s: the actions before it ran a handler that worked, and an action returns when its handlers have"
     }, kind: .wait, at: now)
   }
 

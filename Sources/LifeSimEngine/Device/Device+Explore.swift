@@ -190,7 +190,7 @@ extension Device {
       u8((self[id].carriedRestorationActivity == nil ? 0 : 1) | (locked ? 2 : 0))
       if locked { i64(Int64(self[id].fileLocks.count)); for f in self[id].fileLocks { text(f) } }
       // BGTaskScheduler (§3.5): what the app registered, submitted and runs.
-      if taskConditions.anySubmitted || !self[id].bgTasks.registered.isEmpty {
+      if taskConditions.anySubmitted || self[id].bgTasks.registersAny {
         let book = self[id].bgTasks
         i64(Int64(book.registeredEveryLaunch.count)); for r in book.registeredEveryLaunch { text(r) }
         i64(Int64(book.registeredInProcess.count)); for r in book.registeredInProcess { text(r) }

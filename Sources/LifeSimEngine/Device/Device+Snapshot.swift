@@ -41,7 +41,7 @@ public struct DeviceState {
   var deliveryAskedAt: SimTime?
   var heldByWork = 0
   var screenChanges: [Device.ScreenChangeInProgress] = []
-  var scriptDue: SimTime?
+  var scriptDue: Device.ActionDue?
   var taskConditions = TaskConditions()
 
   /// The stored properties of `Device` besides `state`, which a state leaves

@@ -261,9 +261,9 @@ public final class Device {
     _read { yield state.heldByWork }
     _modify { yield &state.heldByWork }
   }
-  /// While a `dev:at` function runs: the time it was due, so an action it
-  /// makes late says so (reference §3.8).
-  var scriptDue: SimTime? {
+  /// While a `dev:at` function or a workload's user acts: the time the
+  /// action was due, so an action made late says so (reference §3.8).
+  var scriptDue: ActionDue? {
     _read { yield state.scriptDue }
     _modify { yield &state.scriptDue }
   }

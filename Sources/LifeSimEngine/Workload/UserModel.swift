@@ -109,11 +109,16 @@ private struct UserDriver {
   var sessionEnd: SimTime?
   var nextNotification: SimTime?
   var nextQuit: SimTime?
+  /// When the user made the action under way. The user's next times count
+  /// from it, not from when the app's handlers returned: the device does
+  /// not wait for a busy main thread, and neither does its user (§3.8).
+  var actedAt: SimTime
 
   init(user: UserModel, device: Device) {
     self.user = user
     self.device = device
     self.popularity = user.cumulativePopularity()
+    self.actedAt = device.now
   }
 
   mutating func drive(until end: SimTime) throws -> DriveSummary {
@@ -133,13 +138,20 @@ private struct UserDriver {
         instant = device.now
         atInstant = 1
       }
-      let nextSwitch = device.now + device.exponential(mean: user.switchMean)
+      let nextSwitch = actedAt + device.exponential(mean: user.switchMean)
       var next = (time: nextSwitch, kind: 0)
       if let s = sessionEnd, s < next.time { next = (s, 1) }
       if let n = nextNotification, n < next.time { next = (n, 2) }
       if let q = nextQuit, q < next.time { next = (q, 3) }
       guard next.time < end else { break }
       try device.advance(by: next.time - device.now)
+      // The user acts at `next.time` (reference §3.8). When a handler's work
+      // ran past it, the action comes when the handler returns, and `begin`
+      // says so with a `wait` record, as for a late `dev:at` function.
+      let savedDue = device.scriptDue
+      device.scriptDue = Device.ActionDue(time: next.time, byUser: true)
+      defer { device.scriptDue = savedDue }
+      actedAt = next.time
       switch next.kind {
       case 0:
         summary.switches += 1
@@ -170,7 +182,7 @@ private struct UserDriver {
   /// Opens an app unless one is on screen, and draws when the session ends.
   mutating func startSession() throws {
     if device.frontmost == nil { try open(pickApp(other: nil)) }
-    sessionEnd = user.sessionMean.map { device.now + device.exponential(mean: $0) }
+    sessionEnd = user.sessionMean.map { actedAt + device.exponential(mean: $0) }
   }
 
   /// Locks the phone; notifications that arrive while it is locked wake the
@@ -178,11 +190,13 @@ private struct UserDriver {
   /// the idle time.
   mutating func lockAndWait(until end: SimTime) throws {
     try device.lock()
-    let wake = device.now + device.exponential(mean: user.idleMean)
+    let wake = actedAt + device.exponential(mean: user.idleMean)
     let byNotification = nextNotification.map { $0 < wake } ?? false
     let at = min(byNotification ? nextNotification! : wake, end)
     try device.advance(by: at - device.now)
     guard at < end else { return }
+    device.scriptDue = Device.ActionDue(time: at, byUser: true)  // the drive's loop restores it
+    actedAt = at
     try device.unlock()
     if byNotification {
       summary.notifications += 1
@@ -195,13 +209,13 @@ private struct UserDriver {
   mutating func scheduleNotification() {
     guard user.notificationsPerHour > 0 else { return }
     let mean = SimTime(seconds: 3600 / user.notificationsPerHour) ?? .seconds(3600)
-    nextNotification = device.now + device.exponential(mean: mean)
+    nextNotification = actedAt + device.exponential(mean: mean)
   }
 
   mutating func scheduleQuit() {
     guard user.quitsPerHour > 0 else { return }
     let mean = SimTime(seconds: 3600 / user.quitsPerHour) ?? .seconds(3600)
-    nextQuit = device.now + device.exponential(mean: mean)
+    nextQuit = actedAt + device.exponential(mean: mean)
   }
 
   /// An app drawn by popularity; with `other`, a different one when there is one.

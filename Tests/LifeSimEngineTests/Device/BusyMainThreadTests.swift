@@ -200,4 +200,23 @@ struct BusyMainThreadTests {
     // Never suspended in between: the user's tap waited for it.
     #expect(!dev.trace.records(kind: .state, since: m).contains { $0.toName == "suspended" })
   }
+
+  @Test func aWorkloadsUserActionDueDuringWorkSaysItWaited() throws {
+    let dev = Device(profile: try OSProfile(version: 12), seed: 5, memoryMB: 100_000)
+    let apps = try (1...3).map { try dev.install(AppConfig(bundle: "app\($0)")) }
+    let host = ScriptedHost()
+    dev.host = host
+    // Every app works 20 s as it becomes active: the user's next action,
+    // drawn a few seconds later, is due inside that work.
+    for app in apps { dev.setHandled(.didBecomeActive, for: app) }
+    host.onHandle = { d, dev in if d.callback == .didBecomeActive { try dev.work(.seconds(20)) } }
+    var user = UserModel(apps: apps)
+    user.switchMean = .seconds(5)
+    try dev.drive(user, for: .seconds(600))
+    let waits = dev.trace.records(kind: .wait).compactMap(\.detail).filter { $0.contains("the user's action due at") }
+    #expect(!waits.isEmpty && dev.heldByWork >= waits.count)
+    // Each says which action waited, from when, and how long.
+    #expect(waits.allSatisfy { $0.range(of: #"^\w[\w ]*, the user's action due at t=[0-9.]+, waited [0-9.]+ s: "#, options: .regularExpression) != nil })
+    #expect(dev.scriptDue == nil)
+  }
 }
