@@ -160,6 +160,9 @@ public final class ExplainSearch {
   private var screenSymbol: [String: Int] = [:]
   /// The log's kind of each Flutter state, in `Flutter.states` order (-1: not logged).
   private var flutterSymbol: [Int]
+  /// Whether each of the log's kinds is the app becoming active: the line
+  /// a busy step may make late (`busy(before:)`).
+  private var becomesActive: [Bool]
   /// Every line of the log has a time (and there are two or more).
   let timed: Bool
   /// The app's own code acts where a step says (`ExplainStep.killedAt`, `taskAt`).
@@ -214,6 +217,11 @@ public final class ExplainSearch {
     notificationSymbol = AppNotification.allCases.map { log.symbol(of: .notification($0)) ?? -1 }
     for screen in log.screens { screenSymbol[screen] = log.symbol(of: .screen(screen)) }
     flutterSymbol = Flutter.states.map { state in log.symbols.firstIndex { $0.name == "AppLifecycleState." + state } ?? -1 }
+    becomesActive = log.symbols.map { symbol in
+      symbol.name == "AppLifecycleState.resumed" || symbol.atoms.contains {
+        $0 == .callback(.didBecomeActive) || $0 == .callback(.sceneDidBecomeActive) || $0 == .notification(.didBecomeActive)
+      }
+    }
     timed = log.events.count > 1 && log.events.allSatisfy { $0.time != nil }
     depth = options.depth ?? Self.longest(lines: log.events.count, maxUnlogged: options.maxUnlogged)
     maxStates = options.maxStates ?? Self.defaultMaxStates(lines: log.events.count)
@@ -543,12 +551,17 @@ public final class ExplainSearch {
           /// the model sends it, for the difference (reference §3.8): what the
           /// system tells the app meanwhile waits for its main thread. With its
           /// records, when they match the log from line `k` (`from`) on.
+          /// Only a become-active: coming forward is one tap, which no step
+          /// of the user's can split, while a pause elsewhere in a step (in
+          /// the switcher, between resigning and leaving) is the user's own.
           func busy(before upTo: Int, from j: Int, line k: Int)
             -> ((Transition, ExplainStep), [(symbol: Int, time: Int64, ord: Int)], Int)? {
-            guard appCode, upTo > j, upTo < out.count, out[upTo].ord - 1 >= out[upTo - 1].ord,
+            guard appCode, upTo > j, upTo < out.count, becomesActive[out[upTo].symbol], out[upTo].ord - 1 >= out[upTo - 1].ord,
                   let g = gap(k + upTo - j) else { return nil }
             let span = g - (out[upTo].time - out[upTo - 1].time)
-            guard span > Self.tolerance(g) else { return nil }
+            // Becoming active is a scene update the system watches as a whole
+            // (§3.1): work as long as its watchdog's limit is a kill instead.
+            guard span > Self.tolerance(g), span < device.policy.watchdogSceneUpdate.microseconds else { return nil }
             let at = out[upTo].ord - 1
             let working = step.busy(at: at, in: "", for: SimTime(microseconds: span))
             guard let made = acted(Move(from: node.device, step: number, wait: span, code: Self.busyCode + at), working)

@@ -149,11 +149,14 @@ public final class Timeline {
     }
     if e.time < rangeStart {
       if let l, e.kind == .state { laneStateAtStart[l] = e.to }
+      // A handler that began before the range and works into it is drawn from the range's start.
+      if let l, e.duration > 0, e.time + e.duration > rangeStart { laneActive[l] = true }
       return
     }
     guard e.time <= rangeEnd else { return }
     tMin = min(tMin, e.time)
-    tMax = max(tMax, e.time + e.duration)
+    // A record's duration widens the range drawn, but not past `--to`.
+    tMax = max(tMax, min(e.time + e.duration, max(rangeEnd, e.time)))
     count += 1
     if let l { laneActive[l] = true }
   }
@@ -337,11 +340,11 @@ public final class Timeline {
       current[l] = (s, max(e.time, tMin))
       return
     }
+    if e.duration > 0, e.kind == .callback || e.kind == .notification, let l { addBusy(l, e, e.name ?? "callback") }
     guard e.time >= tMin else { return }
     switch e.kind {
     case .callback, .notification:
       let name = e.name ?? "callback"
-      if e.duration > 0, let l { addBusy(l, e, name) }
       // -[… didReceiveMemoryWarning], -[AppDelegate applicationDidReceiveMemoryWarning:], and its notification.
       if name.hasSuffix("ReceiveMemoryWarning]") || name.hasSuffix("ReceiveMemoryWarning:]")
         || name == "UIApplicationDidReceiveMemoryWarningNotification" {
@@ -497,8 +500,11 @@ public final class Timeline {
       }
       // The main thread's busy stretches, a dark stripe above the band.
       for b in busy[l] {
-        let what = b.handlers == 1 ? b.first : "\(b.first) and \(b.handlers - 1) more"
-        let title = "main thread busy from \(Timeline.duration(Double(b.start) / 1_000_000)) to \(Timeline.duration(Double(b.end) / 1_000_000)): \(what)"
+        // Times to the millisecond: a stretch is often short beside the range.
+        let from = Timeline.format3(Double(b.start) / 1_000_000), to = Timeline.format3(Double(b.end) / 1_000_000)
+        let title = b.handlers == 1
+          ? "main thread busy from t=\(from) s to t=\(to) s: \(b.first)"
+          : "main thread busy in \(b.handlers) handlers' work between t=\(from) s and t=\(to) s, joined at this width (the first: \(b.first))"
         out += "<rect x=\"\(SVG.n(X(b.x0)))\" y=\"\(SVG.n(y0 + 1))\" width=\"\(SVG.n(b.x1 - b.x0))\" height=\"3\" fill=\"#222222\">"
         out += "<title>\(SVG.escape(title))</title></rect>\n"
       }

@@ -229,9 +229,17 @@ struct PictureTests {
     let r = try lifesim(["run", notes, "--timeline", svg.path])
     #expect(r.status == 0, "\(r.stderr)")
     let text = try String(contentsOf: svg, encoding: .utf8)
-    #expect(text.contains("<title>main thread busy from 10 s to 14 s: -[SceneDelegate sceneDidEnterBackground:]</title>"), "\(text)")
+    #expect(text.contains("<title>main thread busy from t=10 s to t=14 s: -[SceneDelegate sceneDidEnterBackground:]</title>"), "\(text)")
     #expect(text.contains("main thread busy with a handler's work"))
     try Self.checkRenders(svg)
+    // A range that begins inside the work draws it from the range's start.
+    let trace = Self.dir.appendingPathComponent("swipe.jsonl")
+    #expect(try lifesim(["run", notes, "--format", "jsonl", "-o", trace.path]).status == 0)
+    let ranged = Self.dir.appendingPathComponent("swipe-ranged.svg")
+    let r2 = try lifesim(["timeline", trace.path, "-o", ranged.path, "--from", "12", "--to", "20"])
+    #expect(r2.status == 0, "\(r2.stderr)")
+    let rangedText = try String(contentsOf: ranged, encoding: .utf8)
+    #expect(rangedText.contains("main thread busy from t=12 s to t=14 s"), "\(rangedText)")
     // A trace where no handler works has no stretch, and no key for one.
     let idle = try script("idle.lua", "local dev = lifesim.device{ ios = 17 } dev:launch(dev:install{ bundle = \"a\" }) dev:home()")
     let plain = Self.dir.appendingPathComponent("idle.svg")

@@ -118,7 +118,15 @@ extension Device {
   @inline(__always)
   private func armWatchdog<T>(_ running: Busy, _ body: () throws -> T) rethrows -> T {
     var replaced: Watchdog??
-    if case .callback(let app, let callback) = running {
+    let watched: (app: AppID, callback: Callback)?
+    switch running {
+    case .callback(let app, let callback): watched = (app, callback)
+    // An observer of a transition's notification runs inside the transition,
+    // on the same main thread: its watchdog watches the observer too (§3.1).
+    case .notification(let app, let n): watched = Self.transition(of: n).map { (app, $0) }
+    default: watched = nil
+    }
+    if let (app, callback) = watched {
       // A scene update that waited for the main thread counts from when the
       // system asked (§3.1, §3.8): the first watched callback of it does.
       var at = now
@@ -134,6 +142,19 @@ extension Device {
       if let replaced { watchdogs.restore(replaced.flatMap { self[$0.app].state.isExecuting ? $0 : nil }) }
     }
     return try body()
+  }
+
+  /// The app-delegate callback of the transition a notification belongs to,
+  /// whose watchdog it runs under (§3.1); nil for one no watchdog watches.
+  static func transition(of n: AppNotification) -> Callback? {
+    switch n {
+    case .didBecomeActive: return .didBecomeActive
+    case .willResignActive: return .willResignActive
+    case .didEnterBackground: return .didEnterBackground
+    case .willEnterForeground: return .willEnterForeground
+    case .willTerminate: return .willTerminate
+    default: return nil
+    }
   }
 
   /// Runs one app's cascade; if the app is killed while its own code runs,

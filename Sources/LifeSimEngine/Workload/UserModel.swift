@@ -109,9 +109,11 @@ private struct UserDriver {
   var sessionEnd: SimTime?
   var nextNotification: SimTime?
   var nextQuit: SimTime?
-  /// When the user made the action under way. The user's next times count
-  /// from it, not from when the app's handlers returned: the device does
-  /// not wait for a busy main thread, and neither does its user (§3.8).
+  /// When the action under way began: the time drawn for it, or later when
+  /// a handler before it still worked. The user's next times count from it,
+  /// not from when its own handlers returned: the device does not wait for
+  /// a busy main thread, and neither does its user (§3.8). Late actions do
+  /// not pile up: each counts from when it came.
   var actedAt: SimTime
 
   init(user: UserModel, device: Device) {
@@ -143,7 +145,9 @@ private struct UserDriver {
       if let s = sessionEnd, s < next.time { next = (s, 1) }
       if let n = nextNotification, n < next.time { next = (n, 2) }
       if let q = nextQuit, q < next.time { next = (q, 3) }
-      guard next.time < end else { break }
+      // The user does not act once the drive is over, even when a handler's
+      // work carried the clock past its end.
+      guard next.time < end, device.now < end else { break }
       try device.advance(by: next.time - device.now)
       // The user acts at `next.time` (reference §3.8). When a handler's work
       // ran past it, the action comes when the handler returns, and `begin`
@@ -151,7 +155,7 @@ private struct UserDriver {
       let savedDue = device.scriptDue
       device.scriptDue = Device.ActionDue(time: next.time, byUser: true)
       defer { device.scriptDue = savedDue }
-      actedAt = next.time
+      actedAt = max(next.time, device.now)
       switch next.kind {
       case 0:
         summary.switches += 1
@@ -194,9 +198,9 @@ private struct UserDriver {
     let byNotification = nextNotification.map { $0 < wake } ?? false
     let at = min(byNotification ? nextNotification! : wake, end)
     try device.advance(by: at - device.now)
-    guard at < end else { return }
+    guard at < end, device.now < end else { return }
     device.scriptDue = Device.ActionDue(time: at, byUser: true)  // the drive's loop restores it
-    actedAt = at
+    actedAt = max(at, device.now)
     try device.unlock()
     if byNotification {
       summary.notifications += 1

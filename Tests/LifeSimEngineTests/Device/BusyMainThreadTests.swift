@@ -218,5 +218,14 @@ struct BusyMainThreadTests {
     // Each says which action waited, from when, and how long.
     #expect(waits.allSatisfy { $0.range(of: #"^\w[\w ]*, the user's action due at t=[0-9.]+, waited [0-9.]+ s: "#, options: .regularExpression) != nil })
     #expect(dev.scriptDue == nil)
+    // Late actions do not pile up: none waits longer than one handler's
+    // work, and the user stops at the drive's end (the work running then
+    // may go past it).
+    let waited = dev.trace.records(kind: .wait).compactMap(\.detail).compactMap { d -> Double? in
+      guard let r = d.range(of: #"waited [0-9.]+"#, options: .regularExpression) else { return nil }
+      return Double(d[r].dropFirst("waited ".count))
+    }
+    #expect(!waited.isEmpty && waited.allSatisfy { $0 <= 20 }, "\(waited)")
+    #expect(dev.now <= .seconds(620), "\(dev.now)")
   }
 }
