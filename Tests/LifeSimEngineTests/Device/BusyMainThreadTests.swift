@@ -5,6 +5,7 @@ import Testing
 /// act at a time of its choosing while a handler works.
 private final class ScriptedHost: DeviceHost {
   var onHandle: ((Delivery, Device) throws -> Void)?
+  var onObserve: ((AppNotification, Device) throws -> Void)?
   var onFire: [Int: (Device) throws -> Void] = [:]
   var ranAfterKill = false
 
@@ -12,7 +13,7 @@ private final class ScriptedHost: DeviceHost {
     try onHandle?(d, device)
     return .none
   }
-  func observe(_ n: AppNotification, app: AppID, on device: Device) throws {}
+  func observe(_ n: AppNotification, app: AppID, on device: Device) throws { try onObserve?(n, device) }
   func fire(_ token: HostToken, on device: Device, app: AppID?) throws { try onFire[token.rawValue]?(device) }
   func release(_ token: HostToken, on device: Device) {}
   func expire(_ token: HostToken, task: Int32, app: AppID, on device: Device) throws {}
@@ -227,5 +228,24 @@ struct BusyMainThreadTests {
     }
     #expect(!waited.isEmpty && waited.allSatisfy { $0 <= 20 }, "\(waited)")
     #expect(dev.now <= .seconds(620), "\(dev.now)")
+  }
+
+  /// §3.1: an observer of a transition's notification runs inside the
+  /// transition, so the transition's watchdog watches its work as it does
+  /// the callback's.
+  @Test func anObserversWorkIsWatchedByItsTransitionsWatchdog() throws {
+    let dev = Device(profile: try OSProfile(version: 12), seed: 1)
+    let app = try dev.install(AppConfig(bundle: "com.example.notes"))
+    let host = ScriptedHost()
+    dev.host = host
+    dev.setObserved(.willEnterForeground, for: app)
+    host.onObserve = { n, dev in if n == .willEnterForeground { try dev.work(.seconds(300)) } }
+    try dev.launch(app)
+    try dev.home()
+    try dev.advance(by: .seconds(20))
+    try dev.launch(app)
+    let kill = dev.trace.records(kind: .kill)
+    #expect(kill.map(\.reason) == [.watchdog] && kill.first?.detail?.contains("scene-update") == true, "\(kill.map(\.detail))")
+    #expect(kill.first.map { $0.time - .seconds(20) } == dev.policy.watchdogSceneUpdate)
   }
 }
