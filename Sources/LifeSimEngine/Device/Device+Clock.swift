@@ -271,6 +271,26 @@ extension Device {
       self.url = url
       self.scene = scene
     }
+
+    /// What comes next: a step to take (marked taken), the event that
+    /// follows the steps, or nothing.
+    enum Next { case effect(ScreenEffect), follow(ScreenEvent), done }
+
+    mutating func take() -> Next {
+      if next < effects.count {
+        next += 1
+        return .effect(effects[next - 1])
+      }
+      guard let f = follow else { return .done }
+      follow = nil
+      return .follow(f)
+    }
+
+    /// The steps of the event that followed, from the first.
+    mutating func restart(_ effects: Effects<ScreenEffect>) {
+      self.effects = effects
+      next = 0
+    }
   }
 
   /// Something the system asked of an app whose main thread was busy.

@@ -35,20 +35,20 @@ extension Device {
   /// Runs the steps of screen change `f` not yet taken, and its follow-ups.
   private func continueScreenChange(_ f: Int) throws {
     while true {
-      let i = screenChanges[f].next
-      if i == screenChanges[f].effects.count {
-        guard let follow = screenChanges[f].follow else { return }
-        screenChanges[f].follow = nil
-        screenChanges[f].effects = screen.reduce(follow, facts: screenFacts)
-        screenChanges[f].next = 0
+      // One access to the change in progress per step, in place: the change
+      // is large (its effects are stored inline), and a copy of it per step
+      // cost the engine more than the step.
+      let effect: ScreenEffect
+      switch screenChanges[f].take() {
+      case .done: return
+      case .follow(let follow):
+        screenChanges[f].restart(screen.reduce(follow, facts: screenFacts))
         continue
+      case .effect(let e): effect = e
       }
-      screenChanges[f].next = i + 1
-      let effect = screenChanges[f].effects[i]
-      let url = screenChanges[f].url, scene = screenChanges[f].scene
         // §3.8: the screen changes now; what the app is told waits for its
         // main thread when a handler of it is working.
-        if !workFrames.isEmpty, try waitsForMainThread(effect, url: url, scene: scene) { continue }
+        if !workFrames.isEmpty, try waitsForMainThread(effect, url: screenChanges[f].url, scene: screenChanges[f].scene) { continue }
         switch effect {
         case .walk(let route, let id):
           try walk(route, id)
@@ -62,7 +62,7 @@ extension Device {
           stats.opens += 1
           if self[id].state == .notRunning { stats.coldOpens += 1 }
         case .bringForward(let id):
-          try bringForward(id, url: url, scene: scene)
+          try bringForward(id, url: screenChanges[f].url, scene: screenChanges[f].scene)
         case .lockProtectedData:
           lockProtectedData()
         case .unlockProtectedData:
