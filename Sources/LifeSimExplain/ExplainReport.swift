@@ -327,9 +327,11 @@ public struct ExplainReport {
                    + "though one with more unlogged steps in a row was not ruled out")
       }
     }
+    let code = "own code in a step (passing its memory limit, blocking past its watchdog, beginning a background task, "
+      + "working while what the system tells it waits)"
     let wider = a.result.scenes && a.options.model?.showsWindowsSideBySide != false
-      ? "the app's other windows opened, closed or disconnected and its own code in a step (passing its memory limit, blocking past its watchdog, beginning a background task, working while what the system tells it waits)"
-      : "the app's own code in a step (passing its memory limit, blocking past its watchdog, beginning a background task, working while what the system tells it waits)"
+      ? "the app's other windows opened, closed or disconnected and its \(code)"
+      : "the app's \(code)"
     if a.options.appCode, !a.result.explanations.isEmpty {
       out.append("no sequence of the ordinary steps explains the log; explained with \(wider)")
     }

@@ -114,6 +114,13 @@ public enum Callback: UInt8, CaseIterable, Sendable {
   /// app-delegate methods, and the UIApplication notifications are still posted (§1.3).
   public var notification: AppNotification? { Callback.rows[Int(rawValue)].notification }
 
+  /// The app-delegate method a notification is posted right after: the
+  /// inverse of `notification`, read from the same rows.
+  public static func appDelegateMethod(posting n: AppNotification) -> Callback? { postedAfter[Int(n.rawValue)] }
+  private static let postedAfter: [Callback?] = AppNotification.allCases.map { n in
+    rows.first { $0.receiver == .appDelegate && $0.notification == n }?.callback
+  }
+
   /// Finds a callback by selector or Swift name.
   public init?(selector: String) {
     guard let row = Callback.rows.first(where: { $0.selector == selector || $0.swiftName == selector })

@@ -123,7 +123,7 @@ extension Device {
     case .callback(let app, let callback): watched = (app, callback)
     // An observer of a transition's notification runs inside the transition,
     // on the same main thread: its watchdog watches the observer too (§3.1).
-    case .notification(let app, let n): watched = Self.transition(of: n).map { (app, $0) }
+    case .notification(let app, let n): watched = Callback.appDelegateMethod(posting: n).map { (app, $0) }
     default: watched = nil
     }
     if let (app, callback) = watched {
@@ -142,19 +142,6 @@ extension Device {
       if let replaced { watchdogs.restore(replaced.flatMap { self[$0.app].state.isExecuting ? $0 : nil }) }
     }
     return try body()
-  }
-
-  /// The app-delegate callback of the transition a notification belongs to,
-  /// whose watchdog it runs under (§3.1); nil for one no watchdog watches.
-  static func transition(of n: AppNotification) -> Callback? {
-    switch n {
-    case .didBecomeActive: return .didBecomeActive
-    case .willResignActive: return .willResignActive
-    case .didEnterBackground: return .didEnterBackground
-    case .willEnterForeground: return .willEnterForeground
-    case .willTerminate: return .willTerminate
-    default: return nil
-    }
   }
 
   /// Runs one app's cascade; if the app is killed while its own code runs,
