@@ -61,7 +61,7 @@ public enum LifecycleModel: UInt8, Sendable {
 /// An edge of the process machine.
 public typealias AppTransition = Transition<AppState, AppEvent>
 
-/// The process state machine as data (STYLE §4): every legal edge, once, in
+/// The process state machine as data: every legal edge, once, in
 /// one table per lifecycle model. The two tables have the same edges; they
 /// differ in the callbacks the app delegate gets.
 ///

@@ -25,7 +25,7 @@ extension Device {
   @discardableResult
   public func endBackgroundTask(app id: AppID, task: Int32) -> Bool {
     guard isTaskOpen(app: id, task: task) else { return false }
-    try? run(.taskEnded(task), for: id)  // releases and schedules only: nothing here throws
+    releasing { try run(.taskEnded(task), for: id) }  // releases and schedules only
     return true
   }
 

@@ -5,6 +5,13 @@
 // data, a memory record, jetsam) are `@inline(never)`: inlined into these
 // loops, they spread the common steps over more instruction cache.
 extension Device {
+  /// Runs effects that only release what a process held (handlers, an
+  /// activity): none of them throws, and one that did would be a broken rule,
+  /// not an error a script could cause.
+  func releasing(_ body: () throws -> Void) {
+    do { try body() } catch { preconditionFailure("releasing what a process held threw: \(error)") }
+  }
+
   /// What the profile and the model say about the screen's rules.
   var screenFacts: ScreenFacts { fixedFacts.screen }
 
@@ -114,7 +121,7 @@ extension Device {
   @inline(never)
   func killBusyForForceQuit(_ id: AppID) throws {
     let carried = self[id].takeActivitySurvivingForceQuit(facts: restorationFacts)  // §2.11, §8.12
-    defer { try? run(RestorationEvent.forceQuitEnded(surviving: carried), for: id) }  // releases only: nothing here throws
+    defer { releasing { try run(RestorationEvent.forceQuitEnded(surviving: carried), for: id) } }
     if pendingUserKill == id { pendingUserKill = nil }
     recordKill(id, reason: .user)
     if self[id].model == .scene {
@@ -423,7 +430,7 @@ extension Device {
     }
     deathReason = nil
     if self[id].background.holdsHandlers {
-      try? run(.processEnded, for: id)  // releases only: nothing here throws
+      releasing { try run(.processEnded, for: id) }
     } else {
       _ = self[id].background.ended()  // nothing to release: no effects
     }
@@ -456,7 +463,7 @@ extension Device {
     if self[id].state.isRunning { pendingUserKill = id }
     defer { pendingUserKill = nil }
     let carried = self[id].takeActivitySurvivingForceQuit(facts: restorationFacts)  // §2.11, §8.12
-    defer { try? run(RestorationEvent.forceQuitEnded(surviving: carried), for: id) }  // releases only: nothing here throws
+    defer { releasing { try run(RestorationEvent.forceQuitEnded(surviving: carried), for: id) } }
     try cascade(for: id) {
       if self[id].model == .scene {
         try terminateScenes(id)

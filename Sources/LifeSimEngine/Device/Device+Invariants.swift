@@ -1,5 +1,5 @@
 // The device's invariants, checked after every action and clock step in debug
-// builds and tests (STYLE §7). Release builds skip them.
+// builds and tests. Release builds skip them.
 extension Device {
   /// Traps with a message naming the app and the time when an invariant fails,
   /// unless `trapsOnViolation` is off (the fuzzer collects them instead).

@@ -296,7 +296,7 @@ extension Device {
   func discardSessions(_ numbers: [Int32], of id: AppID) {
     guard !numbers.isEmpty else { return }
     for i in self[id].scenes.indices where numbers.contains(self[id].scenes[i].number) {
-      try? run(RestorationEvent.discarded(scene: self[id].scenes[i].number), for: id)  // releases only: nothing here throws
+      releasing { try run(RestorationEvent.discarded(scene: self[id].scenes[i].number), for: id) }
     }
     self[id].scenes.removeAll { numbers.contains($0.number) }
     self[id].discardedSessions += numbers

@@ -249,8 +249,8 @@ extension Device {
   /// views are released with no callback (`ViewHierarchy.reduce`'s `.released`).
   func dropWindows(_ id: AppID, scene: Int32? = nil) {
     for window in self[id].windows where scene == nil || window.scene == scene {
-      // Coverage and the children only: nothing a release does throws.
-      for vc in window.hierarchy { try? run(.released(vc), app: id) }
+      // Coverage and the children only.
+      for vc in window.hierarchy { releasing { try run(.released(vc), app: id) } }
     }
     self[id].windows.removeAll { scene == nil || $0.scene == scene }
   }

@@ -32,7 +32,7 @@ public struct Transition<State: MachineValue, Event: MachineValue>: Sendable {
   }
 }
 
-/// A state machine as data (STYLE §4): every legal edge once, with an index
+/// A state machine as data: every legal edge once, with an index
 /// from (state, event) to its edge. The process, scene and view-controller
 /// appearance machines are each one of these, and so is what a diagram draws.
 ///
