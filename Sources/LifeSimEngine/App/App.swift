@@ -148,13 +148,17 @@ public struct App: Sendable {
   /// Whether the app declares a `UIBackgroundModes` key.
   public func hasMode(_ mode: String) -> Bool { config.backgroundModes.contains(mode) }
 
-  /// The index in `scenes` of session `number`, if it is open.
+  /// The index in `scenes` of session `number`, if it is open. Always
+  /// inlined: a call passes the whole app, which the caller copies first.
+  @inline(__always)
   public func sceneIndex(_ number: Int32) -> Int? {
     scenes.index(of: number)
   }
 
   /// The scene a tap on the icon brings forward: the one brought forward last.
-  public var focusScene: Int32? { scenes.focus }
+  public var focusScene: Int32? {
+    @inline(__always) get { scenes.focus }
+  }
 }
 
 /// The process table: every installed app, and the totals the engine reads

@@ -11,7 +11,9 @@ public enum SceneState: UInt8, MachineValue {
   }
 
   /// On screen: foregroundInactive or foregroundActive.
-  public var isForeground: Bool { self == .foregroundInactive || self == .foregroundActive }
+  public var isForeground: Bool {
+    @inline(__always) get { self == .foregroundInactive || self == .foregroundActive }
+  }
   /// Connected to the process: anything but unattached.
   public var isConnected: Bool { self != .unattached }
 

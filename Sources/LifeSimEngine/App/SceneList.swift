@@ -45,6 +45,7 @@ public struct SceneList: RandomAccessCollection, Sendable, Equatable {
   }
 
   /// The index of session `number`, if it is open (numbers rise: a binary search).
+  @inline(__always)
   public func index(of number: Int32) -> Int? {
     var low = 0, high = items.count
     while low < high {
@@ -54,7 +55,40 @@ public struct SceneList: RandomAccessCollection, Sendable, Equatable {
     return low < items.count && items[low].number == number ? low : nil
   }
 
+  /// The state of session `number`, if it is open: read in place, not
+  /// through a copy of the session.
+  @inline(__always)
+  public func state(of number: Int32) -> SceneState? {
+    index(of: number).map { items[$0].state }
+  }
+
+  /// The state of the session at `i`, read in place.
+  @inline(__always)
+  public func state(at i: Int) -> SceneState { items[i].state }
+
+  /// The session at `i` is the one brought forward last: `count` is above
+  /// every session's, so it is the focus now, with no search (the
+  /// subscript's `refocus` cannot tell that the value rose).
+  mutating func broughtForward(at i: Int, count: Int) {
+    assert(focus.flatMap(index(of:)).map { items[$0].lastForward <= count } ?? true, "brought forward out of order")
+    items[i].lastForward = count
+    focus = items[i].number
+  }
+
+  /// Sets the state of the session at `i` and the figures it moves (the
+  /// subscript's generic check of every field costs more than the change).
+  /// - Returns: the state it had.
+  @inline(__always) @discardableResult
+  public mutating func setState(at i: Int, _ to: SceneState) -> SceneState {
+    let from = items[i].state
+    guard from != to else { return from }
+    items[i].state = to
+    moved(items[i].number, from: from, to: to)
+    return from
+  }
+
   /// How many sessions are in `state`.
+  @inline(__always)
   public func count(in state: SceneState) -> Int {
     switch state {
     case .unattached: return counts.0
@@ -79,15 +113,21 @@ public struct SceneList: RandomAccessCollection, Sendable, Equatable {
     recount()
   }
 
+  @inline(__always)
   private mutating func moved(_ number: Int32, from: SceneState, to: SceneState) {
     add(from, -1)
     add(to, 1)
     if from.isForeground != to.isForeground {
+      // A few sessions at most, and mostly one: appended or removed at the
+      // end without shifting the others.
       if to.isForeground {
-        let at = onScreen.firstIndex { $0 > number } ?? onScreen.count
-        onScreen.insert(number, at: at)
-      } else {
-        onScreen.removeAll { $0 == number }
+        if let last = onScreen.last, last > number {
+          onScreen.insert(number, at: onScreen.firstIndex { $0 > number }!)
+        } else {
+          onScreen.append(number)
+        }
+      } else if let at = onScreen.lastIndex(of: number) {
+        if at == onScreen.count - 1 { onScreen.removeLast() } else { onScreen.remove(at: at) }
       }
     }
   }
@@ -102,6 +142,7 @@ public struct SceneList: RandomAccessCollection, Sendable, Equatable {
     }
   }
 
+  @inline(__always)
   private mutating func add(_ state: SceneState, _ n: Int) {
     switch state {
     case .unattached: counts.0 += n

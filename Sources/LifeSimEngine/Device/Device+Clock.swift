@@ -83,6 +83,8 @@ extension Device {
       inClockLoop = wasInLoop
       workFrames.removeLast()
     }
+    // Neither the user nor the screen waits for the work (§3.8).
+    userDriver?.handlerWorks(until: target)
     if !screenChanges.isEmpty { try continueScreenChanges() }
     if isAlive(app, pid) { try runEvents(upTo: target) }
     if isAlive(app, pid), let bite = workFrames[workFrames.count - 1].bite(self), bite.deadline < target {
@@ -117,7 +119,7 @@ extension Device {
     checkInvariants()
   }
 
-  private func checkClock(_ operation: Operation) throws {
+  func checkClock(_ operation: Operation) throws {
     if let busy { throw SimulationError.reentrant(operation, inside: activity(busy)) }
     if inClockLoop { throw SimulationError.reentrant(operation, inside: .clock) }
   }
@@ -174,6 +176,13 @@ extension Device {
       scriptDue = ActionDue(time: now, byUser: false)
       defer { busy = nil; scriptDue = savedDue }
       try host?.fire(token, on: self, app: nil)
+    case .user(let act):
+      // As a script's function: an act of the user, at its time (§3.8).
+      busy = .script
+      let savedDue = scriptDue
+      scriptDue = ActionDue(time: userDriver?.due ?? now, byUser: true)
+      defer { busy = nil; scriptDue = savedDue }
+      try userActs(act)
     case .appTimer(let id, let pid, let token):
       guard self[id].pid == pid else {
         host?.release(token, on: self)
@@ -259,16 +268,19 @@ extension Device {
   /// A screen change under way (`run(_: ScreenEvent)`): its steps, the next
   /// one to take, and the event that follows them. A handler that works in
   /// one of its steps lets the rest go on meanwhile (§3.8).
+  ///
+  /// Plain data, so that it is made and dropped as bytes: the URL, which few
+  /// changes have, is kept beside it (`ScreenChanges.url(of:)`).
   public struct ScreenChangeInProgress: Sendable {
     var effects: Effects<ScreenEffect>
     var next = 0
     var follow: ScreenEvent?
-    var url: String?
     var scene: Int32?
+    /// Where its URL is kept, or -1 when it has none.
+    fileprivate var urlSlot: Int32 = -1
 
-    init(effects: Effects<ScreenEffect>, url: String?, scene: Int32?) {
+    init(effects: Effects<ScreenEffect>, scene: Int32?) {
       self.effects = effects
-      self.url = url
       self.scene = scene
     }
 
@@ -290,6 +302,65 @@ extension Device {
     mutating func restart(_ effects: Effects<ScreenEffect>) {
       self.effects = effects
       next = 0
+    }
+  }
+
+  /// The screen changes under way, innermost last: empty between actions.
+  /// Each change lives in the frame of the `run` that makes it, and is
+  /// reached here by address, so that a handler's work can take the steps
+  /// its callers have not taken yet (§3.8) while a change costs no copy.
+  final class ScreenChanges {
+    // Unchecked: only the device's own thread reaches them, and a checked
+    // access costs more than the step it serves.
+    @exclusivity(unchecked) private var frames: UnsafeMutablePointer<UnsafeMutablePointer<ScreenChangeInProgress>>
+    @exclusivity(unchecked) private var capacity = 8
+    @exclusivity(unchecked) private(set) var count = 0
+    /// The URLs of the changes that have one, in the changes' order.
+    @exclusivity(unchecked) private var urls: [String] = []
+
+    init() { frames = .allocate(capacity: capacity) }
+
+    deinit { frames.deallocate() }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// A change made by a frame that outlives its place here (`run` pops it
+    /// before it returns).
+    @inline(__always)
+    func push(_ change: UnsafeMutablePointer<ScreenChangeInProgress>, url: String?) {
+      if let url {
+        change.pointee.urlSlot = Int32(urls.count)
+        urls.append(url)
+      }
+      if count == capacity { grow() }
+      frames[count] = change
+      count += 1
+    }
+
+    private func grow() {
+      let grown = UnsafeMutablePointer<UnsafeMutablePointer<ScreenChangeInProgress>>.allocate(capacity: capacity * 2)
+      grown.moveInitialize(from: frames, count: count)
+      frames.deallocate()
+      frames = grown
+      capacity *= 2
+    }
+
+    @inline(__always)
+    func pop() {
+      precondition(count > 0, "no screen change under way")
+      count -= 1
+      if frames[count].pointee.urlSlot >= 0 { urls.removeLast() }
+    }
+
+    /// The URL a change opens, if it has one.
+    func url(of change: UnsafeMutablePointer<ScreenChangeInProgress>) -> String? {
+      let slot = change.pointee.urlSlot
+      return slot >= 0 ? urls[Int(slot)] : nil
+    }
+
+    subscript(i: Int) -> UnsafeMutablePointer<ScreenChangeInProgress> {
+      precondition(i >= 0 && i < count, "no screen change \(i)")
+      return frames[i]
     }
   }
 

@@ -8,6 +8,9 @@ extension Device {
   @discardableResult
   func deliver(_ callback: Callback, to id: AppID, scene: Int32? = nil, url: String? = nil,
                detail: String? = nil) throws -> HandlerResult {
+    // Before anything captures `url` and `detail`: checked inside `send`, the
+    // check made the optimizer retain them on every delivery.
+    if !workFrames.isEmpty { noteForeignDelivery(.callback(id, callback)) }
     let handled = self[id].handled.contains(callback)
     var outerURL: String??
     if handled, let url {
@@ -31,6 +34,7 @@ extension Device {
 
   /// Posts a UIApplication notification to an app's observers.
   func post(_ n: AppNotification, to id: AppID) throws {
+    if !workFrames.isEmpty { noteForeignDelivery(.notification(id, n)) }
     let observed = self[id].observed.contains(n)
     try send(.notification(id, n), handled: observed, kind: .notification, record: {
       $0.app = id; $0.notification = n; $0.handled = observed
@@ -57,6 +61,7 @@ extension Device {
 
   private func deliverUI(_ d: Delivery, ref: ObjectRef, scene: Int32, handledByObject own: CallbackSet,
                          detail: String?) throws {
+    if !workFrames.isEmpty { noteForeignDelivery(.callback(d.app, d.callback)) }
     let handled = self[d.app].handled.contains(d.callback) || own.contains(d.callback)
     try send(.callback(d.app, d.callback), handled: handled, kind: .callback, record: {
       $0.app = d.app; $0.object = ref; $0.callback = d.callback; $0.handled = handled
@@ -74,10 +79,11 @@ extension Device {
   @inline(__always) @discardableResult
   private func send(_ running: Busy, handled: Bool, kind: RecordKind, record: (inout TraceRecord) -> Void,
                     call: (DeviceHost) throws -> HandlerResult) throws -> HandlerResult {
-    if !workFrames.isEmpty { noteForeignDelivery(running) }
     guard handled, let host else {
       trace.append(record, kind: kind, at: now)
-      try armWatchdog(running) {}
+      // Nothing runs: only a callback's watchdog has a request's time to take
+      // (`deliveryAskedAt`); an unobserved notification has nothing to watch.
+      if case .callback = running { try armWatchdog(running) {} }
       return .none
     }
     // The record gets the virtual time its handler took (ctx:work): a streamed

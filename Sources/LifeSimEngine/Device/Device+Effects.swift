@@ -22,9 +22,12 @@ extension Device {
   ///
   /// A follow-up runs in the same loop, not by recursion.
   func run(_ event: ScreenEvent, url: String? = nil, scene: Int32? = nil) throws {
-    screenChanges.append(ScreenChangeInProgress(effects: screen.reduce(event, facts: screenFacts), url: url, scene: scene))
-    defer { screenChanges.removeLast() }
-    try continueScreenChange(screenChanges.count - 1)
+    var change = ScreenChangeInProgress(effects: screen.reduce(event, facts: screenFacts), scene: scene)
+    try withUnsafeMutablePointer(to: &change) { change in
+      screenChanges.push(change, url: url)
+      defer { screenChanges.pop() }
+      try continueScreenChange(change)
+    }
   }
 
   /// The screen changes under way do not wait for a handler that works in
@@ -34,60 +37,68 @@ extension Device {
   func continueScreenChanges() throws {
     var f = screenChanges.count - 1
     while f >= 0 {
-      try continueScreenChange(f)
+      try continueScreenChange(screenChanges[f])
       f -= 1
     }
   }
 
-  /// Runs the steps of screen change `f` not yet taken, and its follow-ups.
-  private func continueScreenChange(_ f: Int) throws {
+  /// Runs the steps of a screen change not yet taken, and its follow-ups.
+  private func continueScreenChange(_ change: UnsafeMutablePointer<ScreenChangeInProgress>) throws {
     while true {
-      // One access to the change in progress per step, in place: the change
-      // is large (its effects are stored inline), and a copy of it per step
-      // cost the engine more than the step.
+      // One access to the change per step, in place: a step may be a
+      // handler's work that takes the steps after it (`continueScreenChanges`).
       let effect: ScreenEffect
-      switch screenChanges[f].take() {
+      switch change.pointee.take() {
       case .done: return
       case .follow(let follow):
-        screenChanges[f].restart(screen.reduce(follow, facts: screenFacts))
+        change.pointee.restart(screen.reduce(follow, facts: screenFacts))
         continue
       case .effect(let e): effect = e
       }
-        // §3.8: the screen changes now; what the app is told waits for its
-        // main thread when a handler of it is working.
-        if !workFrames.isEmpty, try waitsForMainThread(effect, url: screenChanges[f].url, scene: screenChanges[f].scene) { continue }
-        switch effect {
-        case .walk(let route, let id):
-          try walk(route, id)
-        case .sendToBackground(let id):
-          try sendToBackground(id)
-        case .leaveScreen(let id):
-          screen.appLeft(id)
-        case .reactivateOnLock(let id):
-          try reactivateOnLock(id)
-        case .countOpen(let id):
-          stats.opens += 1
-          if self[id].state == .notRunning { stats.coldOpens += 1 }
-        case .bringForward(let id):
-          try bringForward(id, url: screenChanges[f].url, scene: screenChanges[f].scene)
-        case .lockProtectedData:
-          lockProtectedData()
-        case .unlockProtectedData:
-          try protectedDataUnlocks()
-        case .deliver(let callback, let id):
-          try cascade(for: id) { try deliver(callback, to: id) }
-        case .swipeAway(let id):
-          try forceQuitCascade(id)
-        case .bringForwardOpening(let id, let remote, let callback):
-          try bringForwardOpening(id, remote: remote, callback: callback)
-        case .then(let follow):
-          screenChanges[f].follow = follow
-        }
+      // §3.8: the screen changes now; what the app is told waits for its
+      // main thread when a handler of it is working.
+      if !workFrames.isEmpty, try waitsForMainThread(effect, url: screenChanges.url(of: change), scene: change.pointee.scene) { continue }
+      switch effect {
+      case .walk(let route, let id):
+        try walk(route, id)
+      case .sendToBackground(let id):
+        try sendToBackground(id)
+      case .leaveScreen(let id):
+        screen.appLeft(id)
+      case .reactivateOnLock(let id):
+        try reactivateOnLock(id)
+      case .countOpen(let id):
+        stats.opens += 1
+        if self[id].state == .notRunning { stats.coldOpens += 1 }
+      case .bringForward(let id):
+        try bringForward(id, url: screenChanges.url(of: change), scene: change.pointee.scene)
+      case .lockProtectedData:
+        lockProtectedData()
+      case .unlockProtectedData:
+        try protectedDataUnlocks()
+      case .deliver(let callback, let id):
+        try cascade(for: id) { try deliver(callback, to: id) }
+      case .swipeAway(let id):
+        try forceQuitCascade(id)
+      case .bringForwardOpening(let id, let remote, let callback):
+        try bringForwardOpening(id, remote: remote, callback: callback)
+      case .then(let follow):
+        change.pointee.follow = follow
+      }
     }
   }
 
   /// Brings an app forward: the scene the user picked, or the app.
   func bringForward(_ id: AppID, url: String?, scene: Int32?) throws {
+    // §3.1: a return to the foreground is one scene update. Its watchdog
+    // runs from the tap to the first `…DidBecomeActive:`, over every handler
+    // of the app in between (a URL, a notification, an observer), as the
+    // launch's runs over a launch.
+    var replaced: Watchdog??
+    if self[id].prewarm == nil, self[id].state == .background || self[id].state == .suspended {
+      replaced = watchdogs.armComeback(app: id, at: now, policy: policy)
+    }
+    defer { if let replaced { watchdogs.restore(replaced.flatMap { self[$0.app].state.isExecuting ? $0 : nil }) } }
     if self[id].prewarm != nil { try endPrewarm(id) }  // §2.1 "Prewarming": the tap reuses the process
     if let scene {
       try cascade(for: id) { try walkScenes(.toActive, id, url: url, scene: scene) }

@@ -251,6 +251,8 @@ extension Device {
         case .bgTask(let app, let number, let event):
           guard let place = self[app].bgTasks.place(of: number, for: event) else { continue }
           u8(5); i64(Int64(app.index)); i64(Int64(place)); u8(event.rawValue)
+        case .user(let act):
+          u8(6); u8(act.rawValue)
         }
         i64((e.time - now).microseconds)
       }

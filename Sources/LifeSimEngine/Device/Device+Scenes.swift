@@ -109,7 +109,7 @@ extension Device {
       while j < self[id].scenes.onScreen.count {
         let number = self[id].scenes.onScreen[j]
         if let k = self[id].sceneIndex(number) {
-          for event in SceneRoutes.events(route, from: self[id].scenes[k].state) { try apply(event, scene: number, of: id) }
+          for event in SceneRoutes.events(route, from: self[id].scenes.state(at: k)) { try apply(event, scene: number, of: id) }
         }
         // A scene that went to the background left the list: the next one took its place.
         if j < self[id].scenes.onScreen.count && self[id].scenes.onScreen[j] == number { j += 1 }
@@ -131,8 +131,8 @@ extension Device {
     let number = target ?? self[id].focusScene ?? newScene(id)
     guard let i = self[id].sceneIndex(number) else { return }
     forwardCount += 1
-    self[id].scenes[i].lastForward = forwardCount
-    let start = self[id].scenes[i].state
+    self[id].scenes.broughtForward(at: i, count: forwardCount)
+    let start = self[id].scenes.state(at: i)
     let connecting = !start.isConnected
     let events = SceneRoutes.events(.toActive, from: start)
     for event in events {
@@ -146,7 +146,7 @@ extension Device {
             continue
           }
           // The scene leaves the list as it goes: the next one takes its place.
-          for e in SceneRoutes.events(.toBackground, from: self[id].scenes[k].state) { try apply(e, scene: other, of: id) }
+          for e in SceneRoutes.events(.toBackground, from: self[id].scenes.state(at: k)) { try apply(e, scene: other, of: id) }
           if j < self[id].scenes.onScreen.count && self[id].scenes.onScreen[j] == other { j += 1 }
         }
         // §2.7: a scene that connects finds the URL in its connection options;
@@ -171,7 +171,7 @@ extension Device {
   /// as the edge says. The app's state follows at the change.
   func apply(_ event: SceneEvent, scene number: Int32, of id: AppID, url: String? = nil) throws {
     guard let i = self[id].sceneIndex(number) else { return }
-    let from = self[id].scenes[i].state
+    let from = self[id].scenes.state(at: i)
     guard let e = machines.sceneMachine.edge(from: from, on: event) else {
       throw SimulationError.illegalSceneTransition(app: self[id].config.bundle, scene: number,
                                                    from: from, event: event, at: now)
@@ -237,24 +237,26 @@ extension Device {
   /// still posted). In the app-delegate model every one is posted.
   func postsNotification(_ callback: Callback, scene: Int32?, of id: AppID) -> Bool {
     guard machines.receiver(callback) == .sceneDelegate, let scene else { return true }
-    let needs: (SceneState) -> Bool
+    // Which scene states keep the app where the notification says it left.
+    let inactiveCounts: Bool
     switch callback {
-    case .sceneWillEnterForeground, .sceneDidEnterBackground: needs = { $0.isForeground }
-    case .sceneDidBecomeActive, .sceneWillResignActive: needs = { $0 == .foregroundActive }
+    case .sceneWillEnterForeground, .sceneDidEnterBackground: inactiveCounts = true
+    case .sceneDidBecomeActive, .sceneWillResignActive: inactiveCounts = false
     default: return true
     }
     // Posted unless another scene keeps the app where it was.
-    let own = self[id].sceneIndex(scene).map { needs(self[id].scenes[$0].state) ? 1 : 0 } ?? 0
-    let active = needs(.foregroundActive) ? self[id].scenes.count(in: .foregroundActive) : 0
-    let inactive = needs(.foregroundInactive) ? self[id].scenes.count(in: .foregroundInactive) : 0
-    return active + inactive - own == 0
+    var others = self[id].scenes.count(in: .foregroundActive)
+    if inactiveCounts { others += self[id].scenes.count(in: .foregroundInactive) }
+    if let own = self[id].scenes.state(of: scene), own == .foregroundActive || (inactiveCounts && own == .foregroundInactive) {
+      others -= 1
+    }
+    return others == 0
   }
 
   /// Sets a scene's state with a `state` record that names the scene.
   private func setSceneState(_ id: AppID, _ number: Int32, _ to: SceneState) {
     guard let i = self[id].sceneIndex(number) else { return }
-    let from = self[id].scenes[i].state
-    self[id].scenes[i].state = to
+    let from = self[id].scenes.setState(at: i, to)
     trace.append({ $0.app = id; $0.scene = number; $0.sceneFrom = from; $0.sceneTo = to }, kind: .state, at: now)
   }
 

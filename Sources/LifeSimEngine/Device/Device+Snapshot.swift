@@ -40,7 +40,6 @@ public struct DeviceState {
   var waiting: [Device.Waiting] = []
   var deliveryAskedAt: SimTime?
   var heldByWork = 0
-  var screenChanges: [Device.ScreenChangeInProgress] = []
   var scriptDue: Device.ActionDue?
   var taskConditions = TaskConditions()
 
@@ -48,14 +47,14 @@ public struct DeviceState {
   /// out on purpose (for the test that keeps the list complete).
   public static let unsavedProperties: Set<String> = [
     "profile", "seed", "quirks", "model", "host", "coverage", "trapsOnViolation", "machines", "fixedFacts",
-    "checkpoint", "stepsToCheckpoint", "rulesInProgress",
+    "checkpoint", "stepsToCheckpoint", "rulesInProgress", "screenChanges", "userDriver",
   ]
 }
 
 extension Device {
   /// The device's state now. Only between actions: never while app code runs.
   public func saveState() -> DeviceState {
-    precondition(state.busy == nil && !state.inClockLoop, "saveState while the device runs")
+    precondition(state.busy == nil && !state.inClockLoop && screenChanges.isEmpty, "saveState while the device runs")
     return state
   }
 

@@ -201,6 +201,12 @@ public final class Device {
   /// (`run(_: ViewControllerEvent, app:)`): empty between actions, and kept
   /// here so that a walk allocates nothing once it has grown.
   @exclusivity(unchecked) var rulesInProgress: [ViewControllerRuleFrame] = []
+  /// The screen changes under way, innermost last (reference §3.8): empty
+  /// between actions, like `rulesInProgress`.
+  let screenChanges = ScreenChanges()
+  /// The simulated user of the drive under way (`drive`), whose acts are
+  /// events: none between actions.
+  @exclusivity(unchecked) var userDriver: UserDriver?
   /// Steps between two checkpoints: often enough that Ctrl-C stops a loop
   /// at once, rarely enough to cost nothing per event.
   public static let checkpointStride = 256
@@ -271,11 +277,6 @@ public final class Device {
   public internal(set) var taskConditions: TaskConditions {
     _read { yield state.taskConditions }
     _modify { yield &state.taskConditions }
-  }
-  /// The screen changes under way, innermost last (reference §3.8).
-  var screenChanges: [ScreenChangeInProgress] {
-    _read { yield state.screenChanges }
-    _modify { yield &state.screenChanges }
   }
   /// Why a process is dying, for its `data_loss` record.
   var deathReason: KillReason? {

@@ -75,9 +75,24 @@ public struct Watchdogs: Sendable {
     armed = Watchdog(app: app, deadline: now + policy.watchdogLaunch, kind: .launch)
   }
 
-  /// `…DidBecomeActive:` was delivered: the app's launch is over.
+  /// A running app comes back to the foreground: the scene update's
+  /// watchdog runs to its first `…DidBecomeActive:` (§3.1), unless one of
+  /// the app that bites sooner is in force.
+  /// - Returns: the watchdog it replaced, to restore at the end of the
+  ///   comeback; nil under a debugger.
+  mutating func armComeback(app: AppID, at now: SimTime, policy: Policy) -> Watchdog?? {
+    guard !debugger else { return nil }
+    let saved = armed
+    let watchdog = Watchdog(app: app, deadline: now + policy.watchdogSceneUpdate, kind: .sceneUpdate)
+    if let current = armed, current.app == app, current.deadline <= watchdog.deadline { return .some(saved) }
+    armed = watchdog
+    return .some(saved)
+  }
+
+  /// `…DidBecomeActive:` was delivered: the app's launch, or its return to
+  /// the foreground, is over.
   mutating func launchFinished(app: AppID) {
-    if armed?.kind == .launch && armed?.app == app { armed = nil }
+    if armed?.app == app && (armed?.kind == .launch || armed?.kind == .sceneUpdate) { armed = nil }
   }
 
   /// The process ended: nothing of it is watched any more.

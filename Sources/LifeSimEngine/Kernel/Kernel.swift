@@ -24,6 +24,8 @@ public enum EventAction: Equatable, Sendable {
   /// A BGTaskScheduler event of one request or task (reference §3.5),
   /// by its number: a replaced, cancelled or completed one finds nothing.
   case bgTask(AppID, number: Int32, BGTaskEvent)
+  /// The next act of the simulated user of the drive under way (`drive`).
+  case user(UserAct)
 }
 
 /// OS deadlines of one process (reference §3.4, §2.8).

@@ -56,7 +56,7 @@ public struct Trace: Sendable {
     }
     if keepsRecords {
       count(Trace.recordBytes &+ r.outOfLineBytes)
-      records.append(r)
+      records.append(consume r)
     }
   }
 

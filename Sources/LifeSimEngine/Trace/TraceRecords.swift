@@ -79,7 +79,9 @@ public struct TraceRecords: RandomAccessCollection, Equatable, Sendable {
     change(&mine.records[i - mine.start])
   }
 
-  mutating func append(_ r: TraceRecord) {
+  // Consuming: the record moves into the chunk, where a borrowed one would
+  // be copied (retaining its strings) and the caller's copy then destroyed.
+  mutating func append(_ r: consuming TraceRecord) {
     if last == nil || !isKnownUniquelyReferenced(&last) {
       last = Chunk(previous: last, start: count)
     }

@@ -73,6 +73,10 @@ extension Device {
   /// Lets `user` use the device for `duration` of virtual time. Between the
   /// user's actions the device runs as under `advance`: timers, tasks, watchdogs
   /// and jetsam go on.
+  ///
+  /// Each of the user's acts is an event at its own time (reference §3.8):
+  /// one that falls while a handler's work runs comes then, as a script's
+  /// `dev:at` function does, not when the handler returns.
   /// - Throws: what the actions and the clock throw (a handler error, a refused action).
   @discardableResult
   public func drive(_ user: UserModel, for duration: SimTime) throws -> DriveSummary {
@@ -83,8 +87,26 @@ extension Device {
       throw SimulationError.invalidAction(.drive, .meanTooShort(name: name, mean: mean, shortest: UserModel.shortestMean))
     }
     try checkDriveLength(max(duration, .zero), .drive)
-    var driver = UserDriver(user: user, device: self)
-    return try driver.drive(until: try clockTime(after: max(duration, .zero), .drive))
+    let end = try clockTime(after: max(duration, .zero), .drive)
+    // Checked before the user's first act, as `advance` would after it.
+    try checkClock(.drive)
+    let driver = UserDriver(user: user, device: self, end: end)
+    precondition(userDriver == nil, "a drive inside a drive")  // `checkClock` refuses one
+    userDriver = driver
+    defer {
+      userDriver = nil
+      // Left by a drive stopped on an error; a drive that ends has none.
+      _ = kernel.removeAll { if case .user = $0.action { return true } else { return false } }
+    }
+    try driver.start()
+    try advance(by: end - now)
+    return driver.summary
+  }
+
+  /// The user's act of the drive under way that comes due now (`drive`).
+  func userActs(_ act: UserAct) throws {
+    guard let driver = userDriver else { return }  // its drive stopped on an error
+    try driver.act(act)
   }
 
   /// A workload takes the clock at most as far as a run may (`horizon`).
@@ -100,130 +122,198 @@ extension Device {
   }
 }
 
+/// What a drive's user does at one of its events (`EventAction.user`).
+public enum UserAct: UInt8, Sendable {
+  /// Switches to another app.
+  case switchApp
+  /// Ends the session: locks the phone.
+  case endSession
+  /// Follows a notification into its app.
+  case notification
+  /// Swipes a background app away in the switcher.
+  case quit
+  /// Unlocks the phone after the idle time, or for a notification.
+  case wake
+}
+
 /// The state of one drive: the next time of each kind of user event.
-private struct UserDriver {
+final class UserDriver {
   let user: UserModel
-  let device: Device
+  // Unowned and unchecked: the device holds the driver only while it drives,
+  // and a checked reference costs a retain and a release at every use.
+  unowned(unsafe) let device: Device
   let popularity: [Double]
+  /// The drive stops here: the user does not act at or after it.
+  let end: SimTime
   var summary = DriveSummary()
   var sessionEnd: SimTime?
   var nextNotification: SimTime?
   var nextQuit: SimTime?
-  /// When the action under way began: the time drawn for it, or later when
-  /// a handler before it still worked. The user's next times count from it,
-  /// not from when its own handlers returned: the device does not wait for
-  /// a busy main thread, and neither does its user (§3.8). Late actions do
-  /// not pile up: each counts from when it came.
+  /// The locked phone wakes for a notification, not after the idle time.
+  var wakeByNotification = false
+  /// When the act under way began: its event's time. The user's next times
+  /// count from it, not from when its handlers returned: the device does not
+  /// wait for a busy main thread, and neither does its user (§3.8).
   var actedAt: SimTime
+  /// What the act under way has still to draw once its actions returned,
+  /// or as soon as a handler of it works (`handlerWorks`).
+  private var pending: Pending?
+  /// When the user's next event is due: its time drawn, which a handler's
+  /// work may have passed.
+  private(set) var due: SimTime
 
-  init(user: UserModel, device: Device) {
-    self.user = user
-    self.device = device
-    self.popularity = user.cumulativePopularity()
-    self.actedAt = device.now
+  private enum Pending {
+    /// When the next act comes.
+    case nextAct
+    /// When the session ends, then when the next act comes.
+    case session
+    /// When the locked phone wakes.
+    case wake
   }
 
-  mutating func drive(until end: SimTime) throws -> DriveSummary {
+  init(user: UserModel, device: Device, end: SimTime) {
+    self.user = user
+    self.device = device
+    self.end = end
+    self.popularity = user.cumulativePopularity()
+    self.actedAt = device.now
+    self.due = device.now
+  }
+
+  /// The first session, now, and the event of the next act.
+  func start() throws {
     scheduleNotification()
     scheduleQuit()
+    pending = .session
     if device.isLocked { try device.unlock() }
     try startSession()
-    var instant = device.now, atInstant = 0
-    while true {
-      // Each action is a step of the device's long loops, and actions at
-      // one instant count as events at one instant do.
-      try device.step()
-      if device.now == instant {
-        atInstant += 1
-        if atInstant > device.maxEventsPerInstant { throw SimulationError.stalled(at: instant, events: device.maxEventsPerInstant) }
-      } else {
-        instant = device.now
-        atInstant = 1
-      }
+    try moveOn()
+  }
+
+  /// The act under way returned: what it had left to draw is drawn, and
+  /// its next event scheduled.
+  private func moveOn() throws {
+    guard let p = pending else { return }
+    pending = nil
+    // Each act is a step of the device's long loops (its event is one).
+    if p != .wake { try device.step() }
+    if let next = draw(p) { schedule(next.act, at: next.time) }
+  }
+
+  /// A handler of the act under way works until `end`: the user does not
+  /// wait for it (reference §3.8). The next event is drawn now; when it
+  /// falls inside the work it is scheduled, to come during it. Otherwise
+  /// the draw is undone and made when the act returns, as it would have
+  /// been with no work: a handler's work changes a drive only where an
+  /// event of the user falls inside it.
+  func handlerWorks(until workEnd: SimTime) {
+    guard let p = pending else { return }
+    let saved = (random: device.random, sessionEnd: sessionEnd, wakeByNotification: wakeByNotification)
+    if let next = draw(p), next.time <= workEnd {
+      pending = nil
+      schedule(next.act, at: next.time)
+    } else {
+      device.random = saved.random
+      sessionEnd = saved.sessionEnd
+      wakeByNotification = saved.wakeByNotification
+    }
+  }
+
+  /// What comes after the act `p` stands for, unless the drive is over by
+  /// then, or already (a handler's work carried the clock past its end).
+  private func draw(_ p: Pending) -> (time: SimTime, act: UserAct)? {
+    switch p {
+    case .session:
+      sessionEnd = user.sessionMean.map { actedAt + device.exponential(mean: $0) }
+      return draw(.nextAct)
+    case .nextAct:
       let nextSwitch = actedAt + device.exponential(mean: user.switchMean)
-      var next = (time: nextSwitch, kind: 0)
-      if let s = sessionEnd, s < next.time { next = (s, 1) }
-      if let n = nextNotification, n < next.time { next = (n, 2) }
-      if let q = nextQuit, q < next.time { next = (q, 3) }
-      // The user does not act once the drive is over, even when a handler's
-      // work carried the clock past its end.
-      guard next.time < end, device.now < end else { break }
-      try device.advance(by: next.time - device.now)
-      // The user acts at `next.time` (reference §3.8). When a handler's work
-      // ran past it, the action comes when the handler returns, and `begin`
-      // says so with a `wait` record, as for a late `dev:at` function.
-      let savedDue = device.scriptDue
-      device.scriptDue = Device.ActionDue(time: next.time, byUser: true)
-      defer { device.scriptDue = savedDue }
-      actedAt = max(next.time, device.now)
-      switch next.kind {
-      case 0:
-        summary.switches += 1
-        try open(pickApp(other: device.frontmost))
-      case 1:
-        summary.locks += 1
-        try lockAndWait(until: end)
-        guard device.now < end else { return summary }
-      case 2:
-        summary.notifications += 1
-        scheduleNotification()
-        try open(pickApp(other: nil))
-      default:
-        scheduleQuit()
-        let running = device.apps.filter { $0.state.isRunning && $0.id != device.frontmost }
-        guard !running.isEmpty else { continue }
+      var next = (time: nextSwitch, act: UserAct.switchApp)
+      if let s = sessionEnd, s < next.time { next = (s, .endSession) }
+      if let n = nextNotification, n < next.time { next = (n, .notification) }
+      if let q = nextQuit, q < next.time { next = (q, .quit) }
+      guard next.time < end, device.now < end else { return nil }
+      return next
+    case .wake:
+      // A notification that arrives while the phone is locked wakes the
+      // user, who unlocks and opens their app; otherwise the user comes back
+      // after the idle time.
+      let wake = actedAt + device.exponential(mean: user.idleMean)
+      wakeByNotification = nextNotification.map { $0 < wake } ?? false
+      let at = min(wakeByNotification ? nextNotification! : wake, end)
+      guard at < end, device.now < end else { return nil }
+      return (at, .wake)
+    }
+  }
+
+  /// An event of the user at `time`, or now when `time` is past. A time
+  /// past when the act before began (a quit drawn for while the phone was
+  /// locked) is the model's: due when the user is back. One past since is a
+  /// handler's doing: it stays the act's due time, for its `wait` record.
+  private func schedule(_ act: UserAct, at time: SimTime) {
+    due = max(time, actedAt)
+    device.kernel.schedule(.user(act), at: max(time, device.now))
+  }
+
+  /// The act due now. The actions in it come one after the other, each when
+  /// the one before returned, as in a `dev:at` function; one made late by a
+  /// handler's work says so with a `wait` record (`begin`).
+  func act(_ act: UserAct) throws {
+    actedAt = device.now
+    pending = act == .endSession ? .wake : act == .wake ? .session : .nextAct
+    switch act {
+    case .switchApp:
+      summary.switches += 1
+      try open(pickApp(other: device.frontmost))
+    case .endSession:
+      summary.locks += 1
+      try device.lock()
+    case .notification:
+      summary.notifications += 1
+      scheduleNotification()
+      try open(pickApp(other: nil))
+    case .quit:
+      scheduleQuit()
+      let running = device.apps.filter { $0.state.isRunning && $0.id != device.frontmost }
+      if !running.isEmpty {
         summary.quits += 1
         let victim = running[min(running.count - 1, Int(device.random.nextUnit() * Double(running.count)))]
         try device.forceQuit(victim.id)
         // The switcher closes on the app the user was in.
         if let f = device.frontmost { try device.switchTo(f) } else { try device.home() }
       }
+    case .wake:
+      try device.unlock()
+      if wakeByNotification {
+        summary.notifications += 1
+        scheduleNotification()
+        try open(pickApp(other: nil))
+      }
+      try startSession()
     }
-    try device.advance(by: end - device.now)
-    return summary
+    try moveOn()
   }
 
-  /// Opens an app unless one is on screen, and draws when the session ends.
-  mutating func startSession() throws {
+  /// Opens an app unless one is on screen (the session's end is drawn by
+  /// `moveOn`).
+  private func startSession() throws {
     if device.frontmost == nil { try open(pickApp(other: nil)) }
-    sessionEnd = user.sessionMean.map { actedAt + device.exponential(mean: $0) }
   }
 
-  /// Locks the phone; notifications that arrive while it is locked wake the
-  /// user, who unlocks and opens their app; otherwise the user comes back after
-  /// the idle time.
-  mutating func lockAndWait(until end: SimTime) throws {
-    try device.lock()
-    let wake = actedAt + device.exponential(mean: user.idleMean)
-    let byNotification = nextNotification.map { $0 < wake } ?? false
-    let at = min(byNotification ? nextNotification! : wake, end)
-    try device.advance(by: at - device.now)
-    guard at < end, device.now < end else { return }
-    device.scriptDue = Device.ActionDue(time: at, byUser: true)  // the drive's loop restores it
-    actedAt = max(at, device.now)
-    try device.unlock()
-    if byNotification {
-      summary.notifications += 1
-      scheduleNotification()
-      try open(pickApp(other: nil))
-    }
-    try startSession()
-  }
-
-  mutating func scheduleNotification() {
+  private func scheduleNotification() {
     guard user.notificationsPerHour > 0 else { return }
     let mean = SimTime(seconds: 3600 / user.notificationsPerHour) ?? .seconds(3600)
     nextNotification = actedAt + device.exponential(mean: mean)
   }
 
-  mutating func scheduleQuit() {
+  private func scheduleQuit() {
     guard user.quitsPerHour > 0 else { return }
     let mean = SimTime(seconds: 3600 / user.quitsPerHour) ?? .seconds(3600)
     nextQuit = actedAt + device.exponential(mean: mean)
   }
 
   /// An app drawn by popularity; with `other`, a different one when there is one.
-  func pickApp(other: AppID?) -> AppID {
+  private func pickApp(other: AppID?) -> AppID {
     while true {
       let u = device.random.nextUnit()
       var lo = 0, hi = popularity.count - 1
@@ -237,7 +327,7 @@ private struct UserDriver {
   }
 
   /// Brings an app to the screen: from the switcher, or with Home and its icon.
-  func open(_ app: AppID) throws {
+  private func open(_ app: AppID) throws {
     guard device.frontmost != app else { return }
     if user.switcherShare > 0 && device.random.nextUnit() < user.switcherShare {
       try device.switchTo(app)

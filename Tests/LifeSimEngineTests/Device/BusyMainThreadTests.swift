@@ -202,32 +202,86 @@ struct BusyMainThreadTests {
     #expect(!dev.trace.records(kind: .state, since: m).contains { $0.toName == "suspended" })
   }
 
-  @Test func aWorkloadsUserActionDueDuringWorkSaysItWaited() throws {
+  @Test func aWorkloadsUserActsAtItsTimeWhileAHandlerWorks() throws {
     let dev = Device(profile: try OSProfile(version: 12), seed: 5, memoryMB: 100_000)
     let apps = try (1...3).map { try dev.install(AppConfig(bundle: "app\($0)")) }
     let host = ScriptedHost()
     dev.host = host
-    // Every app works 20 s as it becomes active: the user's next action,
-    // drawn a few seconds later, is due inside that work.
+    // Every app works 8 s as it becomes active: the user's next act, drawn
+    // a few seconds later, is due inside that work.
     for app in apps { dev.setHandled(.didBecomeActive, for: app) }
-    host.onHandle = { d, dev in if d.callback == .didBecomeActive { try dev.work(.seconds(20)) } }
+    host.onHandle = { d, dev in if d.callback == .didBecomeActive { try dev.work(.seconds(8)) } }
     var user = UserModel(apps: apps)
     user.switchMean = .seconds(5)
     try dev.drive(user, for: .seconds(600))
+    // The user's acts are events: one due while a handler works comes at
+    // its time, inside the work, and none waits for the handler.
+    let working = dev.trace.records(kind: .callback).filter { $0.callback == .didBecomeActive && $0.duration != nil }
+    let during = dev.trace.records(kind: .action).filter { a in
+      working.contains { w in w.time < a.time && a.time < w.time + w.duration! }
+    }
+    #expect(!working.isEmpty && !during.isEmpty, "\(working.count) working handlers, \(during.count) actions during them")
+    #expect(!dev.trace.records(kind: .wait).contains { $0.detail?.contains("the user's action due at") == true })
+    // The drive leaves nothing behind, and the user stops at its end (the
+    // work running then may go past it).
+    #expect(dev.scriptDue == nil && dev.userDriver == nil)
+    #expect(!dev.kernel.queue.unordered.contains { if case .user = $0.action { true } else { false } })
+    #expect(dev.trace.records(kind: .action).allSatisfy { $0.time < .seconds(600) })
+  }
+
+  /// A workload's act made of two actions (Home, then the icon) is one
+  /// user's: the second comes when the first returned, and says so when
+  /// a handler made it late, as in a `dev:at` function (§3.8).
+  @Test func aWorkloadsSecondActionMadeLateSaysItWaited() throws {
+    let dev = Device(profile: try OSProfile(version: 12), seed: 5, memoryMB: 100_000)
+    let apps = try (1...3).map { try dev.install(AppConfig(bundle: "app\($0)")) }
+    let host = ScriptedHost()
+    dev.host = host
+    for app in apps { dev.setHandled(.didEnterBackground, for: app) }
+    host.onHandle = { d, dev in if d.callback == .didEnterBackground { try dev.work(.seconds(3)) } }
+    var user = UserModel(apps: apps)
+    user.switchMean = .seconds(60)
+    try dev.drive(user, for: .seconds(600))
     let waits = dev.trace.records(kind: .wait).compactMap(\.detail).filter { $0.contains("the user's action due at") }
     #expect(!waits.isEmpty && dev.heldByWork >= waits.count)
-    // Each says which action waited, from when, and how long.
-    #expect(waits.allSatisfy { $0.range(of: #"^\w[\w ]*, the user's action due at t=[0-9.]+, waited [0-9.]+ s: "#, options: .regularExpression) != nil })
-    #expect(dev.scriptDue == nil)
-    // Late actions do not pile up: none waits longer than one handler's
-    // work, and the user stops at the drive's end (the work running then
-    // may go past it).
-    let waited = dev.trace.records(kind: .wait).compactMap(\.detail).compactMap { d -> Double? in
-      guard let r = d.range(of: #"waited [0-9.]+"#, options: .regularExpression) else { return nil }
-      return Double(d[r].dropFirst("waited ".count))
+    #expect(waits.allSatisfy { $0.range(of: #"^launch, the user's action due at t=[0-9.]+, waited [0-9.]+ s: "#, options: .regularExpression) != nil }, "\(waits)")
+  }
+
+  /// §3.1: a return to the foreground is one scene update: the work of
+  /// every handler before the app becomes active counts against one
+  /// watchdog, which bites though no handler alone reaches its limit.
+  @Test func aComebacksWatchdogWatchesEveryHandlerBeforeActivation() throws {
+    let dev = Device(profile: try OSProfile(version: 12), seed: 1)
+    let app = try dev.install(AppConfig(bundle: "com.example.notes"))
+    let host = ScriptedHost()
+    dev.host = host
+    dev.setHandled(.willEnterForeground, for: app)
+    dev.setHandled(.didBecomeActive, for: app)
+    let each = SimTime(microseconds: dev.policy.watchdogSceneUpdate.microseconds * 6 / 10)
+    host.onHandle = { d, dev in
+      if d.callback == .willEnterForeground || d.callback == .didBecomeActive { try dev.work(each) }
     }
-    #expect(!waited.isEmpty && waited.allSatisfy { $0 <= 20 }, "\(waited)")
-    #expect(dev.now <= .seconds(620), "\(dev.now)")
+    try dev.launch(app)  // a launch: its own watchdog, longer than the work
+    try dev.home()
+    try dev.advance(by: .seconds(20))
+    let comeback = dev.now
+    try dev.launch(app)
+    let kill = dev.trace.records(kind: .kill)
+    #expect(kill.map(\.reason) == [.watchdog] && kill.first?.detail?.contains("scene-update") == true, "\(kill.map(\.detail))")
+    #expect(kill.first.map { $0.time - comeback } == dev.policy.watchdogSceneUpdate)
+    #expect(dev.watchdogs.armed == nil)
+  }
+
+  /// An app that comes back and becomes active leaves no watchdog armed:
+  /// work after the comeback is not judged by it.
+  @Test func aComebacksWatchdogEndsAtActivation() throws {
+    let dev = Device(profile: try OSProfile(version: 12), seed: 1)
+    let app = try dev.install(AppConfig(bundle: "com.example.notes"))
+    try dev.launch(app)
+    try dev.home()
+    try dev.advance(by: .seconds(20))
+    try dev.launch(app)
+    #expect(dev.watchdogs.armed == nil && dev.trace.records(kind: .kill).isEmpty)
   }
 
   /// §3.1: an observer of a transition's notification runs inside the
