@@ -207,3 +207,69 @@ lifesim.test("a workload's user acts at its time while an app works", function()
     assert(not r.detail:find("the user's action due at t=", 1, true), r.detail)
   end
 end)
+
+lifesim.test("a comeback that waited for the busy main thread is watched from the tap", function()
+  -- reference §3.1, §3.8: the scene update starts when the user taps, not
+  -- when the main thread is free to take it.
+  local dev = lifesim.device{ ios = 12 }
+  local app = dev:install{ bundle = "com.example.notes" }
+  local back = false
+  app:on("applicationDidEnterBackground:", function(ctx)
+    back = true
+    ctx:begin_background_task("sync")
+    ctx:after(1, function(c) c:work(8) end)  -- busy from t=1 to t=9
+  end)
+  app:on("applicationWillEnterForeground:", function(ctx) ctx:work(2) end)
+  app:on("applicationDidBecomeActive:", function(ctx) if back then ctx:work(3) end end)
+  dev:launch(app)
+  dev:home()
+  dev:at(2, function() dev:launch(app) end)  -- taken at t=9, asked at t=2
+  dev:run()
+  local kills = dev.trace:records{ kind = "kill" }
+  assert(#kills == 1 and kills[1].reason == "watchdog" and kills[1].t == 12, kills[1] and kills[1].t)
+  assert(kills[1].detail:find("scene-update", 1, true), kills[1].detail)
+end)
+
+lifesim.test("a return to the foreground on unlock is one scene update", function()
+  -- iOS 12 sends the app to the background on lock; the unlock brings it
+  -- back, and its two callbacks share the scene update's 10 s (§3.1).
+  local dev = lifesim.device{ ios = 12 }
+  local app = dev:install{ bundle = "com.example.notes" }
+  local locked = false
+  app:on("applicationWillEnterForeground:", function(ctx) if locked then ctx:work(6) end end)
+  app:on("applicationDidBecomeActive:", function(ctx) if locked then ctx:work(6) end end)
+  dev:launch(app)
+  dev:lock()
+  locked = true
+  dev:advance(30)
+  dev:unlock()
+  local kills = dev.trace:records{ kind = "kill" }
+  assert(#kills == 1 and kills[1].reason == "watchdog" and kills[1].t == 40, kills[1] and kills[1].t)
+end)
+
+lifesim.test("a workload's user goes on when a handler catches the error of its act", function()
+  local dev = lifesim.device{ ios = 12, seed = 3, debugger = true }
+  local bg = dev:install{ bundle = "bg" }
+  local a = dev:install{ bundle = "app1" }
+  local b = dev:install{ bundle = "app2" }
+  local caught
+  bg:on("applicationDidEnterBackground:", function(ctx)
+    ctx:begin_background_task("sync")
+    ctx:after(1, function(c)
+      -- The user's next act comes during this work, and its error surfaces here.
+      local ok, err = pcall(function() c:work(25) end)
+      caught = not ok and err
+    end)
+  end)
+  local failed = false
+  for _, app in ipairs{ a, b } do
+    app:on("applicationWillResignActive:", function(ctx)
+      if not failed and dev.now > 1 then failed = true; error("resign failed") end
+    end)
+  end
+  dev:launch(bg)
+  dev:home()
+  local done = lifesim.workload.user{ apps = { a, b }, switch_every = 5 }:drive(dev, { minutes = 10 })
+  assert(caught and tostring(caught):find("resign failed", 1, true), tostring(caught))
+  assert(done.switches > 20, done.switches)
+end)

@@ -84,7 +84,7 @@ extension Device {
       workFrames.removeLast()
     }
     // Neither the user nor the screen waits for the work (§3.8).
-    userDriver?.handlerWorks(until: target)
+    userDriver?.handlerWorks(until: target, on: self)
     if !screenChanges.isEmpty { try continueScreenChanges() }
     if isAlive(app, pid) { try runEvents(upTo: target) }
     if isAlive(app, pid), let bite = workFrames[workFrames.count - 1].bite(self), bite.deadline < target {
@@ -640,8 +640,11 @@ extension Device {
     scriptDue?.time = now  // one record for each stretch
     heldByWork += 1
     let whose = due.byUser ? "the user's action due at" : "asked of a function due at"
+    let why = due.byUser
+      ? "its time was drawn when the act before it was done, after a handler's work had passed it"
+      : "the actions before it ran a handler that worked, and an action returns when its handlers have"
     trace.append({
-      $0.detail = "\(action), \(whose) t=\(due.time.shortDescription), waited \((now - due.time).shortDescription) s: the actions before it ran a handler that worked, and an action returns when its handlers have"
+      $0.detail = "\(action), \(whose) t=\(due.time.shortDescription), waited \((now - due.time).shortDescription) s: \(why)"
     }, kind: .wait, at: now)
   }
 

@@ -81,9 +81,9 @@ extension Device {
                     call: (DeviceHost) throws -> HandlerResult) throws -> HandlerResult {
     guard handled, let host else {
       trace.append(record, kind: kind, at: now)
-      // Nothing runs: only a callback's watchdog has a request's time to take
-      // (`deliveryAskedAt`); an unobserved notification has nothing to watch.
-      if case .callback = running { try armWatchdog(running) {} }
+      // Nothing runs, so nothing is watched: only a callback of a request
+      // that waited has its time to take (`deliveryAskedAt`).
+      if deliveryAskedAt != nil, case .callback = running { try armWatchdog(running) {} }
       return .none
     }
     // The record gets the virtual time its handler took (ctx:work): a streamed

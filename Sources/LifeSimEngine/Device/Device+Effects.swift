@@ -90,21 +90,28 @@ extension Device {
 
   /// Brings an app forward: the scene the user picked, or the app.
   func bringForward(_ id: AppID, url: String?, scene: Int32?) throws {
-    // §3.1: a return to the foreground is one scene update. Its watchdog
-    // runs from the tap to the first `…DidBecomeActive:`, over every handler
-    // of the app in between (a URL, a notification, an observer), as the
-    // launch's runs over a launch.
-    var replaced: Watchdog??
-    if self[id].prewarm == nil, self[id].state == .background || self[id].state == .suspended {
-      replaced = watchdogs.armComeback(app: id, at: now, policy: policy)
-    }
-    defer { if let replaced { watchdogs.restore(replaced.flatMap { self[$0.app].state.isExecuting ? $0 : nil }) } }
     if self[id].prewarm != nil { try endPrewarm(id) }  // §2.1 "Prewarming": the tap reuses the process
     if let scene {
-      try cascade(for: id) { try walkScenes(.toActive, id, url: url, scene: scene) }
+      try comingBack(id) { try cascade(for: id) { try walkScenes(.toActive, id, url: url, scene: scene) } }
     } else {
       try walk(.toActive, id, url: url)
     }
+  }
+
+  /// §3.1: a return to the foreground is one scene update. Its watchdog runs
+  /// from when the system asked (the tap, or the unlock) to the first
+  /// `…DidBecomeActive:`, over every handler of the app in between (a URL,
+  /// a notification, an observer), as the launch's runs over a launch.
+  @inline(__always)
+  private func comingBack(_ id: AppID, _ body: () throws -> Void) throws {
+    var replaced: Watchdog??
+    if self[id].state == .background || self[id].state == .suspended {
+      // A request that waited for the main thread counts from when it was
+      // asked (§3.8).
+      replaced = watchdogs.armComeback(app: id, at: deliveryAskedAt ?? now, policy: policy)
+    }
+    defer { if let replaced { watchdogs.restore(replaced.flatMap { self[$0.app].state.isExecuting ? $0 : nil }) } }
+    try body()
   }
 
   /// A screen effect for an app whose main thread is busy (§3.8): what the
@@ -508,6 +515,11 @@ extension Device {
   /// it: each trip through an effects' switch is a jump that rarely goes
   /// where the last one went.
   func walk(_ route: Route, _ id: AppID, url: String? = nil) throws {
+    if route == .toActive { return try comingBack(id) { try walkInCascade(route, id, url: url) } }
+    try walkInCascade(route, id, url: url)
+  }
+
+  private func walkInCascade(_ route: Route, _ id: AppID, url: String?) throws {
     try cascade(for: id) {
       if self[id].model == .scene { return try walkScenes(route, id, url: url) }
       try walkAppDelegate(route, id, url: url)

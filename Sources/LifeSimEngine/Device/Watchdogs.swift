@@ -80,11 +80,16 @@ public struct Watchdogs: Sendable {
   /// the app that bites sooner is in force.
   /// - Returns: the watchdog it replaced, to restore at the end of the
   ///   comeback; nil under a debugger.
+  @inline(__always)
   mutating func armComeback(app: AppID, at now: SimTime, policy: Policy) -> Watchdog?? {
     guard !debugger else { return nil }
     let saved = armed
     let watchdog = Watchdog(app: app, deadline: now + policy.watchdogSceneUpdate, kind: .sceneUpdate)
-    if let current = armed, current.app == app, current.deadline <= watchdog.deadline { return .some(saved) }
+    // A launch not over yet (a prewarmed process the tap finishes) keeps
+    // its own watchdog, as does one of the app that bites sooner.
+    if let current = armed, current.app == app, current.kind == .launch || current.deadline <= watchdog.deadline {
+      return .some(saved)
+    }
     armed = watchdog
     return .some(saved)
   }

@@ -98,7 +98,7 @@ extension Device {
       // Left by a drive stopped on an error; a drive that ends has none.
       _ = kernel.removeAll { if case .user = $0.action { return true } else { return false } }
     }
-    try driver.start()
+    try driver.start(self)
     try advance(by: end - now)
     return driver.summary
   }
@@ -106,7 +106,7 @@ extension Device {
   /// The user's act of the drive under way that comes due now (`drive`).
   func userActs(_ act: UserAct) throws {
     guard let driver = userDriver else { return }  // its drive stopped on an error
-    try driver.act(act)
+    try driver.act(act, on: self)
   }
 
   /// A workload takes the clock at most as far as a run may (`horizon`).
@@ -134,33 +134,58 @@ public enum UserAct: UInt8, Sendable {
   case quit
   /// Unlocks the phone after the idle time, or for a notification.
   case wake
+  /// Takes the rest of the act under way, whose handler works (§3.8).
+  case resume
 }
 
 /// The state of one drive: the next time of each kind of user event.
+///
+/// Its fields are read and written only by the device's thread, in turn:
+/// unchecked, since a checked access to a class's field costs more than
+/// the act it serves.
 final class UserDriver {
   let user: UserModel
-  // Unowned and unchecked: the device holds the driver only while it drives,
-  // and a checked reference costs a retain and a release at every use.
-  unowned(unsafe) let device: Device
   let popularity: [Double]
   /// The drive stops here: the user does not act at or after it.
   let end: SimTime
-  var summary = DriveSummary()
-  var sessionEnd: SimTime?
-  var nextNotification: SimTime?
-  var nextQuit: SimTime?
+  @exclusivity(unchecked) var summary = DriveSummary()
+  @exclusivity(unchecked) var sessionEnd: SimTime?
+  @exclusivity(unchecked) var nextNotification: SimTime?
+  @exclusivity(unchecked) var nextQuit: SimTime?
   /// The locked phone wakes for a notification, not after the idle time.
-  var wakeByNotification = false
+  @exclusivity(unchecked) var wakeByNotification = false
   /// When the act under way began: its event's time. The user's next times
   /// count from it, not from when its handlers returned: the device does not
   /// wait for a busy main thread, and neither does its user (§3.8).
-  var actedAt: SimTime
+  @exclusivity(unchecked) var actedAt: SimTime
   /// What the act under way has still to draw once its actions returned,
   /// or as soon as a handler of it works (`handlerWorks`).
-  private var pending: Pending?
+  @exclusivity(unchecked) private var pending: Pending?
   /// When the user's next event is due: its time drawn, which a handler's
   /// work may have passed.
-  private(set) var due: SimTime
+  @exclusivity(unchecked) private(set) var due: SimTime
+
+  /// The actions of the act under way not taken yet, the next one last.
+  /// Kept here, not in the act's Swift frame, so that when a handler of one
+  /// of them works the rest come at once, during the work (`handlerWorks`).
+  @exclusivity(unchecked) private var steps: [Step] = []
+  /// A `resume` event is scheduled and has not come yet.
+  @exclusivity(unchecked) private var resumeScheduled = false
+
+  private enum Step {
+    /// Picks an app (another than the one in front, or any) and opens it.
+    case open(otherThanFront: Bool)
+    case launch(AppID)
+    case lock
+    case unlock
+    case forceQuit(AppID)
+    /// The switcher closes on the app the user was in, or on Home.
+    case closeSwitcher
+    /// The notification that woke the user: its app opens.
+    case wakeNotification
+    /// An app opens unless one is on screen.
+    case startSession
+  }
 
   private enum Pending {
     /// When the next act comes.
@@ -173,31 +198,31 @@ final class UserDriver {
 
   init(user: UserModel, device: Device, end: SimTime) {
     self.user = user
-    self.device = device
     self.end = end
     self.popularity = user.cumulativePopularity()
     self.actedAt = device.now
     self.due = device.now
+    steps.reserveCapacity(4)
   }
 
   /// The first session, now, and the event of the next act.
-  func start() throws {
-    scheduleNotification()
-    scheduleQuit()
+  func start(_ device: Device) throws {
+    scheduleNotification(device)
+    scheduleQuit(device)
     pending = .session
-    if device.isLocked { try device.unlock() }
-    try startSession()
-    try moveOn()
+    steps.append(.startSession)
+    if device.isLocked { steps.append(.unlock) }
+    try takeSteps(device)
   }
 
   /// The act under way returned: what it had left to draw is drawn, and
   /// its next event scheduled.
-  private func moveOn() throws {
+  private func moveOn(_ device: Device) throws {
     guard let p = pending else { return }
     pending = nil
     // Each act is a step of the device's long loops (its event is one).
     if p != .wake { try device.step() }
-    if let next = draw(p) { schedule(next.act, at: next.time) }
+    if let next = draw(p, device) { schedule(next.act, at: next.time, device) }
   }
 
   /// A handler of the act under way works until `end`: the user does not
@@ -206,12 +231,21 @@ final class UserDriver {
   /// the draw is undone and made when the act returns, as it would have
   /// been with no work: a handler's work changes a drive only where an
   /// event of the user falls inside it.
-  func handlerWorks(until workEnd: SimTime) {
+  func handlerWorks(until workEnd: SimTime, on device: Device) {
+    if !steps.isEmpty {
+      // The rest of the act comes now, during the work, in order; the next
+      // act is drawn after it, as with no work.
+      if !resumeScheduled {
+        resumeScheduled = true
+        device.kernel.schedule(.user(.resume), at: device.now)
+      }
+      return
+    }
     guard let p = pending else { return }
     let saved = (random: device.random, sessionEnd: sessionEnd, wakeByNotification: wakeByNotification)
-    if let next = draw(p), next.time <= workEnd {
+    if let next = draw(p, device), next.time <= workEnd {
       pending = nil
-      schedule(next.act, at: next.time)
+      schedule(next.act, at: next.time, device)
     } else {
       device.random = saved.random
       sessionEnd = saved.sessionEnd
@@ -221,11 +255,11 @@ final class UserDriver {
 
   /// What comes after the act `p` stands for, unless the drive is over by
   /// then, or already (a handler's work carried the clock past its end).
-  private func draw(_ p: Pending) -> (time: SimTime, act: UserAct)? {
+  private func draw(_ p: Pending, _ device: Device) -> (time: SimTime, act: UserAct)? {
     switch p {
     case .session:
       sessionEnd = user.sessionMean.map { actedAt + device.exponential(mean: $0) }
-      return draw(.nextAct)
+      return draw(.nextAct, device)
     case .nextAct:
       let nextSwitch = actedAt + device.exponential(mean: user.switchMean)
       var next = (time: nextSwitch, act: UserAct.switchApp)
@@ -250,70 +284,107 @@ final class UserDriver {
   /// past when the act before began (a quit drawn for while the phone was
   /// locked) is the model's: due when the user is back. One past since is a
   /// handler's doing: it stays the act's due time, for its `wait` record.
-  private func schedule(_ act: UserAct, at time: SimTime) {
+  private func schedule(_ act: UserAct, at time: SimTime, _ device: Device) {
     due = max(time, actedAt)
     device.kernel.schedule(.user(act), at: max(time, device.now))
   }
 
-  /// The act due now. The actions in it come one after the other, each when
-  /// the one before returned, as in a `dev:at` function; one made late by a
-  /// handler's work says so with a `wait` record (`begin`).
-  func act(_ act: UserAct) throws {
+  /// The act due now. Its actions come one after the other, each when the
+  /// one before returned, as in a `dev:at` function, unless a handler of one
+  /// works: then the rest come at once (`handlerWorks`). One made late says
+  /// so with a `wait` record (`begin`).
+  func act(_ act: UserAct, on device: Device) throws {
+    if act == .resume {
+      resumeScheduled = false
+      return try takeSteps(device)
+    }
+    precondition(steps.isEmpty, "a user's act began before the one before it ended")
     actedAt = device.now
     pending = act == .endSession ? .wake : act == .wake ? .session : .nextAct
     switch act {
     case .switchApp:
       summary.switches += 1
-      try open(pickApp(other: device.frontmost))
+      steps.append(.open(otherThanFront: true))
     case .endSession:
       summary.locks += 1
-      try device.lock()
+      steps.append(.lock)
     case .notification:
       summary.notifications += 1
-      scheduleNotification()
-      try open(pickApp(other: nil))
+      scheduleNotification(device)
+      steps.append(.open(otherThanFront: false))
     case .quit:
-      scheduleQuit()
+      scheduleQuit(device)
       let running = device.apps.filter { $0.state.isRunning && $0.id != device.frontmost }
       if !running.isEmpty {
         summary.quits += 1
         let victim = running[min(running.count - 1, Int(device.random.nextUnit() * Double(running.count)))]
-        try device.forceQuit(victim.id)
-        // The switcher closes on the app the user was in.
-        if let f = device.frontmost { try device.switchTo(f) } else { try device.home() }
+        steps.append(.closeSwitcher)
+        steps.append(.forceQuit(victim.id))
       }
     case .wake:
-      try device.unlock()
-      if wakeByNotification {
-        summary.notifications += 1
-        scheduleNotification()
-        try open(pickApp(other: nil))
-      }
-      try startSession()
+      steps.append(.startSession)
+      if wakeByNotification { steps.append(.wakeNotification) }
+      steps.append(.unlock)
+    case .resume:
+      break
     }
-    try moveOn()
+    try takeSteps(device)
   }
 
-  /// Opens an app unless one is on screen (the session's end is drawn by
-  /// `moveOn`).
-  private func startSession() throws {
-    if device.frontmost == nil { try open(pickApp(other: nil)) }
+  /// Takes the act's actions not taken yet, then draws what comes next.
+  private func takeSteps(_ device: Device) throws {
+    do {
+      try takeEachStep(device)
+    } catch {
+      // A failed act takes no more steps. The user goes on should a handler
+      // catch the error (a `pcall` around another app's work); otherwise the
+      // drive stops with it.
+      steps.removeAll(keepingCapacity: true)
+      try moveOn(device)
+      throw error
+    }
+    try moveOn(device)
   }
 
-  private func scheduleNotification() {
+  private func takeEachStep(_ device: Device) throws {
+    while let step = steps.popLast() {
+      switch step {
+      case .open(let otherThanFront):
+        try open(pickApp(other: otherThanFront ? device.frontmost : nil, device), device)
+      case .launch(let app):
+        try device.launch(app)
+      case .lock:
+        try device.lock()
+      case .unlock:
+        try device.unlock()
+      case .forceQuit(let app):
+        try device.forceQuit(app)
+      case .closeSwitcher:
+        if let f = device.frontmost { try device.switchTo(f) } else { try device.home() }
+      case .wakeNotification:
+        summary.notifications += 1
+        scheduleNotification(device)
+        steps.append(.open(otherThanFront: false))
+      case .startSession:
+        if device.frontmost == nil { steps.append(.open(otherThanFront: false)) }
+      }
+    }
+  }
+
+  private func scheduleNotification(_ device: Device) {
     guard user.notificationsPerHour > 0 else { return }
     let mean = SimTime(seconds: 3600 / user.notificationsPerHour) ?? .seconds(3600)
     nextNotification = actedAt + device.exponential(mean: mean)
   }
 
-  private func scheduleQuit() {
+  private func scheduleQuit(_ device: Device) {
     guard user.quitsPerHour > 0 else { return }
     let mean = SimTime(seconds: 3600 / user.quitsPerHour) ?? .seconds(3600)
     nextQuit = actedAt + device.exponential(mean: mean)
   }
 
   /// An app drawn by popularity; with `other`, a different one when there is one.
-  private func pickApp(other: AppID?) -> AppID {
+  private func pickApp(other: AppID?, _ device: Device) -> AppID {
     while true {
       let u = device.random.nextUnit()
       var lo = 0, hi = popularity.count - 1
@@ -326,14 +397,16 @@ final class UserDriver {
     }
   }
 
-  /// Brings an app to the screen: from the switcher, or with Home and its icon.
-  private func open(_ app: AppID) throws {
+  /// Brings an app to the screen: from the switcher, or with Home and its
+  /// icon (the tap is the act's next step, taken when Home returns).
+  private func open(_ app: AppID, _ device: Device) throws {
     guard device.frontmost != app else { return }
     if user.switcherShare > 0 && device.random.nextUnit() < user.switcherShare {
       try device.switchTo(app)
       return
     }
-    if device.frontmost != nil { try device.home() }
-    try device.launch(app)
+    guard device.frontmost != nil else { return try device.launch(app) }
+    steps.append(.launch(app))
+    try device.home()
   }
 }

@@ -25,8 +25,9 @@ extension LuaRuntime {
       if device.heldByWork > 0 {
         let n = device.heldByWork
         lines.append("lifesim: note: \(prefix)\(n == 1 ? "once" : "\(n) times") something was done later than the script asked, "
-                     + "held by a handler's work (ctx:work): lifesim runs one handler's code at a time, and an action of a dev:at "
-                     + "function or a workload's user returns when its handlers have (the trace's wait records say what and how long; reference §3.8)")
+                     + "held by a handler's work (ctx:work): lifesim runs one handler's code at a time, an action of a dev:at "
+                     + "function returns when its handlers have, and a workload's user draws an act's time when the act before it "
+                     + "is done (the trace's wait records say what and how long; reference §3.8)")
       }
       guard includingLeftovers else { continue }
       let left = device.leftoverWork
