@@ -58,6 +58,7 @@ let package = Package(
       name: "LifeSimEngine",
       dependencies: [
         .product(name: "HeapModule", package: "swift-collections"),
+        .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "RealModule", package: "swift-numerics"),
       ],
       swiftSettings: swift5

@@ -249,6 +249,17 @@ public struct ProcessTable: Sendable {
     return ids
   }
 
+  /// `executing()` written into `ids` (room for every app), without an
+  /// array: the number written.
+  func executing(into ids: UnsafeMutableBufferPointer<AppID>) -> Int {
+    var n = 0
+    for i in apps.indices where apps[i].state.isExecuting {
+      ids[n] = apps[i].id
+      n += 1
+    }
+    return n
+  }
+
   /// Sets a process's resident memory (never below 0).
   mutating func setFootprint(_ id: AppID, _ mb: Double) {
     apps[Int(id.index)].footprintMB = max(0, mb)
@@ -279,17 +290,23 @@ public struct ProcessTable: Sendable {
   /// or sorting candidates: for `.bands` the first of `victimCandidates()`; for
   /// `.lru` the least recently used of them, the first in that order on a tie.
   public func firstVictim(order: VictimOrder = .bands) -> AppID? {
-    var best: Int?
+    var best = -1
+    // The best so far's band and last use, kept: a band is worked out.
+    var yb = JetsamBand.idle, yt = SimTime.zero
     for i in apps.indices where apps[i].state.isRunning {
-      guard let b = best else { best = i; continue }
-      let (xb, yb) = (apps[i].band, apps[b].band)  // by index: no app is copied
-      let (xt, yt) = (apps[i].lastUsed, apps[b].lastUsed)
-      switch order {
-      case .bands: if xb < yb || (xb == yb && xt < yt) { best = i }
-      case .lru: if xt < yt || (xt == yt && xb < yb) { best = i }
+      let xb = apps[i].band, xt = apps[i].lastUsed  // by index: no app is copied
+      let better: Bool
+      if best < 0 {
+        better = true
+      } else {
+        switch order {
+        case .bands: better = xb < yb || (xb == yb && xt < yt)
+        case .lru: better = xt < yt || (xt == yt && xb < yb)
+        }
       }
+      if better { (best, yb, yt) = (i, xb, xt) }
     }
-    return best.map { apps[$0].id }
+    return best < 0 ? nil : apps[best].id
   }
 
   /// Every invariant of the table that does not hold now.

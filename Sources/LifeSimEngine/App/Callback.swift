@@ -107,6 +107,7 @@ public enum Callback: UInt8, CaseIterable, Sendable {
 
   /// Whether the OS reads the method's return value: the two launch methods'
   /// BOOL, which refuses a URL (reference §2.7). Every other result is dropped.
+  @inline(__always)
   public var returnsAnswer: Bool { self == .willFinishLaunching || self == .didFinishLaunching }
 
   /// The UIApplication notification posted right after it, as on iOS (reference
@@ -123,10 +124,21 @@ public enum Callback: UInt8, CaseIterable, Sendable {
 
   /// Finds a callback by selector or Swift name.
   public init?(selector: String) {
-    guard let row = Callback.rows.first(where: { $0.selector == selector || $0.swiftName == selector })
-    else { return nil }
-    self = row.callback
+    guard let callback = Callback.bySelector[selector] else { return nil }
+    self = callback
   }
+
+  /// Each callback by its selector and by its Swift name: scripts name
+  /// callbacks as they set up every run, a search of the rows cost more
+  /// than the rest of `app:on`.
+  private static let bySelector: [String: Callback] = {
+    var names: [String: Callback] = [:]
+    for row in rows.reversed() {  // the first row of a name wins, as a search from the start finds it
+      names[row.swiftName] = row.callback
+      names[row.selector] = row.callback
+    }
+    return names
+  }()
 
   /// One row per callback, in declaration order (checked when the table is built).
   public static let rows: [CallbackInfo] = {
@@ -247,7 +259,9 @@ public enum AppNotification: UInt8, CaseIterable, Sendable {
 public struct CallbackSet: Equatable, Sendable {
   public var bits: UInt64 = 0
   public init() {}
+  @inline(__always)
   public func contains(_ c: Callback) -> Bool { bits & (1 << UInt64(c.rawValue)) != 0 }
+  @inline(__always)
   public mutating func insert(_ c: Callback) { bits |= 1 << UInt64(c.rawValue) }
   public static var all: CallbackSet { var s = CallbackSet(); s.bits = ~0; return s }
 }
@@ -256,6 +270,8 @@ public struct CallbackSet: Equatable, Sendable {
 public struct NotificationSet: Equatable, Sendable {
   public var bits: UInt32 = 0
   public init() {}
+  @inline(__always)
   public func contains(_ n: AppNotification) -> Bool { bits & (1 << UInt32(n.rawValue)) != 0 }
+  @inline(__always)
   public mutating func insert(_ n: AppNotification) { bits |= 1 << UInt32(n.rawValue) }
 }

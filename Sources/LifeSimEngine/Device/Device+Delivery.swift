@@ -23,13 +23,22 @@ extension Device {
       if let d = url ?? detail { $0.detail = d }
       if let url { $0.url = url }
     }, call: { try $0.handle(Delivery(app: id, callback: callback, scene: scene, hasURL: url != nil), on: self) })
-    if let n = machines.notification(callback), postsNotification(callback, scene: scene, of: id) {
+    if let n = machines.notification(callback), mayPost(n, to: id), postsNotification(callback, scene: scene, of: id) {
       try post(n, to: id)
     }
     if callback == .didBecomeActive || callback == .sceneDidBecomeActive {
       watchdogs.launchFinished(app: id)  // §0: the launch watchdog runs to here
     }
     return result
+  }
+
+  /// Whether posting `n` to the app can change anything: an observer runs,
+  /// the trace records it, or a handler's work is under way (`post` says
+  /// when a delivery was not held for it). Otherwise a post is skipped
+  /// unweighed: with the trace off, most callbacks post to no one.
+  @inline(__always)
+  private func mayPost(_ n: AppNotification, to id: AppID) -> Bool {
+    trace.isEnabled || !workFrames.isEmpty || self[id].observed.contains(n)
   }
 
   /// Posts a UIApplication notification to an app's observers.

@@ -459,13 +459,19 @@ extension Device {
     watchdogs.processEnded(id)
     dropWaiting(of: id, pid: pid)
     scheduleMemoryCheck()
-    var dropped = self[id].parkedTimers
-    self[id].parkedTimers.removeAll()
-    dropped += kernel.removeAll { event in
+    // The parked timers first, then those still queued, in their order.
+    if !self[id].parkedTimers.isEmpty {
+      let parked = self[id].parkedTimers
+      self[id].parkedTimers.removeAll()
+      for event in parked {
+        if case .appTimer(_, _, let token) = event.action { host?.release(token, on: self) }
+      }
+    }
+    let queued = kernel.removeAll { event in
       if case .appTimer(let a, let p, _) = event.action { return a == id && p == pid }
       return false
     }
-    for event in dropped {
+    for event in queued {
       if case .appTimer(_, _, let token) = event.action { host?.release(token, on: self) }
     }
     screen.appLeft(id)
@@ -496,16 +502,23 @@ extension Device {
   /// §2.9: the app delegate, then the notification, for every app that runs code.
   @inline(never)  // a rare step: see Device+Effects.swift
   func sendMemoryWarnings() throws {
-    for app in processes.executing() {
-      if !workFrames.isEmpty, isMainThreadBusy(app) {
-        wait(app, .memoryWarning)  // §3.8
-        continue
-      }
-      stats.memoryWarnings += 1
-      try cascade(for: app) {
-        try deliver(.didReceiveMemoryWarning, to: app)
-        try warnViewControllers(app)
-      }
+    // The apps executing when the warning goes out, on the stack: it goes
+    // out at every rise in pressure.
+    try withUnsafeTemporaryAllocation(of: AppID.self, capacity: processes.apps.count) { ids in
+      let n = processes.executing(into: ids)
+      for app in ids[..<n] { try sendMemoryWarning(app) }
+    }
+  }
+
+  private func sendMemoryWarning(_ app: AppID) throws {
+    if !workFrames.isEmpty, isMainThreadBusy(app) {
+      wait(app, .memoryWarning)  // §3.8
+      return
+    }
+    stats.memoryWarnings += 1
+    try cascade(for: app) {
+      try deliver(.didReceiveMemoryWarning, to: app)
+      try warnViewControllers(app)
     }
   }
 

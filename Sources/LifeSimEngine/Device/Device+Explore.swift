@@ -111,7 +111,7 @@ extension Device {
       default: return false
       }
     }
-    guard kernel.queue.unordered.contains(where: void) else { return }
+    guard kernel.containsPending(where: void) else { return }
     _ = kernel.removeAll(where: void)
   }
 
@@ -228,10 +228,13 @@ extension Device {
     i64(Int64(bitPattern: random.state))
     writePolicyFingerprint(to: &out)
     // Pending events still valid, by delay and what they do, in queue order.
-    let pending = kernel.queue.unordered
-    withUnsafeTemporaryAllocation(of: ScheduledEvent.self, capacity: pending.count) { buffer in
+    withUnsafeTemporaryAllocation(of: ScheduledEvent.self, capacity: kernel.pendingCount) { buffer in
       var queue = buffer
-      _ = queue.initialize(from: pending)
+      var n = 0
+      kernel.forEachPending { e in
+        (queue.baseAddress! + n).initialize(to: e)
+        n += 1
+      }
       queue.sort()
       defer { queue.deinitialize() }
       for e in queue {

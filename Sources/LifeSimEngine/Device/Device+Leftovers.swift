@@ -134,7 +134,7 @@ extension Device {
   /// beginning). Timers of a process that died, and OS deadlines, are left out.
   public var leftoverWork: [LeftoverWork] {
     var out: [LeftoverWork] = []
-    for event in kernel.queue.unordered.sorted() {
+    for event in kernel.pendingInOrder {
       switch event.action {
       case .script(let token):
         out.append(LeftoverWork(kind: .scriptTimer(token), due: event.time))

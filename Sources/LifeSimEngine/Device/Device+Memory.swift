@@ -39,9 +39,9 @@ extension Device {
 
   /// A running process is over its own limit (§0).
   func anyOverLimit() -> Bool {
-    for i in apps.indices where self[AppID(i)].state.isRunning && memory.overLimit(self[AppID(i)].footprintMB) {
-      return true
-    }
+    // `memory.overLimit` for each process, with the limit read once.
+    guard let limit = memory.perProcessLimitMB.map(Double.init) else { return false }
+    for i in apps.indices where self[AppID(i)].state.isRunning && self[AppID(i)].footprintMB > limit { return true }
     return false
   }
 

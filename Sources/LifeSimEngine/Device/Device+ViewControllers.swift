@@ -258,8 +258,13 @@ extension Device {
   /// Views added to a window since the last pass lay out and draw (§6: "on
   /// the next layout pass", "on the next display"). Runs when the running code
   /// returns, as a run-loop turn would.
+  @inline(__always)
   func flushLayout() throws {
-    guard objects.layoutPending else { return }
+    if objects.layoutPending { try layOutPending() }
+  }
+
+  @inline(never)  // rare: the check above runs after every event
+  private func layOutPending() throws {
     objects.layoutPending = false
     for app in processes.executing() {
       // A working app lays out once its code returns (§3.8).

@@ -1,3 +1,4 @@
+import DequeModule
 import HeapModule
 
 /// An opaque number the host (the Lua bridge) uses to find its own callback.
@@ -68,26 +69,59 @@ public struct ScheduledEvent: Comparable, Sendable {
 /// As in SimPy, an ever-increasing sequence number breaks ties between events at
 /// the same time, so they come out in the order they were scheduled; the heap
 /// itself gives no order among equal items (swift-collections documents this).
+///
+/// Most events are due at the moment they are scheduled (a process that went
+/// to the background is checked for suspension once its handlers return, a
+/// memory change is weighed): those wait in a first-in first-out line
+/// beside the heap, not in it. Their times never fall and their sequence
+/// numbers rise, so the line's first is its earliest, and the earlier of it
+/// and the heap's minimum is the earliest of all: the order is the one a
+/// single heap gives, at a fraction of an insertion and a removal.
 public struct Kernel: Sendable {
   /// The current virtual time.
   public internal(set) var now: SimTime = .zero
   var queue = Heap<ScheduledEvent>()
+  /// Events scheduled for the time it was then, in the order scheduled.
+  var line = Deque<ScheduledEvent>()
   var nextSequence: UInt64 = 0
 
   public init() {}
 
   /// The number of pending events.
-  public var pendingCount: Int { queue.count }
+  public var pendingCount: Int { queue.count + line.count }
 
   /// The time of the earliest pending event.
-  public var nextTime: SimTime? { queue.min?.time }
+  public var nextTime: SimTime? {
+    guard let first = line.first else { return queue.min?.time }
+    guard let min = queue.min, min < first else { return first.time }
+    return min.time
+  }
+
+  /// Every pending event, in no particular order.
+  public func forEachPending(_ body: (ScheduledEvent) throws -> Void) rethrows {
+    for e in queue.unordered { try body(e) }
+    for e in line { try body(e) }
+  }
+
+  /// Whether any pending event matches.
+  public func containsPending(where match: (ScheduledEvent) throws -> Bool) rethrows -> Bool {
+    try queue.unordered.contains(where: match) || line.contains(where: match)
+  }
+
+  /// Every pending event, in the order they will come.
+  public var pendingInOrder: [ScheduledEvent] {
+    var all = Array(queue.unordered)
+    all.append(contentsOf: line)
+    return all.sorted()
+  }
 
   /// Schedules `action` at `time`, which may not lie in the past.
-  /// - Complexity: O(log n)
+  /// - Complexity: O(log n), O(1) for an event due now
   @inline(never)  // one copy of the heap's insertion for every caller, not one per effects loop
   public mutating func schedule(_ action: EventAction, at time: SimTime) {
     precondition(time >= now, "scheduled in the past: \(time) < \(now)")
-    queue.insert(ScheduledEvent(time: time, sequence: nextSequence, action: action))
+    let event = ScheduledEvent(time: time, sequence: nextSequence, action: action)
+    if time == now { line.append(event) } else { queue.insert(event) }
     nextSequence &+= 1
   }
 
@@ -95,8 +129,14 @@ public struct Kernel: Sendable {
   /// the clock to its time (never backwards: an event made late by a handler's
   /// `work` runs at the current time).
   public mutating func popDue(upTo limit: SimTime) -> ScheduledEvent? {
-    guard let first = queue.min, first.time <= limit else { return nil }
-    let event = queue.removeMin()
+    let event: ScheduledEvent
+    if let first = line.first, queue.min.map({ first < $0 }) ?? true {
+      guard first.time <= limit else { return nil }
+      event = line.removeFirst()
+    } else {
+      guard let first = queue.min, first.time <= limit else { return nil }
+      event = queue.removeMin()
+    }
     if event.time > now { now = event.time }
     return event
   }
@@ -106,15 +146,24 @@ public struct Kernel: Sendable {
     if time > now { now = time }
   }
 
-  /// Removes every pending event that matches, in queue order, and returns them.
+  /// Removes every pending event that matches, and returns them in the order
+  /// they would have come. Nothing is allocated when none matches (a process
+  /// that ends asks for its timers, and mostly has none).
   public mutating func removeAll(where match: (ScheduledEvent) -> Bool) -> [ScheduledEvent] {
-    var kept: [ScheduledEvent] = []
     var removed: [ScheduledEvent] = []
-    kept.reserveCapacity(queue.count)
-    for event in queue.unordered {
-      if match(event) { removed.append(event) } else { kept.append(event) }
+    if queue.unordered.contains(where: match) {
+      var kept: [ScheduledEvent] = []
+      kept.reserveCapacity(queue.count)
+      for event in queue.unordered {
+        if match(event) { removed.append(event) } else { kept.append(event) }
+      }
+      queue = Heap(kept)
     }
-    if !removed.isEmpty { queue = Heap(kept) }
-    return removed.sorted()
+    if line.contains(where: match) {
+      for event in line where match(event) { removed.append(event) }
+      line.removeAll(where: match)
+    }
+    if removed.count > 1 { removed.sort() }
+    return removed
   }
 }

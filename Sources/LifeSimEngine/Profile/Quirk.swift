@@ -78,7 +78,9 @@ public struct QuirkSet: Equatable, Sendable {
   public var bits: UInt32 = 0
   public init() {}
   public init(_ quirks: [Quirk]) { for q in quirks { insert(q) } }
+  @inline(__always)
   public func contains(_ q: Quirk) -> Bool { bits & (1 << UInt32(q.rawValue)) != 0 }
+  @inline(__always)
   public mutating func insert(_ q: Quirk) { bits |= 1 << UInt32(q.rawValue) }
   /// The quirks in the set, in declaration order.
   public var members: [Quirk] { Quirk.allCases.filter(contains) }

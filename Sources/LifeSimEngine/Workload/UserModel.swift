@@ -168,7 +168,7 @@ final class UserDriver {
   /// The actions of the act under way not taken yet, the next one last.
   /// Kept here, not in the act's Swift frame, so that when a handler of one
   /// of them works the rest come at once, during the work (`handlerWorks`).
-  @exclusivity(unchecked) private var steps: [Step] = []
+  @exclusivity(unchecked) private var steps = Steps()
   /// A `resume` event is scheduled and has not come yet.
   @exclusivity(unchecked) private var resumeScheduled = false
 
@@ -187,6 +187,30 @@ final class UserDriver {
     case startSession
   }
 
+  /// A stack of at most four steps (an act pushes three at most, and a
+  /// step taken pushes one in its place), held inline: an array's push and
+  /// pop each checked it for uniqueness, on every act of a drive.
+  private struct Steps {
+    private var items: (Step, Step, Step, Step) = (.lock, .lock, .lock, .lock)
+    private var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    mutating func append(_ step: Step) {
+      precondition(count < 4, "a user's act has at most four steps")
+      withUnsafeMutableBytes(of: &items) { $0.baseAddress!.assumingMemoryBound(to: Step.self)[count] = step }
+      count += 1
+    }
+
+    mutating func popLast() -> Step? {
+      guard count > 0 else { return nil }
+      count -= 1
+      return withUnsafeBytes(of: &items) { $0.baseAddress!.assumingMemoryBound(to: Step.self)[count] }
+    }
+
+    mutating func removeAll() { count = 0 }
+  }
+
   private enum Pending {
     /// When the next act comes.
     case nextAct
@@ -202,7 +226,6 @@ final class UserDriver {
     self.popularity = user.cumulativePopularity()
     self.actedAt = device.now
     self.due = device.now
-    steps.reserveCapacity(4)
   }
 
   /// The first session, now, and the event of the next act.
@@ -339,7 +362,7 @@ final class UserDriver {
       // A failed act takes no more steps. The user goes on should a handler
       // catch the error (a `pcall` around another app's work); otherwise the
       // drive stops with it.
-      steps.removeAll(keepingCapacity: true)
+      steps.removeAll()
       try moveOn(device)
       throw error
     }

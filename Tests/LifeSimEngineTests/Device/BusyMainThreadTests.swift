@@ -225,7 +225,7 @@ struct BusyMainThreadTests {
     // The drive leaves nothing behind, and the user stops at its end (the
     // work running then may go past it).
     #expect(dev.scriptDue == nil && dev.userDriver == nil)
-    #expect(!dev.kernel.queue.unordered.contains { if case .user = $0.action { true } else { false } })
+    #expect(!dev.kernel.containsPending { if case .user = $0.action { true } else { false } })
     #expect(dev.trace.records(kind: .action).allSatisfy { $0.time < .seconds(600) })
   }
 

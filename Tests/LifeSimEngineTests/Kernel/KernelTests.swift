@@ -30,6 +30,48 @@ struct KernelTests {
     #expect(k.now == .seconds(10))
   }
 
+  /// Events due when scheduled wait beside the heap: mixed with later ones,
+  /// popped, removed and passed by the clock, they still come out in (time,
+  /// sequence) order, as from one sorted list.
+  @Test func eventsDueNowAndLaterComeOutAsFromOneSortedList() {
+    var k = Kernel()
+    var model: [ScheduledEvent] = []  // what is pending, kept sorted
+    var g = SeededGenerator(seed: 7)
+    var token = 0
+    for _ in 0..<5_000 {
+      switch g.next() % 6 {
+      case 0, 1:
+        let at = k.now + SimTime(microseconds: Int64(g.next() % 4) * 1_000)  // a quarter of them now
+        model.append(ScheduledEvent(time: at, sequence: k.nextSequence, action: .script(HostToken(token))))
+        k.schedule(.script(HostToken(token)), at: at)
+        token += 1
+      case 2:
+        k.schedule(.script(HostToken(token)), at: k.now)
+        model.append(ScheduledEvent(time: k.now, sequence: k.nextSequence - 1, action: .script(HostToken(token))))
+        token += 1
+      case 3, 4:
+        let limit = k.now + SimTime(microseconds: Int64(g.next() % 3) * 1_000)
+        model.sort()
+        let expected = model.first.flatMap { $0.time <= limit ? $0 : nil }
+        let got = k.popDue(upTo: limit)
+        #expect(got == expected && got?.action == expected?.action)
+        if expected != nil { model.removeFirst() }
+      default:
+        if g.next() % 4 == 0 {
+          let removed = k.removeAll { if case .script(let t) = $0.action { t.rawValue % 5 == 0 } else { false } }
+          let modelRemoved = model.filter { if case .script(let t) = $0.action { t.rawValue % 5 == 0 } else { false } }
+          #expect(removed.map(\.sequence) == modelRemoved.sorted().map(\.sequence))
+          model.removeAll { if case .script(let t) = $0.action { t.rawValue % 5 == 0 } else { false } }
+        } else {
+          k.advance(to: k.now + SimTime(microseconds: Int64(g.next() % 2) * 1_000))  // passes events still pending
+        }
+      }
+      #expect(k.pendingCount == model.count)
+      #expect(k.nextTime == model.min()?.time)
+    }
+    #expect(k.pendingInOrder.map(\.sequence) == model.sorted().map(\.sequence))
+  }
+
   @Test func removeAllKeepsOrder() {
     var k = Kernel()
     for i in 0..<10 { k.schedule(.script(HostToken(i)), at: .seconds(Int64(i % 4))) }
