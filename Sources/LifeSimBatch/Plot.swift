@@ -12,11 +12,17 @@ public struct PlotRequest: Sendable {
   /// Keep only points with these values (`--where name=value`).
   public var filters: [(name: String, value: String)] = []
   public var title: String?
+  /// Draw a numeric x parameter to scale even when it takes few values.
+  public var xContinuous = false
+  /// At most this many numeric values make an x axis of ordered categories
+  /// (iOS 12, 13, 17, 26 equally spaced), unless `xContinuous`.
+  public static let categoryLimit = 6
 
   public init(metric: String) { self.metric = metric }
 }
 
-/// An SVG chart of a summarised result file: lines over a numeric x axis;
+/// An SVG chart of a summarised result file: lines over a numeric x axis
+/// (to scale, or, for a few values, as ordered categories equally spaced);
 /// over a categorical one (values with no order between them), points side
 /// by side with their error bars, joined by nothing.
 public enum SVGPlot {
@@ -63,8 +69,13 @@ public enum SVGPlot {
       throw BatchError("the parameters \(others.joined(separator: ", ")) also vary; fix them with --where \(others[0])=\(values(others[0])[0])")
     }
 
-    let xValues = values(x)
-    let numericX = xValues.allSatisfy { Double($0) != nil }
+    var xValues = values(x)
+    let allNumeric = xValues.allSatisfy { Double($0) != nil }
+    // A few numbers (versions, a handful of sizes) are ordered categories:
+    // equally spaced in order, joined by lines.
+    let ordinal = allNumeric && !request.xContinuous && xValues.count <= PlotRequest.categoryLimit
+    if ordinal { xValues.sort { Double($0)! < Double($1)! } }
+    let numericX = allNumeric && !ordinal
     let seriesValues = series.map(values) ?? [""]
     // Each series: (x position, mean, CI) per point.
     var lines: [(label: String, points: [(x: Double, y: Double, ci: ClosedRange<Double>?)])] = []
@@ -113,7 +124,9 @@ public enum SVGPlot {
     let n = points.compactMap { $0.metrics.first { $0.name == request.metric }?.count }.max() ?? 0
     let nonFinite = points.reduce(0) { $0 + ($1.metrics.first { $0.name == request.metric }?.nonFinite ?? 0) }
     let leftOut = nonFinite == 0 ? "" : "; \(nonFinite) non-finite value\(nonFinite == 1 ? "" : "s") (nan, inf) left out"
-    svg += "<text x=\"\(f(width / 2))\" y=\"44\" text-anchor=\"middle\" fill=\"#555\">mean of n = \(n) runs per point; error bars: 95% CI of the mean\(leftOut)\(filterText.isEmpty ? "" : "; " + escape(filterText))</text>\n"
+    let boot = points.contains { $0.metrics.contains { $0.name == request.metric && $0.ci != nil && $0.ciMethod == .bootstrap } }
+    let method = boot ? " (bootstrap where t would cross 0)" : ""
+    svg += "<text x=\"\(f(width / 2))\" y=\"44\" text-anchor=\"middle\" fill=\"#555\">mean of n = \(n) runs per point; error bars: 95% CI of the mean\(method)\(leftOut)\(filterText.isEmpty ? "" : "; " + escape(filterText))</text>\n"
     // Grid and axes.
     for t in yTicks {
       svg += "<line x1=\"\(f(left))\" x2=\"\(f(left + plotW))\" y1=\"\(f(py(t)))\" y2=\"\(f(py(t)))\" stroke=\"#e5e5e5\"/>\n"
@@ -145,7 +158,7 @@ public enum SVGPlot {
       let color = palette[i % palette.count]
       let offset = (Double(i) - Double(lines.count - 1) / 2) * slot
       func px(_ v: Double) -> Double { pxBase(v) + offset }
-      if numericX {
+      if allNumeric {
         let path = line.points.map { "\(f(px($0.x))),\(f(py($0.y)))" }.joined(separator: " ")
         svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash(i))/>\n"
       }
@@ -164,7 +177,7 @@ public enum SVGPlot {
       for (i, line) in lines.enumerated() {
         let y = top + 34 + Double(i) * 22
         let color = palette[i % palette.count]
-        if numericX {
+        if allNumeric {
           svg += "<line x1=\"\(f(lx))\" x2=\"\(f(lx + 24))\" y1=\"\(f(y - 4))\" y2=\"\(f(y - 4))\" stroke=\"\(color)\" stroke-width=\"2\"\(dash(i))/>"
         }
         svg += mark(i, lx + 12, y - 4, color)

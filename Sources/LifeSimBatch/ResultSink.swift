@@ -353,6 +353,12 @@ func copyReplacingFirstLine(from: String, to: String, with line: String) throws 
 func refuseOtherBatch(_ found: ResultHeader?, path: String, header: ResultHeader, warn: (String) -> Void = { _ in }) throws {
   guard let found else { return }  // a file from before header lines: the rows are checked one by one
   guard found.sameBatch(as: header) else {
+    if found.experiment == header.experiment && found.sha256 == header.sha256 && found.params == header.params
+        && found.seeds != header.seeds {
+      // The one difference a resume can mend by itself.
+      throw BatchError("\(path) was written with --seeds \(found.seeds), not \(header.seeds): run with --seeds "
+                       + "\(found.seeds) to continue it, or write to another file")
+    }
     if found.sameExperiment(as: header) {
       throw BatchError("\(path) was written by the same experiment with other options or files: "
                        + "\(found.difference(from: header)); resume it as it was written (the same options and files), "

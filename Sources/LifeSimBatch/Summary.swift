@@ -13,8 +13,10 @@ public struct MetricSummary: Sendable, Equatable {
   public var mean: Double
   /// Sample standard deviation (n − 1); 0 for a single run.
   public var sd: Double
-  /// The 95% confidence interval of the mean (Student's t); nil below 2 runs.
+  /// The 95% confidence interval of the mean; nil below 2 runs.
   public var ci: ClosedRange<Double>?
+  /// How `ci` was made: `.t` or `.bootstrap` (nil with no interval).
+  public var ciMethod: IntervalMethod?
   public var p50: Double
   public var p95: Double
   /// Runs that returned NaN, +infinity and −infinity.
@@ -27,7 +29,7 @@ public struct MetricSummary: Sendable, Equatable {
 
   /// Summarises values (at least one). With no finite value, `count` is 0 and
   /// the statistics are NaN.
-  public init(name: String, values: [Double]) {
+  public init(name: String, values: [Double], interval: IntervalMethod = .auto) {
     var finite: [Double] = []
     finite.reserveCapacity(values.count)
     for x in values {
@@ -51,10 +53,23 @@ public struct MetricSummary: Sendable, Equatable {
     mean = m
     sd = n > 1 ? (sorted.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(n - 1)).squareRoot() : 0
     if n > 1 {
-      let half = studentT975(df: n - 1) * sd / Double(n).squareRoot()
-      // A spread beyond the Double range makes an infinite half-width; an
-      // interval is only given when it is one.
-      if (mean - half) <= (mean + half) { ci = (mean - half)...(mean + half) }
+      switch interval {
+      case .t:
+        ci = studentInterval(mean: mean, sd: sd, n: n)
+        ciMethod = .t
+      case .bootstrap:
+        ci = Bootstrap.percentileInterval(sorted)
+        ciMethod = .bootstrap
+      case .auto:
+        ci = studentInterval(mean: mean, sd: sd, n: n)
+        ciMethod = .t
+        // A count or a rate (no value below 0) gets no interval below 0,
+        // nor does a metric that is never above 0 get one above it.
+        if let c = ci, (sorted[0] >= 0 && c.lowerBound < 0) || (sorted[n - 1] <= 0 && c.upperBound > 0) {
+          ci = Bootstrap.percentileInterval(sorted)
+          ciMethod = .bootstrap
+        }
+      }
     }
     p50 = quantile(sorted, 0.5)
     p95 = quantile(sorted, 0.95)
@@ -117,8 +132,11 @@ public struct ResultSummary: Sendable {
   /// The batch that wrote the file, when it says.
   public var header: ResultHeader?
 
+  /// How the intervals were made.
+  public var interval: IntervalMethod = .auto
+
   /// Reads `path` (rows in run order, as `batch` and `merge` write them): CSV, JSONL or SQLite.
-  public init(path: String) throws {
+  public init(path: String, interval: IntervalMethod = .auto) throws {
     var source = try openResults(path)
     // CSV keeps only text: a column that holds a label anywhere is a column
     // of labels (a status "404" beside "ok" is not averaged). JSONL and
@@ -145,7 +163,7 @@ public struct ResultSummary: Sendable {
 
     func close() {
       guard let p = current else { return }
-      let ms = metricNames.compactMap { name in values[name].flatMap { $0.isEmpty ? nil : MetricSummary(name: name, values: $0) } }
+      let ms = metricNames.compactMap { name in values[name].flatMap { $0.isEmpty ? nil : MetricSummary(name: name, values: $0, interval: interval) } }
       let ls = metricNames.compactMap { name in labels[name].map { (name, $0.counts) } }
       var point = PointSummary(params: p, runs: pointRuns, failed: pointFailed, metrics: ms, labels: ls)
       point.values = currentValues
@@ -197,6 +215,7 @@ public struct ResultSummary: Sendable {
     self.failed = failed
     self.firstError = firstError
     self.header = source.header
+    self.interval = interval
   }
 
   /// A point's values for a table: as written, except that a string is
@@ -236,7 +255,7 @@ public struct ResultSummary: Sendable {
   var labelMetrics: [String] { metrics.filter { m in points.contains { $0.labels.contains { $0.name == m } } } }
 
   /// The columns of a statistics row, after the parameters.
-  static let statColumns = ["runs", "failed", "n", "mean", "sd", "ci_low", "ci_high", "p50", "p95"]
+  static let statColumns = ["runs", "failed", "n", "mean", "sd", "ci_low", "ci_high", "ci_method", "p50", "p95"]
 
   /// A parameter's column name in the csv and markdown summaries: its own,
   /// unless a summary column has that name (then `param:NAME`).
@@ -245,10 +264,10 @@ public struct ResultSummary: Sendable {
   }
 
   private func statFields(_ p: PointSummary, _ m: MetricSummary?) -> [String] {
-    guard let m, m.count > 0 else { return [String(p.runs), String(p.failed), "0", "", "", "", "", "", ""] }
+    guard let m, m.count > 0 else { return [String(p.runs), String(p.failed), "0", "", "", "", "", "", "", ""] }
     return [String(p.runs), String(p.failed), String(m.count), ResultEncoding.number(m.mean), ResultEncoding.number(m.sd),
             m.ci.map { ResultEncoding.number($0.lowerBound) } ?? "", m.ci.map { ResultEncoding.number($0.upperBound) } ?? "",
-            ResultEncoding.number(m.p50), ResultEncoding.number(m.p95)]
+            m.ci == nil ? "" : m.ciMethod?.rawValue ?? "", ResultEncoding.number(m.p50), ResultEncoding.number(m.p95)]
   }
 
   /// The columns of a metric's table (text and markdown), after the parameters.
@@ -258,6 +277,18 @@ public struct ResultSummary: Sendable {
   public func hasNonFinite(_ name: String) -> Bool {
     points.contains { $0.metrics.contains { $0.name == name && $0.nonFinite > 0 } }
   }
+
+  /// Whether --ci auto chose the bootstrap for some point of a metric.
+  func bootstrapped(_ name: String) -> Bool {
+    interval == .auto && points.contains { $0.metrics.contains { $0.name == name && $0.ci != nil && $0.ciMethod == .bootstrap } }
+  }
+
+  /// What a metric's table says under it when --ci auto chose the bootstrap.
+  static let bootstrapNote = "* bootstrap percentile interval (\(Bootstrap.resamples) resamples, seed \(Bootstrap.seed)): "
+    + "Student's t would cross 0, which no value does"
+
+  /// The line under the header that names an interval chosen with --ci.
+  var intervalLine: String? { interval == .auto ? nil : "95% CI: \(interval.name)" }
 
   /// What a metric's table says under it when some values were not finite.
   static let nonFiniteNote = "non-finite values (nan, inf) are counted under non-finite and left out of n and the statistics"
@@ -280,7 +311,9 @@ public struct ResultSummary: Sendable {
       guard m.count > 0 else {
         return shownValues(p) + [String(p.failed), "0"] + Array(repeating: none, count: 5) + tail
       }
-      let ci = m.ci.map { "[\(short($0.lowerBound)), \(short($0.upperBound))]" } ?? none
+      // Under --ci auto, a star marks the intervals the bootstrap made.
+      let mark = interval == .auto && m.ciMethod == .bootstrap ? "*" : ""
+      let ci = m.ci.map { "[\(short($0.lowerBound)), \(short($0.upperBound))]" + mark } ?? none
       return shownValues(p) + [String(p.failed), String(m.count), short(m.mean), short(m.sd), ci, short(m.p50), short(m.p95)] + tail
     }
   }
@@ -291,6 +324,7 @@ public struct ResultSummary: Sendable {
   public func render(title: String) -> String {
     var out = "\(title): \(runs) runs at \(points.count) points, \(failed) failed\n"
     if let header { out += "\(header.summary), lifesim \(header.lifesim)\n" }
+    if let intervalLine { out += intervalLine + "\n" }
     func table(_ name: String, titles: [String], rows: [[String]]) {
       let table = TextTable<[String]> { row in
         row.indices.map { Column(title: titles[$0], value: row[$0], align: $0 < params.count ? .left : .right) }
@@ -302,6 +336,7 @@ public struct ResultSummary: Sendable {
     for name in numeric {
       table(name, titles: params.map(paramColumn) + tableColumns(name), rows: tableRows(name, none: "-"))
       if hasNonFinite(name) { out += Self.nonFiniteNote + "\n" }
+      if bootstrapped(name) { out += Self.bootstrapNote + "\n" }
     }
     for name in labelMetrics {
       let rows: [[String]] = points.map { p in
@@ -366,6 +401,7 @@ public struct ResultSummary: Sendable {
       var entries = p.metrics.map { m in
         var e = ResultEncoding.json(m.name) + ":{\"n\":\(m.count),\"mean\":\(number(m.mean)),\"sd\":\(number(m.sd)),\"ci95\":"
           + (m.ci.map { "[\(number($0.lowerBound)),\(number($0.upperBound))]" } ?? "null")
+          + ",\"ci_method\":" + (m.ci == nil ? "null" : m.ciMethod.map { "\"\($0.rawValue)\"" } ?? "null")
           + ",\"p50\":\(number(m.p50)),\"p95\":\(number(m.p95))"
         if m.nonFinite > 0 { e += ",\"nan\":\(m.nan),\"inf\":\(m.inf),\"-inf\":\(m.negativeInf)" }
         return e + "}"
@@ -390,10 +426,12 @@ public struct ResultSummary: Sendable {
     var out = "## \(cell(title))\n\n\(runs) runs at \(points.count) points, \(failed) failed"
     if let header { out += "; \(header.summary), lifesim \(header.lifesim)" }
     out += ".\n"
+    if let intervalLine { out += "\n" + intervalLine + ".\n" }
     for name in numericMetrics {
       out += "\n### \(cell(name))\n\n" + table(params.map(paramColumn) + tableColumns(name), tableRows(name, none: "–"),
                                                  numericFrom: params.count)
       if hasNonFinite(name) { out += "\n" + Self.nonFiniteNote + ".\n" }
+      if bootstrapped(name) { out += "\n" + Self.bootstrapNote.replacingOccurrences(of: "* ", with: "\\* ") + ".\n" }
     }
     for name in labelMetrics {
       let rows: [[String]] = points.map { p in

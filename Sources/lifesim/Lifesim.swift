@@ -14,7 +14,7 @@ struct Lifesim: ParsableCommand {
       Exit status: 0 success; 1 a failed expectation (or a failed run in a batch); 2 a script or usage error; 5 lifesim test found no test files.
       """,
     version: lifesimVersion,
-    subcommands: [Run.self, Test.self, Repl.self, Compare.self, Batch.self, Merge.self, Summary.self, Plot.self, Diagram.self, Timeline.self, Explore.self, Explain.self, Bench.self]
+    subcommands: [Run.self, Test.self, Repl.self, Compare.self, Batch.self, Merge.self, Summary.self, Plot.self, Diagram.self, Timeline.self, Explore.self, Explain.self, Bench.self, Stubs.self]
   )
 
   /// Parses, runs, and maps every outcome to lifesim's exit codes through

@@ -109,12 +109,15 @@ struct EndOfRunNotesTests {
   /// ones below, each a handler that the script registers on purpose on a
   /// version that never calls it (read the script's case to see why). A new
   /// warning fails this test until someone has checked that it is true.
+  /// A case's devices are gone when the next case starts from the file's
+  /// state: their warnings are said with the case's name.
   @Test func shippedScriptsGetOnlyTrueHandlerWarnings() throws {
     let r = try lifesim(["test", "Scripts"])
     let warnings = r.stderr.split(separator: "\n").filter { $0.contains("this handler never ran") }.map(String.init)
     let expected = [
       // "before iOS 10 there is no UNUserNotificationCenter: a remote notification takes the legacy path"
-      "lifesim: warning: Scripts/app_delegate/open_notification.lua: device 7: com.example.notes handles "
+      "lifesim: warning: Scripts/app_delegate/open_notification.lua, case 'before iOS 10 there is no "
+        + "UNUserNotificationCenter: a remote notification takes the legacy path': com.example.notes handles "
         + "userNotificationCenter:didReceiveNotificationResponse:withCompletionHandler:, which iOS 9 does not have; "
         + "it calls application:didReceiveRemoteNotification:fetchCompletionHandler: instead (reference §2.12); "
         + "this handler never ran",

@@ -52,7 +52,7 @@ struct HostileCLITests {
         end }
       """)
     let out = dir + "/r." + format
-    let batch = try lifesim(["batch", exp, "-o", out, "--quiet"])
+    let batch = try lifesim(["batch", exp, "-o", out])
     #expect(batch.status == 0, "\(batch.stderr)")
     #expect(batch.stdout.contains("non-finite"), "\(batch.stdout)")
     #expect(batch.stdout.contains("3 inf"), "\(batch.stdout)")
@@ -65,12 +65,12 @@ struct HostileCLITests {
     #expect(summary.stdout == batch.stdout.replacingOccurrences(of: "ratio: ", with: "\(out): "), "\(summary.stdout)")
     let csv = try lifesim(["summary", out, "--format", "csv"])
     #expect(csv.status == 0, "\(csv.stderr)")
-    #expect(csv.stdout.contains("1,big,3,0,0,,,,,,,,\n1,big,3,0,,,,,,,,inf,3\n"), "\(csv.stdout)")
+    #expect(csv.stdout.contains("1,big,3,0,0,,,,,,,,,\n1,big,3,0,,,,,,,,,inf,3\n"), "\(csv.stdout)")
     // x = 1: one finite ratio (0.5) and two NaN.
-    #expect(csv.stdout.contains("1,ratio,3,0,1,0.5,0,,,0.5,0.5,,\n1,ratio,3,0,,,,,,,,nan,2\n"), "\(csv.stdout)")
+    #expect(csv.stdout.contains("1,ratio,3,0,1,0.5,0,,,,0.5,0.5,,\n1,ratio,3,0,,,,,,,,,nan,2\n"), "\(csv.stdout)")
     let json = try lifesim(["summary", out, "--format", "json"])
     #expect(json.status == 0, "\(json.stderr)")
-    #expect(json.stdout.contains(#""big":{"n":0,"mean":null,"sd":null,"ci95":null,"p50":null,"p95":null,"nan":0,"inf":3,"-inf":0}"#),
+    #expect(json.stdout.contains(#""big":{"n":0,"mean":null,"sd":null,"ci95":null,"ci_method":null,"p50":null,"p95":null,"nan":0,"inf":3,"-inf":0}"#),
             "\(json.stdout)")
     #expect((try? JSONSerialization.jsonObject(with: Data(json.stdout.utf8))) != nil, "\(json.stdout)")
     let md = try lifesim(["summary", out, "--format", "markdown"])
@@ -340,7 +340,7 @@ struct HostileCLITests {
         run = function(p, seed) return { m = seed, zzz = p.x } end }
       """#)
     let out = dir + "/nul.csv"
-    let batch = try lifesim(["batch", exp, "-o", out, "--quiet"])
+    let batch = try lifesim(["batch", exp, "-o", out])
     #expect(batch.status == 0, "\(batch.stderr)")
     #expect(batch.stdout.contains("n\\0l"), "\(batch.stdout)")
     #expect(batch.stdout.contains("\nzzz\n"), "every table after the NUL is printed: \(batch.stdout)")

@@ -31,14 +31,15 @@ struct PlotExtremeValuesTests {
   }
 
   @Test func meansNearBothEndsOfTheDoubleRange() throws {
-    let svg = try plot("y", ["0,1,1,ok,1.7e308,", "1,1,2,ok,1.7e308,", "2,2,1,ok,-1.7e308,", "3,2,2,ok,-1.7e308,", "4,3,1,ok,0,"], [])
-    // The top of the plot, its bottom, and half way.
+    let svg = try plot("y", ["0,1,1,ok,1.7e308,", "1,1,2,ok,1.7e308,", "2,2,1,ok,-1.7e308,", "3,2,2,ok,-1.7e308,", "4,3,1,ok,0,"], ["--x-continuous"])
+    // The top of the plot, its bottom, and half way (x to scale: few values
+    // are otherwise drawn as equally spaced categories).
     #expect(Self.circles(svg) == ["84.0,56.0", "410.0,416.0", "736.0,236.0"], "\(svg)")
     #expect(svg.contains(">1.7e+308</text>") && svg.contains(">-1.7e+308</text>"), "\(svg)")
   }
 
   @Test func parameterValuesNearBothEndsOfTheDoubleRange() throws {
-    let svg = try plot("x", ["0,-1.7e308,1,ok,1,", "1,1.7e308,1,ok,2,"], ["--x", "x"])
+    let svg = try plot("x", ["0,-1.7e308,1,ok,1,", "1,1.7e308,1,ok,2,"], ["--x", "x", "--x-continuous"])
     #expect(Self.circles(svg) == ["84.0,236.0", "736.0,56.0"], "\(svg)")
   }
 

@@ -134,9 +134,9 @@ struct ResultFileTests {
     let lines = csv.split(separator: "\n", omittingEmptySubsequences: false)
     // A parameter named like a summary column gets its own name: no clash.
     // One table (pandas reads it with one read_csv): statistics rows, then value counts.
-    #expect(lines[0] == "param:mean,opens,metric,runs,failed,n,mean,sd,ci_low,ci_high,p50,p95,value,count", "\(csv)")
-    #expect(lines.contains("2,20,opens,3,3,0,,,,,,,,"), "\(csv)")
-    #expect(lines.contains("1,10,parity,3,0,,,,,,,,odd,2"), "\(csv)")
+    #expect(lines[0] == "param:mean,opens,metric,runs,failed,n,mean,sd,ci_low,ci_high,ci_method,p50,p95,value,count", "\(csv)")
+    #expect(lines.contains("2,20,opens,3,3,0,,,,,,,,,"), "\(csv)")
+    #expect(lines.contains("1,10,parity,3,0,,,,,,,,,odd,2"), "\(csv)")
     #expect(!lines.dropLast().contains(""), "no blank line between two tables: \(csv)")
     #expect(!text.contains("failed mean failed"), "a parameter named like a column is renamed in text too: \(text)")
     #expect(text.contains("param:mean"), "\(text)")

@@ -19,11 +19,12 @@ struct TestCommandCITests {
   static let cases = """
     local dev = lifesim.device{ ios = 12 }
     local app = dev:install{ bundle = "com.example.notes" }
+    dev:launch(app) -- each case starts here: active, opened once
     lifesim.test("home suspends", function()
-      dev:launch(app) dev:home()
+      dev:home()
       lifesim.expect_state(app, "suspended")
     end)
-    lifesim.test("still active?", function() lifesim.expect_state(app, "active") end)
+    lifesim.test("still active?", function() dev:home() lifesim.expect_state(app, "active") end)
     lifesim.test("tables", function()
       lifesim.expect_eq({ opens = dev.stats.opens, apps = { "a", "b" } }, { opens = 2, apps = { "a", "b" } }, "stats")
     end)
@@ -65,8 +66,8 @@ struct TestCommandCITests {
     let r = try lifesim(["test"], in: dir)
     #expect(r.status == 2, "errors outrank failed expectations")
     #expect(r.stdout.contains("ok    cases_test.lua: home suspends"))
-    #expect(r.stdout.contains("cases_test.lua:7: com.example.notes is suspended, expected active (t=0.000000)"), "\(r.stdout)")
-    #expect(r.stdout.contains("cases_test.lua:11: opens: expected 2, got 1"))
+    #expect(r.stdout.contains("cases_test.lua:8: com.example.notes is suspended, expected active (t=0.000000)"), "\(r.stdout)")
+    #expect(r.stdout.contains("cases_test.lua:12: opens: expected 2, got 1"))
     // A table mismatch is a side-by-side diff that marks the entry that differs.
     #expect(r.stdout.contains("stats: tables differ"))
     #expect(r.stdout.contains("~   opens = 2, |   opens = 1,"), "\(r.stdout)")
@@ -123,15 +124,21 @@ struct TestCommandCITests {
       .write(to: schema, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: schema) }
     let dir = try folder(["cases_test.lua": Self.cases, "plain_test.lua": "local x = 1\n",
-                          "broken_test.lua": "local dev = lifesim.device{}\nassert(false, 'broken \\1 \"here\"')\n"])
+                          "broken_test.lua": "local dev = lifesim.device{}\nassert(false, 'broken \\1 \"here\"')\n",
+                          "marks_test.lua": """
+                            lifesim.test("s", function() lifesim.skip("why") end)
+                            lifesim.test("x", { xfail = "known" }, function() error("no") end)
+                            lifesim.test("p", { xfail = "known" }, function() end)
+                            """])
     defer { try? FileManager.default.removeItem(at: dir) }
     let xml = dir.appendingPathComponent("report.xml")
     let r = try lifesim(["test", "--junit-xml", xml.path], in: dir)
     #expect(r.status == 2)
     let text = try String(contentsOf: xml, encoding: .utf8)
-    #expect(text.contains("<testsuites name=\"lifesim test\" tests=\"8\" failures=\"4\" errors=\"1\""), "\(text)")
+    #expect(text.contains("<testsuites name=\"lifesim test\" tests=\"11\" failures=\"5\" errors=\"1\""), "\(text)")
+    #expect(text.contains("<skipped message=\"why\"/>") && text.contains("<skipped message=\"xfail: known\"/>"), "\(text)")
     #expect(text.contains("<testcase name=\"deep equal &lt;&amp;&gt;\" classname=\"cases_test\""))
-    #expect(text.contains("<error message=\"cases_test.lua:15: bad\" type=\"error\">"))
+    #expect(text.contains("<error message=\"cases_test.lua:16: bad\" type=\"error\">"))
     #expect(text.contains("<testcase name=\"plain_test.lua\" classname=\"plain_test\""))
     #expect(text.contains("broken \u{FFFD} &quot;here&quot;"), "control characters are replaced")
 
@@ -141,7 +148,7 @@ struct TestCommandCITests {
 
     // And a report that breaks the schema is caught (the check can fail).
     let broken = dir.appendingPathComponent("broken.xml")
-    try text.replacingOccurrences(of: " tests=\"8\"", with: "").replacingOccurrences(of: "<testsuite name=", with: "<testsuite nom=")
+    try text.replacingOccurrences(of: " tests=\"11\"", with: "").replacingOccurrences(of: "<testsuite name=", with: "<testsuite nom=")
       .write(to: broken, atomically: true, encoding: .utf8)
     #expect(try runTool(["xmllint", "--noout", "--schema", schema.path, broken.path]).status != 0)
   }

@@ -381,8 +381,15 @@ extension Device {
 
   /// Force-quits an app from the switcher (opening it first if needed), in the
   /// three cases of §2.6: frontmost, running in the background, suspended.
+  /// An app with no process is noted in the action's record, not killed: a
+  /// card is swiped away, or (a script may ask, and `explore` tries it)
+  /// nothing is; either way the app is not launched in the background
+  /// again until the user opens it.
   public func forceQuit(_ id: AppID) throws {
-    try begin(.forceQuit, app: id) { try requireUnlocked(.action(.forceQuit)) }
+    let detail: String? = self[id].state.isRunning ? nil
+      : self[id].hasSwitcherCard ? "(not running: only its card leaves the switcher)"
+      : "(not running, and no card in the switcher: nothing to swipe away)"
+    try begin(.forceQuit, app: id, detail: detail) { try requireUnlocked(.action(.forceQuit)) }
     try run(.forceQuit(id))
     try settle()
   }

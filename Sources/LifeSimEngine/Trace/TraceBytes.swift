@@ -10,15 +10,16 @@ extension Array where Element == UInt8 {
     s.withUTF8 { append(contentsOf: $0) }
   }
 
-  /// Appends a string's UTF-8 bytes with its control characters escaped
-  /// (`\n`, `\r`, `\t`, `\x1b`, …): what a text trace line shows of free text,
-  /// so that no string can end a line or send a terminal escape.
+  /// Appends a string's UTF-8 bytes with its control characters but the tab
+  /// escaped (`\n`, `\r`, `\x1b`, …): what a text trace line shows of free
+  /// text, so that no string can end a line or send a terminal escape.
   @inlinable
   public mutating func append(line s: String) {
     var s = s
     s.withUTF8 { u in
-      // The usual string has none: copied in one go.
-      guard u.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+      // The usual string has none: copied in one go. A tab ends no line and
+      // moves no cursor but to the next column: `print("a", x)` shows one.
+      guard u.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
         append(contentsOf: u)
         return
       }
@@ -26,7 +27,7 @@ extension Array where Element == UInt8 {
         switch b {
         case 0x0A: append(literal: "\\n")
         case 0x0D: append(literal: "\\r")
-        case 0x09: append(literal: "\\t")
+        case 0x09: append(b)
         case 0x5C: append(literal: "\\\\")
         case _ where b < 0x20 || b == 0x7F:
           let hex: [UInt8] = Array("0123456789abcdef".utf8)

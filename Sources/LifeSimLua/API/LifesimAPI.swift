@@ -10,10 +10,14 @@ extension API {
     .function(.lifesim, "device",
               "lifesim.device{ ios = 17, model = \"iPhone 11\", memory_mb = 4096, seed = 1, debugger = false, quirks = {…}, passcode = true, trace = true }",
               "Makes a virtual device running an OS profile. Every key is optional; seed defaults to --seed.") { try $0.lifesimDevice() },
-    .function(.lifesim, "expect_callbacks", "lifesim.expect_callbacks(actual, expected)",
-              "Fails with a side-by-side diff unless the two lists of selectors are equal.") { try $0.expectCallbacks() },
-    .function(.lifesim, "test", "lifesim.test(name, function() … end)",
-              "A named test case: lifesim test reports it as passed or failed.") { try $0.runTestCase() },
+    .function(.lifesim, "expect_callbacks", "lifesim.expect_callbacks(actual, expected [, { order = \"exact\" | \"subsequence\" | \"contains\" }])",
+              "Fails with a diff unless the actual selectors are the expected ones: equal (exact), the expected in order with others between (subsequence), or each expected one present, in any order (contains).") { try $0.expectCallbacks() },
+    .function(.lifesim, "test", "lifesim.test(name, [{ skip = \"why\", xfail = \"why\" },] function() … end)",
+              "A named test case. Under lifesim test it runs after its file has loaded, from the state the file left (each case on its own); skip does not run it, xfail expects it to fail.") { try $0.runTestCase() },
+    .function(.lifesim, "skip", "lifesim.skip(reason)",
+              "Inside a lifesim.test case: stops it, counted as skipped with the reason; at a file's top level, skips the file.") { try $0.skipTest() },
+    .function(.lifesim, "xfail", "lifesim.xfail(reason)",
+              "Inside a lifesim.test case: stops it, counted as an expected failure with the reason.") { try $0.xfailTest() },
     .function(.lifesim, "experiment",
               "return lifesim.experiment{ name, params = { k = {…} }, seeds = N, run = function(p, seed) … return { metric = n } end }",
               "Declares a parameter grid for lifesim batch.") { try $0.lifesimExperiment() },
@@ -171,40 +175,6 @@ extension LuaRuntime {
       }
     }
     return set
-  }
-
-  /// `lifesim.expect_callbacks(actual, expected)`: on mismatch, a failed
-  /// expectation whose message is a side-by-side diff.
-  func expectCallbacks() throws -> Int32 {
-    let actual = try args.strings(1, what: "actual")
-    let expected = try args.strings(2, what: "expected")
-    if actual == expected { return 0 }
-    pushExpectationFailure("callbacks differ from the expectation\n" + sideBySideDiff(expected: expected, actual: actual))
-    throw RaiseTop()
-  }
-
-  /// `lifesim.test(name, fn)`: runs one named case now; a failure is recorded,
-  /// and the script goes on with the next case.
-  func runTestCase() throws -> Int32 {
-    let name = try args.string(1)
-    try args.function(2)
-    if let filter = options.testFilter, !name.lowercased().contains(filter.lowercased()) { return 0 }
-    if options.stopAtFirstFailure && testResults.contains(where: { $0.failure != nil }) { return 0 }
-    // Where the case is: the line its function starts on (reports point there).
-    lua_pushvalue(L, 2)
-    var ar = lua_Debug()
-    let line = lua_getinfo(L, ">S", &ar) != 0 && ar.linedefined > 0 ? Int(ar.linedefined) : nil
-    lua_pushvalue(L, 2)
-    let start = monotonicSeconds()
-    let status = ls_pcall(L, 0, 0, 0)
-    let seconds = monotonicSeconds() - start
-    if status == LUA_OK {
-      testResults.append(TestCaseResult(name: name, failure: nil, seconds: seconds, line: line))
-    } else {
-      let failure = popFailure(status: status)
-      testResults.append(TestCaseResult(name: name, failure: failure, seconds: seconds, context: failureContext(), line: line))
-    }
-    return 0
   }
 
   /// The prelude's `print` writes here: a `log` record, or `options.output`.

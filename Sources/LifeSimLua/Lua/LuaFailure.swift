@@ -1,5 +1,11 @@
 import LifeSimEngine
 
+/// How `lifesim.skip` and `lifesim.xfail` end a test case early, with the reason given.
+public enum TestMark: Sendable, Equatable {
+  case skip(String)
+  case xfail(String)
+}
+
 /// A Lua error that reached Swift, with everything needed to report it.
 ///
 /// Like mlua's `CallbackError`, it keeps the cause across the boundary: an error
@@ -24,6 +30,8 @@ public struct LuaFailure: Error, CustomStringConvertible, Sendable {
   public var traceback: String?
   /// Set when the error was raised inside an app handler, observer or timer.
   public var handler: HandlerFailure?
+  /// Set when it is no failure but `lifesim.skip` or `lifesim.xfail` ending a test case.
+  public var mark: TestMark?
 
   public init(kind: Kind, message: String, traceback: String? = nil, handler: HandlerFailure? = nil) {
     self.kind = kind

@@ -47,12 +47,10 @@ public struct RuntimeOptions: Sendable {
   /// Keep every device's Lua object too, so the script's functions stay
   /// callable on it after the script ends (`lifesim explore` steps it).
   public var pinDevices = false
-  /// `lifesim test -k`: run only the `lifesim.test` cases whose name contains
-  /// this (case-insensitive); the others are skipped without running.
-  public var testFilter: String?
-  /// `lifesim test -x`: once a `lifesim.test` case has failed, the later
-  /// cases of the file are skipped without running.
-  public var stopAtFirstFailure = false
+  /// `lifesim test`: a `lifesim.test` case called while the file loads is
+  /// kept, and runs later (`runCollectedTests`) from the state the whole
+  /// file left; without it, each case runs where it is called.
+  public var collectsTests = false
   /// Where `print` writes (when it does not make a trace record).
   public var output: @Sendable (String) -> Void = { print($0, terminator: "") }
   /// `print` makes a `log` record at the virtual time it runs, in the trace of
@@ -73,7 +71,28 @@ public struct RuntimeOptions: Sendable {
 
 /// The result of one `lifesim.test` case.
 public struct TestCaseResult: Sendable {
+  /// What became of a case, as pytest counts them.
+  public enum Status: Sendable, Equatable {
+    case passed, failed
+    /// Not run: `lifesim.skip`, or `skip =`.
+    case skipped(String)
+    /// Failed as `xfail =` or `lifesim.xfail` said it would.
+    case xfailed(String)
+    /// Passed though `xfail =` said it would fail: a failure (pytest's strict xfail).
+    case xpassed(String)
+    /// Not selected (`lifesim test -k`).
+    case deselected
+    /// Not run because an earlier case failed (`lifesim test -x`).
+    case notRun
+
+    /// Whether the case passed though it was marked to fail.
+    public var isXpassed: Bool {
+      if case .xpassed = self { return true }
+      return false
+    }
+  }
   public var name: String
+  public var status: Status = .passed
   public var failure: LuaFailure?
   /// Wall-clock seconds the case took (for reports only: scripts never see it).
   public var seconds = 0.0
@@ -82,7 +101,8 @@ public struct TestCaseResult: Sendable {
   public var context: String?
   /// The line the case's function starts on, in the file that called `lifesim.test`.
   public var line: Int?
-  public var passed: Bool { failure == nil }
+  /// Whether the case counts against the run (a failure, an error or an unexpected pass).
+  public var fails: Bool { status == .failed || status.isXpassed }
 }
 
 /// One Lua state with lifesim loaded: the owner of the state, the devices made
@@ -145,6 +165,14 @@ public final class LuaRuntime {
   }
   /// The `lifesim.test` cases run so far, in order.
   @exclusivity(unchecked) public internal(set) var testResults: [TestCaseResult] = []
+  /// The cases kept while the file loads (`RuntimeOptions.collectsTests`).
+  @exclusivity(unchecked) var collectedTests: [CollectedTest] = []
+  /// Whether the collected cases are running (a `lifesim.test` inside one runs where it is).
+  @exclusivity(unchecked) var runningCollectedTests = false
+  /// The end-of-run warnings and notes of each collected case (its devices
+  /// are gone when the next case starts from the file's state): the case's
+  /// name and the line, in the order they came, each line once.
+  public internal(set) var caseNotes: [(testCase: String, line: String)] = []
   /// What the script declared for `lifesim explore`.
   @exclusivity(unchecked) public internal(set) var explore = ExploreDeclarations()
 
@@ -428,6 +456,8 @@ public final class LuaRuntime {
     let expectation = ((try? o.optional("expectation", as: Bool.self)) ?? nil) ?? false
     var failure = LuaFailure(kind: expectation ? .expectation : .runtime,
                              message: message ?? "error", traceback: traceback)
+    if let reason = rawString(L, abs, "skip") { failure.mark = .skip(reason) }
+    if let reason = rawString(L, abs, "xfail") { failure.mark = .xfail(reason) }
     if let callback = rawString(L, abs, "callback") {
       let app = rawString(L, abs, "app")
       let t = ((try? o.optional("t_us", as: Double.self)) ?? nil) ?? 0

@@ -141,11 +141,33 @@ extension LuaRuntime {
     throw ScriptError(message: "cannot set field '\(key)' of \(article) \(type): lifesim objects are read-only")
   }
 
-  /// An error for an unknown field, with a suggestion.
+  /// An error for an unknown field, with a suggestion: a name spelt nearly
+  /// the same, or the method other tools and iOS's own words call otherwise.
   func unknownField(_ kind: ObjectKind) -> ScriptError {
     let key = stringValue(L, 2) ?? "?"
     let names = API.fieldNames(kind) + API.methodNames(kind)
-    return ScriptError(message: "\(kind.luaName) has no field '\(key)'\(suggestion(for: key, in: names))")
+    var hint = suggestion(for: key, in: names)
+    if hint.isEmpty, let method = API.otherNames[kind]?[key.lowercased()] { hint = " (did you mean '\(method)'?)" }
+    return ScriptError(message: "\(kind.luaName) has no field '\(key)'\(hint)")
   }
 }
 
+
+extension API {
+  /// What a script may write for a device's method when it thinks in other
+  /// words: the user's gesture, Simulator's menu, XCUITest's or Android's
+  /// name. Only consulted when no name is spelt nearly the same; a test
+  /// checks that each target is a method of its kind.
+  static let otherNames: [ObjectKind: [String: String]] = [
+    .device: [
+      "swipe_away": "kill", "swipe_up": "kill", "force_quit": "kill", "force_stop": "kill", "terminate": "kill",
+      "quit": "kill", "close_app": "kill",
+      "press_home": "home", "go_home": "home", "background": "home", "send_to_background": "home",
+      "open": "launch", "tap": "launch", "open_app": "launch", "activate": "launch", "foreground": "launch", "start": "launch",
+      "app_switcher": "switcher", "multitasking": "switcher",
+      "sleep": "lock", "screen_off": "lock", "wake": "unlock", "screen_on": "unlock",
+      "incoming_call": "interrupt", "call": "interrupt", "alert": "interrupt",
+      "wait": "advance", "sleep_for": "advance", "advance_time": "advance", "tick": "advance",
+    ],
+  ]
+}

@@ -56,7 +56,7 @@ extension Lifesim {
     @Option(name: .customLong("where"), help: ArgumentHelp("For --plot: keep only points with this value of a parameter.", valueName: "name=value"))
     var filters: [String] = []
 
-    @Flag(help: "No progress on standard error.")
+    @Flag(help: "Print nothing but errors and warnings: no progress, no counts, no summary table (the results are in the file).")
     var quiet = false
 
     @OptionGroup var common: CommonOptions
@@ -106,7 +106,7 @@ extension Lifesim {
         options.shard = try parseShard(shard)
       } else if let (s, source) = try environmentShard() {
         options.shard = s
-        printError("lifesim: shard \(s) (from \(source))")
+        if !quiet { printError("lifesim: shard \(s) (from \(source))") }
       } else if let shards {
         // Without an index, the count alone would run the whole grid in silence.
         throw ValidationError("--shards \(shards) gives the number of shards when the index comes from the environment "
@@ -156,7 +156,7 @@ extension Lifesim {
                    + "which wins over --ios; the runs used what the script sets")
       }
       let summary = try ResultSummary(path: output)
-      writeOut(visibleControls(summary.render(title: spec.name)))
+      if !quiet { writeOut(visibleControls(summary.render(title: spec.name))) }
       if let metric = plot {
         // The results are what matters: a chart that cannot be drawn is
         // reported, and the batch's exit status stays what the runs made it.
@@ -235,7 +235,13 @@ extension Lifesim {
   /// `lifesim summary RESULTS`
   struct Summary: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Print count, mean, sd, 95% CI, p50 and p95 of each metric at each point of a result file."
+      abstract: "Print count, mean, sd, 95% CI, p50 and p95 of each metric at each point of a result file.",
+      discussion: """
+        --compare PARAM gives instead the paired differences by seed between the values of \
+        a parameter: every point runs the same seeds, so each value's run is compared with \
+        the baseline's run of the same seed (the other parameters equal), with the mean \
+        difference, its 95% CI and the paired t test (as R's t.test(paired = TRUE)).
+        """
     )
 
     @Argument(help: "A result file from lifesim batch or lifesim merge (.csv, .jsonl or .sqlite).")
@@ -244,12 +250,36 @@ extension Lifesim {
     @Option(help: ArgumentHelp("text (tables), csv (a row per point and metric), json, or markdown (pipe tables).", valueName: "format"))
     var format: SummaryFormat = .text
 
+    @Option(help: ArgumentHelp("How the 95% CI of a mean is made: t (Student's t), bootstrap (percentile, \(Bootstrap.resamples) resamples, seed \(Bootstrap.seed)), or auto: t, unless it would cross 0 where no value does (a count or a rate), then the bootstrap, marked *.", valueName: "method"))
+    var ci: IntervalMethod = .auto
+
+    @Option(help: ArgumentHelp("Paired differences by seed between the values of this parameter.", valueName: "param"))
+    var compare: String?
+
+    @Option(help: ArgumentHelp("With --compare: the value the others are compared with (default: the first).", valueName: "value"))
+    var baseline: String?
+
+    func validate() throws {
+      if baseline != nil && compare == nil { throw ValidationError("--baseline goes with --compare PARAM") }
+      if compare != nil && ci != .auto { throw ValidationError("--ci is for the means' intervals: --compare gives Student's t interval of the paired differences") }
+    }
+
     enum SummaryFormat: String, ExpressibleByArgument, CaseIterable {
       case text, csv, json, markdown
     }
 
     func run() throws {
-      let summary = try ResultSummary(path: results)
+      if let compare {
+        let comparison = try PairedComparison(path: results, param: compare, baseline: baseline)
+        switch format {
+        case .text: writeOut(visibleControls(comparison.render(title: results)))
+        case .csv: writeOut(comparison.csv())
+        case .json: writeOut(comparison.json())
+        case .markdown: writeOut(visibleControls(comparison.markdown(title: results)))
+        }
+        return
+      }
+      let summary = try ResultSummary(path: results, interval: ci)
       switch format {
       // Tables are read as text: a NUL in a name shows as \0. CSV and JSON
       // carry it as data (JSON escapes it).
@@ -286,6 +316,9 @@ extension Lifesim {
     @Option(help: "The chart's title.")
     var title: String?
 
+    @Flag(help: ArgumentHelp("Draw a numeric x parameter to scale even when it has few values (by default, up to \(PlotRequest.categoryLimit) values are equally spaced categories in order, as iOS versions are)."))
+    var xContinuous = false
+
     @Option(name: .shortAndLong, help: ArgumentHelp("The SVG file to write.", valueName: "file"))
     var output: String
 
@@ -301,6 +334,7 @@ extension Lifesim {
       request.x = x
       request.series = series
       request.title = title
+      request.xContinuous = xContinuous
       request.filters = parseFilters(filters)
       try writePlot(try ResultSummary(path: results), request, to: output)
     }
@@ -438,3 +472,5 @@ private func restoreStopSignals() {
   signal(SIGINT, SIG_DFL)
   signal(SIGTERM, SIG_DFL)
 }
+
+extension IntervalMethod: ExpressibleByArgument {}

@@ -86,6 +86,9 @@ extension Lifesim {
       var failure: LuaFailure?
       do {
         try runtime.runFile(file)
+      } catch let f as LuaFailure where f.mark != nil {
+        // No failure: the script ends there, and says so.
+        printError("lifesim: \(f.message) (the script stops here; lifesim test counts it)")
       } catch let f as LuaFailure {
         failure = f
       }
@@ -127,6 +130,11 @@ extension Lifesim {
       // A failed lifesim.test case fails the run too (exit 1, or 2 for an error).
       var worst: ExitCode?
       for result in runtime.testResults {
+        switch result.status {
+        case .skipped(let why): printError("lifesim: test '\(result.name)' skipped: \(why)")
+        case .xfailed(let why): printError("lifesim: test '\(result.name)' failed as expected: \(why)")
+        default: break
+        }
         guard let f = result.failure else { continue }
         printError("lifesim: test '\(result.name)' failed: \(f.report)")
         let code = scriptExitCode(for: f)

@@ -28,8 +28,11 @@ extension Lifesim {
     @Argument(help: "Files or folders (default: the test files found under the current folder).")
     var paths: [String] = []
 
-    @Option(name: .customShort("k"), help: ArgumentHelp("Run only the tests whose name contains this (case-insensitive; a file's name counts for its cases).", valueName: "pattern"))
-    var pattern: String?
+    @Option(name: .customShort("k"), help: ArgumentHelp(
+      "Run only the tests this selects: names joined by and, or, not and parentheses, each matching a test whose "
+        + "name or file path contains it (case-insensitive); several -k select what any of them does.",
+      valueName: "expression"))
+    var patterns: [String] = []
 
     @Flag(name: .customShort("x"), help: "Stop at the first failure.")
     var exitFirst = false
@@ -47,6 +50,7 @@ extension Lifesim {
     }
 
     func run() throws {
+      let selection = try TestSelection(patterns)
       var files: [String] = []
       if paths.isEmpty {
         files = discoverTestFiles(under: ".")
@@ -67,49 +71,56 @@ extension Lifesim {
                                   inputs: paths.map { ("the test path", $0) } + files.map { ("the test file", $0) })
       }
       let paint = Paint(enabled: color == .always || color == .auto && Paint.terminalWantsColour())
-      var passed = 0, failed = 0, errors = 0
-      var worst: Int32 = 0
-      var report = JUnitReport()
+      var tally = TestTally()
+      var report = JUnitReport(selection: selection)
       // Set when a script read the file --junit-xml names: then it is not written.
       var readOutput: String?
-      files: for file in files {
+      var stopped = false
+      for file in files {
+        if stopped {
+          // -x: the files after the failure are not loaded, so their cases are not known.
+          let outcome = TestOutcome(name: file, file: file, status: .notRun)
+          tally.count(outcome)
+          report.add(file: file, [outcome], seconds: 0)
+          continue
+        }
         var options = common.runtimeOptions()
         options.outputs = junitXml.map { [("--junit-xml", $0)] } ?? []
-        // A file whose name matches runs whole; otherwise only its matching cases.
-        if let pattern, !file.lowercased().contains(pattern.lowercased()) { options.testFilter = pattern }
-        options.stopAtFirstFailure = exitFirst
         let start = monotonicSeconds()
-        var ran: [TestOutcome] = []
-        defer { report.add(file: file, ran, seconds: monotonicSeconds() - start) }
-        for outcome in runTestFile(file, options: options, explicitVersion: common.iosOption != nil,
-                                   readOutput: &readOutput) {
-          if let pattern, !outcome.name.lowercased().contains(pattern.lowercased()) { continue }
-          ran.append(outcome)
+        let outcomes = runTestFile(file, options: options, selection: selection, stopAtFirstFailure: exitFirst,
+                                   explicitVersion: common.iosOption != nil, readOutput: &readOutput)
+        report.add(file: file, outcomes, seconds: monotonicSeconds() - start)
+        for outcome in outcomes {
+          tally.count(outcome)
+          let name = visibleControls(outcome.name)
           let time = String(format: " (%.3f s)", outcome.seconds)
-          if let message = outcome.failure {
-            if outcome.isError { errors += 1 } else { failed += 1 }
-            worst = max(worst, outcome.isError ? 2 : 1)
-            writeOut(paint.red("FAIL") + "  \(visibleControls(outcome.name))\(time)\n" + indent(visibleControls(message)) + "\n")
-            if exitFirst {
-              writeOut("stopped at the first failure (-x)\n")
-              break files
-            }
-          } else {
-            passed += 1
-            writeOut(paint.green("ok") + "    \(visibleControls(outcome.name))\(time)\n")
+          switch outcome.status {
+          case .passed:
+            writeOut(paint.green("ok") + "    \(name)\(time)\n")
+          case .failed, .xpassed:
+            let label = outcome.isError ? paint.red("ERROR") + " " : outcome.status == .failed ? paint.red("FAIL") + "  " : paint.red("XPASS") + " "
+            writeOut(label + "\(name)\(time)\n" + indent(visibleControls(outcome.failure ?? "")) + "\n")
+            if exitFirst { stopped = true }
+          case .skipped(let why):
+            writeOut(paint.yellow("skip") + "  \(name): \(visibleControls(why))\n")
+          case .xfailed(let why):
+            writeOut(paint.yellow("xfail") + " \(name)\(time): \(visibleControls(why))\n")
+          case .deselected, .notRun:
+            break
           }
         }
       }
+      if stopped { writeOut("stopped at the first failure (-x)\n") }
       if let clash = readOutput {
         printError("lifesim: \(clash)")
         throw ExitCode(2)
       }
       if let junitXml { try writeTextFile(junitXml, report.xml()) }
-      writeOut("\(passed) passed, \(failed) failed" + (errors > 0 ? ", \(errors) error\(errors == 1 ? "" : "s")" : "") + "\n")
-      if worst != 0 { throw ExitCode(worst) }
-      if let pattern, passed + failed + errors == 0 {
+      writeOut(tally.line + "\n")
+      if tally.worst != 0 { throw ExitCode(tally.worst) }
+      if !selection.isEmpty, tally.selected == 0 {
         // As pytest: a selection that runs nothing is not a pass.
-        printError("lifesim test: no test matched -k '\(pattern)' in \(files.count) file\(files.count == 1 ? "" : "s")")
+        printError("lifesim test: no test matched \(selection.description) in \(files.count) file\(files.count == 1 ? "" : "s")")
         throw ExitCode(5)
       }
     }
@@ -131,7 +142,47 @@ struct Paint {
   }
 
   func red(_ s: String) -> String { enabled ? "\u{1B}[31m\(s)\u{1B}[0m" : s }
+  func yellow(_ s: String) -> String { enabled ? "\u{1B}[33m\(s)\u{1B}[0m" : s }
   func green(_ s: String) -> String { enabled ? "\u{1B}[32m\(s)\u{1B}[0m" : s }
+}
+
+/// The counts of `lifesim test`'s last line, in pytest's words.
+struct TestTally {
+  var passed = 0, failed = 0, errors = 0, skipped = 0, xfailed = 0, xpassed = 0, deselected = 0, notRun = 0
+  /// The exit status: 1 for a failure or an unexpected pass, 2 for an error.
+  var worst: Int32 = 0
+
+  mutating func count(_ o: TestOutcome) {
+    switch o.status {
+    case .passed: passed += 1
+    case .failed:
+      if o.isError { errors += 1 } else { failed += 1 }
+      worst = max(worst, o.isError ? 2 : 1)
+    case .xpassed:
+      xpassed += 1
+      worst = max(worst, 1)
+    case .skipped: skipped += 1
+    case .xfailed: xfailed += 1
+    case .deselected: deselected += 1
+    case .notRun: notRun += 1
+    }
+  }
+
+  /// The cases -k selected, run or not.
+  var selected: Int { passed + failed + errors + skipped + xfailed + xpassed + notRun }
+
+  /// "3 passed, 1 failed, 1 error, 2 skipped, 1 xfailed, 4 deselected": the
+  /// first two always, the others when there are any.
+  var line: String {
+    var parts = ["\(passed) passed", "\(failed) failed"]
+    if errors > 0 { parts.append("\(errors) error\(errors == 1 ? "" : "s")") }
+    if skipped > 0 { parts.append("\(skipped) skipped") }
+    if xfailed > 0 { parts.append("\(xfailed) xfailed") }
+    if xpassed > 0 { parts.append("\(xpassed) xpassed") }
+    if deselected > 0 { parts.append("\(deselected) deselected") }
+    if notRun > 0 { parts.append("\(notRun) not run") }
+    return parts.joined(separator: ", ")
+  }
 }
 
 /// One counted case of `lifesim test`.
@@ -141,7 +192,8 @@ struct TestOutcome {
   /// The file, and the case's own name (nil for a file-level case).
   var file = ""
   var testCase: String?
-  /// The report, when the case failed.
+  var status: TestCaseResult.Status = .passed
+  /// The report, when the case failed (or passed unexpectedly).
   var failure: String?
   /// Whether the failure is an error (exit 2) rather than a failed expectation (exit 1).
   var isError = false
@@ -153,32 +205,46 @@ struct TestOutcome {
 }
 
 /// The JUnit XML report of `lifesim test --junit-xml`: one `testsuite` per
-/// file, one `testcase` per counted case, failed expectations as `failure`
-/// and errors as `error` (the shape Jenkins' junit-10.xsd describes, which
-/// GitLab and GitHub Actions read too). Each `testcase` also carries `file`
-/// and `line`, as pytest's reports do: GitHub's annotation actions place
-/// their notes by them (junit-10.xsd itself has no such attributes).
+/// file, one `testcase` per counted case, failed expectations (and
+/// unexpected passes) as `failure`, errors as `error`, and cases skipped,
+/// expected to fail, deselected by `-k` or not run after `-x` as `skipped`
+/// with the reason (the shape Jenkins' junit-10.xsd describes, which GitLab
+/// and GitHub Actions read too). Each `testcase` also carries `file` and
+/// `line`, as pytest's reports do: the line where a failure was raised in
+/// that file, else where the case's function starts (1 for a whole file).
+/// GitHub's annotation actions place their notes by them (junit-10.xsd
+/// itself has no such attributes).
 struct JUnitReport {
+  var selection: TestSelection
   private var suites: [(file: String, cases: [TestOutcome], seconds: Double)] = []
+
+  init(selection: TestSelection) { self.selection = selection }
 
   mutating func add(file: String, _ cases: [TestOutcome], seconds: Double) {
     if !cases.isEmpty { suites.append((file, cases, seconds)) }
   }
 
   func xml() -> String {
-    func count(_ cases: [TestOutcome], error: Bool) -> Int { cases.filter { $0.failure != nil && $0.isError == error }.count }
+    func count(_ cases: [TestOutcome], error: Bool) -> Int {
+      cases.filter { ($0.status == .failed && $0.isError == error) || (!error && $0.status.isXpassed) }.count
+    }
+    func skipped(_ cases: [TestOutcome]) -> Int { cases.filter { skipReason($0) != nil }.count }
     let all = suites.flatMap(\.cases)
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     out += "<testsuites name=\"lifesim test\" tests=\"\(all.count)\" failures=\"\(count(all, error: false))\" "
       + "errors=\"\(count(all, error: true))\" time=\"\(seconds(suites.reduce(0) { $0 + $1.seconds }))\">\n"
     for suite in suites {
       out += "  <testsuite name=\"\(xmlEscaped(suite.file))\" tests=\"\(suite.cases.count)\" failures=\"\(count(suite.cases, error: false))\" "
-        + "errors=\"\(count(suite.cases, error: true))\" skipped=\"0\" time=\"\(seconds(suite.seconds))\" file=\"\(xmlEscaped(suite.file))\">\n"
+        + "errors=\"\(count(suite.cases, error: true))\" skipped=\"\(skipped(suite.cases))\" time=\"\(seconds(suite.seconds))\" file=\"\(xmlEscaped(suite.file))\">\n"
       let classname = xmlEscaped(className(suite.file))
       for c in suite.cases {
         let name = xmlEscaped(c.testCase ?? c.name)
         out += "    <testcase name=\"\(name)\" classname=\"\(classname)\" time=\"\(seconds(c.seconds))\" "
           + "file=\"\(xmlEscaped(suite.file))\" line=\"\(c.line ?? 1)\""
+        if let reason = skipReason(c) {
+          out += ">\n      <skipped message=\"\(xmlEscaped(reason))\"/>\n    </testcase>\n"
+          continue
+        }
         guard let failure = c.failure else {
           out += "/>\n"
           continue
@@ -191,6 +257,17 @@ struct JUnitReport {
       out += "  </testsuite>\n"
     }
     return out + "</testsuites>\n"
+  }
+
+  /// Why a case counts as skipped in the report, or nil when it ran and passed or failed.
+  private func skipReason(_ c: TestOutcome) -> String? {
+    switch c.status {
+    case .skipped(let why): return why
+    case .xfailed(let why): return "xfail: \(why)"
+    case .deselected: return "deselected by \(selection.description)"
+    case .notRun: return "not run: an earlier failure stopped the run (-x)"
+    case .passed, .failed, .xpassed: return nil
+    }
   }
 
   /// Seconds with three decimals, as the schema's time type wants.
@@ -216,40 +293,64 @@ func discoverTestFiles(under root: String) -> [String] {
   }.map { $0.hasPrefix("./") ? String($0.dropFirst(2)) : $0 }
 }
 
-/// Runs one test file in a fresh Lua state and returns its cases.
-func runTestFile(_ file: String, options: RuntimeOptions, explicitVersion: Bool = false,
-                 readOutput: inout String?) -> [TestOutcome] {
+/// Runs one test file in a fresh Lua state and returns its cases: the file
+/// loads, then its `lifesim.test` cases run, each from the state the file
+/// left (`LuaRuntime.runCollectedTests`).
+func runTestFile(_ file: String, options: RuntimeOptions, selection: TestSelection, stopAtFirstFailure: Bool,
+                 explicitVersion: Bool = false, readOutput: inout String?) -> [TestOutcome] {
   let start = monotonicSeconds()
   var options = options
   options.retainDevices = false
+  options.collectsTests = true
   let expected = expectedError(in: file)
   var outcomes: [TestOutcome] = []
   var fileFailure: LuaFailure?
   var fileContext: String?  // the file's failure with its context, when there is a device
   do {
-    let runtime = try LuaRuntime(options: options)
+    var snapshotting = options
+    snapshotting.snapshots = true
+    let runtime: LuaRuntime
+    do {
+      runtime = try LuaRuntime(options: snapshotting)
+    } catch let f as LuaFailure where f.kind == .memory {
+      // No address space for the mapping a saved state needs: the cases share one state (said below).
+      runtime = try LuaRuntime(options: options)
+    }
     do {
       try runtime.runFile(file)
     } catch let f as LuaFailure {
       fileFailure = f
     }
+    if fileFailure == nil {
+      let shared = runtime.runCollectedTests(selected: { selection.selects([file, $0]) },
+                                             stopAtFirstFailure: stopAtFirstFailure)
+      if let shared { printError("lifesim: warning: \(file): its cases ran one after another in one state: \(shared)") }
+    }
     for r in runtime.testResults {
       let failure = r.failure.map { f in r.context.map { f.report + "\n" + $0 } ?? f.report }
-      outcomes.append(TestOutcome(name: "\(file): \(r.name)", file: file, testCase: r.name, failure: failure,
+      outcomes.append(TestOutcome(name: "\(file): \(r.name)", file: file, testCase: r.name, status: r.status, failure: failure,
                                   isError: !(r.failure?.isExpectation ?? true), seconds: r.seconds,
                                   line: r.failure.flatMap { failureLine($0.message, in: file) } ?? r.line))
     }
     warnAboutSameNames(runtime.testResults, file: file)
     if readOutput == nil { readOutput = runtime.readOutput }
-    if let f = fileFailure { fileContext = runtime.failureContext().map { f.report + "\n" + $0 } ?? f.report }
+    if let f = fileFailure, f.mark == nil { fileContext = runtime.failureContext().map { f.report + "\n" + $0 } ?? f.report }
     if fileFailure == nil && runtime.hasExperiment {
-      outcomes.append(smokeTest(runtime, file: file))
+      outcomes.append(selection.selects([file]) ? smokeTest(runtime, file: file)
+                      : TestOutcome(name: file, file: file, status: .deselected))
     }
     if fileFailure == nil && expected == nil {
       // Handlers that never ran, and an --ios no device used: said, not failed.
       if explicitVersion, let warning = runtime.unusedVersionWarning(file: file) { printError(warning) }
-      for line in runtime.endOfRunNotes(includingLeftovers: false) {
+      let notes = runtime.endOfRunNotes(includingLeftovers: false)
+      for line in notes {
         printError(line.replacingOccurrences(of: "lifesim: warning: ", with: "lifesim: warning: \(file): "))
+      }
+      // What a case's own devices left, named by the case: they are gone now.
+      for (testCase, line) in runtime.caseNotes where !notes.contains(line) {
+        for kind in ["lifesim: warning: ", "lifesim: note: "] where line.hasPrefix(kind) {
+          printError(kind + "\(file), case '\(testCase)': " + line.dropFirst(kind.count))
+        }
       }
     }
   } catch let f as LuaFailure {
@@ -263,14 +364,27 @@ func runTestFile(_ file: String, options: RuntimeOptions, explicitVersion: Bool 
     let matched = messages.contains { $0?.contains(expected) ?? false }
     if matched { return [TestOutcome(name: "\(file) (fails as expected)", file: file, seconds: monotonicSeconds() - start)] }
     let got = messages.compactMap { $0 }.first ?? "it did not fail"
-    return [TestOutcome(name: file, file: file, failure: "expected an error containing '\(expected)', but \(got)",
+    return [TestOutcome(name: file, file: file, status: .failed, failure: "expected an error containing '\(expected)', but \(got)",
                         isError: false, seconds: monotonicSeconds() - start)]
   }
   if let f = fileFailure {
-    outcomes.append(TestOutcome(name: file, file: file, failure: fileContext ?? f.report, isError: !f.isExpectation,
-                                seconds: monotonicSeconds() - start, line: failureLine(f.message, in: file)))
-  } else if outcomes.isEmpty && options.testFilter == nil {
-    outcomes.append(TestOutcome(name: file, file: file, seconds: monotonicSeconds() - start))
+    switch f.mark {
+    case .skip(let why)?:
+      // lifesim.skip at the top level: the whole file, and the cases it declared before.
+      outcomes = [TestOutcome(name: file, file: file, status: .skipped(why), seconds: monotonicSeconds() - start,
+                              line: failureLine(f.message, in: file))]
+    case .xfail?:
+      outcomes.append(TestOutcome(name: file, file: file, status: .failed,
+                                  failure: "\(f.message): lifesim.xfail ends a lifesim.test case, not a file", isError: true,
+                                  seconds: monotonicSeconds() - start, line: failureLine(f.message, in: file)))
+    case nil:
+      outcomes.append(TestOutcome(name: file, file: file, status: .failed, failure: fileContext ?? f.report,
+                                  isError: !f.isExpectation, seconds: monotonicSeconds() - start,
+                                  line: failureLine(f.message, in: file)))
+    }
+  } else if outcomes.isEmpty {
+    outcomes.append(TestOutcome(name: file, file: file, status: selection.selects([file]) ? .passed : .deselected,
+                                seconds: monotonicSeconds() - start))
   }
   return outcomes
 }
@@ -305,23 +419,25 @@ private func smokeTest(_ runtime: LuaRuntime, file: String) -> TestOutcome {
   do {
     let spec = try runtime.experimentSpec()
     guard let point = spec.points.first else {
-      return TestOutcome(name: file, file: file, failure: "the constraint excludes every point", isError: true)
+      return TestOutcome(name: file, file: file, status: .failed, failure: "the constraint excludes every point", isError: true)
     }
     let names = spec.params.map(\.name)
     let where_ = zip(names, point).map { "\($0)=\($1)" }.joined(separator: " ")
     let name = "\(file): experiment '\(spec.name)' runs (\(where_.isEmpty ? "" : where_ + ", ")seed 1)"
     let outcome = runtime.runExperiment(point: point, names: names, seed: 1)
     let experimentCase = String(name.dropFirst(file.count + 2))
-    if let error = outcome.error { return TestOutcome(name: name, file: file, testCase: experimentCase, failure: error, isError: true) }
+    if let error = outcome.error {
+      return TestOutcome(name: name, file: file, testCase: experimentCase, status: .failed, failure: error, isError: true)
+    }
     if let declared = spec.metrics, Set(declared) != Set(outcome.metrics.map(\.name)) {
-      return TestOutcome(name: name, file: file, testCase: experimentCase,
+      return TestOutcome(name: name, file: file, testCase: experimentCase, status: .failed,
                          failure: "run returned \(outcome.metrics.map(\.name)), the experiment declares \(declared)")
     }
     return TestOutcome(name: name, file: file, testCase: experimentCase)
   } catch let f as LuaFailure {
-    return TestOutcome(name: file, file: file, failure: f.report, isError: !f.isExpectation)
+    return TestOutcome(name: file, file: file, status: .failed, failure: f.report, isError: !f.isExpectation)
   } catch {
-    return TestOutcome(name: file, file: file, failure: "\(error)", isError: true)
+    return TestOutcome(name: file, file: file, status: .failed, failure: "\(error)", isError: true)
   }
 }
 

@@ -179,6 +179,7 @@ struct AppDelegateScenarioTests {
     #expect(dev.callbacks(since: m) == [])
     #expect(dev[notes].state == .notRunning)
 
+    // Gone, card and all: nothing is killed, and the record says so.
     m = dev.mark()
     try dev.forceQuit(notes)
     #expect(dev.trace.records(kind: .kill, since: m).isEmpty)
