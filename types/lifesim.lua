@@ -94,7 +94,8 @@ function lifesim.expect_callbacks(actual, expected, options) end
 --- `lifesim.test(name, [{ skip = "why", xfail = "why" },] function() … end)`
 ---@param name string
 ---@param options? table
----@param fn? function
+---@param fn function
+---@overload fun(name: string, fn: function)
 function lifesim.test(name, options, fn) end
 
 --- Inside a lifesim.test case: stops it, counted as skipped with the reason; at a file's top level, skips the file.
@@ -123,7 +124,7 @@ function lifesim.expect_eq(actual, expected, label) end
 --- Fails unless the app (or scene) is in that state, naming the state it is in and the virtual time.
 --- `lifesim.expect_state(app_or_scene, "suspended")`
 ---@param app_or_scene lifesim.App|lifesim.Scene|string
----@param kind "suspended"
+---@param kind string
 function lifesim.expect_state(app_or_scene, kind) end
 
 --- For lifesim explore: must hold after every step; false (and a message) or an error is a violation.
@@ -171,7 +172,7 @@ function lifesim.workload.replay(rows) end
 
 --- Reads an app-usage trace beside the script as rows { t, app, event }.
 --- `lifesim.workload.read_csv("usage.csv")`
----@param kind "usage.csv"
+---@param kind string
 ---@return table[]
 function lifesim.workload.read_csv(kind) end
 
@@ -235,7 +236,7 @@ function Device:unlock() end
 
 --- An interruption over the frontmost app (it resigns active; a call banner leaves it active).
 --- `dev:interrupt("call" [, { style = "banner" | "full_screen" }] | "alert" | "control_center" | "notification_center" | "notification_center_peek" | "siri")`
----@param kind? "call"
+---@param kind? string
 ---@param options? table
 function Device:interrupt(kind, options) end
 

@@ -61,11 +61,18 @@ public struct PairedComparison: Sendable {
       others.remove(at: index)
       if groups[others] == nil { groupOrder.append(others); groups[others] = [:] }
       if !values.contains(value) { values.append(value) }
-      guard row.status == "ok" else { continue }
+      guard groups[others]![value]?[row.seed] == nil else {
+        throw BatchError("\(path): seed \(row.seed) comes twice at \(row.params.map { "\($0.name) = \($0.value)" }.joined(separator: ", ")): "
+                         + "runs are paired by seed, so each seed may run once at a point")
+      }
+      // A failed run is kept with no values: its seed is then counted as left out.
       var metrics: [(name: String, value: Double)] = []
-      for ((name, _), typed) in zip(row.metrics, row.typedMetrics) {
-        if numericMetric[name] == nil { metricOrder.append(name); numericMetric[name] = true }
-        if case .number(let x) = typed { metrics.append((name, x)) } else { numericMetric[name] = false }
+      if row.status == "ok" {
+        for ((name, _), typed) in zip(row.metrics, row.typedMetrics) {
+          if numericMetric[name] == nil { metricOrder.append(name); numericMetric[name] = false }
+          // A label in one run leaves that run's seed out; the metric is compared on the others.
+          if case .number(let x) = typed { metrics.append((name, x)); numericMetric[name] = true }
+        }
       }
       groups[others]![value, default: [:]][row.seed] = metrics
     }
@@ -112,7 +119,8 @@ public struct PairedComparison: Sendable {
     let mean = diffs.reduce(0) { $0 + $1 / Double(n) }
     let sd = n > 1 ? (diffs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(n - 1)).squareRoot() : 0
     var row = Row(others: others, metric: metric, value: value, pairs: n, mean: mean, sd: sd, df: n - 1)
-    if n > 1 {
+    // Differences whose spread overflows a Double have no interval or test to give.
+    if n > 1 && mean.isFinite && sd.isFinite {
       row.ci = studentInterval(mean: mean, sd: sd, n: n)
       // Equal differences: t is infinite (p 0), or undefined when they are all 0 (p 1).
       let t = sd == 0 ? (mean == 0 ? 0 : (mean > 0 ? Double.infinity : -.infinity)) : mean / (sd / Double(n).squareRoot())
@@ -140,7 +148,15 @@ public struct PairedComparison: Sendable {
     }
   }
 
-  private var titles: [String] { otherParams + [param, "pairs", "mean diff", "sd", "95% CI", "t", "df", "p"] }
+  private static let statTitles = ["pairs", "mean diff", "sd", "95% CI", "t", "df", "p"]
+
+  /// A parameter's column, renamed `param:NAME` where a statistic has its name.
+  private func column(_ name: String, reserved: [String]) -> String { reserved.contains(name) ? "param:" + name : name }
+
+  private var titles: [String] {
+    let reserved = Self.statTitles + [param]
+    return otherParams.map { column($0, reserved: reserved) } + [column(param, reserved: Self.statTitles)] + Self.statTitles
+  }
 
   private var explanation: String {
     "paired by seed (the same seed at \(param) = \(baseline) and at each other value, the other parameters equal); "
@@ -184,8 +200,8 @@ public struct PairedComparison: Sendable {
   public func csv() -> String {
     func number(_ x: Double?) -> String { x.map { $0.isNaN ? "" : ResultEncoding.number($0) } ?? "" }
     let reserved = ["metric", "baseline", "pairs", "mean_diff", "sd", "ci_low", "ci_high", "t", "df", "p", "left_out"]
-    let columns = otherParams.map { reserved.contains($0) || $0 == param ? "param:" + $0 : $0 }
-    var out = ResultEncoding.csvLine(columns + ["metric", param, "baseline"] + Array(reserved.dropFirst(2)))
+    let columns = otherParams.map { column($0, reserved: reserved + [param]) }
+    var out = ResultEncoding.csvLine(columns + ["metric", column(param, reserved: reserved), "baseline"] + Array(reserved.dropFirst(2)))
     for r in rows {
       out += ResultEncoding.csvLine(r.others + [r.metric, r.value, baseline, String(r.pairs), r.pairs > 0 ? number(r.mean) : "",
                                                 r.pairs > 0 ? number(r.sd) : "", number(r.ci?.lowerBound), number(r.ci?.upperBound),

@@ -354,7 +354,7 @@ func refuseOtherBatch(_ found: ResultHeader?, path: String, header: ResultHeader
   guard let found else { return }  // a file from before header lines: the rows are checked one by one
   guard found.sameBatch(as: header) else {
     if found.experiment == header.experiment && found.sha256 == header.sha256 && found.params == header.params
-        && found.seeds != header.seeds {
+        && found.seeds != header.seeds && found.options == header.options && found.files == header.files {
       // The one difference a resume can mend by itself.
       throw BatchError("\(path) was written with --seeds \(found.seeds), not \(header.seeds): run with --seeds "
                        + "\(found.seeds) to continue it, or write to another file")

@@ -53,7 +53,8 @@ func studentInterval(mean: Double, sd: Double, n: Int) -> ClosedRange<Double>? {
   let half = studentT975(df: n - 1) * sd / Double(n).squareRoot()
   // A spread beyond the Double range makes an infinite half-width; an
   // interval is only given when it is one.
-  return (mean - half) <= (mean + half) ? (mean - half)...(mean + half) : nil
+  let low = mean - half, high = mean + half
+  return low.isFinite && high.isFinite && low <= high ? low...high : nil
 }
 
 /// The two-sided p value of Student's t statistic with `df` degrees of

@@ -82,9 +82,46 @@ public final class Timeline {
   struct Bucket {
     var counts = [Int32](repeating: 0, count: MarkerKind.allCases.count)
     var names: [String] = []
-    /// The first callbacks' short names, to write beside the mark.
+    /// Its callbacks' short names, each once in the order they first came
+    /// (up to `Timeline.calloutLimit` names), and how many times each came:
+    /// to write beside the mark or in the list under the picture.
     var callbacks: [String] = []
+    var callbackCounts: [Int32] = []
+
+    mutating func addCallback(_ name: String, count: Int32 = 1) {
+      if let i = callbacks.firstIndex(of: name) {
+        callbackCounts[i] += count
+      } else if callbacks.count < Timeline.calloutLimit {
+        callbacks.append(name)
+        callbackCounts.append(count)
+      }
+    }
+
+    /// The callbacks beyond the names kept.
+    var unnamedCallbacks: Int { Int(counts[MarkerKind.callback.rawValue]) - Int(callbackCounts.reduce(0, +)) }
+    /// When its first event happened.
+    var time = Int64.max
   }
+  /// A mark whose callbacks did not fit beside it, listed under the picture.
+  struct Callout {
+    var time: Int64
+    var lane: String
+    var names: [String]
+    /// Callbacks past the names kept (`calloutLimit` different ones).
+    var unnamed: Int
+  }
+  struct Callouts {
+    var list: [Callout] = []
+    /// Marks past `calloutsShown`, not listed.
+    var unlisted = 0
+    /// Where the last number written above a mark of the lane ends.
+    var aboveRight = -Double.infinity
+  }
+  /// How many different callbacks of one mark the picture names (a mark of
+  /// one kind of view controller's appearance has a handful, however many).
+  static let calloutLimit = 64
+  /// How many marks get a numbered callout; past it, the list says how to zoom.
+  static let calloutsShown = 100
   enum MarkerKind: Int, CaseIterable {
     case callback, kill, dataLoss, expire, memoryWarning
   }
@@ -304,11 +341,11 @@ public final class Timeline {
     let b = Int(x(t) / Timeline.bucketWidth)
     func add(_ bucket: inout Bucket) {
       bucket.counts[kind.rawValue] += 1
-      if bucket.names.count < 6 {
-        let text = name()
-        bucket.names.append("\(Timeline.duration(Double(t) / 1_000_000)): \(text)")
-        if kind == .callback { bucket.callbacks.append(Timeline.shortName(text)) }
-      }
+      bucket.time = min(bucket.time, t)
+      guard bucket.names.count < 6 || kind == .callback else { return }
+      let text = name()
+      if bucket.names.count < 6 { bucket.names.append("\(Timeline.duration(Double(t) / 1_000_000)): \(text)") }
+      if kind == .callback { bucket.addCallback(Timeline.shortName(text)) }
     }
     if let lane { add(&markers[lane][b, default: Bucket()]) } else { add(&memoryEvents[b, default: Bucket()]) }
   }
@@ -463,7 +500,16 @@ public final class Timeline {
     let width = left + options.width + right
     func X(_ x: Double) -> Double { left + x }
     let legendText = legend(y: legendY, left: 20, width: width - 40)
-    let height = legendY + legendText.height + 14
+    // Markers first: the callouts they number are listed under the key.
+    var callouts = Callouts()
+    var laneMarks: [String] = []
+    for (l, name) in zip(shown, names) {
+      let h = laneKeys[l].scene == nil ? laneHeight : sceneLaneHeight
+      callouts.aboveRight = -.infinity
+      laneMarks.append(drawMarkers(markers[l], y: laneY[l]! + h / 2, X: X, nameCallbacks: true, lane: name, callouts: &callouts))
+    }
+    let calloutText = calloutList(callouts, y: legendY + legendText.height + 8, left: 20, width: width - 40)
+    let height = legendY + legendText.height + calloutText.height + 14
 
     var out = """
       <?xml version="1.0" encoding="UTF-8"?>
@@ -485,7 +531,7 @@ public final class Timeline {
       out += "\(SVG.escape("+" + length))</text></g>\n"
     }
     // Lanes.
-    for (l, name) in zip(shown, names) {
+    for (i, (l, name)) in zip(shown, names).enumerated() {
       let key = laneKeys[l], y0 = laneY[l]!
       let h = key.scene == nil ? laneHeight : sceneLaneHeight
       out += "<line x1=\"\(SVG.n(X(0)))\" y1=\"\(SVG.n(y0 + h))\" x2=\"\(SVG.n(X(options.width)))\" y2=\"\(SVG.n(y0 + h))\" stroke=\"#e4e4e4\"/>"
@@ -509,7 +555,7 @@ public final class Timeline {
         out += "<title>\(SVG.escape(title))</title></rect>\n"
       }
       // Markers over the band, callbacks named where there is room.
-      out += drawMarkers(markers[l], y: y0 + h / 2, X: X, nameCallbacks: true)
+      out += laneMarks[i]
     }
     // The memory band.
     out += memoryBand(top: memoryTop, height: memoryHeight, X: X)
@@ -517,7 +563,45 @@ public final class Timeline {
     out += axis(y: axisY, X: X)
     // The key.
     out += legendText.svg
+    out += calloutText.svg
     return out + "</svg>\n"
+  }
+
+  /// The numbered marks' callbacks, each named, a line per mark (wrapped to
+  /// the width): what a tooltip shows, for a picture printed or pasted as PNG.
+  private func calloutList(_ callouts: Callouts, y: Double, left: Double, width: Double) -> (svg: String, height: Double) {
+    guard !callouts.list.isEmpty else { return ("", 0) }
+    let size = 11.0, step = 15.0
+    var out = "<text x=\"\(SVG.n(left))\" y=\"\(SVG.n(y + 12))\" font-weight=\"bold\">The callbacks of the numbered marks</text>\n"
+    var line = y + 12 + step + 2
+    func write(_ text: String, indent: Double = 0) {
+      out += "<text x=\"\(SVG.n(left + indent))\" y=\"\(SVG.n(line))\" font-size=\"\(SVG.n(size))\">\(SVG.escape(text))</text>\n"
+      line += step
+    }
+    for (i, c) in callouts.list.enumerated() {
+      let head = "[\(i + 1)] \(Timeline.format3(Double(c.time) / 1_000_000)) s, \(c.lane.trimmingCharacters(in: .whitespaces)): "
+      var names = c.names
+      if c.unnamed > 0 { names.append("and \(c.unnamed) more of other names") }
+      // Greedy wrapping: as many names on a line as the width holds.
+      var text = head, indent = 0.0
+      for (k, n) in names.enumerated() {
+        let piece = n + (k + 1 < names.count ? "," : "")
+        let candidate = text.hasSuffix(": ") || text.isEmpty ? text + piece : text + " " + piece
+        if SVG.textWidth(candidate, size: size) + indent > width, !text.isEmpty, text != head {
+          write(text, indent: indent)
+          text = piece
+          indent = SVG.textWidth("[\(i + 1)] ", size: size)
+        } else {
+          text = candidate
+        }
+      }
+      write(text, indent: indent)
+    }
+    if callouts.unlisted > 0 {
+      write("… and \(callouts.unlisted) more mark\(callouts.unlisted == 1 ? "" : "s") with more callbacks than fit: "
+            + "draw a shorter range with --from and --to")
+    }
+    return (out, line - y)
   }
 
   private func summary(shownLanes: Int) -> String {
@@ -552,7 +636,8 @@ public final class Timeline {
   /// the trace. With `nameCallbacks`, a mark of callbacks has their names
   /// written after it when they fit before the next mark (its tooltip has
   /// them always).
-  private func drawMarkers(_ buckets: [Int: Bucket], y: Double, X: (Double) -> Double, nameCallbacks: Bool = false) -> String {
+  private func drawMarkers(_ buckets: [Int: Bucket], y: Double, X: (Double) -> Double, nameCallbacks: Bool = false,
+                           lane: String = "", callouts: inout Callouts) -> String {
     var groups: [(x: Double, bucket: Bucket)] = []
     for b in buckets.keys.sorted() {
       let bucket = buckets[b]!
@@ -560,7 +645,8 @@ public final class Timeline {
       if var g = groups.last, x < g.x + Timeline.markerWidth(g.bucket) {
         for k in 0..<bucket.counts.count { g.bucket.counts[k] += bucket.counts[k] }
         g.bucket.names += bucket.names.prefix(max(0, 6 - g.bucket.names.count))
-        g.bucket.callbacks += bucket.callbacks.prefix(max(0, 6 - g.bucket.callbacks.count))
+        for (name, count) in zip(bucket.callbacks, bucket.callbackCounts) { g.bucket.addCallback(name, count: count) }
+        g.bucket.time = min(g.bucket.time, bucket.time)
         groups[groups.count - 1] = g
         continue
       }
@@ -573,12 +659,40 @@ public final class Timeline {
       let start = g.x + Timeline.markerWidth(g.bucket) - 4
       let room = (i + 1 < groups.count ? groups[i + 1].x - 8 : options.width + 56) - start
       let total = Int(g.bucket.counts[MarkerKind.callback.rawValue])
-      let names = g.bucket.callbacks
-      var candidates = [names.joined(separator: ", ")]
-      if names.count < total { candidates = [] }
-      if total > 1 { candidates.append(names[0] + " and \(total - 1) more") }
-      candidates.append(names[0] + (total > 1 ? " …" : ""))
-      guard let label = candidates.first(where: { SVG.textWidth($0, size: 9.5) <= room }) else { continue }
+      // Each name once, "×N" after one that came N times.
+      let names = zip(g.bucket.callbacks, g.bucket.callbackCounts).map { $1 > 1 ? "\($0) ×\($1)" : $0 }
+      let all = names.joined(separator: ", ")
+      var label: String
+      if g.bucket.unnamedCallbacks == 0 && SVG.textWidth(all, size: 9.5) <= room {
+        label = all
+      } else {
+        // Not all fit: the mark gets a number, and the list under the
+        // picture names every callback it stands for (a PNG has no tooltip).
+        var number = ""
+        if callouts.list.count < Timeline.calloutsShown {
+          callouts.list.append(Callout(time: g.bucket.time, lane: lane, names: names, unnamed: g.bucket.unnamedCallbacks))
+          number = " [\(callouts.list.count)]"
+        } else {
+          callouts.unlisted += 1
+        }
+        let rest = total - Int(g.bucket.callbackCounts.first ?? 1)
+        let candidates = [names[0] + (rest > 0 ? " and \(rest) more" : "") + number,
+                          names[0] + (rest > 0 ? " …" : "") + number]
+        if let fit = candidates.first(where: { SVG.textWidth($0, size: 9.5) <= room }) {
+          label = fit
+        } else {
+          // No room beside the mark: its number goes above it, where the
+          // previous number above leaves room.
+          guard !number.isEmpty else { continue }
+          let tag = String(number.dropFirst()), w = SVG.textWidth(tag, size: 8.5)
+          let x0 = X(g.x) - w / 2
+          guard x0 > callouts.aboveRight + 3 else { continue }
+          callouts.aboveRight = x0 + w
+          out += "<text x=\"\(SVG.n(x0))\" y=\"\(SVG.n(y - 8))\" font-size=\"8.5\" fill=\"#111111\" stroke=\"#ffffff\" "
+          out += "stroke-width=\"2.5\" stroke-linejoin=\"round\" paint-order=\"stroke\">\(SVG.escape(tag))</text>\n"
+          continue
+        }
+      }
       out += "<text x=\"\(SVG.n(X(start)))\" y=\"\(SVG.n(y + 3.5))\" font-size=\"9.5\" fill=\"#111111\" stroke=\"#ffffff\" "
       out += "stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\">\(SVG.escape(label))</text>\n"
     }
@@ -642,7 +756,8 @@ public final class Timeline {
     // drawn inside it along its top.
     out += "<text x=\"\(SVG.n(X(options.width) + 4))\" y=\"\(SVG.n(top + 4))\" font-size=\"9\" fill=\"#555555\">\(Timeline.megabytes(scale))</text>\n"
     out += "<text x=\"\(SVG.n(X(options.width) + 4))\" y=\"\(SVG.n(top + height))\" font-size=\"9\" fill=\"#555555\">0 MB</text>\n"
-    out += drawMarkers(memoryEvents, y: top + 10, X: X)
+    var none = Callouts()
+    out += drawMarkers(memoryEvents, y: top + 10, X: X, callouts: &none)
     return out
   }
 
@@ -803,12 +918,19 @@ extension Timeline {
   /// Draws the records that `each` gives (it is called three times: two
   /// looks for the first pass, one for the second).
   public static func render(options: TimelineOptions, _ each: ((TimelineEvent) throws -> Void) throws -> Void) rethrows -> String {
+    try renderCounting(options: options, each).svg
+  }
+
+  /// `render`, with how many records fell in the range (0: an empty picture).
+  public static func renderCounting(options: TimelineOptions, _ each: ((TimelineEvent) throws -> Void) throws -> Void) rethrows
+    -> (svg: String, records: Int)
+  {
     let t = Timeline(options: options)
     try each { t.scan($0) }
     try each { t.scanActivity($0) }
     t.prepare()
     try each { t.draw($0) }
     t.finish()
-    return t.svg()
+    return (t.svg(), t.count)
   }
 }

@@ -102,4 +102,41 @@ struct SummaryStatisticsTests {
     #expect(r.stdout.contains("b − a      4      1.25 0.5 [0.4544, 2.046] 5  3 0.01539"), "\(r.stdout)")
     #expect(r.stdout.contains("1 seed left out: a run at one value only, a failed run or a non-finite value"), "\(r.stdout)")
   }
+
+  /// Parameters named as the comparison's columns are renamed; a label in
+  /// one run leaves that seed out; a seed that failed at both values is
+  /// counted; a seed twice at one point is refused; an overflowing spread
+  /// gives no interval and no test.
+  @Test func oddFilesAreComparedOrRefusedClearly() throws {
+    let exp = try script("summary-odd.lua", """
+      return lifesim.experiment{
+        name = "odd", params = { p = { "a", "b" }, pairs = { 1 } }, seeds = 4,
+        run = function(q, seed)
+          if seed == 4 then error("both fail") end
+          local m = (seed == 3 and q.p == "b") and "label" or seed + (q.p == "b" and 1 or 0)
+          local big = (q.p == "b" and -1 or 1) * 1.7e308 * (seed % 2 == 0 and 1 or 0.99)
+          return { m = m, big = big }
+        end,
+      }
+      """)
+    let out = tempPath("odd-\(UUID().uuidString).jsonl")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    _ = try lifesim(["batch", exp, "-o", out, "--quiet"])
+    let r = try lifesim(["summary", out, "--compare", "p"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("param:pairs param:p pairs mean diff"), "\(r.stdout)")
+    // m: seeds 1 and 2 pair (differences 1, 1); seed 3 has a label at b, seed 4 failed at both.
+    #expect(r.stdout.contains("1           b − a       2         1  0 [1, 1] inf  1 <0.0001"), "\(r.stdout)")
+    #expect(r.stdout.contains("2 seeds left out") && r.stdout.contains("4 seeds left out"), "\(r.stdout)")
+    // big: every difference overflows (about -3.4e308): left out, as non-finite values are.
+    let csv = try lifesim(["summary", out, "--compare", "p", "--format", "csv"]).stdout
+    #expect(csv.hasPrefix("param:pairs,metric,param:p,baseline,pairs,mean_diff,"), "\(csv)")
+    #expect(csv.contains("1,big,b,a,0,,,,,,,,4\n"), "\(csv)")
+
+    let twice = tempPath("twice-\(UUID().uuidString).csv")
+    defer { try? FileManager.default.removeItem(atPath: twice) }
+    try "run,p,seed,status,v,error\n0,a,1,ok,1,\n1,a,1,ok,2,\n2,b,1,ok,3,\n".write(toFile: twice, atomically: true, encoding: .utf8)
+    let dup = try lifesim(["summary", twice, "--compare", "p"])
+    #expect(dup.status != 0 && dup.stderr.contains("seed 1 comes twice at p = a"), "\(dup.stderr)")
+  }
 }

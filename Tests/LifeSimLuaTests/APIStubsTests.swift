@@ -73,6 +73,15 @@ struct APIStubsTests {
   }
 
   /// The other words for a device's methods lead to methods that exist.
+  /// An example value in a usage line is no type: expect_state takes any
+  /// state, and lifesim.test without its options is an overload.
+  @Test func examplesAreNotTypesAndOptionalsFirstGiveOverloads() {
+    let stubs = luaLanguageServerStubs()
+    #expect(!stubs.contains("---@param kind \"suspended\"") && !stubs.contains("---@param kind? \"call\""), "\(stubs)")
+    let test = stubs.components(separatedBy: "function lifesim.test(")[0].components(separatedBy: "\n\n").last ?? ""
+    #expect(test.contains("---@param fn function") && test.contains("---@overload fun(name: string, fn: function)"), "\(test)")
+  }
+
   @Test func otherNamesLeadToMethods() {
     for (kind, names) in API.otherNames {
       let methods = Set(API.methodNames(kind))

@@ -147,7 +147,10 @@ private func stubParameters(_ row: APIRow) -> [StubParameter] {
       depth -= 1
       current.append(c)
     case "[" where depth == 0: bracket += 1; optionalNow = true
-    case "]" where depth == 0: bracket -= 1
+    case "]" where depth == 0:
+      bracket -= 1
+      // `[x,] y`: the bracket closes after the comma, and y is not optional.
+      if current.trimmingCharacters(in: .whitespaces).isEmpty { optionalNow = bracket > 0 }
     case "," where depth == 0:
       if !current.trimmingCharacters(in: .whitespaces).isEmpty { pieces.append((current, optionalNow)) }
       current = ""
@@ -174,7 +177,7 @@ private func stubParameters(_ row: APIRow) -> [StubParameter] {
       // The usage's literal alternatives: "a" | "b".
       let literals = text.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("\"") }
       type = row.name == "on" ? "lifesim.Callback|\"*\"" : row.name == "observe" ? "lifesim.Notification"
-        : literals.isEmpty ? "string" : literals.joined(separator: "|")
+        : literals.count < 2 ? "string" : literals.joined(separator: "|")  // one literal is an example
       if row.name == "on" || row.name == "observe" { name = row.name == "on" ? "selector" : "notification" }
     } else if text.hasPrefix("true") {
       name = "on"
@@ -220,6 +223,12 @@ public func luaLanguageServerStubs() -> String {
     var s = comment(row.summary) + comment("`\(row.usage)`")
     let params = stubParameters(row)
     for p in params { s += "---@param \(p.name)\(p.optional ? "?" : "") \(p.type)\n" }
+    // An optional parameter before a required one (`lifesim.test(name, [options,] fn)`):
+    // the call without it is an overload, or LuaLS reads fn as the options.
+    if let last = params.lastIndex(where: { !$0.optional }), params[..<last].contains(where: \.optional) {
+      let shorter = params.filter { !$0.optional }.map { "\($0.name): \($0.type)" }
+      s += "---@overload fun(\(shorter.joined(separator: ", ")))\n"
+    }
     if let r = stubReturns[row.qualifiedName] { s += "---@return \(r)\n" }
     return s + "function \(header)(\(params.map(\.name).joined(separator: ", "))) end\n\n"
   }

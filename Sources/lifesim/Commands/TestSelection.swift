@@ -80,8 +80,15 @@ struct TestSelection {
       flush()
     }
 
+    /// Bounds that keep the parse and the match (both recursive) shallow.
+    static let maxTokens = 1000, maxNesting = 100
+    var nesting = 0
+
     mutating func parse() throws -> Expression {
       guard !tokens.isEmpty else { throw failure("it is empty") }
+      guard tokens.count <= Self.maxTokens else {
+        throw failure("it has \(tokens.count) words and parentheses; lifesim takes at most \(Self.maxTokens)")
+      }
       let e = try parseOr()
       guard at == tokens.count else { throw failure("unexpected \(describe(tokens[at]))") }
       return e
@@ -108,11 +115,14 @@ struct TestSelection {
     private mutating func parseNot() throws -> Expression {
       guard at < tokens.count else { throw failure("a name or '(' is missing at the end") }
       switch tokens[at] {
-      case .not:
+      case .not, .open:
+        nesting += 1
+        defer { nesting -= 1 }
+        guard nesting <= Self.maxNesting else {
+          throw failure("it nests 'not' and parentheses more than \(Self.maxNesting) deep")
+        }
         at += 1
-        return .not(try parseNot())
-      case .open:
-        at += 1
+        if tokens[at - 1] == .not { return .not(try parseNot()) }
         let e = try parseOr()
         guard at < tokens.count, tokens[at] == .close else { throw failure("a ')' is missing") }
         at += 1

@@ -20,6 +20,11 @@ extension Lifesim {
         shows, not with the trace's length or the width times the lanes. The \
         records of each device must come in time order, as lifesim run writes \
         them.
+
+        --sequence draws the trace as a UML sequence diagram instead: time runs \
+        down, one column for the user, one for iOS and one per app and per scene, \
+        and one labelled row per action, callback, notification, kill, expiration \
+        and data loss, each app's lifeline a bar in the colour of its state.
         """
     )
 
@@ -36,7 +41,10 @@ extension Lifesim {
     var to: Double?
 
     @Option(help: "The width of the time axis, in pixels (the default fits a 1,400-pixel window).")
-    var width: Double = 1050
+    var width: Double?
+
+    @Flag(help: "Draw a sequence diagram: time down, a column per app and scene, a row per callback and action.")
+    var sequence = false
 
     @Option(help: "The title (default: the trace's file name, without folder and extension).")
     var title: String?
@@ -47,20 +55,33 @@ extension Lifesim {
         if let t, !(t >= 0 && t <= 9e12) { throw ValidationError("\(name) must be a time between 0 and 9e12 seconds, got \(t)") }
       }
       if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
-      if !(width >= 200 && width <= 20_000) { throw ValidationError("--width must be between 200 and 20000 pixels") }
+      if let width, !(width >= 200 && width <= 20_000) { throw ValidationError("--width must be between 200 and 20000 pixels") }
+      if sequence && width != nil { throw ValidationError("--width is the time axis's: a sequence diagram is as wide as its columns") }
       try refuseOutputOverInput(outputs: [("--output", output)], inputs: [("the trace", trace)])
     }
 
     func run() throws {
-      var options = TimelineOptions()
-      options.from = from
-      options.to = to
-      options.width = width
-      options.title = title ?? scenarioTitle(trace)
       let reader = JSONLTraceReader(path: trace)
-      let svg: String
+      var svg: String
       do {
-        svg = try LifeSimPictures.Timeline.render(options: options) { try reader.forEach($0) }
+        if sequence {
+          var options = SequenceOptions()
+          options.from = from
+          options.to = to
+          options.title = title ?? scenarioTitle(trace)
+          let drawn = try SequenceDiagram.render(options: options) { try reader.forEach($0) }
+          svg = drawn.svg
+          if let leftOut = drawn.leftOut { printError("lifesim timeline: warning: \(leftOut)") }
+        } else {
+          var options = TimelineOptions()
+          options.from = from
+          options.to = to
+          options.width = width ?? options.width
+          options.title = title ?? scenarioTitle(trace)
+          let drawn = try LifeSimPictures.Timeline.renderCounting(options: options) { try reader.forEach($0) }
+          svg = drawn.svg
+          if drawn.records == 0 { printError("lifesim timeline: warning: no record in the range asked: the picture is empty") }
+        }
       } catch let e as JSONLTraceReader.ReadError {
         throw CommandFailure.badInput(e.description)
       }
