@@ -341,6 +341,18 @@ function Device:network(on) end
 ---@param id string
 function Device:cancel_task(app, id) end
 
+--- Turns Background App Refresh on or off in Settings, for the device or for one app.
+--- `dev:background_refresh([app,] true | false)`
+---@param app? lifesim.App|string
+---@param on boolean
+---@overload fun(on: boolean)
+function Device:background_refresh(app, on) end
+
+--- Turns Low Power Mode on or off: it turns Background App Refresh off.
+--- `dev:low_power_mode(true | false)`
+---@param on boolean
+function Device:low_power_mode(on) end
+
 --- Installs an app and returns it. Only bundle is required.
 --- `dev:install{ bundle = "com.example.notes", scenes =, footprint_mb =, background_modes = {…}, background_tasks = {…}, exits_on_suspend =, root = { class =, from = } }`
 ---@param options table
@@ -397,6 +409,7 @@ function Device:policy(options) end
 ---@field exits_on_suspend boolean UIApplicationExitsOnSuspend.
 ---@field background_modes string[] The background modes it declares.
 ---@field background_time_remaining number? backgroundTimeRemaining, in seconds.
+---@field background_refresh_status any backgroundRefreshStatus: "available", or "denied" while Background App Refresh is off for it, for the device or in Low Power Mode.
 ---@field unsaved integer Unsaved changes that a death would lose.
 ---@field playing_audio boolean Whether it plays audio.
 ---@field band string Its jetsam priority band.

@@ -66,6 +66,9 @@ public struct App: Sendable {
     set { background.launchBlocked = newValue }
   }
 
+  /// The app's own Background App Refresh switch is off (Settings, §3.5).
+  public internal(set) var backgroundRefreshOff = false
+
   // The running process (reset at each launch).
 
   /// The shared files whose lock the process holds (`ctx:lock_file`, §3.5.1),

@@ -143,6 +143,23 @@ public enum BGTaskRefusal: Equatable, Sendable, CustomStringConvertible {
   case notContinued(String)
   /// `task:progress` of a task that is not a continued one.
   case noProgress(BGTaskKind)
+  /// `BGTaskSchedulerErrorCodeUnavailable`: Background App Refresh is off.
+  case unavailable(RefreshOff)
+  /// Background fetch while Background App Refresh is off.
+  case refreshOff(RefreshOff)
+
+  /// Where Background App Refresh was turned off.
+  public enum RefreshOff: Equatable, Sendable, CustomStringConvertible {
+    case app, device, lowPowerMode
+
+    public var description: String {
+      switch self {
+      case .app: return "the app's Background App Refresh switch is off (Settings)"
+      case .device: return "Background App Refresh is off for the device (Settings)"
+      case .lowPowerMode: return "Low Power Mode turns Background App Refresh off"
+      }
+    }
+  }
 
   public var description: String {
     switch self {
@@ -166,6 +183,10 @@ public enum BGTaskRefusal: Equatable, Sendable, CustomStringConvertible {
       return "no request\(id.map { " '\($0)'" } ?? "") is pending: the app submits one first (the debugger's launch needs one too)"
     case .notRunning(let id):
       return "no task\(id.map { " '\($0)'" } ?? "") is running"
+    case .unavailable(let off):
+      return "BGTaskSchedulerErrorCodeUnavailable: \(off)"
+    case .refreshOff(let off):
+      return "\(off): the system launches no app for background fetch"
     case .fetchTurnedOff:
       return "the app declares BGTaskSchedulerPermittedIdentifiers (background_tasks), which turns background fetch off: the system never calls application:performFetchWithCompletionHandler:; its refresh is a BGAppRefreshTask"
     case .noContinuedProcessing(let ios):

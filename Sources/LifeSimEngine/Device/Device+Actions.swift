@@ -20,6 +20,7 @@ public enum DeviceAction: UInt8, CaseIterable, Sendable, CustomStringConvertible
   case endCall, openNotification, notify, addChild, removeFromParent
   case prewarm, runIntent
   case runTask, expireTask, charging, network, cancelTask
+  case backgroundRefresh, lowPowerMode
 
   /// The table. Rows are made once, in case order (`ActionRow.table`).
   var definition: ActionRow {
@@ -117,6 +118,11 @@ public enum DeviceAction: UInt8, CaseIterable, Sendable, CustomStringConvertible
       return R(self, "charging", reads: .more, summary: "The device is on external power, or not (what processing tasks may require).")
     case .network:
       return R(self, "network", reads: .more, summary: "The device has a network connection, or not (what processing tasks may require).")
+    case .backgroundRefresh:
+      return R(self, "background_refresh", reads: .more,
+               summary: "Turns Background App Refresh on or off in Settings, for the device or for one app.")
+    case .lowPowerMode:
+      return R(self, "low_power_mode", reads: .more, summary: "Turns Low Power Mode on or off: it turns Background App Refresh off.")
     case .cancelTask:
       return R(self, "cancel_task", arguments: .app, explore: .yes, reads: .more,
                summary: "iOS 26: the user cancels a continued processing task in its Live Activity; its expiration handler runs.") {

@@ -139,6 +139,17 @@ extension Device {
     }
   }
 
+  /// `UIApplication.backgroundRefreshStatus` (§3.5): Background App Refresh
+  /// is on for the app, on the device and out of Low Power Mode.
+  public func backgroundRefreshAvailable(_ id: AppID) -> Bool {
+    taskConditions.backgroundRefresh && !taskConditions.lowPowerMode && !self[id].backgroundRefreshOff
+  }
+
+  /// Why Background App Refresh is off for the app, for an error.
+  func backgroundRefreshOffReason(_ id: AppID) -> BGTaskRefusal.RefreshOff {
+    taskConditions.lowPowerMode ? .lowPowerMode : !taskConditions.backgroundRefresh ? .device : .app
+  }
+
   // MARK: - Background launches (§2.8)
 
   /// `dev:background_fetch(app)`: the system launches or wakes the app in the
@@ -148,6 +159,13 @@ extension Device {
     if profile.hasTaskScheduler && !self[id].config.backgroundTasks.isEmpty {
       try begin(.backgroundFetch, app: id) {
         throw SimulationError.backgroundTaskRefused(.action(.backgroundFetch), app: self[id].config.bundle, .fetchTurnedOff)
+      }
+    }
+    // §3.5: Background App Refresh off, the system fetches for no app.
+    if !backgroundRefreshAvailable(id) {
+      try begin(.backgroundFetch, app: id) {
+        throw SimulationError.backgroundTaskRefused(.action(.backgroundFetch), app: self[id].config.bundle,
+                                                    .refreshOff(backgroundRefreshOffReason(id)))
       }
     }
     try backgroundEvent(id, .performFetch, mode: "fetch", action: .backgroundFetch)

@@ -4,10 +4,15 @@
 // with no scene or waking it; the task holds the process until it completes,
 // and one that does not complete by the end of its time is killed.
 
-/// What the scheduler's conditions read (`dev:charging`, `dev:network`).
+/// What the scheduler's conditions read (`dev:charging`, `dev:network`,
+/// `dev:background_refresh`, `dev:low_power_mode`).
 public struct TaskConditions: Equatable, Sendable {
   public var charging = false
   public var network = true
+  /// Settings > General > Background App Refresh, for the whole device.
+  public var backgroundRefresh = true
+  /// Low Power Mode: it turns Background App Refresh off (§3.5).
+  public var lowPowerMode = false
   /// Some app submitted a request: only then do locks and condition changes
   /// look for requests that may run now.
   var anySubmitted = false
@@ -68,6 +73,13 @@ extension Device {
   /// - Throws: `backgroundTaskRefused` with the error iOS gives.
   public func submitTask(_ id: AppID, _ request: BGTaskRequest) throws {
     try requireTaskScheduler(.submitTask, id)
+    // §3.5: with Background App Refresh off, submit fails with `unavailable`.
+    // A continued task is the person's own action, not background refresh:
+    // lifesim's choice, no source says either way.
+    if request.kind != .continued && !backgroundRefreshAvailable(id) {
+      throw SimulationError.backgroundTaskRefused(.submitTask, app: self[id].config.bundle,
+                                                  .unavailable(backgroundRefreshOffReason(id)))
+    }
     if request.kind == .continued {
       guard profile.hasContinuedProcessing else {
         throw SimulationError.backgroundTaskRefused(.submitTask, app: self[id].config.bundle, .noContinuedProcessing(ios: profile.version))
@@ -252,6 +264,27 @@ extension Device {
     try settle()
   }
 
+  /// `dev:background_refresh(on)` and `dev:background_refresh(app, on)`: the
+  /// Background App Refresh switch, for the device or for one app (§3.5).
+  /// While it is off, pending refresh and processing requests wait, and
+  /// background fetch does not happen; turned on, the requests past their
+  /// time may run.
+  public func setBackgroundRefresh(_ app: AppID?, _ on: Bool) throws {
+    try begin(.backgroundRefresh, app: app, detail: on ? "on" : "off") {}
+    if let app { self[app].backgroundRefreshOff = !on } else { taskConditions.backgroundRefresh = on }
+    if on { scheduleTasksThatMayRun() }
+    try settle()
+  }
+
+  /// `dev:low_power_mode(on)`: Low Power Mode, which turns Background App
+  /// Refresh off while it lasts (§3.5).
+  public func setLowPowerMode(_ on: Bool) throws {
+    try begin(.lowPowerMode, detail: on ? "on" : "off") {}
+    taskConditions.lowPowerMode = on
+    if !on { scheduleTasksThatMayRun() }
+    try settle()
+  }
+
   /// `dev:network(on)`: the device has a network connection or not.
   public func setNetwork(_ on: Bool) throws {
     try begin(.network, detail: on ? "on" : "off") {}
@@ -269,9 +302,10 @@ extension Device {
   func taskMayRun(_ id: AppID, _ r: BGTaskRequest) -> Bool {
     switch r.kind {
     case .continued: return true
-    case .refresh: return !self[id].backgroundLaunchBlocked
+    case .refresh: return !self[id].backgroundLaunchBlocked && backgroundRefreshAvailable(id)
     case .processing:
       return isLocked && (!r.requiresPower || taskConditions.charging) && (!r.requiresNetwork || taskConditions.network)
+        && backgroundRefreshAvailable(id)
     }
   }
 

@@ -187,7 +187,8 @@ extension Device {
       // With whether it holds a lock on a shared file (§3.5.1), which
       // suspension kills for, in the same byte: most apps hold none.
       let locked = !self[id].fileLocks.isEmpty
-      u8((self[id].carriedRestorationActivity == nil ? 0 : 1) | (locked ? 2 : 0))
+      // And its own Background App Refresh switch (§3.5), on for most.
+      u8((self[id].carriedRestorationActivity == nil ? 0 : 1) | (locked ? 2 : 0) | (self[id].backgroundRefreshOff ? 4 : 0))
       if locked { i64(Int64(self[id].fileLocks.count)); for f in self[id].fileLocks { text(f) } }
       // BGTaskScheduler (§3.5): what the app registered, submitted and runs.
       if taskConditions.anySubmitted || self[id].bgTasks.registersAny {
@@ -217,7 +218,9 @@ extension Device {
     }
     writeHierarchyFingerprint(to: &out)
     i64(Int64(frontmost?.index ?? -1))
-    u8(isLocked ? 1 : 0)
+    // The device's Background App Refresh switch and Low Power Mode (§3.5)
+    // share the lock's byte: both are as they came for most scripts.
+    u8((isLocked ? 1 : 0) | (taskConditions.backgroundRefresh ? 0 : 2) | (taskConditions.lowPowerMode ? 4 : 0))
     u8(interruption.map { $0.rawValue } ?? .max)
     u8(isSwitcherOpen ? 1 : 0)
     u8(screen.activeUnderInterruption ? 1 : 0)

@@ -44,6 +44,9 @@ extension API {
     appField("background_time_remaining", "backgroundTimeRemaining, in seconds.") { L, slot, id, _ in
       push(L, slot.device.backgroundTimeRemaining(id))
     },
+    appField("background_refresh_status", "backgroundRefreshStatus: \"available\", or \"denied\" while Background App Refresh is off for it, for the device or in Low Power Mode.") { L, slot, id, _ in
+      push(L, slot.device.backgroundRefreshAvailable(id) ? "available" : "denied")
+    },
     appField("unsaved", "Unsaved changes that a death would lose.") { L, _, _, app in push(L, app.unsaved) },
     appField("playing_audio", "Whether it plays audio.") { L, _, _, app in push(L, app.playingAudio) },
     appField("band", "Its jetsam priority band.") { L, _, _, app in push(L, app.band.rawValue) },

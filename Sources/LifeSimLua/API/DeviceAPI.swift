@@ -135,6 +135,22 @@ extension API {
       try rt.selfDevice().device.setNetwork(try rt.args.value(2, as: Bool.self))
       return 0
     }),
+    .backgroundRefresh: ("dev:background_refresh([app,] true | false)", { rt in
+      let slot = try rt.selfDevice()
+      if lua_type(rt.L, 2) == LUA_TBOOLEAN {
+        if !rt.args.isAbsent(3) {
+          throw ArgumentError(position: 3, message: "no value expected, got \(typeName(rt.L, 3)); usage: dev:background_refresh([app,] true | false)")
+        }
+        try slot.device.setBackgroundRefresh(nil, try rt.args.value(2, as: Bool.self))
+      } else {
+        try slot.device.setBackgroundRefresh(try rt.checkApp(2, on: slot), try rt.args.value(3, as: Bool.self))
+      }
+      return 0
+    }),
+    .lowPowerMode: ("dev:low_power_mode(true | false)", { rt in
+      try rt.selfDevice().device.setLowPowerMode(try rt.args.value(2, as: Bool.self))
+      return 0
+    }),
   ]
 
   private static func deviceField(_ name: String, _ summary: String,

@@ -184,6 +184,56 @@ struct BackgroundTaskSchedulerTests {
     #expect(runs == 1 && dev[app].bgTasks.pending.isEmpty)
   }
 
+  /// §3.5: with Background App Refresh off (Low Power Mode, the device's
+  /// switch, the app's), a pending request waits and runs once it is on
+  /// again, and submit fails with `unavailable`.
+  @Test func backgroundAppRefreshOffHoldsRequestsAndRefusesSubmits() throws {
+    let (dev, app, host) = try feed()
+    try submitted(dev, app, host, BGTaskRequest(identifier: "r", kind: .refresh, earliest: dev.now + .seconds(10)))
+    var runs: [SimTime] = []
+    host.onLaunch = { run, dev in runs.append(dev.now); dev.completeTask(app, number: run.number, success: true) }
+    try dev.setLowPowerMode(true)
+    #expect(!dev.backgroundRefreshAvailable(app))
+    try dev.advance(by: .seconds(100))
+    #expect(runs.isEmpty && dev[app].bgTasks.pending.count == 1)
+    let off = dev.now
+    try dev.setLowPowerMode(false)
+    #expect(runs == [off] && dev[app].bgTasks.pending.isEmpty)
+    let later = BGTaskRequest(identifier: "r", kind: .refresh, earliest: .zero)
+    for (device, appSwitch, reason) in [(false, true, BGTaskRefusal.RefreshOff.device), (true, false, .app)] {
+      try dev.setBackgroundRefresh(nil, device)
+      try dev.setBackgroundRefresh(app, appSwitch)
+      #expect { try dev.submitTask(app, later) } throws: { "\($0)".contains("BGTaskSchedulerErrorCodeUnavailable: \(reason)") }
+    }
+    try dev.setBackgroundRefresh(app, true)
+    #expect(dev.backgroundRefreshAvailable(app))
+    // A processing request waits too, though the device is locked and idle.
+    try dev.setBackgroundRefresh(nil, false)
+    try dev.setBackgroundRefresh(nil, true)
+    try dev.submitTask(app, BGTaskRequest(identifier: "p", kind: .processing, earliest: .zero))
+    try dev.setBackgroundRefresh(nil, false)
+    try dev.lock()
+    try dev.advance(by: .seconds(60))
+    #expect(runs.count == 1 && dev[app].bgTasks.pending.count == 1)
+    try dev.setBackgroundRefresh(nil, true)
+    #expect(runs.count == 2)
+  }
+
+  /// §3.5: background fetch stops while Background App Refresh is off.
+  @Test func backgroundFetchStopsWhileRefreshIsOff() throws {
+    let dev = Device(profile: try OSProfile(version: 12), seed: 1)
+    let app = try dev.install(AppConfig(bundle: "com.example.mail", backgroundModes: ["fetch"]))
+    try dev.launch(app)
+    try dev.home()
+    try dev.setBackgroundRefresh(app, false)
+    let m = dev.mark()
+    #expect { try dev.backgroundFetch(app) } throws: { "\($0)".contains("the app's Background App Refresh switch is off") }
+    #expect(dev.callbacks(since: m).isEmpty)
+    try dev.setBackgroundRefresh(app, true)
+    try dev.backgroundFetch(app)
+    #expect(dev.callbacks(since: m).contains("application:performFetchWithCompletionHandler:"))
+  }
+
   @Test func aReplacedRequestsEarlierEventFindsNothing() throws {
     let (dev, app, host) = try feed()
     try submitted(dev, app, host, BGTaskRequest(identifier: "r", kind: .refresh, earliest: dev.now + .seconds(10)))
