@@ -113,6 +113,38 @@ struct TestRunnerTests {
     #expect(all.status == 2 && all.stdout.contains("ERROR slow_test.lua"), "\(all.stdout)")
   }
 
+  /// -k applies to every case: one declared in a coroutine while the file
+  /// loads is kept as others are, one declared inside another case is
+  /// deselected as a kept one is, and an experiment's run is selected by its
+  /// name. A case needs a name, and a control character in one is shown.
+  @Test func kAppliesToEveryKindOfCase() throws {
+    let dir = try folder([
+      "kinds_test.lua": """
+        coroutine.wrap(function() lifesim.test("in coroutine", function() end) end)()
+        lifesim.test("outer", function()
+          lifesim.test("inner random", function() error("deselected, never run") end)
+        end)
+        """,
+      "exp_test.lua": """
+        return lifesim.experiment{ name = "tiny", params = { n = { 1 } }, run = function(p, seed) return { v = p.n } end }
+        """,
+      "names_test.lua": "lifesim.test('two\\nlines', function() end)\n",
+      "empty_test.lua": "lifesim.test('', function() end)\n",
+    ])
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let r = try lifesim(["test", "kinds_test.lua", "-k", "coroutine or outer"], in: dir)
+    #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+    #expect(r.stdout.contains("ok    kinds_test.lua: in coroutine") && closing(r) == "2 passed, 0 failed, 1 deselected", "\(r.stdout)")
+    let exp = try lifesim(["test", "exp_test.lua", "-k", "tiny"], in: dir)
+    #expect(exp.status == 0 && exp.stdout.contains("experiment 'tiny' runs"), "\(exp.stdout)\(exp.stderr)")
+    let notExp = try lifesim(["test", "exp_test.lua", "-k", "not tiny"], in: dir)
+    #expect(notExp.status == 5 && closing(notExp) == "0 passed, 0 failed, 1 deselected", "\(notExp.stdout)")
+    let names = try lifesim(["test", "names_test.lua"], in: dir)
+    #expect(names.stdout.contains("ok    names_test.lua: two\\nlines ("), "\(names.stdout)")
+    let empty = try lifesim(["test", "empty_test.lua"], in: dir)
+    #expect(empty.status == 2 && empty.stdout.contains("a case needs a name"), "\(empty.stdout)")
+  }
+
   /// Under --unsafe, io and os hold what a saved state cannot put back (an
   /// open file): the cases share one state, and it is said.
   @Test func underUnsafeTheCasesShareOneStateAndSaySo() throws {

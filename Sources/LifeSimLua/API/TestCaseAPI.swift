@@ -25,6 +25,7 @@ extension LuaRuntime {
   /// while the script goes on with the next case.
   func runTestCase() throws -> Int32 {
     let name = try args.string(1)
+    guard !name.isEmpty else { throw ArgumentError(position: 1, message: "a case needs a name (reports and -k use it)") }
     var skip: String?, xfail: String?
     var fn: Int32 = 2
     if lua_type(L, 2) != LUA_TFUNCTION && !args.isAbsent(2) {
@@ -42,10 +43,16 @@ extension LuaRuntime {
     lua_pushvalue(L, fn)
     var ar = lua_Debug()
     let line = lua_getinfo(L, ">S", &ar) != 0 && ar.linedefined > 0 ? Int(ar.linedefined) : nil
-    if options.collectsTests && !runningCollectedTests && L == mainState && contexts.count == 0 {
+    // Kept while the file loads, in a coroutine of its too; a case declared
+    // inside another or in app code runs at once.
+    if options.collectsTests && !runningCollectedTests && contexts.count == 0 {
       lua_pushvalue(L, fn)
       let ref = luaL_ref(L, ls_registryindex())
       collectedTests.append(CollectedTest(name: name, ref: ref, line: line, skip: skip, xfail: xfail))
+      return 0
+    }
+    if let testSelection, !testSelection(name) {
+      testResults.append(TestCaseResult(name: name, status: .deselected, line: line))
       return 0
     }
     lua_pushvalue(L, fn)

@@ -169,6 +169,9 @@ public final class LuaRuntime {
   @exclusivity(unchecked) var collectedTests: [CollectedTest] = []
   /// Whether the collected cases are running (a `lifesim.test` inside one runs where it is).
   @exclusivity(unchecked) var runningCollectedTests = false
+  /// Which cases `lifesim test -k` runs, by name: a case that runs at once
+  /// (declared inside another, or in a timer) is deselected as a kept one is.
+  public var testSelection: ((String) -> Bool)?
   /// The end-of-run warnings and notes of each collected case (its devices
   /// are gone when the next case starts from the file's state): the case's
   /// name and the line, in the order they came, each line once.

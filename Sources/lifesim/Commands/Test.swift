@@ -317,6 +317,7 @@ func runTestFile(_ file: String, options: RuntimeOptions, selection: TestSelecti
       // No address space for the mapping a saved state needs: the cases share one state (said below).
       runtime = try LuaRuntime(options: options)
     }
+    runtime.testSelection = { selection.selects([file, $0]) }
     do {
       try runtime.runFile(file)
     } catch let f as LuaFailure {
@@ -330,7 +331,7 @@ func runTestFile(_ file: String, options: RuntimeOptions, selection: TestSelecti
     }
     for r in runtime.testResults {
       let failure = r.failure.map { f in r.context.map { f.report + "\n" + $0 } ?? f.report }
-      outcomes.append(TestOutcome(name: "\(file): \(r.name)", file: file, testCase: r.name, status: r.status, failure: failure,
+      outcomes.append(TestOutcome(name: "\(file): \(visibleControls(r.name).replacingOccurrences(of: "\n", with: "\\n"))", file: file, testCase: r.name, status: r.status, failure: failure,
                                   isError: !(r.failure?.isExpectation ?? true), seconds: r.seconds,
                                   line: r.failure.flatMap { failureLine($0.message, in: file) } ?? r.line))
     }
@@ -338,8 +339,7 @@ func runTestFile(_ file: String, options: RuntimeOptions, selection: TestSelecti
     if readOutput == nil { readOutput = runtime.readOutput }
     if let f = fileFailure, f.mark == nil { fileContext = runtime.failureContext().map { f.report + "\n" + $0 } ?? f.report }
     if fileFailure == nil && runtime.hasExperiment {
-      outcomes.append(selection.selects([file]) ? smokeTest(runtime, file: file)
-                      : TestOutcome(name: file, file: file, status: .deselected))
+      outcomes.append(smokeTest(runtime, file: file, selection: selection))
     }
     if fileFailure == nil && expected == nil {
       // Handlers that never ran, and an --ios no device used: said, not failed.
@@ -423,7 +423,8 @@ private func warnAboutSameNames(_ results: [TestCaseResult], file: String) {
 }
 
 /// An experiment file's test: its first point with seed 1 runs and returns metrics.
-private func smokeTest(_ runtime: LuaRuntime, file: String) -> TestOutcome {
+private func smokeTest(_ runtime: LuaRuntime, file: String, selection: TestSelection) -> TestOutcome {
+  let start = monotonicSeconds()
   do {
     let spec = try runtime.experimentSpec()
     guard let point = spec.points.first else {
@@ -432,16 +433,22 @@ private func smokeTest(_ runtime: LuaRuntime, file: String) -> TestOutcome {
     let names = spec.params.map(\.name)
     let where_ = zip(names, point).map { "\($0)=\($1)" }.joined(separator: " ")
     let name = "\(file): experiment '\(spec.name)' runs (\(where_.isEmpty ? "" : where_ + ", ")seed 1)"
-    let outcome = runtime.runExperiment(point: point, names: names, seed: 1)
     let experimentCase = String(name.dropFirst(file.count + 2))
+    // Selected by -k as a case is: its file's path or its name.
+    guard selection.selects([file, experimentCase]) else {
+      return TestOutcome(name: name, file: file, testCase: experimentCase, status: .deselected)
+    }
+    let outcome = runtime.runExperiment(point: point, names: names, seed: 1)
+    let seconds = monotonicSeconds() - start
     if let error = outcome.error {
-      return TestOutcome(name: name, file: file, testCase: experimentCase, status: .failed, failure: error, isError: true)
+      return TestOutcome(name: name, file: file, testCase: experimentCase, status: .failed, failure: error, isError: true,
+                         seconds: seconds)
     }
     if let declared = spec.metrics, Set(declared) != Set(outcome.metrics.map(\.name)) {
       return TestOutcome(name: name, file: file, testCase: experimentCase, status: .failed,
-                         failure: "run returned \(outcome.metrics.map(\.name)), the experiment declares \(declared)")
+                         failure: "run returned \(outcome.metrics.map(\.name)), the experiment declares \(declared)", seconds: seconds)
     }
-    return TestOutcome(name: name, file: file, testCase: experimentCase)
+    return TestOutcome(name: name, file: file, testCase: experimentCase, seconds: seconds)
   } catch let f as LuaFailure {
     return TestOutcome(name: file, file: file, status: .failed, failure: f.report, isError: !f.isExpectation)
   } catch {
