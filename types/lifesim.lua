@@ -409,7 +409,7 @@ function Device:policy(options) end
 ---@field exits_on_suspend boolean UIApplicationExitsOnSuspend.
 ---@field background_modes string[] The background modes it declares.
 ---@field background_time_remaining number? backgroundTimeRemaining, in seconds.
----@field background_refresh_status any backgroundRefreshStatus: "available", or "denied" while Background App Refresh is off for it, for the device or in Low Power Mode.
+---@field background_refresh_status string backgroundRefreshStatus: "available", or "denied" while Background App Refresh is off for it, for the device or in Low Power Mode.
 ---@field unsaved integer Unsaved changes that a death would lose.
 ---@field playing_audio boolean Whether it plays audio.
 ---@field band string Its jetsam priority band.

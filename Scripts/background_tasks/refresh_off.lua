@@ -61,3 +61,12 @@ lifesim.test("background fetch does not happen while Background App Refresh is o
   dev:background_fetch(app)
   assert(app.state == "suspended" or app.state == "background", app.state)
 end)
+
+lifesim.test("a wrong identifier is named whatever the setting, and a wrong argument is named", function()
+  local dev, app = feed()
+  dev:low_power_mode(true)
+  local message = error_of(function() app:submit_task{ id = "com.example.nope", kind = "refresh" } end)
+  assert(message and message:find("is not in BGTaskSchedulerPermittedIdentifiers", 1, true), message)
+  local bad = error_of(function() dev:background_refresh(1) end)
+  assert(bad and bad:find("true, false or an app expected, got number", 1, true), bad)
+end)

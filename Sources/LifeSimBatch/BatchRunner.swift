@@ -375,7 +375,8 @@ public final class BatchRunner {
       return
     }
     lock.lock()
-    let first = worker.reloads && !reloadNoticed
+    // Under --unsafe a worker reloads by design (ExperimentWorker): no notice.
+    let first = worker.reloads && !reloadNoticed && !options.runtime.unsafe
     if worker.reloads { reloadNoticed = true }
     lock.unlock()
     if first {

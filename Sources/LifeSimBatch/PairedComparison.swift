@@ -122,10 +122,13 @@ public struct PairedComparison: Sendable {
     // Differences whose spread overflows a Double have no interval or test to give.
     if n > 1 && mean.isFinite && sd.isFinite {
       row.ci = studentInterval(mean: mean, sd: sd, n: n)
-      // Equal differences: t is infinite (p 0), or undefined when they are all 0 (p 1).
-      let t = sd == 0 ? (mean == 0 ? 0 : (mean > 0 ? Double.infinity : -.infinity)) : mean / (sd / Double(n).squareRoot())
-      row.t = t
-      row.p = studentTwoSidedP(t: t, df: n - 1)
+      // Equal differences have no spread to test against: no t and no p,
+      // as R's t.test refuses "essentially constant" data.
+      if sd > 0 {
+        let t = mean / (sd / Double(n).squareRoot())
+        row.t = t
+        row.p = studentTwoSidedP(t: t, df: n - 1)
+      }
     }
     return row
   }
@@ -163,6 +166,12 @@ public struct PairedComparison: Sendable {
       + "mean difference with Student's t 95% CI, paired t test, two-sided"
   }
 
+  /// What a metric's table says under it when some rows have no test.
+  private func constantNote(_ metric: String) -> String? {
+    rows.contains { $0.metric == metric && $0.pairs > 1 && $0.t == nil && $0.sd == 0 }
+      ? "a row with no t has differences all equal: there is no spread to test against (R's t.test refuses it too)" : nil
+  }
+
   /// What a metric's table says under it when some seeds made no pair.
   private func leftOutNote(_ metric: String) -> String? {
     let n = rows.filter { $0.metric == metric }.reduce(0) { $0 + $1.leftOut }
@@ -179,7 +188,9 @@ public struct PairedComparison: Sendable {
       out += "\n" + metric + "\n" + (table.string(for: tableRows(metric, none: "-"), style: Style.simple) ?? "")
       if !out.hasSuffix("\n") { out += "\n" }
       if let note = leftOutNote(metric) { out += note + "\n" }
+      if let note = constantNote(metric) { out += note + "\n" }
     }
+    if metrics.isEmpty { out += "\nno metric with numbers to compare: every value is a label\n" }
     return out
   }
 
@@ -192,7 +203,9 @@ public struct PairedComparison: Sendable {
       out += titles.indices.map { $0 <= otherParams.count ? " --- |" : " ---: |" }.joined() + "\n"
       for r in tableRows(metric, none: "–") { out += "| " + r.map(cell).joined(separator: " | ") + " |\n" }
       if let note = leftOutNote(metric) { out += "\n" + cell(note) + ".\n" }
+      if let note = constantNote(metric) { out += "\n" + cell(note) + ".\n" }
     }
+    if metrics.isEmpty { out += "\nNo metric with numbers to compare: every value is a label.\n" }
     return out
   }
 

@@ -153,7 +153,7 @@ public final class SequenceDiagram {
     switch key.role {
     case 0: return device + "user"
     case 1: return device + "iOS"
-    default: return device + (key.scene.map { "scene \($0)" } ?? (key.app ?? "?"))
+    default: return device + (key.app ?? "?") + (key.scene.map { " scene \($0)" } ?? "")
     }
   }
 

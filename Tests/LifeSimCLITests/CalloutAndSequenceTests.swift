@@ -54,7 +54,7 @@ struct CalloutAndSequenceTests {
     let text = try String(contentsOf: svg, encoding: .utf8)
     let texts = ReadablePictureTests.texts(text)
     // The columns: per device the user, iOS, the app and (iOS 17) its scene, head and foot.
-    for head in ["1: user", "1: iOS", "1: com.example.notes", "1: scene 1", "2: user", "2: iOS", "2: com.example.notes"] {
+    for head in ["1: user", "1: iOS", "1: com.example.notes", "1: com.example.notes scene 1", "2: user", "2: iOS", "2: com.example.notes"] {
       #expect(texts.filter { $0.content == head }.count == 2, "\(head) heads its column at the top and the bottom")
     }
     // One row per callback and notification, top to bottom in time, the
@@ -97,7 +97,7 @@ struct CalloutAndSequenceTests {
     let homes = texts.filter { $0.content == "home" }.sorted { $0.y < $1.y }
     let times = texts.filter { $0.content.hasSuffix(" s") && $0.anchor == "end" }.sorted { $0.y < $1.y }.map(\.content)
     #expect(homes.count == 2 && times == ["0 s", "40 s", "100 s"], "\(times)")
-    #expect(texts.contains { $0.content == "1: scene 1" } && texts.contains { $0.content == "2: scene 1" }, "\(texts.map(\.content))")
+    #expect(texts.contains { $0.content == "1: com.example.x scene 1" } && texts.contains { $0.content == "2: com.example.y scene 1" }, "\(texts.map(\.content))")
     #expect(texts.contains { $0.content.hasPrefix("0 s to 100 s") }, "\(texts.map(\.content))")
 
     for extra in [["--sequence"], []] {

@@ -39,6 +39,23 @@ struct SmallThingsTests {
     #expect(c.stdout.contains("com.example.a action kill (not running: only its card leaves the switcher)"), "\(c.stdout)")
   }
 
+  /// Under --unsafe a batch loads its file again for each run: a file its
+  /// top level opened and a run closed is not revived by the next run.
+  @Test func anUnsafeBatchLoadsItsFileForEachRun() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesim-unsafe-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try """
+      local f = io.open("log.txt", "a")
+      return lifesim.experiment{ name = "files", params = { n = { 1, 2 } }, seeds = 2,
+        run = function(p, seed) f:write(p.n, " ", seed, "\\n"); f:close(); return { v = p.n } end }
+      """.write(to: dir.appendingPathComponent("files.lua"), atomically: true, encoding: .utf8)
+    let r = try lifesim(["batch", "files.lua", "--unsafe", "-o", "out.csv", "--jobs", "1", "--quiet"], in: dir)
+    #expect(r.status == 0 && r.stderr.isEmpty, "\(r.status): \(r.stderr)")
+    let log = try String(contentsOf: dir.appendingPathComponent("log.txt"), encoding: .utf8)
+    #expect(log.split(separator: "\n").count == 4, "\(log)")
+  }
+
   @Test func aPrintedTabIsATab() throws {
     let url = try script("local dev = lifesim.device{}\nprint(\"a\", 1)\nprint(\"line\\nbreak\")\n")
     defer { try? FileManager.default.removeItem(at: url) }

@@ -73,13 +73,6 @@ extension Device {
   /// - Throws: `backgroundTaskRefused` with the error iOS gives.
   public func submitTask(_ id: AppID, _ request: BGTaskRequest) throws {
     try requireTaskScheduler(.submitTask, id)
-    // §3.5: with Background App Refresh off, submit fails with `unavailable`.
-    // A continued task is the person's own action, not background refresh:
-    // lifesim's choice, no source says either way.
-    if request.kind != .continued && !backgroundRefreshAvailable(id) {
-      throw SimulationError.backgroundTaskRefused(.submitTask, app: self[id].config.bundle,
-                                                  .unavailable(backgroundRefreshOffReason(id)))
-    }
     if request.kind == .continued {
       guard profile.hasContinuedProcessing else {
         throw SimulationError.backgroundTaskRefused(.submitTask, app: self[id].config.bundle, .noContinuedProcessing(ios: profile.version))
@@ -102,6 +95,14 @@ extension Device {
     let modes = self[id].config.backgroundModes
     if let refusal = self[id].bgTasks.check(request, modes: modes) {
       throw SimulationError.backgroundTaskRefused(.submitTask, app: self[id].config.bundle, refusal)
+    }
+    // §3.5: with Background App Refresh off, submit fails with `unavailable`,
+    // after the checks of the request itself (a wrong identifier is the
+    // app's bug whatever the settings). A continued task is the person's own
+    // action, not background refresh: lifesim's choice, no source says.
+    if request.kind != .continued && !backgroundRefreshAvailable(id) {
+      throw SimulationError.backgroundTaskRefused(.submitTask, app: self[id].config.bundle,
+                                                  .unavailable(backgroundRefreshOffReason(id)))
     }
     // Asked before anything changes: a policy that fails leaves the earlier request as it was.
     let runsAt = request.kind == .continued ? now : try scheduledTime(of: request, for: id)

@@ -137,7 +137,11 @@ extension API {
     }),
     .backgroundRefresh: ("dev:background_refresh([app,] true | false)", { rt in
       let slot = try rt.selfDevice()
-      if lua_type(rt.L, 2) == LUA_TBOOLEAN {
+      let t = lua_type(rt.L, 2)
+      if t != LUA_TBOOLEAN && t != LUA_TSTRING && t != LUA_TUSERDATA && t != LUA_TTABLE {
+        throw ArgumentError(position: 2, message: "true, false or an app expected, got \(typeName(rt.L, 2))")
+      }
+      if t == LUA_TBOOLEAN {
         if !rt.args.isAbsent(3) {
           throw ArgumentError(position: 3, message: "no value expected, got \(typeName(rt.L, 3)); usage: dev:background_refresh([app,] true | false)")
         }

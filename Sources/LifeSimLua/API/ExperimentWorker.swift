@@ -60,7 +60,10 @@ public final class ExperimentWorker {
     self.options = options
     let made: LuaRuntime
     do {
-      guard snapshots else { throw LuaFailure(kind: .memory, message: "no snapshots") }
+      // Under --unsafe, io and os hold C resources (an open FILE*) that the
+      // Lua state's bytes do not own: putting them back would revive a
+      // closed file. Each run loads the file again instead.
+      guard snapshots, !options.unsafe else { throw LuaFailure(kind: .memory, message: "no snapshots") }
       made = try LuaRuntime(options: snapshotting)
     } catch let f as LuaFailure where f.kind == .memory {
       // The arena is address space the system would not give.

@@ -120,7 +120,7 @@ extension LuaRuntime {
       if options.unsafe {
         // io and os hold C resources (an open FILE*) the Lua state's bytes do
         // not own: putting the bytes back would revive a closed file.
-        unsaved = "with --unsafe, what io and os hold (open files) cannot be put back"
+        unsaved = "with --unsafe the cases always share one state, since what io and os may hold (an open file) cannot be put back"
       } else if ls_snapshot_size(mainState) == 0 {
         unsaved = "there was no room to keep the state the file left (is the address space limited, ulimit -v?)"
       } else {

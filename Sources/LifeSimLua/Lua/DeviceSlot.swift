@@ -712,7 +712,6 @@ final class DeviceSlot: DeviceHost {
       push(L, request.requiresNetwork); setField(L, -2, "requires_network")
       push(L, device.taskConditions.charging); setField(L, -2, "charging")
       push(L, device.taskConditions.network); setField(L, -2, "network")
-      push(L, device.taskConditions.lowPowerMode); setField(L, -2, "low_power_mode")
       push(L, device.isLocked); setField(L, -2, "locked")
       push(L, device[app].lastUsed.seconds); setField(L, -2, "last_used")
       push(L, Double(now.microseconds % 86_400_000_000) / 1e6); setField(L, -2, "time_of_day")

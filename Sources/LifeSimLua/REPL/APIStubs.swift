@@ -50,7 +50,7 @@ let stubFieldTypes: [String: String] = [
   "app.launches": "integer", "app.running": "boolean", "app.model": "string", "app.scenes": "lifesim.Scene[]",
   "app.footprint_mb": "number", "app.exits_on_suspend": "boolean", "app.background_modes": "string[]",
   "app.background_time_remaining": "number?", "app.unsaved": "integer", "app.playing_audio": "boolean",
-  "app.band": "string", "app.tasks": "lifesim.Task[]", "app.top": "lifesim.ViewController?",
+  "app.band": "string", "app.background_refresh_status": "string", "app.tasks": "lifesim.Task[]", "app.top": "lifesim.ViewController?",
   "app.stack": "lifesim.ViewController[]", "app.presented": "lifesim.ViewController?",
   "trace.count": "integer",
   "ctx.app": "lifesim.App", "ctx.callback": "string", "ctx.now": "number", "ctx.options": "table",
