@@ -24,6 +24,22 @@ enum SVG {
     return em * size * (bold ? 1.12 : 1)  // bold glyphs advance about a tenth further
   }
 
+  /// The opening of a page-like picture (a timeline, a sequence diagram):
+  /// the XML declaration, the svg element, its title, a white ground, the
+  /// title written large and the subtitle in grey under it.
+  static func page(width: Double, height: Double, title: String, subtitle: String) -> String {
+    """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <svg xmlns="http://www.w3.org/2000/svg" width="\(n(width))" height="\(n(height))" \
+      viewBox="0 0 \(n(width)) \(n(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
+      <title>\(escape(title))</title>
+      <rect width="100%" height="100%" fill="#ffffff"/>
+      <text x="20" y="26" font-size="16" font-weight="bold">\(escape(title))</text>
+      <text x="20" y="44" fill="#555555">\(escape(subtitle))</text>
+
+      """
+  }
+
   /// A number with at most two decimals, for coordinates.
   static func n(_ x: Double) -> String {
     let r = (x * 100).rounded() / 100

@@ -184,16 +184,7 @@ public final class SequenceDiagram {
     let footer = leftOut > 0 ? 24.0 : 0
     let height = bottom + 44 + footer + 40
 
-    var out = """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <svg xmlns="http://www.w3.org/2000/svg" width="\(SVG.n(width))" height="\(SVG.n(height))" \
-      viewBox="0 0 \(SVG.n(width)) \(SVG.n(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
-      <title>\(SVG.escape(options.title))</title>
-      <rect width="100%" height="100%" fill="#ffffff"/>
-      <text x="20" y="26" font-size="16" font-weight="bold">\(SVG.escape(options.title))</text>
-      <text x="20" y="44" fill="#555555">\(SVG.escape(caption))</text>
-
-      """
+    var out = SVG.page(width: width, height: height, title: options.title, subtitle: caption)
     // An arrowhead per colour (context-stroke is not drawn by every renderer).
     out += "<defs>"
     for colour in SequenceDiagram.colours {

@@ -511,16 +511,7 @@ public final class Timeline {
     let calloutText = calloutList(callouts, y: legendY + legendText.height + 8, left: 20, width: width - 40)
     let height = legendY + legendText.height + calloutText.height + 14
 
-    var out = """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <svg xmlns="http://www.w3.org/2000/svg" width="\(SVG.n(width))" height="\(SVG.n(height))" \
-      viewBox="0 0 \(SVG.n(width)) \(SVG.n(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
-      <title>\(SVG.escape(options.title))</title>
-      <rect width="100%" height="100%" fill="#ffffff"/>
-      <text x="20" y="26" font-size="16" font-weight="bold">\(SVG.escape(options.title))</text>
-      <text x="20" y="44" fill="#555555">\(SVG.escape(summary(shownLanes: shown.count)))</text>
-
-      """
+    var out = SVG.page(width: width, height: height, title: options.title, subtitle: summary(shownLanes: shown.count))
     // Compressed stretches, shaded, with their length written below the axis.
     for g in gaps {
       let x0 = X(x(g.start)), x1 = X(x(g.end))

@@ -28,6 +28,8 @@ public enum FuzzAction: Sendable {
     .charging: "a condition only BGTaskScheduler reads, which the fuzzer's apps do not use",
     .network: "a condition only BGTaskScheduler reads, which the fuzzer's apps do not use",
     .cancelTask: "BGTaskScheduler: the fuzzer's apps run no continued tasks",
+    .backgroundRefresh: "a setting whose only effect on the fuzzer's apps, background fetch refused, the engine's own tests cover",
+    .lowPowerMode: "a setting whose only effect on the fuzzer's apps, background fetch refused, the engine's own tests cover",
   ]
 
   /// The action of the table it is; nil for `advance`.
