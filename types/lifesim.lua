@@ -78,7 +78,7 @@
 lifesim = {}
 
 --- Makes a virtual device running an OS profile. Every key is optional; seed defaults to --seed.
---- `lifesim.device{ ios = 17, model = "iPhone 11", memory_mb = 4096, seed = 1, debugger = false, quirks = {…}, passcode = true, trace = true }`
+--- `lifesim.device{ ios = 17, model = "iPhone 11", memory_mb = 4096, seed = 1, debugger = false, quirks = {…}, passcode = true, trace = true, background_gpu = false }`
 ---@param options table
 ---@return lifesim.Device
 function lifesim.device(options) end
@@ -204,6 +204,7 @@ function Workload:drive(dev, options) end
 ---@field quirks string[] The quirks the device selected.
 ---@field profile table The profile's facts by name (reference §7), and its version.
 ---@field passcode boolean Whether the device has a passcode (protected data).
+---@field background_gpu boolean Whether BGTaskScheduler.supportedResources holds .gpu (iOS 26): the model's fact (the iPads), or lifesim.device{ background_gpu = }.
 ---@field memory_used_mb number The memory the running processes use, in MB.
 ---@field memory_level string "normal", "warning" or "critical".
 ---@field stats table Counters kept with the trace on or off: opens, cold_opens, jetsam_kills, kills by reason, tasks (BGTaskScheduler), …
@@ -354,7 +355,7 @@ function Device:background_refresh(app, on) end
 function Device:low_power_mode(on) end
 
 --- Installs an app and returns it. Only bundle is required.
---- `dev:install{ bundle = "com.example.notes", scenes =, footprint_mb =, background_modes = {…}, background_tasks = {…}, exits_on_suspend =, root = { class =, from = } }`
+--- `dev:install{ bundle = "com.example.notes", scenes =, footprint_mb =, background_modes = {…}, background_tasks = {…}, background_gpu =, exits_on_suspend =, root = { class =, from = } }`
 ---@param options table
 ---@return lifesim.App
 function Device:install(options) end
@@ -408,6 +409,7 @@ function Device:policy(options) end
 ---@field footprint_mb number The memory footprint in MB (the installed size while not running).
 ---@field exits_on_suspend boolean UIApplicationExitsOnSuspend.
 ---@field background_modes string[] The background modes it declares.
+---@field background_gpu boolean Whether it has the Background GPU Access entitlement (dev:install's background_gpu).
 ---@field background_time_remaining number? backgroundTimeRemaining, in seconds.
 ---@field background_refresh_status string backgroundRefreshStatus: "available", or "denied" while Background App Refresh is off for it, for the device or in Low Power Mode.
 ---@field unsaved integer Unsaved changes that a death would lose.
@@ -568,8 +570,8 @@ function Context:unlock_file(name) end
 --- `ctx:complete()`
 function Context:complete() end
 
---- Submits a BGTaskScheduler request (earliest: seconds from now); it replaces a pending request of its id. A continued request (iOS 26, from the foreground, with a title and subtitle) runs at once. A refusal is the error iOS gives.
---- `ctx:submit_task{ id =, kind = "refresh" | "processing" | "continued", earliest = 0, requires_power = false, requires_network = false, title =, subtitle = }`
+--- Submits a BGTaskScheduler request (earliest: seconds from now); it replaces a pending request of its id. A continued request (iOS 26, from the foreground, with a title and subtitle) runs at once, or waits in the queue (strategy "fail" refuses it instead) while the most continued tasks the system runs at once run; requires_gpu needs the app's background_gpu and a device that supports it. A refusal is the error iOS gives.
+--- `ctx:submit_task{ id =, kind = "refresh" | "processing" | "continued", earliest = 0, requires_power = false, requires_network = false, title =, subtitle =, strategy = "queue" | "fail", requires_gpu = false }`
 ---@param options table
 function Context:submit_task(options) end
 

@@ -117,3 +117,102 @@ lifesim.test("a force-quit ends the task with no expiration handler; progress be
   local w = dev.trace:records{ app = app, kind = "warning" }
   assert(w[#w].detail:find("ended with its process", 1, true), w[#w].detail)
 end)
+
+-- How many continued tasks run at once: Apple gives no number (§3.5), so a
+-- script sets one with dev:policy{ continued_tasks = n } (no limit by
+-- default). A request with the default strategy, "queue", waits at the back
+-- of the queue; one with "fail" is refused with immediateRunIneligible.
+lifesim.test("with room for one continued task, a second waits in the queue or fails, as its strategy says", function()
+  local dev, app = video()
+  dev:policy{ continued_tasks = 1 }
+  assert(dev:policy().continued_tasks == 1)
+  local log = {}
+  exporter(dev, app, "com.example.video.export.a", 3, log)
+  app:register_task("com.example.video.export.b", function(_, task)
+    log[#log + 1] = ("b@%g"):format(dev.now)
+    task:complete(true)
+  end)
+  app:register_task("com.example.video.export.c", function(_, task) task:complete(true) end)
+  local refused
+  app:on("sceneDidBecomeActive:", function(ctx)
+    ctx:submit_task{ id = "com.example.video.export.a", kind = "continued", title = "A", subtitle = "a" }
+    ctx:submit_task{ id = "com.example.video.export.b", kind = "continued", title = "B", subtitle = "b" }
+    refused = error_of(function()
+      ctx:submit_task{ id = "com.example.video.export.c", kind = "continued", title = "C", subtitle = "c", strategy = "fail" }
+    end)
+  end)
+  dev:launch(app)
+  dev:home()
+  dev:advance(60)
+  -- b starts when a completes, at 30 s, while the app is in the background.
+  assert(table.concat(log, " ") == "run@0 active done@30 b@30", table.concat(log, " "))
+  assert(refused:find("BGTaskSchedulerErrorCodeImmediateRunIneligible: the system runs at most 1 continued task at once", 1, true), refused)
+  local logs = dev.trace:records{ app = app, kind = "log" }
+  local queued = false
+  for _, r in ipairs(logs) do queued = queued or r.detail:find("export.b, title \"B\"; queued", 1, true) ~= nil end
+  assert(queued, "the trace says the request was queued")
+end)
+
+lifesim.test("a queued request goes with its process: a force-quit cancels it", function()
+  local dev, app = video()
+  dev:policy{ continued_tasks = 1 }
+  local log = {}
+  exporter(dev, app, "com.example.video.export.a", 10, log)
+  app:register_task("com.example.video.export.b", function() log[#log + 1] = "b" end)
+  app:on("sceneDidBecomeActive:", function(ctx)
+    ctx:submit_task{ id = "com.example.video.export.a", kind = "continued", title = "A", subtitle = "a" }
+    ctx:submit_task{ id = "com.example.video.export.b", kind = "continued", title = "B", subtitle = "b" }
+  end)
+  dev:launch(app)
+  dev:home()
+  dev:advance(20)
+  dev:switcher()
+  dev:kill(app)
+  dev:advance(200)
+  assert(table.concat(log, " ") == "run@0 active", table.concat(log, " "))
+  assert(dev.stats.tasks.run == 1, dev.stats.tasks.run)
+end)
+
+-- Background GPU (§3.5): the request needs the Background GPU Access
+-- entitlement, and a device whose supportedResources holds .gpu (the iPads;
+-- developers find it false on every iPhone).
+lifesim.test("a request that requires the GPU needs the entitlement and a device that supports it", function()
+  local dev = lifesim.device{ ios = 26, model = "iPad Pro 11 2018" }
+  assert(dev.background_gpu)
+  local plain = dev:install{ bundle = "com.example.plain", background_tasks = { "com.example.plain.export.*" } }
+  local gpu = dev:install{ bundle = "com.example.gpu", background_tasks = { "com.example.gpu.render.*" }, background_gpu = true }
+  assert(gpu.background_gpu and not plain.background_gpu)
+  local ran = false
+  gpu:register_task("com.example.gpu.render.1", function(_, task) ran = true; task:complete(true) end)
+  plain:register_task("com.example.plain.export.1", function(_, task) task:complete(true) end)
+  local refused
+  plain:on("sceneDidBecomeActive:", function(ctx)
+    refused = error_of(function()
+      ctx:submit_task{ id = "com.example.plain.export.1", kind = "continued", title = "T", subtitle = "S", requires_gpu = true }
+    end)
+  end)
+  gpu:on("sceneDidBecomeActive:", function(ctx)
+    ctx:submit_task{ id = "com.example.gpu.render.1", kind = "continued", title = "T", subtitle = "S", requires_gpu = true }
+  end)
+  dev:launch(plain)
+  assert(refused:find("BGTaskSchedulerErrorCodeNotPermitted: a request that requires the GPU needs the "
+    .. "com.apple.developer.background-tasks.continued-processing.gpu entitlement", 1, true), refused)
+  dev:launch(gpu)
+  assert(ran)
+
+  local phone = lifesim.device{ ios = 26, model = "iPhone 16 Pro" }
+  assert(not phone.background_gpu)
+  local app = phone:install{ bundle = "com.example.gpu", background_tasks = { "com.example.gpu.render.*" }, background_gpu = true }
+  app:register_task("com.example.gpu.render.1", function(_, task) task:complete(true) end)
+  app:on("sceneDidBecomeActive:", function(ctx)
+    refused = error_of(function()
+      ctx:submit_task{ id = "com.example.gpu.render.1", kind = "continued", title = "T", subtitle = "S", requires_gpu = true }
+    end)
+  end)
+  phone:launch(app)
+  assert(refused:find("BGTaskSchedulerErrorCodeUnavailable: this device does not support background GPU use", 1, true), refused)
+  assert(lifesim.device{ ios = 26, model = "iPhone 16 Pro", background_gpu = true }.background_gpu)
+  assert(error_of(function()
+    app:submit_task{ id = "com.example.gpu.render.2", kind = "refresh", requires_gpu = true }
+  end):find("belong to continued requests", 1, true))
+end)

@@ -293,7 +293,12 @@ public struct ExplainStep: Equatable, Sendable {
     case .silentPush: try device.silentPush(app)
     case .prewarm: try device.prewarm(app)
     case .runIntent: try device.runIntent(app, name: ExplainStep.intent, opensApp: false)
-    case .runTask: try device.runTask(app, identifier: ExplainStep.task)
+    case .runTask:
+      // The scheduler runs no refresh task for an app the user swiped away
+      // until it is opened again; a processing task, on a locked device,
+      // still runs (§3.5). The debugger's launch would ignore both.
+      guard !device[app].backgroundLaunchBlocked || device.isLocked else { throw SchedulerWouldNotRun() }
+      try device.runTask(app, identifier: ExplainStep.task)
     case .notify: try device.notify(app, remote: false)
     case .push(let c): try device.push(ObjectSpec(className: c, creation: .code), app: app)
     case .pop: try device.pop(app: app)
@@ -306,6 +311,9 @@ public struct ExplainStep: Equatable, Sendable {
     }
   }
 }
+
+/// A `run_task` step where the scheduler would run no task: not a step of the device.
+struct SchedulerWouldNotRun: Error {}
 
 /// The steps the search tries, in the order it tries them.
 public enum ExplainAlphabet {

@@ -68,9 +68,29 @@ public struct ExplainReport {
   /// answer says which, so that the reader weighs them.
   func taskNote(_ explanations: [Explanation]) -> String {
     // A task that accounts for lines: the log shows the background launch.
-    guard explanations.contains(where: { $0.steps.contains { $0.step.kind == .runTask && !$0.events.isEmpty } }) else { return "" }
-    return "a run_task step above is a BGTaskScheduler task (refresh or processing) as explain models an app on iOS 13 and later "
-      + "whose log shows no application:performFetchWithCompletionHandler:; a background fetch the log does not show, "
+    guard let (e, at) = explanations.lazy.compactMap({ e in
+      e.steps.firstIndex { $0.step.kind == .runTask && !$0.events.isEmpty }.map { (e, $0) }
+    }).first else { return "" }
+    // A processing task runs only while the device is idle, locked (§3.5):
+    // whether the device is locked at the step tells the two kinds apart.
+    var locked = false, swiped = false
+    for s in e.steps[..<at] {
+      switch s.step.kind {
+      case .lock: locked = true
+      case .unlock: locked = false
+      case .kill: swiped = true
+      case .launch, .switchTo, .openNotification, .openRemoteNotification, .openURL: swiped = false
+      default: break
+      }
+    }
+    let kind = !locked
+      ? "the device is not locked then, so it is a refresh task (BGAppRefreshTask): a processing task runs only on a locked device"
+      : swiped
+        ? "the user swiped the app away before it, so it is a processing task (BGProcessingTask, on the locked device): "
+          + "no refresh task runs until the user opens the app again"
+        : "the device is locked then, so a processing task (BGProcessingTask, which runs only on an idle, locked device) fits as well as a refresh task"
+    return "a run_task step above is a BGTaskScheduler task as explain models an app on iOS 13 and later "
+      + "whose log shows no application:performFetchWithCompletionHandler:; \(kind). A background fetch the log does not show, "
       + "or a launch for location, gives the same lines (docs/background-tasks.md)\n"
   }
 

@@ -26,6 +26,27 @@ struct ExplainModernStepsTests {
     #expect(!ios14.stdout.contains("prewarm"), "\(ios14.stdout)")
   }
 
+  /// Which BGTaskScheduler task a background launch is (reference §3.5): a
+  /// processing task runs only on a locked device, and no refresh task runs
+  /// after the user swiped the app away until they open it again, so the
+  /// search offers no `run_task` then unless the device is locked.
+  @Test func aBackgroundLaunchsTaskKindFollowsTheLockAndTheSwipe() throws {
+    let path = tempPath("explain-bgtask-kind.log")
+    let launchThenBack = "application(_:didFinishLaunchingWithOptions:)\napplicationDidBecomeActive(_:)\n"
+      + "applicationWillResignActive(_:)\napplicationDidEnterBackground(_:)\n"
+    try (launchThenBack + "applicationProtectedDataWillBecomeUnavailable(_:)\napplication(_:didFinishLaunchingWithOptions:)\n")
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    let locked = try lifesim(["explain", path, "--ios", "13", "--no-scenes"])
+    #expect(locked.status == 0, "\(locked.stderr)")
+    #expect(locked.stdout.contains("run_task com.example.app"), "\(locked.stdout)")
+    #expect(locked.stdout.contains("the device is locked then, so a processing task (BGProcessingTask"), "\(locked.stdout)")
+    try (launchThenBack + "application(_:didFinishLaunchingWithOptions:)\n").write(toFile: path, atomically: true, encoding: .utf8)
+    let swiped = try lifesim(["explain", path, "--ios", "13", "--no-scenes"])
+    #expect(swiped.status == 0, "\(swiped.stderr)")
+    #expect(swiped.stdout.contains("2. kill com.example.app"), "\(swiped.stdout)")
+    #expect(!swiped.stdout.contains("run_task"), "\(swiped.stdout)")
+  }
+
   /// A launch in the background with no fetch in the log is a
   /// BGTaskScheduler task's from iOS 13 (reference §3.5): explain's app
   /// declares a refresh task, which turns background fetch off, and the

@@ -12,6 +12,9 @@ public struct AppConfig: Sendable {
   public var footprintMB: Double
   /// `BGTaskSchedulerPermittedIdentifiers` (reference §3.5).
   public var backgroundTasks: [String] = []
+  /// The Background GPU Access entitlement
+  /// (`com.apple.developer.background-tasks.continued-processing.gpu`, §3.5).
+  public var backgroundGPU = false
   /// The root view controller and how it is made; nil gives an app with no
   /// view controllers.
   public var root: ObjectSpec?

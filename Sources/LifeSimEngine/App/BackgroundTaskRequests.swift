@@ -57,6 +57,24 @@ public enum BGTaskKind: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   }
 }
 
+/// `BGContinuedProcessingTaskRequest.SubmissionStrategy` (§3.5): what
+/// `submit` does when the system cannot run a continued task at once.
+public enum ContinuedStrategy: UInt8, CaseIterable, Sendable, CustomStringConvertible {
+  /// `.fail`: the submit fails with `BGTaskSchedulerErrorCodeImmediateRunIneligible`.
+  case fail
+  /// `.queue`, the default: the request waits at the back of a queue, and
+  /// runs when a running continued task ends.
+  case queue
+
+  /// The script's word.
+  public var description: String { self == .fail ? "fail" : "queue" }
+
+  public init?(name: String) {
+    guard let s = ContinuedStrategy.allCases.first(where: { $0.description == name }) else { return nil }
+    self = s
+  }
+}
+
 /// A submitted request, as `getPendingTaskRequests` returns it.
 public struct BGTaskRequest: Equatable, Sendable {
   public var identifier: String
@@ -70,6 +88,10 @@ public struct BGTaskRequest: Equatable, Sendable {
   /// A continued request's `title` and `subtitle`, shown in its Live Activity.
   public var title = ""
   public var subtitle = ""
+  /// A continued request's `strategy` (default `.queue`).
+  public var strategy = ContinuedStrategy.queue
+  /// A continued request's `requiredResources` holds `.gpu`.
+  public var requiresGPU = false
   /// When it was submitted.
   public internal(set) var submitted: SimTime = .zero
   /// Its number on the device, for the scheduler's events: a replaced or
@@ -145,6 +167,16 @@ public enum BGTaskRefusal: Equatable, Sendable, CustomStringConvertible {
   case noProgress(BGTaskKind)
   /// `BGTaskSchedulerErrorCodeUnavailable`: Background App Refresh is off.
   case unavailable(RefreshOff)
+  /// `BGTaskSchedulerErrorCodeImmediateRunIneligible`: a continued request
+  /// with the `.fail` strategy, when the most continued tasks the system
+  /// runs at once already run or wait (`dev:policy{ continued_tasks = n }`).
+  case immediateRunIneligible(limit: Int)
+  /// A continued request that requires the GPU, from an app without the
+  /// Background GPU Access entitlement.
+  case gpuNotEntitled
+  /// A continued request that requires the GPU, on a device whose
+  /// `supportedResources` has no `.gpu`.
+  case gpuUnsupported
   /// Background fetch while Background App Refresh is off.
   case refreshOff(RefreshOff)
 
@@ -187,6 +219,15 @@ public enum BGTaskRefusal: Equatable, Sendable, CustomStringConvertible {
       return "BGTaskSchedulerErrorCodeUnavailable: \(off)"
     case .refreshOff(let off):
       return "\(off): the system launches no app for background fetch"
+    case .immediateRunIneligible(let limit):
+      return "BGTaskSchedulerErrorCodeImmediateRunIneligible: the system runs at most \(limit) continued task\(limit == 1 ? "" : "s") at once "
+        + "and cannot run this one now; with strategy \"fail\" the request is refused (the default, \"queue\", waits for room)"
+    case .gpuNotEntitled:
+      return "BGTaskSchedulerErrorCodeNotPermitted: a request that requires the GPU needs the "
+        + "com.apple.developer.background-tasks.continued-processing.gpu entitlement (the Background GPU Access capability)"
+    case .gpuUnsupported:
+      return "BGTaskSchedulerErrorCodeUnavailable: this device does not support background GPU use "
+        + "(BGTaskScheduler.supportedResources has no .gpu)"
     case .fetchTurnedOff:
       return "the app declares BGTaskSchedulerPermittedIdentifiers (background_tasks), which turns background fetch off: the system never calls application:performFetchWithCompletionHandler:; its refresh is a BGAppRefreshTask"
     case .noContinuedProcessing(let ios):

@@ -13,6 +13,9 @@ public struct TaskConditions: Equatable, Sendable {
   public var backgroundRefresh = true
   /// Low Power Mode: it turns Background App Refresh off (§3.5).
   public var lowPowerMode = false
+  /// `BGTaskScheduler.supportedResources` holds `.gpu` (§3.5): the model's
+  /// fact, or the script's `background_gpu`.
+  public var backgroundGPU = false
   /// Some app submitted a request: only then do locks and condition changes
   /// look for requests that may run now.
   var anySubmitted = false
@@ -93,7 +96,7 @@ extension Device {
     // Numbered with the background tasks (§3.4): an `expire` record's task id names one task.
     request.number = nextTaskID
     let modes = self[id].config.backgroundModes
-    if let refusal = self[id].bgTasks.check(request, modes: modes) {
+    if let refusal = self[id].bgTasks.check(request, modes: modes) ?? continuedRefusal(request, for: id) {
       throw SimulationError.backgroundTaskRefused(.submitTask, app: self[id].config.bundle, refusal)
     }
     // §3.5: with Background App Refresh off, submit fails with `unavailable`,
@@ -112,10 +115,14 @@ extension Device {
     taskConditions.anySubmitted = true
     stats.tasksSubmitted += 1
     guard request.kind != .continued else {
-      // It runs as soon as the handler that submitted it returns (§3.5).
+      // It runs as soon as the handler that submitted it returns (§3.5), or
+      // waits at the back of the queue while the system runs its most.
+      let queued = !continuedRoom(before: request.number)
       trace.append({
         $0.app = id
         $0.detail = "BGTaskScheduler: submitted \(request.kind.requestClassName) \(request.identifier), title \"\(request.title)\""
+          + (request.requiresGPU ? ", requires the GPU" : "")
+          + (queued ? "; queued: the system runs at most \(policy.continuedTaskLimit ?? 0) continued task\(policy.continuedTaskLimit == 1 ? "" : "s") at once" : "")
       }, kind: .log, at: now)
       kernel.schedule(.bgTask(id, number: request.number, .due), at: now)
       return
@@ -126,6 +133,49 @@ extension Device {
         + (runsAt == max(request.earliest, now) ? "" : runsAt.map { "; the scheduler lets it run at t=\($0.shortDescription)" } ?? "; the scheduler will not run it")
     }, kind: .log, at: now)
     if let runsAt { kernel.schedule(.bgTask(id, number: request.number, .due), at: runsAt) }
+  }
+
+  /// What a continued request asks that iOS refuses beyond the checks of
+  /// every request (§3.5): the GPU without the entitlement or on a device
+  /// without background GPU, and no room now with the `.fail` strategy.
+  private func continuedRefusal(_ request: BGTaskRequest, for id: AppID) -> BGTaskRefusal? {
+    guard request.kind == .continued else { return nil }
+    if request.requiresGPU {
+      guard self[id].config.backgroundGPU else { return .gpuNotEntitled }
+      guard taskConditions.backgroundGPU else { return .gpuUnsupported }
+    }
+    if request.strategy == .fail, let limit = policy.continuedTaskLimit,
+       !continuedRoom(before: request.number, replacing: (id, request.identifier)) {
+      return .immediateRunIneligible(limit: limit)
+    }
+    return nil
+  }
+
+  /// Whether a continued task may start now, ahead of every request
+  /// numbered `number` or later: fewer than the limit run, and no earlier
+  /// request waits in the queue (§3.5: "the back of a queue"). `replacing`:
+  /// the pending request a submit replaces does not count.
+  func continuedRoom(before number: Int32, replacing: (AppID, String)? = nil) -> Bool {
+    guard let limit = policy.continuedTaskLimit else { return true }
+    var taken = 0
+    for app in apps {
+      for r in app.bgTasks.running where r.kind == .continued { taken += 1 }
+      for r in app.bgTasks.pending where r.kind == .continued && r.number < number {
+        if let (a, identifier) = replacing, a == app.id, r.identifier == identifier { continue }
+        // One that waits is ahead of this one: no room for this one now.
+        return false
+      }
+    }
+    return taken < limit
+  }
+
+  /// A continued task ended: the queue's first requests may start now, in
+  /// the order they were submitted.
+  func startQueuedContinuedTasks() {
+    guard policy.continuedTaskLimit != nil else { return }
+    var queued: [(app: AppID, number: Int32)] = []
+    for app in apps { for r in app.bgTasks.pending where r.kind == .continued { queued.append((app.id, r.number)) } }
+    for q in queued.sorted(by: { $0.number < $1.number }) { kernel.schedule(.bgTask(q.app, number: q.number, .due), at: now) }
   }
 
   /// When a request just submitted may run: at its earliest time by default
@@ -175,6 +225,7 @@ extension Device {
   func endTask(_ id: AppID, number: Int32, success: Bool) -> Bool {
     guard let run = self[id].bgTasks.complete(number: number) else { return false }
     self[id].background.heldByScheduler = !self[id].bgTasks.running.isEmpty
+    if run.kind == .continued { startQueuedContinuedTasks() }
     host?.taskEnded(run, app: id, on: self)
     trace.append({
       $0.app = id
@@ -302,7 +353,7 @@ extension Device {
   /// request asks, charging and on a network.
   func taskMayRun(_ id: AppID, _ r: BGTaskRequest) -> Bool {
     switch r.kind {
-    case .continued: return true
+    case .continued: return continuedRoom(before: r.number)
     case .refresh: return !self[id].backgroundLaunchBlocked && backgroundRefreshAvailable(id)
     case .processing:
       return isLocked && (!r.requiresPower || taskConditions.charging) && (!r.requiresNetwork || taskConditions.network)
@@ -438,7 +489,9 @@ extension Device {
   /// trace; its requests stay pending.
   func tasksEnded(_ id: AppID) {
     guard taskConditions.anySubmitted || !self[id].bgTasks.registeredInProcess.isEmpty else { return }
-    for run in self[id].bgTasks.processEnded() {
+    let ended = self[id].bgTasks.processEnded()
+    if ended.contains(where: { $0.kind == .continued }) { startQueuedContinuedTasks() }
+    for run in ended {
       host?.taskEnded(run, app: id, on: self)
       trace.append({
         $0.app = id

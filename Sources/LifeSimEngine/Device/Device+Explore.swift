@@ -356,5 +356,6 @@ extension Device {
     out.append(word: Int64(bitPattern: (p.reclaimSceneMB ?? 0).bitPattern))
     out.append(word: Int64(p.layoutPassesFirst))
     out.append(word: Int64(p.layoutPassesRevealed))
+    out.append(word: Int64(p.continuedTaskLimit ?? -1))
   }
 }

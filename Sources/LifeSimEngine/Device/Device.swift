@@ -363,8 +363,11 @@ public final class Device {
     case taskScheduler = "task_scheduler"
   }
 
+  /// - Parameter backgroundGPU: whether `BGTaskScheduler.supportedResources`
+  ///   holds `.gpu`; nil: the model's fact (§3.5), false with no model.
   public init(profile: OSProfile, seed: UInt64, debugger: Bool = false,
-              model: DeviceModel? = nil, memoryMB: Int? = nil, quirks: QuirkSet = QuirkSet()) {
+              model: DeviceModel? = nil, memoryMB: Int? = nil, quirks: QuirkSet = QuirkSet(),
+              backgroundGPU: Bool? = nil) {
     self.profile = profile
     self.seed = seed
     self.quirks = quirks
@@ -378,6 +381,7 @@ public final class Device {
     state = DeviceState(random: SeededGenerator(seed: seed),
                         memory: MemoryMonitor(ramMB: memoryMB ?? model?.ramMB, model: model),
                         watchdogs: Watchdogs(debugger: debugger), policy: Policy(profile: profile))
+    state.taskConditions.backgroundGPU = backgroundGPU ?? model?.supportsBackgroundGPU ?? false
   }
 
   /// The current virtual time.

@@ -32,6 +32,11 @@ public struct DeviceModel: Sendable, Equatable {
   /// Over, Stage Manager): the iPads (§1.2 "Windows side by side").
   public var showsWindowsSideBySide: Bool { name.hasPrefix("iPad") }
 
+  /// Whether `BGTaskScheduler.supportedResources` holds `.gpu` on iOS 26:
+  /// the iPads (§3.5 "Background GPU": developers find it false on every
+  /// iPhone they tried; Apple lists no models).
+  public var supportsBackgroundGPU: Bool { name.hasPrefix("iPad") }
+
   /// The per-process limit when no model is given: 50% of RAM (reference §0 "Jetsam").
   public static func defaultLimitMB(ramMB: Int) -> Int { ramMB / 2 }
 

@@ -23,6 +23,9 @@ public struct Policy: Sendable, Equatable {
   /// runs (`task_scheduler`, reference §3.5); otherwise it runs at its
   /// earliest time, once the conditions allow.
   public var taskSchedulerFromHost = false
+  /// The most iOS 26 continued tasks the system runs at once, on every app
+  /// (§3.5: Apple gives no number); nil, the default: no limit.
+  public var continuedTaskLimit: Int? = nil
   /// The order jetsam takes its victims in when the host does not pick them.
   public var victimOrder = VictimOrder.bands
   /// When set, jetsam first disconnects background scenes, least recently used

@@ -41,6 +41,9 @@ extension API {
     },
     appField("exits_on_suspend", "UIApplicationExitsOnSuspend.") { L, _, _, app in push(L, app.config.exitsOnSuspend) },
     appField("background_modes", "The background modes it declares.") { L, _, _, app in push(L, app.config.backgroundModes) },
+    appField("background_gpu", "Whether it has the Background GPU Access entitlement (dev:install's background_gpu).") { L, _, _, app in
+      push(L, app.config.backgroundGPU)
+    },
     appField("background_time_remaining", "backgroundTimeRemaining, in seconds.") { L, slot, id, _ in
       push(L, slot.device.backgroundTimeRemaining(id))
     },

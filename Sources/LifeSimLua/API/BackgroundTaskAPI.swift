@@ -12,8 +12,8 @@ extension API {
       try $0.appRegisterTask()
     },
     .method(.context, "submit_task",
-            "ctx:submit_task{ id =, kind = \"refresh\" | \"processing\" | \"continued\", earliest = 0, requires_power = false, requires_network = false, title =, subtitle = }",
-            "Submits a BGTaskScheduler request (earliest: seconds from now); it replaces a pending request of its id. A continued request (iOS 26, from the foreground, with a title and subtitle) runs at once. A refusal is the error iOS gives.") {
+            "ctx:submit_task{ id =, kind = \"refresh\" | \"processing\" | \"continued\", earliest = 0, requires_power = false, requires_network = false, title =, subtitle =, strategy = \"queue\" | \"fail\", requires_gpu = false }",
+            "Submits a BGTaskScheduler request (earliest: seconds from now); it replaces a pending request of its id. A continued request (iOS 26, from the foreground, with a title and subtitle) runs at once, or waits in the queue (strategy \"fail\" refuses it instead) while the most continued tasks the system runs at once run; requires_gpu needs the app's background_gpu and a device that supports it. A refusal is the error iOS gives.") {
       try $0.ctxSubmitTask()
     },
     .method(.app, "submit_task", "app:submit_task{ id =, kind =, … }",
@@ -101,7 +101,8 @@ extension LuaRuntime {
   }
 
   private func submitTask(_ slot: DeviceSlot, _ app: AppID) throws -> Int32 {
-    let o = try args.table(2, keys: ["id", "kind", "earliest", "requires_power", "requires_network", "title", "subtitle"])
+    let o = try args.table(2, keys: ["id", "kind", "earliest", "requires_power", "requires_network", "title", "subtitle",
+                                     "strategy", "requires_gpu"])
     let id = try o.requiredName("id", hint: "the task identifier, one of the app's background_tasks")
     let kindName = try o.required("kind", as: String.self, hint: "\"refresh\", \"processing\" or \"continued\"")
     guard let kind = BGTaskKind(name: kindName) else {
@@ -119,14 +120,23 @@ extension LuaRuntime {
         throw o.fail("a continued request needs a title and a subtitle (BGContinuedProcessingTaskRequest(identifier:title:subtitle:))")
       }
       if o.has("earliest") { throw o.fail("a continued request runs at once: it has no earliest time") }
-    } else if title != nil || subtitle != nil {
-      throw o.fail("title and subtitle belong to continued requests (BGContinuedProcessingTaskRequest)")
+    } else if title != nil || subtitle != nil || o.has("strategy") || o.has("requires_gpu") {
+      throw o.fail("title, subtitle, strategy and requires_gpu belong to continued requests (BGContinuedProcessingTaskRequest)")
+    }
+    var strategy = ContinuedStrategy.queue
+    if let name = try o.optional("strategy", as: String.self) {
+      guard let s = ContinuedStrategy(name: name) else {
+        throw o.fail("field 'strategy' must be \"queue\" or \"fail\", got '\(name)'")
+      }
+      strategy = s
     }
     let device = slot.device
     var request = BGTaskRequest(identifier: id, kind: kind, earliest: device.now + earliest,
                                 requiresPower: power, requiresNetwork: network)
     request.title = title ?? ""
     request.subtitle = subtitle ?? ""
+    request.strategy = strategy
+    request.requiresGPU = try o.optional("requires_gpu", as: Bool.self) ?? false
     try device.submitTask(app, request)
     return 0
   }

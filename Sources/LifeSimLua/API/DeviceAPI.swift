@@ -5,7 +5,7 @@ import LifeSimEngine
 // The device object: dev:install, the actions, the clock, and its fields.
 extension API {
   static let deviceRows: [APIRow] = actionRows + [
-    .method(.device, "install", "dev:install{ bundle = \"com.example.notes\", scenes =, footprint_mb =, background_modes = {…}, background_tasks = {…}, exits_on_suspend =, root = { class =, from = } }",
+    .method(.device, "install", "dev:install{ bundle = \"com.example.notes\", scenes =, footprint_mb =, background_modes = {…}, background_tasks = {…}, background_gpu =, exits_on_suspend =, root = { class =, from = } }",
             "Installs an app and returns it. Only bundle is required.") { try $0.devInstall() },
     .method(.device, "advance", "dev:advance(seconds)", "Runs the virtual clock forward, firing everything due.") { try $0.devAdvance() },
     .method(.device, "at", "dev:at(seconds, function() … end)", "Schedules a function at an absolute virtual time.") { try $0.devSchedule(relative: false) },
@@ -61,6 +61,9 @@ extension API {
       }
     },
     deviceField("passcode", "Whether the device has a passcode (protected data).") { L, _, d in push(L, d.passcode) },
+    deviceField("background_gpu", "Whether BGTaskScheduler.supportedResources holds .gpu (iOS 26): the model's fact (the iPads), or lifesim.device{ background_gpu = }.") { L, _, d in
+      push(L, d.profile.hasContinuedProcessing && d.taskConditions.backgroundGPU)
+    },
     deviceField("memory_used_mb", "The memory the running processes use, in MB.") { L, _, d in push(L, d.memoryUsedMB) },
     deviceField("memory_level", "\"normal\", \"warning\" or \"critical\".") { L, _, d in push(L, d.memoryLevel.description) },
     // Read in C (`ls_set_stats_field`, with `StatsTable.counters` below): this
@@ -195,7 +198,8 @@ extension LuaRuntime {
     }
   }
 
-  static let installKeys = ["bundle", "scenes", "footprint_mb", "background_modes", "background_tasks", "exits_on_suspend", "root"]
+  static let installKeys = ["bundle", "scenes", "footprint_mb", "background_modes", "background_tasks", "background_gpu",
+                            "exits_on_suspend", "root"]
   static let backgroundModes = [
     "audio", "location", "voip", "fetch", "remote-notification", "processing", "bluetooth-central",
     "bluetooth-peripheral", "external-accessory", "nearby-interaction", "network-authentication", "push-to-talk",
@@ -232,6 +236,7 @@ extension LuaRuntime {
       footprintMB: footprint,
       root: root)
     config.backgroundTasks = tasks
+    config.backgroundGPU = try o.optional("background_gpu") ?? false
     let id = try slot.device.install(config)
     lua_pushvalue(L, 1)  // the app keeps its device alive
     pushObject(Handle(kind: ObjectKind.app.rawValue, device: slot.id, index: id.index, extra: 0), userValue: true)

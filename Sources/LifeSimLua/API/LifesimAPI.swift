@@ -8,7 +8,7 @@ import LifeSimEngine
 extension API {
   static let lifesimRows: [APIRow] = [
     .function(.lifesim, "device",
-              "lifesim.device{ ios = 17, model = \"iPhone 11\", memory_mb = 4096, seed = 1, debugger = false, quirks = {…}, passcode = true, trace = true }",
+              "lifesim.device{ ios = 17, model = \"iPhone 11\", memory_mb = 4096, seed = 1, debugger = false, quirks = {…}, passcode = true, trace = true, background_gpu = false }",
               "Makes a virtual device running an OS profile. Every key is optional; seed defaults to --seed.") { try $0.lifesimDevice() },
     .function(.lifesim, "expect_callbacks", "lifesim.expect_callbacks(actual, expected [, { order = \"exact\" | \"subsequence\" | \"contains\" }])",
               "Fails with a diff unless the actual selectors are the expected ones: equal (exact), the expected in order with others between (subsequence), or each expected one present, in any order (contains).") { try $0.expectCallbacks() },
@@ -45,7 +45,7 @@ extension API {
 }
 
 extension LuaRuntime {
-  static let deviceKeys = ["ios", "seed", "memory_mb", "model", "debugger", "quirks", "passcode", "trace"]
+  static let deviceKeys = ["ios", "seed", "memory_mb", "model", "debugger", "quirks", "passcode", "trace", "background_gpu"]
   /// The most RAM a device may be given (`memory_mb`): ten terabytes, far
   /// past any iPhone, and small enough for every sum of footprints.
   static let maxDeviceMemoryMB = 9_999_999
@@ -60,6 +60,7 @@ extension LuaRuntime {
     var model: DeviceModel?
     var quirks = QuirkSet()
     var passcode = false
+    var backgroundGPU: Bool?
     if let o = try args.options(1, keys: Self.deviceKeys) {
       if let v = try o.optional("ios", as: Double.self) {
         guard v == v.rounded(), abs(v) < 1e6 else {
@@ -80,6 +81,7 @@ extension LuaRuntime {
       }
       debugger = try o.optional("debugger") ?? false
       passcode = try o.optional("passcode") ?? false
+      backgroundGPU = try o.optional("background_gpu")
       recordsTrace = try o.optional("trace") ?? true
       if let m = try o.optional("memory_mb", as: Double.self) {
         guard m == m.rounded(), m > 0, m <= Double(Self.maxDeviceMemoryMB) else {
@@ -106,7 +108,7 @@ extension LuaRuntime {
     }
     if ios == options.ios { devicesOnOptionVersion += 1 }
     let device = Device(profile: profile, seed: seed, debugger: debugger, model: model,
-                        memoryMB: memoryMB, quirks: quirks)
+                        memoryMB: memoryMB, quirks: quirks, backgroundGPU: backgroundGPU)
     device.horizon = SimTime(seconds: options.maxTime) ?? device.horizon
     device.maxEventsPerInstant = options.maxEventsPerInstant
     device.passcode = passcode

@@ -7,7 +7,7 @@ extension LuaRuntime {
   static let policyKeys = [
     "background_time", "expiration_lead", "watchdog", "memory_warning_at", "jetsam_at",
     "choose_victim", "reclaim_scene_mb", "background_window", "protected_data_delay",
-    "layout_passes", "task_scheduler",
+    "layout_passes", "task_scheduler", "continued_tasks",
   ]
 
   /// `dev:policy{ … }` changes the named policies and keeps the others;
@@ -72,6 +72,14 @@ extension LuaRuntime {
       p.taskSchedulerFromHost = false
     }
 
+    // The most continued tasks the system runs at once; math.huge: no limit (the default).
+    if let n = try o.optional("continued_tasks", as: Double.self) {
+      guard n == .infinity || (n == n.rounded() && n >= 1 && n <= 1_000_000) else {
+        throw o.fail("policy 'continued_tasks' must be a whole number from 1 to 1000000, or math.huge for no limit, got \(formatNumber(n))")
+      }
+      p.continuedTaskLimit = n == .infinity ? nil : Int(n)
+    }
+
     if let mb = try o.optional("reclaim_scene_mb", as: Double.self) {
       guard mb > 0, mb.isFinite else {
         throw o.fail("policy 'reclaim_scene_mb' must be a number of MB > 0, got \(formatNumber(mb))")
@@ -127,6 +135,7 @@ extension LuaRuntime {
       slot.pushSlot(fn); setField(L, -2, "task_scheduler")
     }
     if let mb = p.reclaimSceneMB { push(L, mb); setField(L, -2, "reclaim_scene_mb") }
+    push(L, p.continuedTaskLimit.map(Double.init) ?? .infinity); setField(L, -2, "continued_tasks")
     push(L, p.backgroundLaunchTime.seconds); setField(L, -2, "background_window")
     push(L, p.protectedDataDelay.seconds); setField(L, -2, "protected_data_delay")
     lua_createtable(L, 0, 2)

@@ -44,7 +44,7 @@ let stubFieldTypes: [String: String] = [
   "dev.apps": "lifesim.App[]", "dev.frontmost": "lifesim.App?", "dev.locked": "boolean", "dev.interruption": "string?",
   "dev.switcher_open": "boolean", "dev.memory_mb": "number", "dev.per_process_limit_mb": "number", "dev.model": "string?",
   "dev.limit_measured": "boolean", "dev.debugger": "boolean", "dev.quirks": "string[]", "dev.profile": "table",
-  "dev.passcode": "boolean", "dev.memory_used_mb": "number", "dev.memory_level": "string", "dev.stats": "table",
+  "dev.passcode": "boolean", "dev.background_gpu": "boolean", "app.background_gpu": "boolean", "dev.memory_used_mb": "number", "dev.memory_level": "string", "dev.stats": "table",
   "dev.records_trace": "boolean",
   "app.bundle": "string", "app.state": "string", "app.system_state": "string", "app.pid": "integer",
   "app.launches": "integer", "app.running": "boolean", "app.model": "string", "app.scenes": "lifesim.Scene[]",

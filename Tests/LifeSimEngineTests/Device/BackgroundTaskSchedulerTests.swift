@@ -418,6 +418,79 @@ struct BackgroundTaskSchedulerTests {
     }
   }
 
+  /// §3.5: with room for one continued task, a second `.queue` request
+  /// waits and starts, in submission order, when the first ends, across
+  /// apps; a `.fail` request is refused while another runs or waits.
+  @Test func continuedTasksQueueOrFailWhenTheSystemRunsItsMost() throws {
+    let dev = Device(profile: try OSProfile(version: 26), seed: 1)
+    dev.policy.continuedTaskLimit = 1
+    var apps: [AppID] = []
+    for bundle in ["com.a", "com.b"] {
+      var config = AppConfig(bundle: bundle)
+      config.backgroundTasks = ["\(bundle).*"]
+      apps.append(try dev.install(config))
+    }
+    let host = TaskHost()
+    dev.host = host
+    var started: [(String, SimTime)] = []
+    host.onLaunch = { run, dev in started.append((run.identifier, dev.now)) }
+    func submit(_ app: AppID, _ id: String, _ strategy: ContinuedStrategy = .queue) throws {
+      try dev.registerTask(app, identifier: id)
+      var r = BGTaskRequest(identifier: id, kind: .continued, earliest: dev.now)
+      r.strategy = strategy
+      try dev.submitTask(app, r)
+    }
+    try dev.launch(apps[0])
+    try submit(apps[0], "com.a.1")
+    try submit(apps[0], "com.a.2")
+    try dev.launch(apps[1])
+    try submit(apps[1], "com.b.1")
+    #expect(throws: SimulationError.backgroundTaskRefused(.submitTask, app: "com.b", .immediateRunIneligible(limit: 1))) {
+      try submit(apps[1], "com.b.2", .fail)
+    }
+    #expect(started.map(\.0) == ["com.a.1"])
+    try dev.advance(by: .seconds(5))
+    dev.completeTask(apps[0], number: dev[apps[0]].bgTasks.running[0].number, success: true)
+    try dev.advance(by: .seconds(5))
+    #expect(started.map(\.0) == ["com.a.1", "com.a.2"] && started[1].1 == .seconds(5))
+    // The process that holds the running one dies: the next in the queue, another app's, starts.
+    try dev.forceQuit(apps[0])
+    #expect(started.map(\.0) == ["com.a.1", "com.a.2", "com.b.1"])
+    // No limit (the default): a .fail request never fails for room.
+    dev.policy.continuedTaskLimit = nil
+    try dev.launch(apps[1])
+    try submit(apps[1], "com.b.3", .fail)
+    try dev.advance(by: .seconds(1))
+    #expect(started.last?.0 == "com.b.3")
+  }
+
+  /// §3.5: a continued request that requires the GPU needs the app's
+  /// entitlement and a device whose `supportedResources` holds `.gpu`: the
+  /// iPads by default.
+  @Test func aGPURequestNeedsTheEntitlementAndTheDevice() throws {
+    for (model, supported) in [("iPhone 16 Pro", false), ("iPad Pro 11 2018", true)] {
+      let dev = Device(profile: try OSProfile(version: 26), seed: 1, model: DeviceModel.named(model))
+      #expect(dev.taskConditions.backgroundGPU == supported)
+      for entitled in [false, true] {
+        var config = AppConfig(bundle: "com.x\(entitled)")
+        config.backgroundTasks = ["com.x\(entitled).*"]
+        config.backgroundGPU = entitled
+        let app = try dev.install(config)
+        try dev.launch(app)
+        try dev.registerTask(app, identifier: "com.x\(entitled).1")
+        var r = BGTaskRequest(identifier: "com.x\(entitled).1", kind: .continued, earliest: dev.now)
+        r.requiresGPU = true
+        let refusal: BGTaskRefusal? = !entitled ? .gpuNotEntitled : !supported ? .gpuUnsupported : nil
+        if let refusal {
+          #expect(throws: SimulationError.backgroundTaskRefused(.submitTask, app: "com.x\(entitled)", refusal)) { try dev.submitTask(app, r) }
+        } else {
+          try dev.submitTask(app, r)
+        }
+      }
+    }
+    #expect(Device(profile: try OSProfile(version: 26), seed: 1, backgroundGPU: true).taskConditions.backgroundGPU)
+  }
+
   /// Quirk `background_launch_enters_background` (§8.1) holds for a task's
   /// launch and wake as for every other launch in the background: the app
   /// is told it is in the background before its handler runs.
