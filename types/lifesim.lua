@@ -393,7 +393,7 @@ function Device:app(bundle) end
 function Device:log(message) end
 
 --- Changes the named OS policies and keeps the others; dev:policy() returns those in force.
---- `dev:policy{ background_time =, watchdog = {…}, memory_warning_at =, jetsam_at =, choose_victim = fn }`
+--- `dev:policy{ background_time =, watchdog = {…}, memory_warning_at =, jetsam_at =, choose_victim = fn, task_scheduler = fn, continued_tasks = n }`
 ---@param options table
 function Device:policy(options) end
 
@@ -584,7 +584,7 @@ function Context:cancel_task(id) end
 --- `ctx:cancel_all_tasks()`
 function Context:cancel_all_tasks() end
 
---- The pending requests, as getPendingTaskRequests gives them: each { id =, kind =, earliest = (time) }.
+--- The pending requests, as getPendingTaskRequests gives them: each { id =, kind =, earliest = (time) }, and a continued request waiting in the queue with its title.
 --- `ctx:pending_tasks()`
 ---@return table[]
 function Context:pending_tasks() end

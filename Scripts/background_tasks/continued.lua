@@ -216,3 +216,53 @@ lifesim.test("a request that requires the GPU needs the entitlement and a device
     app:submit_task{ id = "com.example.gpu.render.2", kind = "refresh", requires_gpu = true }
   end):find("belong to continued requests", 1, true))
 end)
+
+lifesim.test("a change of the limit starts what now has room; a queued request that dies with its process says so", function()
+  for _, raise in ipairs{ 2, math.huge } do
+    local dev, app = video()
+    dev:policy{ continued_tasks = 1 }
+    local log = {}
+    exporter(dev, app, "com.example.video.export.a", 10, log)
+    app:register_task("com.example.video.export.b", function() log[#log + 1] = ("b@%g"):format(dev.now) end)
+    app:on("sceneDidBecomeActive:", function(ctx)
+      ctx:submit_task{ id = "com.example.video.export.a", kind = "continued", title = "A", subtitle = "a" }
+      ctx:submit_task{ id = "com.example.video.export.b", kind = "continued", title = "B", subtitle = "b" }
+    end)
+    dev:launch(app)
+    assert(error_of(function() dev:run_task(app, "com.example.video.export.b") end)
+      :find("is a continued request waiting in the queue", 1, true))
+    dev:advance(5)
+    dev:policy{ continued_tasks = raise }
+    dev:advance(1)
+    assert(table.concat(log, " ") == "run@0 active b@5", table.concat(log, " "))
+  end
+
+  local dev, app = video()
+  dev:policy{ continued_tasks = 1 }
+  exporter(dev, app, "com.example.video.export.a", 10, {})
+  app:register_task("com.example.video.export.b", function() end)
+  app:on("sceneDidBecomeActive:", function(ctx)
+    ctx:submit_task{ id = "com.example.video.export.a", kind = "continued", title = "A", subtitle = "a" }
+    ctx:submit_task{ id = "com.example.video.export.b", kind = "continued", title = "B", subtitle = "b" }
+    local pending = ctx:pending_tasks()
+    assert(#pending == 2 and pending[2].id == "com.example.video.export.b" and pending[2].title == "B", #pending)
+  end)
+  dev:launch(app)
+  dev:home()
+  dev:memory_pressure()
+  local w = dev.trace:records{ app = app, kind = "warning" }
+  assert(w[#w].detail:find("BGContinuedProcessingTaskRequest com.example.video.export.b waited in the queue and goes with its process", 1, true),
+    w[#w].detail)
+end)
+
+lifesim.test("before iOS 26 the GPU and the limit change nothing, and the trace says so", function()
+  local dev = lifesim.device{ ios = 17, background_gpu = true }
+  assert(not dev.background_gpu)
+  dev:install{ bundle = "com.example.gpu", background_gpu = true }
+  dev:policy{ continued_tasks = 2 }
+  local w = dev.trace:records{ kind = "warning" }
+  assert(#w == 3, #w)
+  assert(w[1].detail:find("background_gpu is BGTaskScheduler.supportedResources, from iOS 26; this device runs iOS 17", 1, true), w[1].detail)
+  assert(w[2].detail:find("background_gpu is Background GPU Access", 1, true), w[2].detail)
+  assert(w[3].detail:find("continued_tasks limits BGContinuedProcessingTask, from iOS 26", 1, true), w[3].detail)
+end)

@@ -294,10 +294,10 @@ public struct ExplainStep: Equatable, Sendable {
     case .prewarm: try device.prewarm(app)
     case .runIntent: try device.runIntent(app, name: ExplainStep.intent, opensApp: false)
     case .runTask:
-      // The scheduler runs no refresh task for an app the user swiped away
-      // until it is opened again; a processing task, on a locked device,
-      // still runs (§3.5). The debugger's launch would ignore both.
-      guard !device[app].backgroundLaunchBlocked || device.isLocked else { throw SchedulerWouldNotRun() }
+      // The scheduler runs no refresh task (explain's app submits one) for
+      // an app the user swiped away until it is opened again (§3.5); the
+      // debugger's launch would ignore that.
+      guard !device[app].backgroundLaunchBlocked else { throw SchedulerWouldNotRun() }
       try device.runTask(app, identifier: ExplainStep.task)
     case .notify: try device.notify(app, remote: false)
     case .push(let c): try device.push(ObjectSpec(className: c, creation: .code), app: app)

@@ -73,22 +73,17 @@ public struct ExplainReport {
     }).first else { return "" }
     // A processing task runs only while the device is idle, locked (§3.5):
     // whether the device is locked at the step tells the two kinds apart.
-    var locked = false, swiped = false
+    var locked = false
     for s in e.steps[..<at] {
       switch s.step.kind {
       case .lock: locked = true
       case .unlock: locked = false
-      case .kill: swiped = true
-      case .launch, .switchTo, .openNotification, .openRemoteNotification, .openURL: swiped = false
       default: break
       }
     }
-    let kind = !locked
-      ? "the device is not locked then, so it is a refresh task (BGAppRefreshTask): a processing task runs only on a locked device"
-      : swiped
-        ? "the user swiped the app away before it, so it is a processing task (BGProcessingTask, on the locked device): "
-          + "no refresh task runs until the user opens the app again"
-        : "the device is locked then, so a processing task (BGProcessingTask, which runs only on an idle, locked device) fits as well as a refresh task"
+    let kind = locked
+      ? "the device is locked then, so a processing task (BGProcessingTask, which runs only on an idle, locked device) fits as well as a refresh task"
+      : "the device is not locked then, so it is a refresh task (BGAppRefreshTask): a processing task runs only on a locked device"
     return "a run_task step above is a BGTaskScheduler task as explain models an app on iOS 13 and later "
       + "whose log shows no application:performFetchWithCompletionHandler:; \(kind). A background fetch the log does not show, "
       + "or a launch for location, gives the same lines (docs/background-tasks.md)\n"

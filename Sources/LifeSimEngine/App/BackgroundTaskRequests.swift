@@ -47,7 +47,8 @@ public enum BGTaskKind: UInt8, CaseIterable, Sendable, CustomStringConvertible {
   /// The request's class.
   public var requestClassName: String { className + "Request" }
   /// "a total of 1 refresh task and 10 processing tasks scheduled at any
-  /// time" (§3.5); a continued request runs as it is submitted, and is never pending.
+  /// time" (§3.5); a continued request runs as it is submitted, or waits in
+  /// the queue for room (`Policy.continuedTaskLimit`), with no limit on how many wait.
   public var pendingLimit: Int {
     switch self {
     case .refresh: 1
@@ -177,6 +178,8 @@ public enum BGTaskRefusal: Equatable, Sendable, CustomStringConvertible {
   /// A continued request that requires the GPU, on a device whose
   /// `supportedResources` has no `.gpu`.
   case gpuUnsupported
+  /// The debugger's launch of a continued request waiting in the queue.
+  case continuedQueued(String)
   /// Background fetch while Background App Refresh is off.
   case refreshOff(RefreshOff)
 
@@ -221,13 +224,17 @@ public enum BGTaskRefusal: Equatable, Sendable, CustomStringConvertible {
       return "\(off): the system launches no app for background fetch"
     case .immediateRunIneligible(let limit):
       return "BGTaskSchedulerErrorCodeImmediateRunIneligible: the system runs at most \(limit) continued task\(limit == 1 ? "" : "s") at once "
-        + "and cannot run this one now; with strategy \"fail\" the request is refused (the default, \"queue\", waits for room)"
+        + "(the policy continued_tasks), and as many run or an earlier request waits; with strategy \"fail\" the request is refused "
+        + "(the default, \"queue\", waits for room)"
+    case .continuedQueued(let id):
+      return "'\(id)' is a continued request waiting in the queue: it runs when a running continued task ends; "
+        + "the debugger's launch is for refresh and processing requests"
     case .gpuNotEntitled:
       return "BGTaskSchedulerErrorCodeNotPermitted: a request that requires the GPU needs the "
-        + "com.apple.developer.background-tasks.continued-processing.gpu entitlement (the Background GPU Access capability)"
+        + "com.apple.developer.background-tasks.continued-processing.gpu entitlement (Background GPU Access: the app's background_gpu)"
     case .gpuUnsupported:
       return "BGTaskSchedulerErrorCodeUnavailable: this device does not support background GPU use "
-        + "(BGTaskScheduler.supportedResources has no .gpu)"
+        + "(BGTaskScheduler.supportedResources has no .gpu: the device's background_gpu)"
     case .fetchTurnedOff:
       return "the app declares BGTaskSchedulerPermittedIdentifiers (background_tasks), which turns background fetch off: the system never calls application:performFetchWithCompletionHandler:; its refresh is a BGAppRefreshTask"
     case .noContinuedProcessing(let ios):
@@ -442,18 +449,19 @@ public struct BGTaskBook: Equatable, Sendable {
   }
 
   /// The process died: its tasks and its own registrations end with it;
-  /// requests stay pending, but for continued ones.
-  mutating func processEnded() -> [BGTaskRun] {
+  /// requests stay pending, but for continued ones, which are dropped.
+  mutating func processEnded() -> (ended: [BGTaskRun], dropped: [BGTaskRequest]) {
     // Most apps' books hold nothing a death changes: leave them shared.
     guard !lists.running.isEmpty || !lists.registeredInProcess.isEmpty || lists.pending.contains(where: { $0.kind == .continued })
-    else { return [] }
+    else { return ([], []) }
     let ended = running
     running.removeAll()
     registeredInProcess.removeAll()
     // A continued request belongs to the person's action in this process:
     // it never launches the app (§3.5).
-    pending.removeAll { $0.kind == .continued }
-    return ended
+    let dropped = pending.filter { $0.kind == .continued }
+    if !dropped.isEmpty { pending.removeAll { $0.kind == .continued } }
+    return (ended, dropped)
   }
 
   /// Every invariant that does not hold now.

@@ -172,7 +172,7 @@ extension Device {
   /// A continued task ended: the queue's first requests may start now, in
   /// the order they were submitted.
   func startQueuedContinuedTasks() {
-    guard policy.continuedTaskLimit != nil else { return }
+    guard taskConditions.anySubmitted else { return }
     var queued: [(app: AppID, number: Int32)] = []
     for app in apps { for r in app.bgTasks.pending where r.kind == .continued { queued.append((app.id, r.number)) } }
     for q in queued.sorted(by: { $0.number < $1.number }) { kernel.schedule(.bgTask(q.app, number: q.number, .due), at: now) }
@@ -251,8 +251,14 @@ extension Device {
     var number: Int32 = 0
     try begin(.runTask, app: id, detail: identifier) {
       try requireTaskScheduler(.action(.runTask), id)
-      guard let r = self[id].bgTasks.pending.first(where: { identifier == nil || $0.identifier == identifier }) else {
+      // A continued request waits for room, not for the scheduler: the
+      // debugger's launch is not for it (a search's step skips it).
+      guard let r = self[id].bgTasks.pending.first(where: { identifier == nil ? $0.kind != .continued : $0.identifier == identifier })
+      else {
         throw SimulationError.backgroundTaskRefused(.action(.runTask), app: self[id].config.bundle, .notPending(identifier))
+      }
+      guard r.kind != .continued else {
+        throw SimulationError.backgroundTaskRefused(.action(.runTask), app: self[id].config.bundle, .continuedQueued(r.identifier))
       }
       number = r.number
     }
@@ -489,13 +495,19 @@ extension Device {
   /// trace; its requests stay pending.
   func tasksEnded(_ id: AppID) {
     guard taskConditions.anySubmitted || !self[id].bgTasks.registeredInProcess.isEmpty else { return }
-    let ended = self[id].bgTasks.processEnded()
+    let (ended, dropped) = self[id].bgTasks.processEnded()
     if ended.contains(where: { $0.kind == .continued }) { startQueuedContinuedTasks() }
     for run in ended {
       host?.taskEnded(run, app: id, on: self)
       trace.append({
         $0.app = id
         $0.detail = "\(run.kind.className) \(run.identifier) ended with its process, without setTaskCompleted(success:)"
+      }, kind: .warning, at: now)
+    }
+    for r in dropped {
+      trace.append({
+        $0.app = id
+        $0.detail = "BGTaskScheduler: \(r.kind.requestClassName) \(r.identifier) waited in the queue and goes with its process: it never runs"
       }, kind: .warning, at: now)
     }
   }

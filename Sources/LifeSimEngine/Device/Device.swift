@@ -165,7 +165,12 @@ public final class Device {
   /// The policies in force: the profile's defaults, overridable (`dev:policy`).
   public var policy: Policy {
     _read { yield state.policy }
-    _modify { yield &state.policy }
+    _modify {
+      let limit = state.policy.continuedTaskLimit
+      yield &state.policy
+      // More room for continued tasks: those waiting in the queue may start.
+      if state.policy.continuedTaskLimit != limit { startQueuedContinuedTasks() }
+    }
   }
   /// Debug builds trap when an invariant fails; the fuzzer turns this off and
   /// reads `invariantViolations()` itself.

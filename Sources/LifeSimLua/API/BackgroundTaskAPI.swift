@@ -25,7 +25,7 @@ extension API {
       try $0.ctxCancelAllTasks()
     },
     .method(.context, "pending_tasks", "ctx:pending_tasks()",
-            "The pending requests, as getPendingTaskRequests gives them: each { id =, kind =, earliest = (time) }.") {
+            "The pending requests, as getPendingTaskRequests gives them: each { id =, kind =, earliest = (time) }, and a continued request waiting in the queue with its title.") {
       try $0.ctxPendingTasks()
     },
     .method(.bgTask, "complete", "task:complete(success)",

@@ -13,7 +13,7 @@ extension API {
     .method(.device, "run", "dev:run()", "Runs until nothing is scheduled (bounded by --max-time).") { try $0.devSimple { try $0.run() } },
     .method(.device, "app", "dev:app(bundle)", "The installed app with that bundle id, or nil.") { try $0.devApp() },
     .method(.device, "log", "dev:log(message)", "Writes a log record into the trace.") { try $0.devLog() },
-    .method(.device, "policy", "dev:policy{ background_time =, watchdog = {…}, memory_warning_at =, jetsam_at =, choose_victim = fn }",
+    .method(.device, "policy", "dev:policy{ background_time =, watchdog = {…}, memory_warning_at =, jetsam_at =, choose_victim = fn, task_scheduler = fn, continued_tasks = n }",
             "Changes the named OS policies and keeps the others; dev:policy() returns those in force.") { try $0.devPolicy() },
 
     deviceField("now", "The virtual time, in seconds.") { L, _, d in push(L, d.now.seconds) },
@@ -238,6 +238,10 @@ extension LuaRuntime {
     config.backgroundTasks = tasks
     config.backgroundGPU = try o.optional("background_gpu") ?? false
     let id = try slot.device.install(config)
+    if config.backgroundGPU && !slot.device.profile.hasContinuedProcessing {
+      slot.device.warn("dev:install: background_gpu is Background GPU Access for BGContinuedProcessingTask, from iOS 26; this device "
+                       + "runs iOS \(slot.device.profile.version), where it changes nothing", app: id)
+    }
     lua_pushvalue(L, 1)  // the app keeps its device alive
     pushObject(Handle(kind: ObjectKind.app.rawValue, device: slot.id, index: id.index, extra: 0), userValue: true)
     slot.appObjects.append(slot.store(-1))

@@ -113,6 +113,10 @@ extension LuaRuntime {
     device.maxEventsPerInstant = options.maxEventsPerInstant
     device.passcode = passcode
     device.recordsTrace = recordsTrace
+    if backgroundGPU == true && !profile.hasContinuedProcessing {
+      device.warn("lifesim.device: background_gpu is BGTaskScheduler.supportedResources, from iOS 26; this device runs iOS \(ios), "
+                  + "where it changes nothing")
+    }
     let slot = registerDevice(device)
     if recordsTrace, let stream = options.traceStream?(device, Int(slot.id)) {
       device.stream(to: stream, keepingRecords: false)

@@ -78,6 +78,10 @@ extension LuaRuntime {
         throw o.fail("policy 'continued_tasks' must be a whole number from 1 to 1000000, or math.huge for no limit, got \(formatNumber(n))")
       }
       p.continuedTaskLimit = n == .infinity ? nil : Int(n)
+      if !slot.device.profile.hasContinuedProcessing {
+        slot.device.warn("dev:policy: continued_tasks limits BGContinuedProcessingTask, from iOS 26; this device runs iOS "
+                         + "\(slot.device.profile.version), where it changes nothing")
+      }
     }
 
     if let mb = try o.optional("reclaim_scene_mb", as: Double.self) {
@@ -135,7 +139,8 @@ extension LuaRuntime {
       slot.pushSlot(fn); setField(L, -2, "task_scheduler")
     }
     if let mb = p.reclaimSceneMB { push(L, mb); setField(L, -2, "reclaim_scene_mb") }
-    push(L, p.continuedTaskLimit.map(Double.init) ?? .infinity); setField(L, -2, "continued_tasks")
+    if let n = p.continuedTaskLimit { push(L, n) } else { push(L, Double.infinity) }
+    setField(L, -2, "continued_tasks")
     push(L, p.backgroundLaunchTime.seconds); setField(L, -2, "background_window")
     push(L, p.protectedDataDelay.seconds); setField(L, -2, "protected_data_delay")
     lua_createtable(L, 0, 2)
