@@ -336,7 +336,7 @@ function Device:charging(on) end
 ---@param on boolean
 function Device:network(on) end
 
---- iOS 26: the user cancels a continued processing task in its Live Activity; its expiration handler runs.
+--- iOS 26: the user cancels a continued processing task in its Live Activity; its expiration handler runs (one waiting in the queue is dropped).
 --- `dev:cancel_task(app, id)`
 ---@param app lifesim.App|string
 ---@param id string

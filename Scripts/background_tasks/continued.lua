@@ -249,6 +249,14 @@ lifesim.test("a change of the limit starts what now has room; a queued request t
   end)
   dev:launch(app)
   dev:home()
+  -- The user cancels a queued one in its Live Activity: it never runs.
+  dev:cancel_task(app, "com.example.video.export.b")
+  assert(dev.stats.tasks.run == 1 and #dev.trace:records{ app = app, kind = "warning" } == 0)
+  app:on("sceneDidBecomeActive:", function(ctx)
+    ctx:submit_task{ id = "com.example.video.export.b", kind = "continued", title = "B", subtitle = "b" }
+  end)
+  dev:launch(app)
+  dev:home()
   dev:memory_pressure()
   local w = dev.trace:records{ app = app, kind = "warning" }
   assert(w[#w].detail:find("BGContinuedProcessingTaskRequest com.example.video.export.b waited in the queue and goes with its process", 1, true),

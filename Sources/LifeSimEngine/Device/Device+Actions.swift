@@ -125,7 +125,7 @@ public enum DeviceAction: UInt8, CaseIterable, Sendable, CustomStringConvertible
       return R(self, "low_power_mode", reads: .more, summary: "Turns Low Power Mode on or off: it turns Background App Refresh off.")
     case .cancelTask:
       return R(self, "cancel_task", arguments: .app, explore: .yes, reads: .more,
-               summary: "iOS 26: the user cancels a continued processing task in its Live Activity; its expiration handler runs.") {
+               summary: "iOS 26: the user cancels a continued processing task in its Live Activity; its expiration handler runs (one waiting in the queue is dropped).") {
         try $0.cancelContinuedTask($1!, identifier: nil)
       }
     }

@@ -296,13 +296,21 @@ extension Device {
   /// Live Activity; its expiration handler runs (§3.5).
   /// - Parameter identifier: nil for the app's first running continued task (a search's step).
   public func cancelContinuedTask(_ id: AppID, identifier: String?) throws {
-    var number: Int32 = 0
+    var number: Int32?
     try begin(.cancelTask, app: id, detail: identifier) {
       guard profile.hasContinuedProcessing else {
         throw SimulationError.backgroundTaskRefused(.action(.cancelTask), app: self[id].config.bundle, .noContinuedProcessing(ios: profile.version))
       }
       let matching = { (r: BGTaskRun) in (identifier == nil ? r.kind == .continued : r.identifier == identifier) && !r.expired }
       guard let r = self[id].bgTasks.running.first(where: matching) else {
+        // One waiting in the queue shows its title in the Live Activity
+        // too: the user's cancel drops the request (§3.5).
+        if let identifier, let q = self[id].bgTasks.pending.first(where: { $0.kind == .continued && $0.identifier == identifier }) {
+          self[id].bgTasks.cancel(q.identifier)
+          trace.append({ $0.app = id; $0.detail = "BGTaskScheduler: the user cancelled \(q.identifier), waiting in the queue" },
+                       kind: .log, at: now)
+          return
+        }
         throw SimulationError.backgroundTaskRefused(.action(.cancelTask), app: self[id].config.bundle, .notRunning(identifier))
       }
       guard r.kind == .continued else {
@@ -310,7 +318,7 @@ extension Device {
       }
       number = r.number
     }
-    try expire(id, number: number)
+    if let number { try expire(id, number: number) }
     try settle()
   }
 
