@@ -11,6 +11,9 @@ public enum LogFormat: String, CaseIterable, Sendable {
   case reactNative = "react-native"
   /// Crash-reporter breadcrumbs as JSON (a Sentry event, an array, or JSON lines).
   case sentry
+  /// Capacitor's (Ionic's) App plugin events: `appStateChange` with
+  /// `isActive`, `pause` and `resume`.
+  case capacitor
 
   public static let names = allCases.map(\.rawValue)
 }
@@ -225,7 +228,7 @@ public enum LogReader {
       } catch {}
     }
     // Lines as Swift's `Character.isNewline` splits them: every line break Unicode has.
-    var text = 0, flutter = 0, reactNative = 0
+    var text = 0, flutter = 0, reactNative = 0, capacitor = 0
     var bytes = content
     bytes.withUTF8 { all in
       forEachLine(all, atEveryBreak: true) { _, raw in
@@ -233,11 +236,12 @@ public enum LogReader {
           if textSymbol(line) != nil { text += 1 }
           if flutterSymbol(line) != nil { flutter += 1 }
           if reactNativeSymbol(line) != nil { reactNative += 1 }
+          if capacitorSymbol(line) != nil { capacitor += 1 }
         }
       }
     }
-    let counts: [LogFormat: Int] = [.text: text, .flutter: flutter, .reactNative: reactNative]
-    guard let best = [LogFormat.text, .flutter, .reactNative].max(by: { counts[$0, default: 0] < counts[$1, default: 0] }),
+    let counts: [LogFormat: Int] = [.text: text, .flutter: flutter, .reactNative: reactNative, .capacitor: capacitor]
+    guard let best = lineForms.max(by: { counts[$0, default: 0] < counts[$1, default: 0] }),
           counts[best, default: 0] > 0 else {
       if let unparsed { throw LogReadError(description: unparsed + "; --format names the form") }
       if json {
@@ -245,12 +249,15 @@ public enum LogReader {
                            + "(a Sentry event's breadcrumbs.values or its breadcrumbs entry, an array, or JSON lines); --format names the form")
       }
       throw LogReadError(description: "no lifecycle lines in the log: no UIKit lifecycle method or UIApplication "
-                         + "notification, AppLifecycleState or AppState line; --format names the form")
+                         + "notification, AppLifecycleState, AppState or Capacitor appStateChange line; --format names the form")
     }
     // Ties go to the first in this order: max keeps the first maximum.
     let top = counts[best, default: 0]
-    return [LogFormat.text, .flutter, .reactNative].first { counts[$0, default: 0] == top } ?? best
+    return lineForms.first { counts[$0, default: 0] == top } ?? best
   }
+
+  /// The forms read a line at a time, in the order a tie between them goes.
+  static let lineForms: [LogFormat] = [.text, .flutter, .reactNative, .capacitor]
 
   /// Calls `body` with each line's number (1-based) and bytes, read once,
   /// front to back: the work is linear in the log's size. A line ends at
@@ -295,6 +302,7 @@ public enum LogReader {
         switch format {
         case .flutter: symbol = flutterSymbol(line)
         case .reactNative: symbol = reactNativeSymbol(line)
+        case .capacitor: symbol = capacitorSymbol(line)
         default: symbol = textSymbol(line)
         }
         guard let symbol else {
@@ -327,11 +335,12 @@ public enum LogReader {
     var seen: [(form: LogFormat, count: Int, first: Int)] = []
 
     mutating func see(_ line: UnsafeBufferPointer<UInt8>, _ n: Int, besides format: LogFormat) {
-      for form in [LogFormat.text, .flutter, .reactNative] where form != format {
+      for form in lineForms where form != format {
         let found: Bool
         switch form {
         case .flutter: found = flutterSymbol(line) != nil
         case .reactNative: found = reactNativeSymbol(line) != nil
+        case .capacitor: found = capacitorSymbol(line) != nil
         default: found = textSymbol(line) != nil
         }
         guard found else { continue }
@@ -346,6 +355,7 @@ public enum LogReader {
         switch s.form {
         case .flutter: what = "Flutter AppLifecycleState"
         case .reactNative: what = "React Native AppState"
+        case .capacitor: what = "Capacitor App plugin"
         default: what = "UIKit lifecycle"
         }
         log.notes.append("\(s.count) of the lines read past \(s.count == 1 ? "is a \(what) line" : "are \(what) lines") "
@@ -605,6 +615,42 @@ public enum LogReader {
       return LogSymbol(name: "AppState background", atoms: [.notification(.didEnterBackground), .notification(.willEnterForeground)])
     default: return nil
     }
+  }
+
+  // MARK: - Capacitor
+
+  /// The words a Capacitor line is found by, before it is read as text.
+  static let capacitorKeys = ["isActive", "Is active", "is active", "appStateChange", "pause", "resume"].map { Array($0.utf8) }
+
+  /// Capacitor's App plugin (`@capacitor/app`, its iOS `AppPlugin.swift`)
+  /// sends `appStateChange` with `isActive: true` on did become active and
+  /// `false` on will resign active, `pause` on did enter background and
+  /// `resume` on will enter foreground. Apps print the first as the
+  /// plugin's example does (`App state changed. Is active? true`) or as its
+  /// data (`appStateChange {"isActive":false}`); `pause` and `resume` are
+  /// read as whole words on a line Capacitor's console marks (`⚡️`) or that
+  /// names Capacitor, since the bare words are everywhere.
+  static func capacitorSymbol(_ line: UnsafeBufferPointer<UInt8>) -> LogSymbol? {
+    guard capacitorKeys.contains(where: { find($0, in: line) != nil }) else { return nil }
+    return capacitorSymbol(String(decoding: line, as: UTF8.self))
+  }
+
+  static func capacitorSymbol(_ line: String) -> LogSymbol? {
+    for key in ["isActive", "Is active", "is active"] {
+      var from = line.startIndex
+      while let r = line.range(of: key, range: from..<line.endIndex) {
+        let value = line[r.upperBound...].drop { !$0.isLetter }.prefix { $0.isLetter }.lowercased()
+        if value == "true" { return LogSymbol(name: "appStateChange isActive true", atoms: [.notification(.didBecomeActive)]) }
+        if value == "false" { return LogSymbol(name: "appStateChange isActive false", atoms: [.notification(.willResignActive)]) }
+        from = r.upperBound
+      }
+    }
+    // The bolt as a scalar: with its variation selector it is another Character.
+    guard line.unicodeScalars.contains("\u{26A1}") || line.range(of: "capacitor", options: .caseInsensitive) != nil else { return nil }
+    let words = line.split { !$0.isLetter }
+    if words.contains("pause") { return LogSymbol(name: "Capacitor pause", atoms: [.notification(.didEnterBackground)]) }
+    if words.contains("resume") { return LogSymbol(name: "Capacitor resume", atoms: [.notification(.willEnterForeground)]) }
+    return nil
   }
 
   // MARK: - Breadcrumbs

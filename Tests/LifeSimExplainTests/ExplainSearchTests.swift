@@ -27,6 +27,21 @@ struct ExplainSearchTests {
     #expect(!r.scenes)
   }
 
+  /// A Capacitor app's Home and return: its events are the notifications,
+  /// so the story is the one its UIKit lines would tell.
+  @Test func aCapacitorLogIsExplainedByItsNotifications() throws {
+    let (log, r) = try explain("""
+      ⚡️  [log] - App state changed. Is active? true
+      ⚡️  [log] - App state changed. Is active? false
+      ⚡️  [log] - pause
+      ⚡️  [log] - resume
+      ⚡️  [log] - App state changed. Is active? true
+      """)
+    #expect(log.format == .capacitor)
+    let first = try #require(r.explanations.first)
+    #expect(names(first) == ["launch com.example.app", "home", "launch com.example.app"])
+  }
+
   @Test func theAlternativesAreListedInTheSameOrderEveryTime() throws {
     let text = "sceneWillResignActive(_:)\nsceneDidEnterBackground(_:)\nsceneWillEnterForeground(_:)\nsceneDidBecomeActive(_:)\n"
     let a = try explain(text).1.explanations.map(names)

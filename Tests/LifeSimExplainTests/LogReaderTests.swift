@@ -89,6 +89,32 @@ struct LogReaderTests {
     #expect(log.ignored == 1)
   }
 
+  /// Capacitor's App plugin (`@capacitor/app`'s iOS AppPlugin.swift):
+  /// `appStateChange` with `isActive` true on did become active and false on
+  /// will resign active, `pause` on did enter background, `resume` on will
+  /// enter foreground. The first two lines are as the plugin's documented
+  /// listener prints them in Xcode's console (`console.log('App state
+  /// changed. Is active?', isActive)`, under Capacitor's `⚡️  [log] -`).
+  @Test func capacitorAppPluginLines() throws {
+    let log = try LogReader.read("""
+      ⚡️  [log] - App state changed. Is active? false
+      ⚡️  [log] - pause
+      ⚡️  To Native ->  App getState 12345
+      ⚡️  [log] - resume
+      appStateChange {"isActive":true}
+      a resume of the download
+      """)
+    #expect(log.format == .capacitor)
+    #expect(log.events.map { log.symbols[$0.symbol].name }
+            == ["appStateChange isActive false", "Capacitor pause", "Capacitor resume", "appStateChange isActive true"])
+    #expect(log.symbols.map(\.atoms) == [[.notification(.willResignActive)], [.notification(.didEnterBackground)],
+                                          [.notification(.willEnterForeground)], [.notification(.didBecomeActive)]])
+    #expect(log.ignored == 2)
+    // Named by --format too; a UIKit line beside them is read past, and said.
+    let mixed = try LogReader.read("applicationDidEnterBackground:\nappStateChange {\"isActive\":true}\n", format: .capacitor)
+    #expect(mixed.events.count == 1 && mixed.notes.contains { $0.contains("--format text reads those") })
+  }
+
   @Test func sentryBreadcrumbsInEachShape() throws {
     let event = """
       {"event_id": "x", "breadcrumbs": {"values": [

@@ -15,7 +15,7 @@ extension Lifesim {
       discussion: """
         The log: lines naming UIKit lifecycle methods or UIApplication notifications \
         (with or without timestamps), Flutter AppLifecycleState lines, React Native \
-        AppState changes, or Sentry breadcrumbs as JSON; the form is found from the \
+        AppState changes, Capacitor App plugin events, or Sentry breadcrumbs as JSON; the form is found from the \
         content unless --format names it. Sentry's app.lifecycle foreground changed \
         meaning in sentry-cocoa 9.9.0: a log that does not tell which is read as \
         before, and said; --sentry-states names the scheme. The search is breadth first over \
