@@ -121,7 +121,7 @@ public struct ExplainStep: Equatable, Sendable {
     case .lock: return "lock"
     case .unlock: return "unlock"
     case .call: return "call"
-    case .endCall: return "end_call"
+    case .endCall: return "end_interrupt"  // the table's end_call is an answered call that ends
     case .switcher: return "switcher"
     case .kill: return "kill \(bundle)"
     case .memoryWarning: return "memory_warning"
