@@ -620,37 +620,48 @@ public enum LogReader {
   // MARK: - Capacitor
 
   /// The words a Capacitor line is found by, before it is read as text.
-  static let capacitorKeys = ["isActive", "Is active", "is active", "appStateChange", "pause", "resume"].map { Array($0.utf8) }
+  static let capacitorKeys = ["isActive", "Is active", "appStateChange", "pause", "resume"].map { Array($0.utf8) }
 
   /// Capacitor's App plugin (`@capacitor/app`, its iOS `AppPlugin.swift`)
   /// sends `appStateChange` with `isActive: true` on did become active and
   /// `false` on will resign active, `pause` on did enter background and
-  /// `resume` on will enter foreground. Apps print the first as the
-  /// plugin's example does (`App state changed. Is active? true`) or as its
-  /// data (`appStateChange {"isActive":false}`); `pause` and `resume` are
-  /// read as whole words on a line Capacitor's console marks (`⚡️`) or that
-  /// names Capacitor, since the bare words are everywhere.
+  /// `resume` on will enter foreground. What is read is the app's console
+  /// lines, on a line Capacitor marks (its console's `⚡️`, the word
+  /// Capacitor, or `appStateChange`): `isActive` or `Is active` followed by
+  /// `true` or `false` (`App state changed. Is active? true`, as the
+  /// plugin's example prints it; `appStateChange {"isActive":false}`),
+  /// `appStateChange` followed by `true` or `false`, and `pause` or `resume`
+  /// as the line's last word (`⚡️  [log] - pause`: the bare words are in
+  /// every sentence). Capacitor's own bridge lines (`⚡️  TO JS …`, `⚡️  To
+  /// Native -> …`) are read past: `TO JS {"isActive":true}` is also
+  /// `App.getState()`'s answer, and every event's line comes again as the
+  /// app's own. An Android logcat line (`I/Capacitor/Console`) is read
+  /// past too: its states are Android's.
   static func capacitorSymbol(_ line: UnsafeBufferPointer<UInt8>) -> LogSymbol? {
     guard capacitorKeys.contains(where: { find($0, in: line) != nil }) else { return nil }
     return capacitorSymbol(String(decoding: line, as: UTF8.self))
   }
 
   static func capacitorSymbol(_ line: String) -> LogSymbol? {
-    for key in ["isActive", "Is active", "is active"] {
+    let marked = line.unicodeScalars.contains("\u{26A1}")  // the bolt as a scalar: with its variation selector it is another Character
+      || line.range(of: "capacitor", options: .caseInsensitive) != nil || line.contains("appStateChange")
+    guard marked, !line.contains("TO JS"), !line.contains("To Native"), !line.contains("Capacitor/Console") else { return nil }
+    let active = LogSymbol(name: "appStateChange isActive true", atoms: [.notification(.didBecomeActive)])
+    let resign = LogSymbol(name: "appStateChange isActive false", atoms: [.notification(.willResignActive)])
+    for key in ["isActive", "Is active", "appStateChange"] {
       var from = line.startIndex
       while let r = line.range(of: key, range: from..<line.endIndex) {
         let value = line[r.upperBound...].drop { !$0.isLetter }.prefix { $0.isLetter }.lowercased()
-        if value == "true" { return LogSymbol(name: "appStateChange isActive true", atoms: [.notification(.didBecomeActive)]) }
-        if value == "false" { return LogSymbol(name: "appStateChange isActive false", atoms: [.notification(.willResignActive)]) }
+        if value == "true" { return active }
+        if value == "false" { return resign }
         from = r.upperBound
       }
     }
-    // The bolt as a scalar: with its variation selector it is another Character.
-    guard line.unicodeScalars.contains("\u{26A1}") || line.range(of: "capacitor", options: .caseInsensitive) != nil else { return nil }
-    let words = line.split { !$0.isLetter }
-    if words.contains("pause") { return LogSymbol(name: "Capacitor pause", atoms: [.notification(.didEnterBackground)]) }
-    if words.contains("resume") { return LogSymbol(name: "Capacitor resume", atoms: [.notification(.willEnterForeground)]) }
-    return nil
+    switch line.split(whereSeparator: { !$0.isLetter }).last {
+    case "pause": return LogSymbol(name: "Capacitor pause", atoms: [.notification(.didEnterBackground)])
+    case "resume": return LogSymbol(name: "Capacitor resume", atoms: [.notification(.willEnterForeground)])
+    default: return nil
+    }
   }
 
   // MARK: - Breadcrumbs
