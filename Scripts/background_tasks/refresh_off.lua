@@ -67,6 +67,8 @@ lifesim.test("a wrong identifier is named whatever the setting, and a wrong argu
   dev:low_power_mode(true)
   local message = error_of(function() app:submit_task{ id = "com.example.nope", kind = "refresh" } end)
   assert(message and message:find("is not in BGTaskSchedulerPermittedIdentifiers", 1, true), message)
+  -- Named as the script called it: app:submit_task outside any handler.
+  assert(message:find("app:submit_task: com.example.feed: ", 1, true), message)
   local bad = error_of(function() dev:background_refresh(1) end)
   assert(bad and bad:find("true, false or an app expected, got number", 1, true), bad)
 end)

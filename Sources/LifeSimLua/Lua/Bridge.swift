@@ -308,7 +308,8 @@ extension LuaRuntime {
       push(L, named("the app's process was killed (SIGKILL): nothing more of this handler runs", by: API.rows[Int(id)]))
       return LS_RAISE_WHERE
     } catch let e as SimulationError {
-      let message = named(luaMessage(for: e), by: API.rows[Int(id)])
+      let row = API.rows[Int(id)]
+      let message = named(luaMessage(for: e, calledAs: row.isPublic ? row.qualifiedName : nil), by: row)
       if e.isRefusal { lastRefusal = message }
       push(L, message)
       return LS_RAISE_WHERE

@@ -72,7 +72,10 @@ extension Activity {
 }
 
 /// The message a script sees for an engine error (without `file:line:`).
-func luaMessage(for error: SimulationError) -> String {
+/// `calledAs`: the function the script called, where one operation has two
+/// (`ctx:submit_task` in a handler, `app:submit_task` outside any): the
+/// message names the one called.
+func luaMessage(for error: SimulationError, calledAs: String? = nil) -> String {
   switch error {
   case .invalidAction(.action(.addView), let why):
     return "\(why)"  // vc:add_view or view:add_view: the bridge adds the function's name
@@ -97,7 +100,9 @@ func luaMessage(for error: SimulationError) -> String {
   case .missingBackgroundMode(let op, let app, let mode):
     return "\(op.luaName): \(app) has no '\(mode)' background mode (install it with background_modes = { \"\(mode)\" })"
   case .backgroundTaskRefused(let op, let app, let why):
-    return "\(op.luaName): \(app): \(why) (reference §3.5)"
+    let method = { (name: String) in name.split(separator: ":").last }
+    let name = calledAs.flatMap { method($0) == method(op.luaName) ? $0 : nil } ?? op.luaName
+    return "\(name): \(app): \(why) (reference §3.5)"
   case .noScenes(let op, let app, let sceneless, let ios):
     let why = sceneless ? "it was installed with scenes = false" : "iOS \(ios) has no scenes"
     return "\(op.luaName): \(app) uses the app-delegate model (\(why)); multi-window needs iOS 13 or later and an app with scenes"

@@ -155,9 +155,11 @@ extension Lifesim {
         printError("lifesim: warning: --ios \(common.ios) was not used: \(file) sets \(what) in lifesim.device, "
                    + "which wins over --ios; the runs used what the script sets")
       }
-      let summary = try ResultSummary(path: output)
-      if !quiet { writeOut(visibleControls(summary.render(title: spec.name))) }
-      if let metric = plot {
+      // Under --quiet without --plot nothing reads the summary: it is not made
+      // (it reads the results again and may bootstrap every interval).
+      let summary = quiet && plot == nil ? nil : try ResultSummary(path: output)
+      if !quiet, let summary { writeOut(visibleControls(summary.render(title: spec.name))) }
+      if let metric = plot, let summary {
         // The results are what matters: a chart that cannot be drawn is
         // reported, and the batch's exit status stays what the runs made it.
         let path = plotOutput ?? replacingExtension(of: output, with: "svg")
